@@ -153,9 +153,16 @@ int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
 void sp_model_free(sp_model *m);
 
 /* Saves into dir atomically (written to a temporary sibling, then renamed
- * over dir).  name is recorded in the manifest. */
+ * over dir): a versioned text manifest (manifest.txt, ending in a SHA-256 of
+ * its own contents) plus one FANN network file per non-trivial classifier.
+ * Loading checks the version, every field, the checksums and the networks'
+ * topologies; any problem is SP_EMODEL naming the file, line and field. */
 int sp_model_save(const sp_model *m, const char *dir, sp_error *err);
 int sp_model_load(const char *dir, sp_model **out, sp_error *err);
+
+/* Descriptive fields recorded in the manifest (copied). */
+int sp_model_set_name(sp_model *m, const char *name);
+int sp_model_set_source(sp_model *m, const char *source, int synthetic);
 
 const char *sp_model_name(const sp_model *m);
 sp_config sp_model_base(const sp_model *m);

@@ -1,0 +1,390 @@
+/* model.c: building a model from a dataset (paper III-B to III-D). */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset.h"
+#include "kmeans.h"
+#include "sha256.h"
+#include "status.h"
+
+#define NOT_FOUND ((size_t)-1)
+
+void sp_train_params_init(sp_train_params *p) {
+  memset(p, 0, sizeof *p);
+  p->clusters = 12;
+  p->seed = 1;
+  p->restarts = 10;
+  p->max_epochs = 2000;
+  p->desired_error = 1e-4;
+}
+
+int sp__set_string(char **dst, const char *src) {
+  free(*dst);
+  *dst = src ? strdup(src) : NULL;
+  return (src && !*dst) ? SP_ENOMEM : SP_OK;
+}
+
+sp_model *sp__model_alloc(void) { return calloc(1, sizeof(sp_model)); }
+
+static void free_submodel(sp_submodel *s) {
+  for (size_t i = 0; i < s->nsets; i++) {
+    free(s->sets[i].centroids);
+    free(s->sets[i].assign);
+    sp__classifier_free(s->sets[i].clf);
+  }
+  free(s->sets);
+  sp__grid_free(&s->grid);
+  memset(s, 0, sizeof *s);
+}
+
+void sp_model_free(sp_model *m) {
+  if (!m) return;
+  for (size_t c = 0; c < m->ncounters; c++) free(m->counter_names[c]);
+  for (size_t k = 0; k < m->ntrain; k++) free(m->train_kernels[k]);
+  free(m->counter_names);
+  free(m->train_kernels);
+  free(m->cmin);
+  free(m->cmax);
+  free_submodel(&m->sub[SP_TIME]);
+  free_submodel(&m->sub[SP_POWER]);
+  free(m->name);
+  free(m->source);
+  free(m->runs_path);
+  free(m->counters_path);
+  free(m->power_note);
+  free(m);
+}
+
+const sp_cluster_set *sp__submodel_cu_set(const sp_submodel *s) {
+  if (s->nsets && s->sets[s->nsets - 1].kind == SP_SET_CU)
+    return &s->sets[s->nsets - 1];
+  return NULL;
+}
+
+/* ---- training state ------------------------------------------------------ */
+
+typedef struct trainer {
+  const sp_dataset *ds;
+  const sp_train_params *p;
+  sp_model *m;
+  size_t *kernels;      /* dataset indices of training kernels */
+  size_t n;
+  double *x;            /* n * ncounters normalized base counters */
+  sp_progress_fn progress;
+  void *user;
+  size_t done, total;
+  sp_error *err;
+} trainer;
+
+static int oom(sp_error *err) {
+  return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+}
+
+static int pick_kernels(trainer *t) {
+  const sp_dataset *ds = t->ds;
+  t->kernels = malloc((ds->nkernels + 1) * sizeof *t->kernels);
+  if (!t->kernels) return oom(t->err);
+  for (size_t k = 0; k < ds->nkernels; k++)
+    if (!t->p->use_kernel || t->p->use_kernel[k]) t->kernels[t->n++] = k;
+  if (t->n < 2)
+    return sp__fail(t->err, SP_EINVAL, ds->runs_path, 0, 0, NULL,
+                    "%zu training kernel%s: at least 2 are needed to cluster", t->n,
+                    t->n == 1 ? "" : "s");
+  sp_model *m = t->m;
+  m->train_kernels = calloc(t->n, sizeof *m->train_kernels);
+  if (!m->train_kernels) return oom(t->err);
+  m->ntrain = t->n;
+  for (size_t i = 0; i < t->n; i++)
+    if (sp__set_string(&m->train_kernels[i], ds->kernels[t->kernels[i]]))
+      return oom(t->err);
+  return SP_OK;
+}
+
+/* Records counter names, the training min/max and normalized inputs. */
+static int gather_counters(trainer *t) {
+  const sp_dataset *ds = t->ds;
+  sp_model *m = t->m;
+  const size_t nc = ds->ncounters;
+  if (nc == 0)
+    return sp__fail(t->err, SP_EINVAL, ds->counters_path, 0, 0, NULL,
+                    "no performance counters: the classifiers need counters.csv");
+  m->ncounters = nc;
+  m->counter_names = calloc(nc, sizeof *m->counter_names);
+  m->cmin = malloc(nc * sizeof(double));
+  m->cmax = malloc(nc * sizeof(double));
+  t->x = malloc(t->n * nc * sizeof(double));
+  if (!m->counter_names || !m->cmin || !m->cmax || !t->x) return oom(t->err);
+  for (size_t c = 0; c < nc; c++)
+    if (sp__set_string(&m->counter_names[c], ds->counter_names[c])) return oom(t->err);
+  for (size_t i = 0; i < t->n; i++) {
+    const double *v;
+    if (sp_dataset_counters(ds, t->kernels[i], &m->base, &v)) {
+      char cfg[64];
+      sp_config_format(&m->base, cfg, sizeof cfg);
+      return sp__fail(t->err, SP_ENOTFOUND, ds->counters_path, 0, 0, "kernel",
+                      "kernel '%s' has no counters at the base configuration %s",
+                      ds->kernels[t->kernels[i]], cfg);
+    }
+    for (size_t c = 0; c < nc; c++) {
+      m->cmin[c] = i ? fmin(m->cmin[c], v[c]) : v[c];
+      m->cmax[c] = i ? fmax(m->cmax[c], v[c]) : v[c];
+    }
+    memcpy(t->x + i * nc, v, nc * sizeof(double));
+  }
+  for (size_t i = 0; i < t->n; i++)
+    sp__model_normalize(m, t->x + i * nc, t->x + i * nc, NULL);
+  return SP_OK;
+}
+
+/* ---- the power grid: the largest complete sub-grid around the base ------- */
+
+static size_t count_missing(const trainer *t, unsigned char *keep[3],
+                            size_t *missing[3]) {
+  const sp_dataset *ds = t->ds;
+  size_t total = 0;
+  for (int a = 0; a < 3; a++) memset(missing[a], 0, ds->naxis[a] * sizeof(size_t));
+  for (size_t ic = 0; ic < ds->naxis[0]; ic++)
+    for (size_t ie = 0; ie < ds->naxis[1]; ie++)
+      for (size_t im = 0; im < ds->naxis[2]; im++) {
+        if (!keep[0][ic] || !keep[1][ie] || !keep[2][im]) continue;
+        sp_config c = {ds->axis[0][ic], ds->axis[1][ie], ds->axis[2][im]};
+        size_t miss = 0;
+        double v;
+        for (size_t i = 0; i < t->n; i++)
+          miss += sp_dataset_power(ds, t->kernels[i], &c, &v) != SP_OK;
+        missing[0][ic] += miss;
+        missing[1][ie] += miss;
+        missing[2][im] += miss;
+        total += miss;
+      }
+  return total;
+}
+
+/* Drops, one at a time, the axis value with the most missing power
+ * readings (never the base's own) until every kept cell has power. */
+static int power_grid(const trainer *t, const sp_grid_point *base, sp_grid *out,
+                      int *ok) {
+  const sp_dataset *ds = t->ds;
+  unsigned char *keep[3] = {0};
+  size_t *missing[3] = {0};
+  int st = SP_OK;
+  *ok = 0;
+  for (int a = 0; a < 3 && !st; a++) {
+    keep[a] = malloc(ds->naxis[a]);
+    missing[a] = malloc(ds->naxis[a] * sizeof(size_t));
+    if (!keep[a] || !missing[a]) st = SP_ENOMEM;
+    else memset(keep[a], 1, ds->naxis[a]);
+  }
+  while (!st && count_missing(t, keep, missing) > 0) {
+    int ba = -1;
+    size_t bi = 0, worst = 0;
+    for (int a = 0; a < 3; a++)
+      for (size_t i = 0; i < ds->naxis[a]; i++)
+        if (keep[a][i] && i != base->i[a] && missing[a][i] > worst) {
+          worst = missing[a][i];
+          ba = a;
+          bi = i;
+        }
+    if (ba < 0) break; /* only the base's own lines lack power */
+    keep[ba][bi] = 0;
+  }
+  if (!st && count_missing(t, keep, missing) == 0) {
+    size_t n[3] = {0};
+    int *v[3] = {0};
+    for (int a = 0; a < 3 && !st; a++) {
+      v[a] = malloc(ds->naxis[a] * sizeof(int));
+      if (!v[a]) st = SP_ENOMEM;
+      for (size_t i = 0; v[a] && i < ds->naxis[a]; i++)
+        if (keep[a][i]) v[a][n[a]++] = ds->axis[a][i];
+    }
+    const int *const cv[3] = {v[0], v[1], v[2]};
+    if (!st) st = sp__grid_init(out, n, cv);
+    *ok = !st && sp__grid_size(out) > 1;
+    if (!st && !*ok) sp__grid_free(out);
+    for (int a = 0; a < 3; a++) free(v[a]);
+  }
+  for (int a = 0; a < 3; a++) {
+    free(keep[a]);
+    free(missing[a]);
+  }
+  return st;
+}
+
+/* ---- cluster sets --------------------------------------------------------- */
+
+static int train_set(trainer *t, sp_cluster_set *set, const double *feat,
+                     unsigned long seed) {
+  sp_kmeans_params kp = {t->p->clusters, seed, t->p->restarts, 300};
+  sp_kmeans_result r;
+  int st = sp__kmeans(feat, t->n, set->dim, &kp, &r);
+  if (st)
+    return sp__fail(t->err, st, NULL, 0, 0, NULL, "k-means failed: %s",
+                    sp_strerror(st));
+  set->k = r.k;
+  set->centroids = r.centroids;
+  set->assign = r.assign;
+  set->inertia = r.inertia;
+  free(r.sizes);
+  sp_classifier_params cp = {seed, t->p->max_epochs, t->p->desired_error};
+  st = sp__classifier_train(t->x, set->assign, t->n, t->m->ncounters, set->k, &cp,
+                            &set->clf);
+  if (st)
+    return sp__fail(t->err, st, NULL, 0, 0, NULL, "classifier training failed: %s",
+                    sp_strerror(st));
+  return SP_OK;
+}
+
+static void report(trainer *t, const char *what) {
+  t->done++;
+  if (t->progress) t->progress(t->user, t->done, t->total, what);
+}
+
+static int train_submodel(trainer *t, sp_quantity q, sp_surface **surf) {
+  sp_submodel *s = &t->m->sub[q];
+  const sp_grid *g = &s->grid;
+  const size_t nc = g->n[0], rdim = sp__region_dim(g), cdim = sp__cu_dim(g);
+  s->nsets = nc + (nc > 1);
+  s->sets = calloc(s->nsets, sizeof *s->sets);
+  size_t maxdim = rdim > cdim ? rdim : cdim;
+  double *feat = malloc((t->n * maxdim + 1) * sizeof(double));
+  int st = (!s->sets || !feat) ? oom(t->err) : SP_OK;
+  for (size_t set = 0; set < s->nsets && !st; set++) {
+    sp_cluster_set *cs = &s->sets[set];
+    cs->kind = set < nc ? SP_SET_REGION : SP_SET_CU;
+    cs->region = set < nc ? set : 0;
+    cs->dim = cs->kind == SP_SET_REGION ? rdim : cdim;
+    for (size_t i = 0; i < t->n; i++) {
+      if (cs->kind == SP_SET_REGION)
+        sp__surface_region_features(surf[i], set, feat + i * cs->dim);
+      else
+        sp__surface_cu_features(surf[i], s->base.i[1], s->base.i[2],
+                                feat + i * cs->dim);
+    }
+    /* Each set gets its own seed so sets do not share random streams. */
+    st = train_set(t, cs, feat, t->p->seed * 1000003UL + set + 17UL * q);
+    report(t, q == SP_TIME ? "time cluster sets" : "power cluster sets");
+  }
+  free(feat);
+  return st;
+}
+
+static int build_surfaces(trainer *t, sp_quantity q, sp_surface ***out) {
+  sp_surface **surf = calloc(t->n, sizeof *surf);
+  if (!surf) return oom(t->err);
+  int st = SP_OK;
+  for (size_t i = 0; i < t->n && !st; i++)
+    st = sp__surface_build_on(t->ds, t->kernels[i], q, &t->m->sub[q].grid, &surf[i],
+                              t->err);
+  *out = surf;
+  return st;
+}
+
+static void free_surfaces(sp_surface **surf, size_t n) {
+  for (size_t i = 0; surf && i < n; i++) sp_surface_free(surf[i]);
+  free(surf);
+}
+
+static int setup_time_grid(trainer *t) {
+  sp_model *m = t->m;
+  sp_submodel *s = &m->sub[SP_TIME];
+  if (sp__grid_from_dataset(t->ds, &s->grid)) return oom(t->err);
+  if (sp__grid_size(&s->grid) < 2)
+    return sp__fail(t->err, SP_EGRID, t->ds->runs_path, 0, 0, NULL,
+                    "single-configuration grid: there is nothing to scale between");
+  if (sp__grid_locate(&s->grid, &m->base, &s->base)) {
+    char cfg[64];
+    sp_config_format(&m->base, cfg, sizeof cfg);
+    return sp__fail(t->err, SP_EGRID, t->ds->runs_path, 0, 0, "base",
+                    "base configuration %s is not on the grid of the data", cfg);
+  }
+  s->present = 1;
+  return SP_OK;
+}
+
+static int setup_power_grid(trainer *t) {
+  sp_model *m = t->m;
+  sp_submodel *s = &m->sub[SP_POWER];
+  int ok;
+  if (power_grid(t, &m->sub[SP_TIME].base, &s->grid, &ok)) return oom(t->err);
+  if (!ok)
+    return sp__set_string(&m->power_note,
+                          "no power model: the data has no complete power grid "
+                          "around the base configuration")
+               ? oom(t->err) : SP_OK;
+  sp__grid_locate(&s->grid, &m->base, &s->base);
+  s->present = 1;
+  if (sp__grid_size(&s->grid) < sp__grid_size(&m->sub[SP_TIME].grid))
+    return sp__set_string(&m->power_note,
+                          "power is modeled on the sub-grid where every training "
+                          "kernel has power readings")
+               ? oom(t->err) : SP_OK;
+  return SP_OK;
+}
+
+static int record_provenance(trainer *t) {
+  sp_model *m = t->m;
+  const sp_dataset *ds = t->ds;
+  m->seed = t->p->seed;
+  m->clusters_requested = t->p->clusters;
+  m->restarts = t->p->restarts;
+  m->max_epochs = t->p->max_epochs;
+  m->desired_error = t->p->desired_error;
+  if (sp__set_string(&m->runs_path, ds->runs_path) ||
+      sp__set_string(&m->counters_path, ds->counters_path))
+    return oom(t->err);
+  if (sp__sha256_file(ds->runs_path, m->runs_sha256) ||
+      sp__sha256_file(ds->counters_path, m->counters_sha256))
+    return sp__fail(t->err, SP_EIO, ds->runs_path, 0, 0, NULL,
+                    "cannot checksum the training files");
+  return SP_OK;
+}
+
+static int check_params(const sp_dataset *ds, const sp_train_params *p,
+                        sp_error *err) {
+  if (p->clusters < 1)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "clusters", "k must be at least 1");
+  if (p->restarts < 1 || p->max_epochs < 1)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL,
+                    "restarts and epochs must be at least 1");
+  if (!ds->counters_path)
+    return sp__fail(err, SP_EINVAL, ds->runs_path, 0, 0, NULL,
+                    "training needs counters.csv as well as runs.csv");
+  return SP_OK;
+}
+
+int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
+                   sp_progress_fn progress, void *user, sp_model **out,
+                   sp_error *err) {
+  *out = NULL;
+  int st = check_params(ds, params, err);
+  if (st) return st;
+  trainer t = {ds, params, sp__model_alloc(), NULL, 0, NULL, progress, user, 0, 0, err};
+  if (!t.m) return oom(err);
+  t.m->base = params->base;
+  sp_surface **surf[2] = {NULL, NULL};
+  st = pick_kernels(&t);
+  if (!st) st = setup_time_grid(&t);
+  if (!st) st = gather_counters(&t);
+  if (!st) st = build_surfaces(&t, SP_TIME, &surf[SP_TIME]);
+  if (!st) st = setup_power_grid(&t);
+  if (!st && t.m->sub[SP_POWER].present)
+    st = build_surfaces(&t, SP_POWER, &surf[SP_POWER]);
+  for (int q = 0; q < 2; q++)
+    if (t.m->sub[q].present)
+      t.total += t.m->sub[q].grid.n[0] + (t.m->sub[q].grid.n[0] > 1);
+  for (int q = 0; q < 2 && !st; q++)
+    if (t.m->sub[q].present) st = train_submodel(&t, (sp_quantity)q, surf[q]);
+  if (!st) st = record_provenance(&t);
+  for (int q = 0; q < 2; q++) free_surfaces(surf[q], t.n);
+  free(t.kernels);
+  free(t.x);
+  if (st) {
+    sp_model_free(t.m);
+    return st;
+  }
+  *out = t.m;
+  return SP_OK;
+}

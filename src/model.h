@@ -1,0 +1,82 @@
+/* model.h: the trained predictor (paper Fig. 6).  Internal.
+ *
+ * A model holds one "submodel" per quantity (time, and power when the data
+ * has it).  Each submodel has its own grid (power may be measured on fewer
+ * configurations) and its cluster sets: one per CU count over that region's
+ * engine+memory scaling values, plus one over the CU scaling vectors at the
+ * base clocks when there is more than one CU count.  Every cluster set keeps
+ * its centroids (the representative scaling surfaces), a classifier from
+ * normalized base counters to a cluster, and the k-means assignment of each
+ * training kernel (the "oracle" choice used by evaluations). */
+#ifndef SP_MODEL_H
+#define SP_MODEL_H
+
+#include <stddef.h>
+
+#include "classifier.h"
+#include "scalepredict.h"
+#include "surface.h"
+
+#define SP_MODEL_FORMAT_VERSION 1
+
+typedef enum sp_set_kind { SP_SET_REGION = 0, SP_SET_CU = 1 } sp_set_kind;
+
+typedef struct sp_cluster_set {
+  sp_set_kind kind;
+  size_t region;       /* CU index for SP_SET_REGION */
+  size_t dim;          /* scaling values per centroid */
+  size_t k;            /* clusters */
+  double *centroids;   /* k * dim */
+  size_t *assign;      /* k-means cluster of each training kernel */
+  double inertia;
+  sp_classifier *clf;
+} sp_cluster_set;
+
+typedef struct sp_submodel {
+  int present;
+  sp_grid grid;
+  sp_grid_point base;
+  size_t nsets;
+  sp_cluster_set *sets; /* regions in CU order, then the CU set if any */
+} sp_submodel;
+
+struct sp_model {
+  char *name;
+  char *source;
+  int synthetic;
+  sp_config base;
+  size_t ncounters;
+  char **counter_names;
+  double *cmin, *cmax;    /* training range per counter */
+  size_t ntrain;
+  char **train_kernels;   /* names, in the order of sets[].assign */
+  sp_submodel sub[2];     /* indexed by sp_quantity */
+  /* provenance */
+  char *runs_path, *counters_path;
+  char runs_sha256[65], counters_sha256[65];
+  unsigned long seed;
+  size_t clusters_requested;
+  unsigned restarts, max_epochs;
+  double desired_error;
+  char created[32];
+  char *power_note;       /* why power is absent or reduced, or NULL */
+};
+
+/* Index of the cluster set used for region ic, and of the CU set (or -1). */
+const sp_cluster_set *sp__submodel_cu_set(const sp_submodel *s);
+
+/* Normalizes raw counters into x (ncounters values) with clamping. */
+void sp__model_normalize(const sp_model *m, const double *raw, double *x,
+                         sp_predict_info *info);
+
+/* Predicts every grid point of q from explicit cluster choices (one per set,
+ * in set order); used for oracle evaluation. */
+int sp__model_predict_choice(const sp_model *m, sp_quantity q,
+                             const size_t *choice, double base_value,
+                             double *out);
+
+/* Allocates an empty model (everything zeroed). */
+sp_model *sp__model_alloc(void);
+int sp__set_string(char **dst, const char *src);
+
+#endif

@@ -1,0 +1,166 @@
+/* predict.c: classifying a new kernel and scaling its base measurement. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset.h"
+#include "model.h"
+#include "status.h"
+
+#define NOT_FOUND ((size_t)-1)
+/* Cluster sets per submodel are bounded by CU counts; this bound keeps
+ * prediction free of heap allocation. */
+#define MAX_SETS 1024
+
+void sp__model_normalize(const sp_model *m, const double *raw, double *x,
+                         sp_predict_info *info) {
+  if (info) memset(info, 0, sizeof *info);
+  for (size_t c = 0; c < m->ncounters; c++) {
+    double v = raw[c], lo = m->cmin[c], hi = m->cmax[c];
+    if (v < lo || v > hi) {
+      if (info && info->clamped++ == 0) info->first_clamped = c;
+      v = v < lo ? lo : hi;
+    }
+    /* A counter constant over the training set carries no information. */
+    x[c] = hi > lo ? (v - lo) / (hi - lo) : 0.0;
+  }
+}
+
+static int check_quantity(const sp_model *m, sp_quantity q) {
+  if (q != SP_TIME && q != SP_POWER) return SP_EINVAL;
+  return m->sub[q].present ? SP_OK : SP_ENOPOWER;
+}
+
+int sp__model_predict_choice(const sp_model *m, sp_quantity q,
+                             const size_t *choice, double base_value,
+                             double *out) {
+  int st = check_quantity(m, q);
+  if (st) return st;
+  const sp_submodel *s = &m->sub[q];
+  const size_t nc = s->grid.n[0];
+  if (nc > MAX_SETS) return SP_EINVAL;
+  const double *regions[MAX_SETS];
+  for (size_t ic = 0; ic < nc; ic++) {
+    const sp_cluster_set *cs = &s->sets[ic];
+    regions[ic] = cs->dim ? cs->centroids + choice[ic] * cs->dim : NULL;
+  }
+  const sp_cluster_set *cu = sp__submodel_cu_set(s);
+  const double *cu_feat = cu && cu->dim ? cu->centroids + choice[nc] * cu->dim : NULL;
+  sp__scale_all(&s->grid, cu_feat, sp__region_dim(&s->grid) ? regions : NULL,
+                &s->base, base_value, out);
+  return SP_OK;
+}
+
+static int base_value(sp_quantity q, const sp_observation *obs, double *v) {
+  *v = q == SP_TIME ? obs->base_time_ms : obs->base_power_w;
+  if (q == SP_POWER && isnan(*v)) return SP_ENOPOWER;
+  return isfinite(*v) && *v > 0 ? SP_OK : SP_EINVAL;
+}
+
+/* Classifies the observation in every set of submodel q. */
+static int classify(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                    size_t *choice, sp_predict_info *info) {
+  const sp_submodel *s = &m->sub[q];
+  if (s->nsets > MAX_SETS + 1) return SP_EINVAL;
+  /* Typical counter sets fit on the stack; only very wide ones allocate. */
+  double stack[256];
+  double *x = m->ncounters <= 256 ? stack : malloc(m->ncounters * sizeof(double));
+  if (!x) return SP_ENOMEM;
+  sp__model_normalize(m, obs->counters, x, info);
+  for (size_t i = 0; i < s->nsets; i++)
+    choice[i] = sp__classifier_classify(s->sets[i].clf, x, NULL);
+  if (x != stack) free(x);
+  return SP_OK;
+}
+
+int sp_model_predict_all(const sp_model *m, sp_quantity q,
+                         const sp_observation *obs, double *out,
+                         sp_predict_info *info) {
+  double v;
+  int st = check_quantity(m, q);
+  if (!st) st = base_value(q, obs, &v);
+  if (st) return st;
+  size_t choice[MAX_SETS + 1];
+  st = classify(m, q, obs, choice, info);
+  if (!st) st = sp__model_predict_choice(m, q, choice, v, out);
+  return st;
+}
+
+int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                     const sp_config *target, double *out, sp_predict_info *info) {
+  double v;
+  int st = check_quantity(m, q);
+  if (!st) st = base_value(q, obs, &v);
+  if (st) return st;
+  const sp_submodel *s = &m->sub[q];
+  sp_grid_point t;
+  if (sp__grid_locate(&s->grid, target, &t)) return SP_EGRID;
+  size_t choice[MAX_SETS + 1];
+  st = classify(m, q, obs, choice, info);
+  if (st) return st;
+  const sp_cluster_set *region = &s->sets[t.i[0]];
+  const sp_cluster_set *cu = sp__submodel_cu_set(s);
+  const double *rf = region->dim ? region->centroids + choice[t.i[0]] * region->dim : NULL;
+  const double *cf =
+      cu && cu->dim ? cu->centroids + choice[s->nsets - 1] * cu->dim : NULL;
+  *out = v * sp__scale_ratio(&s->grid, cf, rf, &s->base, &t);
+  return SP_OK;
+}
+
+int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
+                     double *counters, sp_observation *obs, sp_error *err) {
+  char cfg[64];
+  sp_config_format(&m->base, cfg, sizeof cfg);
+  memset(obs, 0, sizeof *obs);
+  obs->kernel = sp_dataset_kernel_name(ds, k);
+  obs->counters = counters;
+  obs->base_power_w = NAN;
+  if (sp_dataset_time(ds, k, &m->base, &obs->base_time_ms))
+    return sp__fail(err, SP_ENOTFOUND, ds->runs_path, 0, 0, "kernel",
+                    "kernel '%s' has no row at the base configuration %s",
+                    obs->kernel, cfg);
+  (void)sp_dataset_power(ds, k, &m->base, &obs->base_power_w);
+  const double *row;
+  if (!ds->counters_path || sp_dataset_counters(ds, k, &m->base, &row))
+    return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, "kernel",
+                    "kernel '%s' has no counters at the base configuration %s",
+                    obs->kernel, cfg);
+  for (size_t c = 0; c < m->ncounters; c++) {
+    size_t j = 0;
+    while (j < ds->ncounters && strcmp(ds->counter_names[j], m->counter_names[c])) j++;
+    if (j == ds->ncounters)
+      return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 1, 0,
+                      m->counter_names[c],
+                      "counter required by the model is missing from the header");
+    counters[c] = row[j];
+  }
+  return SP_OK;
+}
+
+/* ---- accessors ----------------------------------------------------------- */
+
+const char *sp_model_name(const sp_model *m) { return m->name ? m->name : ""; }
+sp_config sp_model_base(const sp_model *m) { return m->base; }
+int sp_model_has_power(const sp_model *m) { return m->sub[SP_POWER].present; }
+const char *sp_model_source(const sp_model *m) { return m->source ? m->source : ""; }
+int sp_model_is_synthetic(const sp_model *m) { return m->synthetic; }
+size_t sp_model_counter_count(const sp_model *m) { return m->ncounters; }
+const char *sp_model_counter_name(const sp_model *m, size_t c) {
+  return c < m->ncounters ? m->counter_names[c] : NULL;
+}
+
+size_t sp_model_config_count(const sp_model *m, sp_quantity q) {
+  return check_quantity(m, q) ? 0 : sp__grid_size(&m->sub[q].grid);
+}
+
+sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i) {
+  return sp__grid_config(&m->sub[q].grid, i);
+}
+
+size_t sp_model_config_index(const sp_model *m, sp_quantity q,
+                             const sp_config *cfg) {
+  sp_grid_point p;
+  if (check_quantity(m, q) || sp__grid_locate(&m->sub[q].grid, cfg, &p))
+    return NOT_FOUND;
+  return sp__grid_flat(&m->sub[q].grid, &p);
+}
