@@ -334,7 +334,7 @@ static int copy_hex(cursor *c, char *dst, const char *src) {
 #define LIMIT ((size_t)1 << 24)
 
 static int read_header(cursor *c, sp_model *m) {
-  size_t v, version;
+  size_t v = 0, version = 0;
   char *s = NULL;
   int st = key_size(c, "scalepredict-model", &version, 1000);
   if (!st && version != SP_MODEL_FORMAT_VERSION)

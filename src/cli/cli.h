@@ -1,0 +1,61 @@
+/* cli.h: shared pieces of the scalepredict command-line tool.  The tool uses
+ * only the public header scalepredict.h. */
+#ifndef SP_CLI_H
+#define SP_CLI_H
+
+#include <stdio.h>
+
+#include "scalepredict.h"
+
+/* Exit statuses (documented in scalepredict(1)). */
+enum {
+  EXIT_OK = 0,
+  EXIT_USAGE = 1,   /* bad command line */
+  EXIT_DATA = 2,    /* invalid input data */
+  EXIT_MODEL = 3,   /* invalid or corrupt model */
+  EXIT_SYSTEM = 4,  /* I/O or memory failure */
+  EXIT_NUMERIC = 5  /* numerical failure */
+};
+
+typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
+
+/* Prints "scalepredict: <error>" and returns the exit status for it. */
+int cli_fail(const sp_error *err);
+/* Prints "scalepredict: <message>" plus a hint to run --help; EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int cli_exit_for(int status);
+
+int cli_parse_format(const char *s, cli_format *out);
+int cli_parse_ulong(const char *s, unsigned long *out);
+
+/* Writes s as a JSON string literal. */
+void cli_json_string(FILE *fp, const char *s);
+/* Writes s as a CSV field (quoted when needed, RFC 4180). */
+void cli_csv_field(FILE *fp, const char *s);
+
+/* Progress on stderr when it is a terminal (sp_progress_fn). */
+void cli_progress(void *user, size_t done, size_t total, const char *what);
+
+/* Directory holding the bundled models/ (see cmd_default.c); NULL if none. */
+const char *cli_data_root(void);
+
+typedef struct predict_opts {
+  const char *model_dir;
+  const char *runs;
+  const char *counters;
+  const char *base;     /* NULL = the model's base */
+  const char *target;   /* configuration or "all" */
+  const char *kernel;   /* NULL = every kernel */
+  cli_format format;
+  int main_job;         /* printing for the bundled-model main job */
+} predict_opts;
+
+int cli_predict_run(const predict_opts *o);
+
+int cmd_train(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_surfaces(int argc, char **argv);
+int cmd_default(int argc, char **argv);
+
+#endif

@@ -1,0 +1,289 @@
+/* cmd_predict.c: scalepredict predict, and the output of predictions. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* One predicted (kernel, target) pair. */
+typedef struct row {
+  const char *kernel;
+  sp_config target;
+  double base_time, time, measured_time;     /* NaN when absent */
+  double base_power, power, measured_power;
+} row;
+
+typedef struct printer {
+  const predict_opts *o;
+  const sp_model *m;
+  size_t count;
+} printer;
+
+static double pct_error(double pred, double meas) {
+  return isnan(pred) || isnan(meas) ? NAN : 100.0 * fabs(pred - meas) / meas;
+}
+
+static void put_num(FILE *fp, double v, const char *fmt, const char *none) {
+  if (isnan(v)) fputs(none, fp);
+  else fprintf(fp, fmt, v);
+}
+
+static void print_begin(printer *p) {
+  const sp_model *m = p->m;
+  char base[64];
+  sp_config cb = sp_model_base(m);
+  sp_config_format(&cb, base, sizeof base);
+  if (p->o->format == FMT_CSV) {
+    puts("kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,"
+         "base_power_w,power_w,measured_power_w,power_error_pct");
+  } else if (p->o->format == FMT_JSON) {
+    printf("{\"model\":");
+    cli_json_string(stdout, sp_model_name(m));
+    printf(",\"synthetic\":%s,\"source\":", sp_model_is_synthetic(m) ? "true" : "false");
+    cli_json_string(stdout, sp_model_source(m));
+    printf(",\"base\":\"%s\",\"has_power\":%s,\"predictions\":[", base,
+           sp_model_has_power(m) ? "true" : "false");
+  } else {
+    printf("model %s, base %s\n", sp_model_name(m), base);
+    if (sp_model_is_synthetic(m))
+      printf("note: this model was trained on SYNTHETIC data (%s), not on measurements\n",
+             *sp_model_source(m) ? sp_model_source(m) : "no source recorded");
+    if (!sp_model_has_power(m)) puts("this model has no power model: power is not predicted");
+    printf("%-34s %-15s %11s %11s %11s %7s %9s %9s %7s\n", "kernel", "target",
+           "base_ms", "pred_ms", "meas_ms", "err%", "pred_W", "meas_W", "err%");
+  }
+}
+
+static void print_row(printer *p, const row *r) {
+  char target[64];
+  sp_config_format(&r->target, target, sizeof target);
+  double te = pct_error(r->time, r->measured_time);
+  double pe = pct_error(r->power, r->measured_power);
+  FILE *o = stdout;
+  if (p->o->format == FMT_CSV) {
+    cli_csv_field(o, r->kernel);
+    fprintf(o, ",%s,", target);
+    const double v[8] = {r->base_time, r->time, r->measured_time, te,
+                         r->base_power, r->power, r->measured_power, pe};
+    for (int i = 0; i < 8; i++) {
+      put_num(o, v[i], "%.6g", "");
+      fputc(i < 7 ? ',' : '\n', o);
+    }
+  } else if (p->o->format == FMT_JSON) {
+    static const char *const keys[8] = {"base_time_ms", "time_ms", "measured_time_ms",
+                                        "time_error_pct", "base_power_w", "power_w",
+                                        "measured_power_w", "power_error_pct"};
+    const double v[8] = {r->base_time, r->time, r->measured_time, te,
+                         r->base_power, r->power, r->measured_power, pe};
+    fputs(p->count ? ",\n{\"kernel\":" : "\n{\"kernel\":", o);
+    cli_json_string(o, r->kernel);
+    fprintf(o, ",\"target\":\"%s\"", target);
+    for (int i = 0; i < 8; i++) {
+      fprintf(o, ",\"%s\":", keys[i]);
+      put_num(o, v[i], "%.6g", "null");
+    }
+    fputc('}', o);
+  } else {
+    fprintf(o, "%-34s %-15s ", r->kernel, target);
+    put_num(o, r->base_time, "%11.4g ", "          - ");
+    put_num(o, r->time, "%11.4g ", "          - ");
+    put_num(o, r->measured_time, "%11.4g ", "          - ");
+    put_num(o, te, "%7.1f ", "      - ");
+    put_num(o, r->power, "%9.4g ", "        - ");
+    put_num(o, r->measured_power, "%9.4g ", "        - ");
+    put_num(o, pe, "%7.1f", "      -");
+    fputc('\n', o);
+  }
+  p->count++;
+}
+
+static void print_end(printer *p) {
+  if (p->o->format == FMT_JSON) puts("\n]}");
+}
+
+/* Measured value of kernel k at cfg, NaN when the data has none. */
+static double measured(const sp_dataset *ds, size_t k, const sp_config *c, sp_quantity q) {
+  double v;
+  int st = q == SP_TIME ? sp_dataset_time(ds, k, c, &v) : sp_dataset_power(ds, k, c, &v);
+  return st ? NAN : v;
+}
+
+static void warn_clamped(const sp_model *m, const char *kernel, const sp_predict_info *info) {
+  if (!info->clamped) return;
+  fprintf(stderr,
+          "scalepredict: note: kernel '%s': %zu counter value%s outside the training "
+          "range (first: %s) clamped to it\n",
+          kernel, info->clamped, info->clamped == 1 ? "" : "s",
+          sp_model_counter_name(m, info->first_clamped));
+}
+
+typedef struct targets {
+  size_t n;
+  sp_config *cfg;
+} targets;
+
+static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targets *t,
+                          double *scratch_t, double *scratch_p, sp_error *err) {
+  const sp_model *m = p->m;
+  double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
+  if (!counters) return SP_ENOMEM;
+  sp_observation obs;
+  sp_predict_info info;
+  int st = sp_model_observe(m, ds, k, counters, &obs, err);
+  if (!st) st = sp_model_predict_all(m, SP_TIME, &obs, scratch_t, &info);
+  int power = !st && sp_model_has_power(m) && !isnan(obs.base_power_w) &&
+              sp_model_predict_all(m, SP_POWER, &obs, scratch_p, NULL) == SP_OK;
+  if (!st) warn_clamped(m, obs.kernel, &info);
+  for (size_t i = 0; i < t->n && !st; i++) {
+    size_t ti = sp_model_config_index(m, SP_TIME, &t->cfg[i]);
+    size_t pi = power ? sp_model_config_index(m, SP_POWER, &t->cfg[i]) : (size_t)-1;
+    row r = {obs.kernel, t->cfg[i], obs.base_time_ms, scratch_t[ti],
+             measured(ds, k, &t->cfg[i], SP_TIME), obs.base_power_w,
+             pi != (size_t)-1 ? scratch_p[pi] : NAN, measured(ds, k, &t->cfg[i], SP_POWER)};
+    print_row(p, &r);
+  }
+  if (st && !err->status) err->status = st;
+  free(counters);
+  return st;
+}
+
+static int resolve_targets(const sp_model *m, const char *spec, targets *t, sp_error *err) {
+  size_t n = sp_model_config_count(m, SP_TIME);
+  t->cfg = malloc(n * sizeof *t->cfg);
+  if (!t->cfg) return SP_ENOMEM;
+  if (!strcmp(spec, "all")) {
+    for (size_t i = 0; i < n; i++) t->cfg[i] = sp_model_config_at(m, SP_TIME, i);
+    t->n = n;
+    return SP_OK;
+  }
+  int st = sp_config_parse(spec, &t->cfg[0], err);
+  if (st) return st;
+  if (sp_model_config_index(m, SP_TIME, &t->cfg[0]) == (size_t)-1) {
+    sp_config lo = sp_model_config_at(m, SP_TIME, 0), hi = sp_model_config_at(m, SP_TIME, n - 1);
+    char a[64], b[64];
+    sp_config_format(&lo, a, sizeof a);
+    sp_config_format(&hi, b, sizeof b);
+    err->status = SP_EGRID;
+    snprintf(err->field, sizeof err->field, "target");
+    snprintf(err->message, sizeof err->message,
+             "%s is not on the model's grid (%s .. %s; see 'scalepredict predict "
+             "--target all' for every configuration)", spec, a, b);
+    return SP_EGRID;
+  }
+  t->n = 1;
+  return SP_OK;
+}
+
+static int check_base(const sp_model *m, const char *spec, sp_error *err) {
+  sp_config b, mb = sp_model_base(m);
+  if (!spec) return SP_OK;
+  int st = sp_config_parse(spec, &b, err);
+  if (st || sp_config_equal(&b, &mb)) return st;
+  char want[64];
+  sp_config_format(&mb, want, sizeof want);
+  err->status = SP_EGRID;
+  snprintf(err->field, sizeof err->field, "base");
+  snprintf(err->message, sizeof err->message,
+           "the model was trained for base %s, not %s: measure the kernels at %s "
+           "or train a model with --base %s", want, spec, want, spec);
+  return SP_EGRID;
+}
+
+int cli_predict_run(const predict_opts *o) {
+  sp_error err;
+  sp_error_clear(&err);
+  sp_model *m = NULL;
+  sp_dataset *ds = NULL;
+  targets t = {0, NULL};
+  double *st_time = NULL, *st_power = NULL;
+  int st = sp_model_load(o->model_dir, &m, &err);
+  if (!st) st = check_base(m, o->base, &err);
+  if (!st) st = resolve_targets(m, o->target, &t, &err);
+  if (!st) st = sp_dataset_load(o->runs, o->counters, &ds, &err);
+  size_t k0 = 0, k1 = ds ? sp_dataset_kernel_count(ds) : 0;
+  if (!st && o->kernel) {
+    k0 = sp_dataset_kernel_index(ds, o->kernel);
+    k1 = k0 + 1;
+    if (k0 == (size_t)-1) {
+      st = err.status = SP_ENOTFOUND;
+      snprintf(err.file, sizeof err.file, "%.500s", o->runs);
+      snprintf(err.field, sizeof err.field, "kernel");
+      snprintf(err.message, sizeof err.message, "no kernel named '%s'", o->kernel);
+    }
+  }
+  if (!st) {
+    st_time = malloc((sp_model_config_count(m, SP_TIME) + 1) * sizeof(double));
+    st_power = malloc((sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
+    if (!st_time || !st_power) st = err.status = SP_ENOMEM;
+  }
+  printer p = {o, m, 0};
+  if (!st) print_begin(&p);
+  for (size_t k = k0; k < k1 && !st; k++)
+    st = predict_kernel(&p, ds, k, &t, st_time, st_power, &err);
+  if (!st) print_end(&p);
+  if (st && !err.status) err.status = st;
+  int rc = st ? cli_fail(&err) : EXIT_OK;
+  free(st_time);
+  free(st_power);
+  free(t.cfg);
+  sp_dataset_free(ds);
+  sp_model_free(m);
+  return rc;
+}
+
+static void usage(void) {
+  puts(
+      "Usage: scalepredict predict --model DIR --runs FILE --counters FILE\n"
+      "                            --target CFG|all [--base CFG] [--kernel NAME]\n"
+      "                            [--format table|csv|json]\n"
+      "\n"
+      "Predicts each kernel's time (and power, when the model has a power model and\n"
+      "the kernel's base row has power) at the target configuration, or at every\n"
+      "configuration of the model's grid with --target all.  Each kernel needs a\n"
+      "runs.csv row and a counters.csv row at the model's base configuration; rows\n"
+      "at other configurations, when present, are shown as measured values with the\n"
+      "prediction's percentage error.\n"
+      "\n"
+      "  --model DIR       saved model (from 'scalepredict train')\n"
+      "  --runs FILE       the new kernels' runs.csv\n"
+      "  --counters FILE   the new kernels' counters.csv\n"
+      "  --base CFG        checked against the model's base configuration\n"
+      "  --target CFG|all  configuration to predict, or all of them\n"
+      "  --kernel NAME     only this kernel\n"
+      "  --format FMT      table (default), csv or json");
+}
+
+int cmd_predict(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"model", required_argument, 0, 'm'},  {"runs", required_argument, 0, 'r'},
+      {"counters", required_argument, 0, 'c'}, {"base", required_argument, 0, 'b'},
+      {"target", required_argument, 0, 't'}, {"kernel", required_argument, 0, 'k'},
+      {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  predict_opts o = {0};
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    switch (c) {
+      case 'm': o.model_dir = optarg; break;
+      case 'r': o.runs = optarg; break;
+      case 'c': o.counters = optarg; break;
+      case 'b': o.base = optarg; break;
+      case 't': o.target = optarg; break;
+      case 'k': o.kernel = optarg; break;
+      case 'f':
+        if (cli_parse_format(optarg, &o.format))
+          return cli_usage_error("predict ", "--format must be table, csv or json, not '%s'", optarg);
+        break;
+      case 'h': usage(); return EXIT_OK;
+      default:
+        return cli_usage_error("predict ", "unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) return cli_usage_error("predict ", "unexpected argument '%s'", argv[optind]);
+  if (!o.model_dir || !o.runs || !o.counters || !o.target)
+    return cli_usage_error("predict ", "--model, --runs, --counters and --target are required");
+  return cli_predict_run(&o);
+}

@@ -1,0 +1,118 @@
+/* cmd_surfaces.c: scalepredict surfaces, the scaling values as CSV. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void usage(void) {
+  puts(
+      "Usage: scalepredict surfaces --runs FILE [--kernel NAME]\n"
+      "                             [--quantity time|power|both] [--out DIR]\n"
+      "\n"
+      "Writes every kernel's scaling surface (paper Section III-B): the ratio\n"
+      "between each pair of neighbouring grid configurations along the engine,\n"
+      "memory and CU axes.  One CSV per quantity, DIR/time.csv and DIR/power.csv,\n"
+      "with the columns\n"
+      "  kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,memory_to,ratio\n"
+      "where ratio = value(to) / value(from).  A hole in the grid is an error naming\n"
+      "the missing configuration.\n"
+      "\n"
+      "  --runs FILE        kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
+      "  --kernel NAME      only this kernel\n"
+      "  --quantity Q       time (default), power, or both\n"
+      "  --out DIR          output directory (default: surfaces)");
+}
+
+static int write_quantity(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
+                          const char *dir, sp_error *err) {
+  char path[PATH_MAX], tmp[PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s/%s.csv", dir, q == SP_TIME ? "time" : "power");
+  snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+  FILE *fp = fopen(tmp, "w");
+  if (!fp) {
+    err->status = SP_EIO;
+    snprintf(err->file, sizeof err->file, "%.500s", path);
+    snprintf(err->message, sizeof err->message, "cannot write");
+    return SP_EIO;
+  }
+  fputs("kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,"
+        "memory_to,ratio\n", fp);
+  int st = SP_OK;
+  for (size_t k = k0; k < k1 && !st; k++) {
+    sp_surface *s;
+    st = sp_surface_build(ds, k, q, &s, err);
+    if (!st) st = sp_surface_write_csv(s, fp);
+    sp_surface_free(s);
+  }
+  /* Only a complete file is renamed into place. */
+  if (fflush(fp) || fsync(fileno(fp))) st = st ? st : SP_EIO;
+  if (fclose(fp)) st = st ? st : SP_EIO;
+  if (!st && rename(tmp, path)) st = SP_EIO;
+  if (st) {
+    unlink(tmp);
+    if (!err->status) {
+      err->status = st;
+      snprintf(err->file, sizeof err->file, "%.500s", path);
+      snprintf(err->message, sizeof err->message, "write failed");
+    }
+  } else {
+    printf("wrote %s\n", path);
+  }
+  return st;
+}
+
+int cmd_surfaces(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"runs", required_argument, 0, 'r'},     {"kernel", required_argument, 0, 'k'},
+      {"quantity", required_argument, 0, 'q'}, {"out", required_argument, 0, 'o'},
+      {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+  const char *runs = NULL, *kernel = NULL, *out = "surfaces", *quantity = "time";
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    switch (c) {
+      case 'r': runs = optarg; break;
+      case 'k': kernel = optarg; break;
+      case 'q': quantity = optarg; break;
+      case 'o': out = optarg; break;
+      case 'h': usage(); return EXIT_OK;
+      default:
+        return cli_usage_error("surfaces ", "unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) return cli_usage_error("surfaces ", "unexpected argument '%s'", argv[optind]);
+  if (!runs) return cli_usage_error("surfaces ", "--runs is required");
+  int want[2] = {!strcmp(quantity, "time") || !strcmp(quantity, "both"),
+                 !strcmp(quantity, "power") || !strcmp(quantity, "both")};
+  if (!want[0] && !want[1])
+    return cli_usage_error("surfaces ", "--quantity must be time, power or both, not '%s'", quantity);
+  sp_error err;
+  sp_error_clear(&err);
+  sp_dataset *ds = NULL;
+  int st = sp_dataset_load(runs, NULL, &ds, &err);
+  size_t k0 = 0, k1 = ds ? sp_dataset_kernel_count(ds) : 0;
+  if (!st && kernel) {
+    k0 = sp_dataset_kernel_index(ds, kernel);
+    k1 = k0 + 1;
+    if (k0 == (size_t)-1) {
+      st = err.status = SP_ENOTFOUND;
+      snprintf(err.file, sizeof err.file, "%.500s", runs);
+      snprintf(err.message, sizeof err.message, "no kernel named '%s'", kernel);
+    }
+  }
+  if (!st && mkdir(out, 0755) && access(out, W_OK)) {
+    st = err.status = SP_EIO;
+    snprintf(err.file, sizeof err.file, "%.500s", out);
+    snprintf(err.message, sizeof err.message, "cannot create the output directory");
+  }
+  for (int q = 0; q < 2 && !st; q++)
+    if (want[q]) st = write_quantity(ds, k0, k1, (sp_quantity)q, out, &err);
+  sp_dataset_free(ds);
+  return st ? cli_fail(&err) : EXIT_OK;
+}

@@ -1,0 +1,114 @@
+/* cmd_train.c: scalepredict train. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static void usage(void) {
+  puts(
+      "Usage: scalepredict train --runs FILE --counters FILE --base CFG --out DIR\n"
+      "                          [--clusters K] [--seed S] [--restarts N]\n"
+      "                          [--epochs N] [--name NAME] [--source TEXT]\n"
+      "                          [--synthetic] [--quiet]\n"
+      "\n"
+      "Builds scaling surfaces for every kernel of runs.csv, clusters them per CU\n"
+      "count and over CU scaling (k-means++, best of N restarts), trains one\n"
+      "neural-network classifier per cluster set on the counters measured at the\n"
+      "base configuration, and saves the model to DIR atomically.\n"
+      "\n"
+      "  --runs FILE       kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
+      "  --counters FILE   kernel,cu,engine_mhz,memory_mhz,<counter>...\n"
+      "  --base CFG        base configuration, e.g. 32cu/1000/1375\n"
+      "  --out DIR         model directory to write (replaced atomically)\n"
+      "  --clusters K      clusters per set (default 12; capped at the kernels)\n"
+      "  --seed S          seed for k-means and network initialization (default 1)\n"
+      "  --restarts N      k-means restarts (default 10)\n"
+      "  --epochs N        network training epochs (default 2000)\n"
+      "  --name NAME       model name (default: the directory's name)\n"
+      "  --source TEXT     where the training data came from\n"
+      "  --synthetic       mark the training data as synthetic\n"
+      "  --quiet           print nothing on success");
+}
+
+int cmd_train(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"runs", required_argument, 0, 'r'},     {"counters", required_argument, 0, 'c'},
+      {"base", required_argument, 0, 'b'},     {"out", required_argument, 0, 'o'},
+      {"clusters", required_argument, 0, 'k'}, {"seed", required_argument, 0, 's'},
+      {"restarts", required_argument, 0, 'R'}, {"epochs", required_argument, 0, 'e'},
+      {"name", required_argument, 0, 'n'},     {"source", required_argument, 0, 'S'},
+      {"synthetic", no_argument, 0, 'y'},      {"quiet", no_argument, 0, 'q'},
+      {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+  const char *runs = NULL, *counters = NULL, *base = NULL, *out = NULL;
+  const char *name = NULL, *source = NULL;
+  int synthetic = 0, quiet = 0, c;
+  unsigned long v;
+  sp_train_params p;
+  sp_train_params_init(&p);
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    switch (c) {
+      case 'r': runs = optarg; break;
+      case 'c': counters = optarg; break;
+      case 'b': base = optarg; break;
+      case 'o': out = optarg; break;
+      case 'n': name = optarg; break;
+      case 'S': source = optarg; break;
+      case 'y': synthetic = 1; break;
+      case 'q': quiet = 1; break;
+      case 'k':
+        if (cli_parse_ulong(optarg, &v) || v < 1)
+          return cli_usage_error("train ", "--clusters needs a positive integer, not '%s'", optarg);
+        p.clusters = v;
+        break;
+      case 's':
+        if (cli_parse_ulong(optarg, &v))
+          return cli_usage_error("train ", "--seed needs a non-negative integer, not '%s'", optarg);
+        p.seed = v;
+        break;
+      case 'R':
+      case 'e':
+        if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
+          return cli_usage_error("train ", "--%s needs an integer from 1 to 1000000",
+                                 c == 'R' ? "restarts" : "epochs");
+        if (c == 'R') p.restarts = (unsigned)v;
+        else p.max_epochs = (unsigned)v;
+        break;
+      case 'h': usage(); return EXIT_OK;
+      default:
+        return cli_usage_error("train ", "unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) return cli_usage_error("train ", "unexpected argument '%s'", argv[optind]);
+  if (!runs || !counters || !base || !out)
+    return cli_usage_error("train ", "--runs, --counters, --base and --out are required");
+  sp_error err;
+  sp_error_clear(&err);
+  if (sp_config_parse(base, &p.base, &err)) return cli_fail(&err);
+  sp_dataset *ds = NULL;
+  sp_model *m = NULL;
+  clock_t t0 = clock();
+  int st = sp_dataset_load(runs, counters, &ds, &err);
+  if (!st) st = sp_model_train(ds, &p, quiet ? NULL : cli_progress, NULL, &m, &err);
+  if (!st && name) st = sp_model_set_name(m, name);
+  if (!st && (source || synthetic)) st = sp_model_set_source(m, source, synthetic);
+  if (!st) st = sp_model_save(m, out, &err);
+  if (st && !err.status) err.status = st;
+  int rc = st ? cli_fail(&err) : EXIT_OK;
+  if (!st && !quiet) {
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    printf("trained %s: %zu kernels, %zu counters, %zu configurations, base %s, k <= %zu, seed %lu (%.2f s)\n",
+           out, sp_dataset_kernel_count(ds), sp_model_counter_count(m),
+           sp_model_config_count(m, SP_TIME), base, p.clusters, p.seed, secs);
+    if (sp_model_has_power(m))
+      printf("power model on %zu configurations\n", sp_model_config_count(m, SP_POWER));
+    else
+      printf("no power model: the data has no complete power grid around the base\n");
+  }
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  return rc;
+}

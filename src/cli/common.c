@@ -1,0 +1,127 @@
+/* common.c: error reporting, formats and progress for the CLI. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_exit_for(int status) {
+  switch (status) {
+    case SP_OK: return EXIT_OK;
+    case SP_EINVAL: return EXIT_USAGE;
+    case SP_EMODEL: return EXIT_MODEL;
+    case SP_EIO:
+    case SP_ENOMEM: return EXIT_SYSTEM;
+    case SP_ENUMERIC: return EXIT_NUMERIC;
+    default: return EXIT_DATA;
+  }
+}
+
+int cli_fail(const sp_error *err) {
+  char buf[2048];
+  sp_error_format(err, buf, sizeof buf);
+  fprintf(stderr, "scalepredict: %s\n", buf);
+  return cli_exit_for(err->status);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "scalepredict: ");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry 'scalepredict %s--help' for more information.\n",
+          cmd ? cmd : "");
+  return EXIT_USAGE;
+}
+
+int cli_parse_format(const char *s, cli_format *out) {
+  if (!strcmp(s, "table")) *out = FMT_TABLE;
+  else if (!strcmp(s, "csv")) *out = FMT_CSV;
+  else if (!strcmp(s, "json")) *out = FMT_JSON;
+  else return -1;
+  return 0;
+}
+
+int cli_parse_ulong(const char *s, unsigned long *out) {
+  char *end;
+  errno = 0;
+  if (!*s || *s == '-') return -1;
+  unsigned long v = strtoul(s, &end, 10);
+  if (*end || errno) return -1;
+  *out = v;
+  return 0;
+}
+
+void cli_json_string(FILE *fp, const char *s) {
+  fputc('"', fp);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(fp, "\\%c", c);
+    else if (c < 0x20) fprintf(fp, "\\u%04x", c);
+    else fputc(c, fp);
+  }
+  fputc('"', fp);
+}
+
+void cli_csv_field(FILE *fp, const char *s) {
+  if (!s) s = "";
+  if (!strpbrk(s, ",\"\r\n")) {
+    fputs(s, fp);
+    return;
+  }
+  fputc('"', fp);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', fp);
+    fputc(*s, fp);
+  }
+  fputc('"', fp);
+}
+
+void cli_progress(void *user, size_t done, size_t total, const char *what) {
+  (void)user;
+  if (!isatty(STDERR_FILENO)) return;
+  fprintf(stderr, "\r%s: %zu/%zu", what, done, total);
+  if (done == total) fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static int has_default_model(const char *root) {
+  char path[PATH_MAX];
+  struct stat st;
+  int n = snprintf(path, sizeof path, "%s/models/hd7970-synth/manifest.txt", root);
+  return n > 0 && (size_t)n < sizeof path && stat(path, &st) == 0;
+}
+
+/* The bundled model is found, in order, under $SCALEPREDICT_DATADIR, beside
+ * the executable in a build tree (src/ or src/.libs/ under the top
+ * directory), then in the installed package data directory. */
+const char *cli_data_root(void) {
+  static char root[PATH_MAX];
+  const char *env = getenv("SCALEPREDICT_DATADIR");
+  if (env && *env) {
+    snprintf(root, sizeof root, "%s", env);
+    return has_default_model(root) ? root : NULL;
+  }
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    for (int up = 0; up < 3; up++) {
+      char *slash = strrchr(exe, '/');
+      if (!slash) break;
+      *slash = '\0';
+      if (has_default_model(exe)) {
+        snprintf(root, sizeof root, "%s", exe);
+        return root;
+      }
+    }
+  }
+  snprintf(root, sizeof root, "%s", SP_PKGDATADIR);
+  return has_default_model(root) ? root : NULL;
+}
