@@ -210,10 +210,23 @@ void sp__scale_all(const sp_grid *g, const double *cu_feat,
 
 /* ---- CSV output -------------------------------------------------------------- */
 
+/* Writes name as one quoted CSV field; quotes inside are doubled (RFC 4180)
+ * so that names holding commas or quotes read back as one field. */
+static int quoted(FILE *fp, const char *name) {
+  int bad = putc('"', fp) == EOF;
+  for (; *name; name++) {
+    if (*name == '"') bad |= putc('"', fp) == EOF;
+    bad |= putc(*name, fp) == EOF;
+  }
+  bad |= putc('"', fp) == EOF;
+  return bad ? -1 : 0;
+}
+
 static int row(FILE *fp, const sp_surface *s, const char *kind,
                const sp_grid_point *a, const sp_grid_point *b, double ratio) {
   const sp_grid *g = &s->grid;
-  return fprintf(fp, "\"%s\",%s,%s,%d,%d,%d,%d,%d,%d,%.9g\n", s->kernel,
+  if (quoted(fp, s->kernel) < 0) return -1;
+  return fprintf(fp, ",%s,%s,%d,%d,%d,%d,%d,%d,%.9g\n",
                  s->quantity == SP_TIME ? "time" : "power", kind,
                  g->v[0][a->i[0]], g->v[1][a->i[1]], g->v[2][a->i[2]],
                  g->v[0][b->i[0]], g->v[1][b->i[1]], g->v[2][b->i[2]], ratio);
