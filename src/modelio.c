@@ -367,15 +367,19 @@ static int read_header(cursor *c, sp_model *m) {
   return st;
 }
 
+/* The counts are stored in the model only once their arrays exist, because
+ * sp_model_free walks the arrays up to the counts. */
 static int read_counters_kernels(cursor *c, sp_model *m) {
-  int st = key_size(c, "counters", &m->ncounters, LIMIT);
-  if (!st && m->ncounters == 0) st = bad(c, "a model needs at least one counter");
+  size_t n;
+  int st = key_size(c, "counters", &n, LIMIT);
+  if (!st && n == 0) st = bad(c, "a model needs at least one counter");
   if (st) return st;
-  m->counter_names = calloc(m->ncounters, sizeof(char *));
-  m->cmin = calloc(m->ncounters, sizeof(double));
-  m->cmax = calloc(m->ncounters, sizeof(double));
+  m->counter_names = calloc(n, sizeof(char *));
+  m->cmin = calloc(n, sizeof(double));
+  m->cmax = calloc(n, sizeof(double));
   if (!m->counter_names || !m->cmin || !m->cmax)
     return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  m->ncounters = n;
   for (size_t i = 0; i < m->ncounters && !st; i++) {
     st = expect_line(c, "counter");
     if (!st) st = get_string(c, &m->counter_names[i]);
@@ -385,10 +389,11 @@ static int read_counters_kernels(cursor *c, sp_model *m) {
     if (!st && m->cmin[i] > m->cmax[i]) st = bad(c, "minimum above maximum");
     if (!st) st = end_of_line(c);
   }
-  if (!st) st = key_size(c, "kernels", &m->ntrain, LIMIT);
-  if (!st && m->ntrain < 2) st = bad(c, "a model needs at least 2 training kernels");
-  if (!st && !(m->train_kernels = calloc(m->ntrain, sizeof(char *))))
+  if (!st) st = key_size(c, "kernels", &n, LIMIT);
+  if (!st && n < 2) st = bad(c, "a model needs at least 2 training kernels");
+  if (!st && !(m->train_kernels = calloc(n, sizeof(char *))))
     st = sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!st) m->ntrain = n;
   for (size_t i = 0; i < m->ntrain && !st; i++) {
     st = key_string(c, "kernel", &m->train_kernels[i]);
     if (!st && !m->train_kernels[i]) st = bad(c, "empty kernel name");
