@@ -180,9 +180,19 @@ static int write_manifest(const sp_model *m, const char *tmp, const char *name,
   return sp__atomic_commit(&af, err);
 }
 
-int sp_model_save(const sp_model *m, const char *dir, sp_error *err) {
+/* A copy of dir without trailing slashes: "out/" names the directory out,
+ * whose temporary sibling is "out.tmp-XXXXXX", not "out/.tmp-XXXXXX". */
+static char *strip_slashes(const char *dir) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') n--;
+  return strndup(dir, n);
+}
+
+int sp_model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
   char *tmp = NULL;
   char(*sums[2])[65] = {NULL, NULL};
+  char *dir = strip_slashes(dir_arg);
+  if (!dir) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   int st = sp__tmpdir_create(dir, &tmp, err);
   for (int q = 0; q < 2 && !st; q++) {
     sums[q] = calloc(m->sub[q].nsets + 1, sizeof *sums[q]);
@@ -194,6 +204,7 @@ int sp_model_save(const sp_model *m, const char *dir, sp_error *err) {
   if (!st) st = sp__tmpdir_commit(tmp, dir, err);
   if (st && tmp) sp__tree_remove(tmp);
   free(tmp);
+  free(dir);
   free(sums[0]);
   free(sums[1]);
   return st;
