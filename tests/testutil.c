@@ -1,0 +1,76 @@
+/* testutil.c: scratch directories and files for the unit tests.  Failures
+ * here abort the test that called them, through Check. */
+#define _XOPEN_SOURCE 700
+#include "testutil.h"
+
+#include <check.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *tu_path(const char *dir, const char *name) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *p = malloc(n);
+  ck_assert_ptr_nonnull(p);
+  snprintf(p, n, "%s/%s", dir, name);
+  return p;
+}
+
+char *tu_mkdtemp(void) {
+  const char *base = getenv("TMPDIR");
+  char *tmpl = tu_path(base && *base ? base : "/tmp", "sp-test-XXXXXX");
+  ck_assert_msg(mkdtemp(tmpl) != NULL, "mkdtemp %s failed", tmpl);
+  return tmpl;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+void tu_rmtree(const char *dir) {
+  if (dir) nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *tu_write(const char *dir, const char *name, const char *text) {
+  char *path = tu_path(dir, name);
+  FILE *fp = fopen(path, "wb");
+  ck_assert_msg(fp != NULL, "cannot write %s", path);
+  ck_assert_uint_eq(fwrite(text, 1, strlen(text), fp), strlen(text));
+  ck_assert_int_eq(fclose(fp), 0);
+  return path;
+}
+
+char *tu_read(const char *path, size_t *size) {
+  FILE *fp = fopen(path, "rb");
+  ck_assert_msg(fp != NULL, "cannot read %s", path);
+  size_t cap = 4096, n = 0, got;
+  char *buf = malloc(cap + 1);
+  ck_assert_ptr_nonnull(buf);
+  while ((got = fread(buf + n, 1, cap - n, fp)) > 0) {
+    n += got;
+    if (n == cap) {
+      cap *= 2;
+      buf = realloc(buf, cap + 1);
+      ck_assert_ptr_nonnull(buf);
+    }
+  }
+  fclose(fp);
+  buf[n] = '\0';
+  if (size) *size = n;
+  return buf;
+}
+
+int tu_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+double tu_rel(double a, double b) { return fabs(a - b) / fabs(b); }

@@ -1,0 +1,22 @@
+/* testutil.h: scratch directories and files for the unit tests. */
+#ifndef SP_TESTUTIL_H
+#define SP_TESTUTIL_H
+
+#include <stddef.h>
+
+/* Creates a fresh directory under $TMPDIR (or /tmp); malloc'ed path. */
+char *tu_mkdtemp(void);
+/* Removes a directory tree; quiet when it does not exist. */
+void tu_rmtree(const char *dir);
+/* Joins dir and name; malloc'ed. */
+char *tu_path(const char *dir, const char *name);
+/* Writes text to dir/name (creating or replacing it); malloc'ed path. */
+char *tu_write(const char *dir, const char *name, const char *text);
+/* Reads a whole file; malloc'ed, NUL-terminated; *size gets its length. */
+char *tu_read(const char *path, size_t *size);
+/* 1 when path exists. */
+int tu_exists(const char *path);
+/* |a - b| / |b|. */
+double tu_rel(double a, double b);
+
+#endif
