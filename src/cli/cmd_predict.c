@@ -149,6 +149,14 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
   return st;
 }
 
+/* A malformed configuration is a command-line error (exit 1), not a data
+ * error; the message names the option. */
+static int usage_config(sp_error *err, const char *option) {
+  err->status = SP_EINVAL;
+  snprintf(err->field, sizeof err->field, "%s", option);
+  return SP_EINVAL;
+}
+
 static int resolve_targets(const sp_model *m, const char *spec, targets *t, sp_error *err) {
   size_t n = sp_model_config_count(m, SP_TIME);
   t->cfg = malloc(n * sizeof *t->cfg);
@@ -159,7 +167,7 @@ static int resolve_targets(const sp_model *m, const char *spec, targets *t, sp_e
     return SP_OK;
   }
   int st = sp_config_parse(spec, &t->cfg[0], err);
-  if (st) return st;
+  if (st) return usage_config(err, "--target");
   if (sp_model_config_index(m, SP_TIME, &t->cfg[0]) == (size_t)-1) {
     sp_config lo = sp_model_config_at(m, SP_TIME, 0), hi = sp_model_config_at(m, SP_TIME, n - 1);
     char a[64], b[64];
@@ -179,8 +187,8 @@ static int resolve_targets(const sp_model *m, const char *spec, targets *t, sp_e
 static int check_base(const sp_model *m, const char *spec, sp_error *err) {
   sp_config b, mb = sp_model_base(m);
   if (!spec) return SP_OK;
-  int st = sp_config_parse(spec, &b, err);
-  if (st || sp_config_equal(&b, &mb)) return st;
+  if (sp_config_parse(spec, &b, err)) return usage_config(err, "--base");
+  if (sp_config_equal(&b, &mb)) return SP_OK;
   char want[64];
   sp_config_format(&mb, want, sizeof want);
   err->status = SP_EGRID;

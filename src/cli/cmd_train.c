@@ -87,7 +87,12 @@ int cmd_train(int argc, char **argv) {
     return cli_usage_error("train ", "--runs, --counters, --base and --out are required");
   sp_error err;
   sp_error_clear(&err);
-  if (sp_config_parse(base, &p.base, &err)) return cli_fail(&err);
+  /* A malformed configuration is a command-line error, not a data error. */
+  if (sp_config_parse(base, &p.base, &err)) {
+    snprintf(err.field, sizeof err.field, "--base");
+    cli_fail(&err);
+    return EXIT_USAGE;
+  }
   sp_dataset *ds = NULL;
   sp_model *m = NULL;
   clock_t t0 = clock();
