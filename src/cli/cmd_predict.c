@@ -199,6 +199,21 @@ static int check_base(const sp_model *m, const char *spec, sp_error *err) {
   return SP_EGRID;
 }
 
+/* Observes every kernel before anything is printed, so that a kernel that
+ * cannot be predicted (say, without counters at the base) fails the command
+ * without leaving the other kernels' rows behind as partial output. */
+static int observe_all(const sp_model *m, const sp_dataset *ds, size_t k0, size_t k1,
+                       sp_error *err) {
+  double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
+  if (!counters) return err->status = SP_ENOMEM;
+  sp_observation obs;
+  int st = SP_OK;
+  for (size_t k = k0; k < k1 && !st; k++)
+    st = sp_model_observe(m, ds, k, counters, &obs, err);
+  free(counters);
+  return st;
+}
+
 int cli_predict_run(const predict_opts *o) {
   sp_error err;
   sp_error_clear(&err);
@@ -221,6 +236,7 @@ int cli_predict_run(const predict_opts *o) {
       snprintf(err.message, sizeof err.message, "no kernel named '%s'", o->kernel);
     }
   }
+  if (!st) st = observe_all(m, ds, k0, k1, &err);
   if (!st) {
     st_time = malloc((sp_model_config_count(m, SP_TIME) + 1) * sizeof(double));
     st_power = malloc((sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
