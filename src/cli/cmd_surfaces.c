@@ -67,6 +67,21 @@ static int write_quantity(const sp_dataset *ds, size_t k0, size_t k1, sp_quantit
   return st;
 }
 
+/* Builds every requested surface once before anything is written, so that
+ * a hole in the grid fails the command without leaving one quantity's file
+ * behind when the other cannot be written. */
+static int check_surfaces(const sp_dataset *ds, size_t k0, size_t k1, const int want[2],
+                          sp_error *err) {
+  int st = SP_OK;
+  for (int q = 0; q < 2 && !st; q++)
+    for (size_t k = k0; k < k1 && want[q] && !st; k++) {
+      sp_surface *s;
+      st = sp_surface_build(ds, k, (sp_quantity)q, &s, err);
+      sp_surface_free(s);
+    }
+  return st;
+}
+
 int cmd_surfaces(int argc, char **argv) {
   static const struct option opts[] = {
       {"runs", required_argument, 0, 'r'},     {"kernel", required_argument, 0, 'k'},
@@ -106,6 +121,7 @@ int cmd_surfaces(int argc, char **argv) {
       snprintf(err.message, sizeof err.message, "no kernel named '%s'", kernel);
     }
   }
+  if (!st) st = check_surfaces(ds, k0, k1, want, &err);
   if (!st && mkdir(out, 0755) && access(out, W_OK)) {
     st = err.status = SP_EIO;
     snprintf(err.file, sizeof err.file, "%.500s", out);
