@@ -299,8 +299,6 @@ static const bad_case bad[] = {
      2, 6, "mem.fetch", "'lots'"},
     {"nan counter", GOOD_RUNS, CTR_HDR "bfs,8,300,475,nan,1.5e6\n", SP_EPARSE, 1, 2, 5,
      "valu.busy", "'nan'"},
-    {"empty counter", GOOD_RUNS, CTR_HDR "bfs,8,300,475,,1.5e6\n", SP_EPARSE, 1, 2, 5,
-     "valu.busy", "not a finite number"},
     {"ragged counter row", GOOD_RUNS, CTR_HDR "bfs,8,300,475,0.375\n", SP_EPARSE, 1, 2, 0,
      "", "5 fields but the header has 6"},
     {"duplicate counter row", GOOD_RUNS,
