@@ -5,11 +5,12 @@
  * on one-hot targets.  iRPROP- is a batch algorithm without randomness, so
  * once the initial weights are fixed by the seed, training is reproducible.
  *
- * Thread safety: training is NOT thread-safe.  FANN draws its initial
- * weights from the C library's rand(), whose state is global; training
- * reseeds it with srand(), which also changes what rand() returns to the
- * rest of the process.  The caller must serialize training (and any other
- * use of rand()).  Training and loading also set FANN's global default
+ * Thread safety: FANN draws its initial weights from the C library's rand(),
+ * whose state is global, and reseeds it when it creates a network.  Network
+ * creation, srand() and the weight draw therefore happen under one lock, so
+ * concurrent trainings (the evaluation's worker threads) stay reproducible;
+ * the rest of training touches only the network itself.  Training still
+ * changes what rand() returns to the rest of the process.  Training and loading also set FANN's global default
  * error log, a plain store of the same value every time.  Classifying is safe
  * to do concurrently on different classifiers but not on one: fann_run writes
  * the neuron values inside the network, and the input scratch buffer is shared.
@@ -33,6 +34,7 @@
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,18 +156,24 @@ static struct fann_train_data *make_train_data(const double *x,
  * seeds rand() from /dev/urandom or the clock when it creates a network,
  * so the weights are drawn again after creation.  srand() takes an unsigned
  * int; the high half of a 64-bit seed is folded in rather than dropped. */
+static pthread_mutex_t rand_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static struct fann *new_network(size_t ninputs, size_t nclasses,
                                 unsigned long seed) {
+  pthread_mutex_lock(&rand_lock);
   struct fann *ann = fann_create_standard(
       3, (unsigned)ninputs, (unsigned)nclasses, (unsigned)nclasses);
-  if (ann == NULL)
+  if (ann == NULL) {
+    pthread_mutex_unlock(&rand_lock);
     return NULL;
+  }
   silence_fann(ann);
   fann_set_activation_function_hidden(ann, FANN_SIGMOID);
   fann_set_activation_function_output(ann, FANN_SIGMOID);
   fann_set_training_algorithm(ann, FANN_TRAIN_RPROP);
   srand((unsigned)(seed ^ (seed >> 16 >> 16)));
   fann_randomize_weights(ann, -INIT_WEIGHT, INIT_WEIGHT);
+  pthread_mutex_unlock(&rand_lock);
   return ann;
 }
 

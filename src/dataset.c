@@ -309,7 +309,11 @@ static int on_counter_row(void *user, const sp_csv_row *row, sp_error *err) {
     int key = 0;
     for (int j = COL_KERNEL; j <= COL_MEMORY; j++) key |= c->col[j] == (long)i;
     if (key) continue;
-    if (sp__parse_double(row->fields[i], &ds->counter_values[r.offset + at]))
+    /* An empty field is a reading the tool did not take: kept as NaN, and
+     * rejected only where a model needs it (at its base configuration). */
+    if (!row->fields[i][0])
+      ds->counter_values[r.offset + at] = NAN;
+    else if (sp__parse_double(row->fields[i], &ds->counter_values[r.offset + at]))
       return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1,
                       ds->counter_names[at], "'%s' is not a finite number",
                       row->fields[i]);

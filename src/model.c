@@ -1,6 +1,7 @@
 /* model.c: building a model from a dataset (paper III-B to III-D). */
 #include "model.h"
 
+#include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ void sp_train_params_init(sp_train_params *p) {
   p->clusters = 12;
   p->seed = 1;
   p->restarts = 10;
-  p->max_epochs = 2000;
+  p->max_epochs = 500;
   p->desired_error = 1e-4;
 }
 
@@ -129,6 +130,14 @@ static int gather_counters(trainer *t) {
                       ds->kernels[t->kernels[i]], cfg);
     }
     for (size_t c = 0; c < nc; c++) {
+      if (isnan(v[c])) {
+        char cfg[64];
+        sp_config_format(&m->base, cfg, sizeof cfg);
+        return sp__fail(t->err, SP_ENOTFOUND, ds->counters_path, 0, 0, ds->counter_names[c],
+                        "kernel '%s' has no value for this counter at the base "
+                        "configuration %s (empty field)",
+                        ds->kernels[t->kernels[i]], cfg);
+      }
       m->cmin[c] = i ? fmin(m->cmin[c], v[c]) : v[c];
       m->cmax[c] = i ? fmax(m->cmax[c], v[c]) : v[c];
     }
@@ -359,6 +368,8 @@ int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
                    sp_progress_fn progress, void *user, sp_model **out,
                    sp_error *err) {
   *out = NULL;
+  /* GSL's default handler aborts; the library reports statuses instead. */
+  gsl_set_error_handler_off();
   int st = check_params(ds, params, err);
   if (st) return st;
   trainer t = {ds, params, sp__model_alloc(), NULL, 0, NULL, progress, user, 0, 0, err};

@@ -133,6 +133,10 @@ int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
                       m->counter_names[c],
                       "counter required by the model is missing from the header");
     counters[c] = row[j];
+    if (isnan(counters[c]))
+      return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, m->counter_names[c],
+                      "kernel '%s' has no value for this counter at the base "
+                      "configuration %s (empty field)", obs->kernel, cfg);
   }
   return SP_OK;
 }

@@ -140,7 +140,7 @@ typedef struct sp_train_params {
   const unsigned char *use_kernel; /* NULL = all; else 1 to train on kernel */
 } sp_train_params;
 
-/* Fills defaults: k = 12, seed = 1, 10 restarts, 2000 epochs, MSE 1e-4. */
+/* Fills defaults: k = 12, seed = 1, 10 restarts, 500 epochs, MSE 1e-4. */
 void sp_train_params_init(sp_train_params *p);
 
 /* Progress callback for long operations: done out of total steps. */
@@ -212,6 +212,453 @@ int sp_model_predict_all(const sp_model *m, sp_quantity q,
  * them). out holds sp_model_counter_count(m) values. */
 int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
                      double *counters, sp_observation *obs, sp_error *err);
+
+/* ---- evaluation (the paper's Section V accuracy study) ------------------- */
+
+/* Prediction methods compared by sp_evaluate.  SP_METHOD_WU2015 is the
+ * paper's method as specified; the others are baselines or refinements and
+ * never change what wu2015 means. */
+typedef enum sp_method {
+  SP_METHOD_WU2015 = 0, /* classifier picks one centroid per cluster set */
+  SP_METHOD_ORACLE,     /* the centroid nearest the kernel's true surface */
+  SP_METHOD_NEAREST,    /* surface of the nearest training kernel (counters) */
+  SP_METHOD_LINEAR,     /* per-target ridge fit of the log ratio on counters */
+  SP_METHOD_CONSTANT,   /* no scaling: the base value everywhere */
+  SP_METHOD_SOFT,       /* centroids blended by the network's outputs */
+  SP_METHOD_KNN,        /* distance-weighted surfaces of the 3 nearest kernels */
+  SP_METHOD_MIX,        /* engine/memory/CU shares fitted per kernel, predicted
+                           from counters by ridge regression */
+  SP_METHOD_COUNT
+} sp_method;
+
+const char *sp_method_name(sp_method m);
+/* Parses a method name; SP_EINVAL when unknown. */
+int sp_method_parse(const char *name, sp_method *out);
+/* Whether the method's result depends on the cluster count k. */
+int sp_method_uses_clusters(sp_method m);
+
+typedef struct sp_eval_params {
+  int leave_one_out;        /* each kernel held out once (ignores holdout) */
+  double holdout;           /* fraction of kernels held out per split */
+  unsigned repeats;         /* random splits */
+  unsigned long seed;       /* splits, k-means and networks */
+  const sp_config *bases;   /* base configurations to evaluate */
+  size_t nbases;
+  const size_t *clusters;   /* cluster counts to evaluate */
+  size_t nclusters;
+  unsigned methods;         /* bit (1u << sp_method) per method */
+  unsigned quantities;      /* bit (1u << sp_quantity) */
+  unsigned restarts, max_epochs;
+  double desired_error;
+  unsigned threads;         /* worker threads (1 = serial) */
+} sp_eval_params;
+
+/* Defaults: 20% holdout, 5 repeats, seed 1, all methods, time and power,
+ * training defaults of sp_train_params_init, 1 thread; bases and clusters
+ * must be set by the caller. */
+void sp_eval_params_init(sp_eval_params *p);
+
+/* One scored prediction: a held-out kernel, from a base, at a target. */
+typedef struct sp_eval_record {
+  unsigned char method;   /* sp_method */
+  unsigned char quantity; /* sp_quantity */
+  unsigned short split;
+  unsigned k;             /* cluster count, 0 for methods that use none */
+  unsigned kernel;        /* dataset kernel index */
+  unsigned base;          /* index into sp_eval_params.bases */
+  sp_config target;
+  double predicted, measured;
+} sp_eval_record;
+
+typedef struct sp_evaluation sp_evaluation;
+
+int sp_evaluate(const sp_dataset *ds, const sp_eval_params *params,
+                sp_progress_fn progress, void *user, sp_evaluation **out,
+                sp_error *err);
+void sp_evaluation_free(sp_evaluation *e);
+size_t sp_evaluation_count(const sp_evaluation *e);
+const sp_eval_record *sp_evaluation_records(const sp_evaluation *e);
+/* Splits actually run and, for a quantity, why nothing was scored
+ * (e.g. no power model at a base), or NULL. */
+size_t sp_evaluation_splits(const sp_evaluation *e);
+const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q);
+
+/* Absolute percentage error statistics over the records that match. */
+#define SP_EVAL_HIST_BINS 11 /* [0,10), [10,20) ... [90,100), >= 100 % */
+typedef struct sp_eval_stats {
+  size_t n;
+  double mape, median, p90, max;
+  size_t hist[SP_EVAL_HIST_BINS];
+} sp_eval_stats;
+
+/* Filter: SP_EVAL_ANY matches everything for that field.  A k filter also
+ * matches the records of methods that use no clusters (k == 0). */
+#define SP_EVAL_ANY ((size_t)-1)
+typedef struct sp_eval_filter {
+  size_t method, quantity, k, kernel, base;
+} sp_eval_filter;
+void sp_eval_filter_init(sp_eval_filter *f);
+int sp_evaluation_stats(const sp_evaluation *e, const sp_eval_filter *f,
+                        sp_eval_stats *out);
+
+/* Writes the evaluation report into dir (replaced atomically): CSV tables
+ * (summary, by_clusters, by_base, per_kernel, histogram, predictions), SVG
+ * plots (error vs cluster count, error histograms, per-base error maps,
+ * predicted vs measured) and an index.html that ties them together. */
+int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
+                               const sp_eval_params *params, const char *dir,
+                               sp_error *err);
+
+/* ==== design-space exploration, DVFS governors, CSV export ================
+ * (dse.c, governor.c, export.c; docs/dse.md)
+ *
+ * All three range over a configuration space: the model's grid (the
+ * configurations where it predicts time, and power when it has a power
+ * model), optionally refined between grid clocks.  grid_interp N places N-1
+ * evenly spaced clocks (rounded to whole MHz) between every two neighbouring
+ * engine clocks and every two neighbouring memory clocks; predictions there
+ * are interpolated log-linearly (the logarithm of the value is bilinear in
+ * the logarithms of the two clocks), so they are exact at grid clocks and
+ * follow a power law in between.  CU counts are never interpolated.
+ * Configurations are in grid order: CU count, then engine clock, then memory
+ * clock varying fastest.  Energy is power x time, W x ms = mJ.  Every writer
+ * below uses '.' as the decimal separator whatever the caller's locale. */
+
+#define SP_NO_CONFIG ((size_t)-1)
+
+/* ---- design-space exploration (dse.c) ---------------------------------- */
+
+typedef enum sp_dse_objective {
+  SP_DSE_MIN_TIME = 0,
+  SP_DSE_MIN_ENERGY,
+  SP_DSE_MIN_EDP,           /* energy x delay */
+  SP_DSE_MIN_ED2P,          /* energy x delay^2 */
+  SP_DSE_MIN_TIME_CAPPED,   /* minimum time with peak power <= the cap */
+  SP_DSE_MIN_ENERGY_BUDGET, /* minimum energy with time <= budget x reference */
+  SP_DSE_OBJECTIVE_COUNT
+} sp_dse_objective;
+
+/* "min-time", "min-energy", "min-edp", "min-ed2p", "min-time-capped",
+ * "min-energy-budget"; NULL for an invalid value. */
+const char *sp_dse_objective_name(int objective);
+/* Parses those names and the short forms "time", "energy", "edp", "ed2p";
+ * returns -1 for anything else. */
+int sp_dse_objective_parse(const char *name);
+
+typedef enum sp_dse_bound {
+  SP_DSE_NEITHER = 0,
+  SP_DSE_COMPUTE_BOUND,   /* time follows the engine clock */
+  SP_DSE_BANDWIDTH_BOUND  /* time follows the memory clock */
+} sp_dse_bound;
+
+/* "neither", "compute-bound", "bandwidth-bound". */
+const char *sp_dse_bound_name(int bound);
+
+typedef struct sp_dse_params {
+  /* CSV with the columns kernel,weight (weight may also be called count or
+   * invocations): the workload's kernels and how often each runs.  NULL:
+   * every kernel of the dataset, weight 1. */
+  const char *weights_path;
+  /* CSV with the columns name and either config (32cu/1000/1375) or
+   * cu,engine_mhz,memory_mhz: candidate products to rank.  NULL: none. */
+  const char *candidates_path;
+  sp_config reference;    /* cu == 0: the model's base configuration */
+  double power_cap_w;     /* 0: no cap */
+  double time_budget;     /* max time / reference time; 0: no budget */
+  unsigned grid_interp;   /* 1: the model's grid (see above) */
+  int rank_by;            /* sp_dse_objective ranking the candidates */
+  /* Classification: a kernel is compute-bound when the elasticity of its
+   * time to the engine clock is at least bound_elasticity in magnitude and
+   * bound_dominance times that to the memory clock (bandwidth-bound the
+   * other way round). */
+  double bound_elasticity;
+  double bound_dominance;
+} sp_dse_params;
+
+/* Defaults: no weights, candidates or constraints, the model's base as
+ * reference, grid_interp 1, rank by EDP, bound_elasticity 0.5,
+ * bound_dominance 1.5. */
+void sp_dse_params_init(sp_dse_params *p);
+
+/* A configuration chosen for an objective and what it gives. */
+typedef struct sp_dse_choice {
+  size_t config;        /* index into sp_dse_result.configs, or SP_NO_CONFIG */
+  double time_ms;
+  double energy_mj;
+  double avg_power_w;   /* energy / time */
+  double peak_power_w;  /* highest kernel power */
+} sp_dse_choice;
+
+/* Elasticities d ln(value) / d ln(axis value), indexed by SP_AXIS_*: measured
+ * between the ends of each axis through the reference configuration.  -1 for
+ * time against the engine clock is a kernel whose time halves when the clock
+ * doubles.  NaN for an axis with one value. */
+typedef struct sp_dse_sensitivity {
+  double time[3];
+  double power[3];
+  double energy[3];
+  sp_dse_bound bound;
+} sp_dse_sensitivity;
+
+typedef struct sp_dse_kernel {
+  char *name;
+  double weight;
+  double base_time_ms, base_power_w;
+  size_t clamped;             /* counters clamped to the training range */
+  char *first_clamped;        /* the first one's name, or NULL */
+  sp_dse_choice reference;    /* this kernel alone at the reference */
+  sp_dse_choice best[SP_DSE_OBJECTIVE_COUNT]; /* this kernel alone */
+  sp_dse_sensitivity sens;
+} sp_dse_kernel;
+
+typedef struct sp_dse_candidate {
+  char *name;
+  size_t config;        /* index into sp_dse_result.configs */
+  size_t rank;          /* 1 = best by the ranking objective */
+  int meets_cap;        /* 1 when no cap is set */
+  int meets_budget;     /* 1 when no budget is set */
+} sp_dse_candidate;
+
+/* Everything sp_dse_run found; read-only, freed by sp_dse_result_free. */
+typedef struct sp_dse_result {
+  char *model_name, *model_source;
+  int synthetic;
+  sp_dse_params params;       /* as given; the two paths are not kept */
+  size_t nconfigs;
+  sp_config *configs;         /* the space, in grid order */
+  size_t naxis[3];
+  int *axis[3];               /* the space's axis values, ascending */
+  /* The workload at each configuration: weighted sums over its kernels. */
+  double *time_ms, *energy_mj, *peak_power_w;
+  size_t reference;           /* index of the reference configuration */
+  sp_dse_choice best[SP_DSE_OBJECTIVE_COUNT];
+  /* Pareto fronts, configuration indices in ascending time: time vs energy
+   * and time vs average power. */
+  size_t npareto_energy, npareto_power;
+  size_t *pareto_energy, *pareto_power;
+  sp_dse_sensitivity sens;    /* the workload's */
+  size_t nkernels;
+  sp_dse_kernel *kernels;
+  size_t ncandidates;
+  sp_dse_candidate *candidates; /* best first */
+} sp_dse_result;
+
+/* Predicts every workload kernel at every configuration of the space and
+ * analyses the result.  Kernels named in the weights file but missing from
+ * the dataset are SP_ENOTFOUND naming them; a constraint that no
+ * configuration meets is SP_ENOTFOUND naming the closest configuration; a
+ * candidate off the space is SP_EGRID naming the nearest configuration.  The
+ * model must have a power model (SP_ENOPOWER). */
+int sp_dse_run(const sp_model *m, const sp_dataset *ds, const sp_dse_params *p,
+               sp_dse_result **out, sp_error *err);
+void sp_dse_result_free(sp_dse_result *r);
+
+/* Index of cfg in the result's space, or SP_NO_CONFIG. */
+size_t sp_dse_config_index(const sp_dse_result *r, const sp_config *cfg);
+/* The workload's choice at configuration i. */
+sp_dse_choice sp_dse_at(const sp_dse_result *r, size_t i);
+
+typedef enum sp_dse_table {
+  SP_DSE_TABLE_OBJECTIVES = 0, /* best configuration per objective */
+  SP_DSE_TABLE_PARETO_ENERGY,  /* time-energy front */
+  SP_DSE_TABLE_PARETO_POWER,   /* time-power front */
+  SP_DSE_TABLE_SENSITIVITY,    /* elasticities: the workload, each kernel */
+  SP_DSE_TABLE_AXES,           /* the workload along each axis */
+  SP_DSE_TABLE_KERNELS,        /* per kernel: reference, class, bests */
+  SP_DSE_TABLE_CANDIDATES,     /* candidate ranking */
+  SP_DSE_TABLE_CONFIGS,        /* the workload at every configuration */
+  SP_DSE_TABLE_COUNT
+} sp_dse_table;
+
+/* File stem of a table ("objectives", "pareto-energy", ...), NULL if none. */
+const char *sp_dse_table_name(int table);
+/* Writes one table as RFC 4180 CSV with a header row naming units. */
+int sp_dse_write_csv(const sp_dse_result *r, int table, FILE *fp);
+int sp_dse_write_json(const sp_dse_result *r, FILE *fp);
+/* Writes dir/index.html (self-contained, inline SVG plots), one SVG file
+ * per plot and one CSV per table, all at once: the directory is built
+ * beside dir and renamed into place, replacing an older report. */
+int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err);
+
+/* ---- DVFS governor replay (governor.c) --------------------------------- */
+
+/* A kernel trace: CSV with the columns order and kernel, plus optionally
+ * base_time_ms, base_power_w (measured at the model's base configuration)
+ * and counter columns named as in the model.  A row without them takes them
+ * from an earlier row of the same kernel, or else from the dataset given to
+ * sp_governor_trace_load (its base-configuration rows).  Rows are replayed in
+ * ascending order. */
+typedef struct sp_governor_trace sp_governor_trace;
+
+/* Loads a trace and predicts each distinct kernel at every configuration of
+ * the model's grid.  ds (may be NULL) supplies base data for rows without it
+ * and the measurements used as ground truth when replaying: where ds has a
+ * kernel at a configuration, outcomes there are measured, else predicted. */
+int sp_governor_trace_load(const char *path, const sp_model *m,
+                           const sp_dataset *ds, sp_governor_trace **out,
+                           sp_error *err);
+void sp_governor_trace_free(sp_governor_trace *t);
+size_t sp_governor_trace_length(const sp_governor_trace *t);
+size_t sp_governor_trace_kernel_count(const sp_governor_trace *t);
+const char *sp_governor_trace_kernel_name(const sp_governor_trace *t, size_t k);
+/* Counters of distinct kernel k clamped to the training range; *first gets
+ * the first one's name (NULL when none). */
+size_t sp_governor_trace_kernel_clamped(const sp_governor_trace *t, size_t k,
+                                        const char **first);
+/* 1 when the dataset measured distinct kernel k at any configuration. */
+int sp_governor_trace_kernel_measured(const sp_governor_trace *t, size_t k);
+
+typedef struct sp_governor_params {
+  sp_config reference;      /* cu == 0: the model's base configuration */
+  double power_cap_w;       /* 0: no cap */
+  double slowdown;          /* per-kernel time limit / time at the
+                               reference; 0: no limit */
+  double switch_latency_us; /* per changed axis (CUs, engine, memory) */
+  double switch_energy_mj;  /* per changed axis */
+  /* The reactive policy: the counters read as engine and memory load
+   * (percent) and the load above which it picks the highest clock. */
+  const char *engine_load_counter;
+  const char *memory_load_counter;
+  double up_threshold;
+} sp_governor_params;
+
+/* Defaults: the model's base as reference, no cap or limit, no switching
+ * costs, load counters VALUBusy and MemUnitBusy, up_threshold 80. */
+void sp_governor_params_init(sp_governor_params *p);
+
+/* One invocation as a policy sees it before choosing its configuration. */
+typedef struct sp_governor_kernel {
+  size_t position;          /* 0-based place in the trace */
+  long order;               /* the trace's order value */
+  size_t kernel;            /* distinct kernel index */
+  const char *name;
+  const sp_observation *obs;
+  const double *time_ms;    /* predicted at every configuration */
+  const double *power_w;    /* predicted at every configuration */
+  /* Measured at every configuration (NaN where not measured), or NULL when
+   * the dataset has none of this kernel.  Meant for oracles only. */
+  const double *measured_time_ms;
+  const double *measured_power_w;
+} sp_governor_kernel;
+
+/* What happened when an invocation ran. */
+typedef struct sp_governor_outcome {
+  size_t position;
+  size_t config;            /* index into the context's configs */
+  double time_ms, power_w, energy_mj; /* the kernel's run */
+  unsigned switches;        /* axes changed before it */
+  double switch_time_ms, switch_energy_mj;
+  int measured;             /* 1 when time and power were measured */
+  int over_cap;             /* 1 when power exceeded the cap */
+} sp_governor_outcome;
+
+typedef struct sp_governor_context {
+  const sp_model *model;
+  const sp_governor_params *params;
+  size_t nconfigs;
+  const sp_config *configs; /* the model's grid, in grid order */
+  size_t reference;         /* index of the reference configuration */
+  size_t start;             /* configuration before the first kernel */
+  size_t length;
+  const sp_governor_kernel *trace; /* every invocation: offline policies may
+                                      look ahead, online ones should not */
+} sp_governor_context;
+
+/* A policy.  choose picks the configuration index for the next invocation
+ * from the invocations so far (history, oldest first, nhistory of them);
+ * the others may be NULL.  A non-zero status from a callback stops the
+ * replay; init and choose may fill err to say why. */
+typedef struct sp_governor_policy {
+  const char *name;
+  int (*init)(const sp_governor_context *ctx, void *user, void **state,
+              sp_error *err);
+  int (*choose)(void *state, const sp_governor_context *ctx,
+                const sp_governor_kernel *next,
+                const sp_governor_outcome *history, size_t nhistory,
+                size_t *config, sp_error *err);
+  void (*observe)(void *state, const sp_governor_context *ctx,
+                  const sp_governor_outcome *outcome);
+  void (*free)(void *state);
+  void *user;               /* passed to init */
+} sp_governor_policy;
+
+/* Built-in policies: "reference" (static reference), "best-edp" (one
+ * configuration minimizing the whole trace's predicted EDP within the cap),
+ * "model" (per kernel: least predicted energy within the cap and slowdown
+ * limit, switching costs included), "reactive" (ondemand-like: clocks from
+ * the previous kernel's load counters), "oracle" (as "model" but on measured
+ * data).  NULL for another name; sp_governor_builtin_at(i) lists them and
+ * returns NULL past the end. */
+const sp_governor_policy *sp_governor_builtin(const char *name);
+const sp_governor_policy *sp_governor_builtin_at(size_t i);
+
+typedef struct sp_governor_result {
+  char *policy;
+  double time_ms;           /* kernels plus switching */
+  double energy_mj;         /* kernels plus switching */
+  double edp;               /* energy x time, mJ x ms */
+  double avg_power_w;       /* energy / time */
+  double peak_power_w;
+  size_t over_cap;          /* invocations above the cap */
+  double over_cap_time_ms;
+  size_t switches;          /* axis changes */
+  double switch_time_ms, switch_energy_mj;
+  size_t measured;          /* invocations with measured outcomes */
+  size_t length;
+  sp_governor_outcome *steps;
+} sp_governor_result;
+
+/* Replays the trace through one policy, starting at the reference.  A power
+ * cap or slowdown limit that no configuration meets for some kernel (by the
+ * predictions) is SP_ENOTFOUND naming the kernel and the closest
+ * configuration. */
+int sp_governor_replay(const sp_governor_trace *t, const sp_governor_policy *p,
+                       const sp_governor_params *params,
+                       sp_governor_result **out, sp_error *err);
+void sp_governor_result_free(sp_governor_result *r);
+
+/* The comparison of n results: JSON, CSV (one summary row per policy, or
+ * one row per policy and invocation) and an HTML report directory written
+ * at once like sp_dse_report_write's. */
+int sp_governor_write_json(const sp_governor_trace *t,
+                           const sp_governor_params *p,
+                           const sp_governor_result *const *results, size_t n,
+                           FILE *fp);
+int sp_governor_write_summary_csv(const sp_governor_result *const *results,
+                                  size_t n, FILE *fp);
+int sp_governor_write_steps_csv(const sp_governor_trace *t,
+                                const sp_governor_result *const *results,
+                                size_t n, FILE *fp);
+int sp_governor_report_write(const sp_governor_trace *t,
+                             const sp_governor_params *p,
+                             const sp_governor_result *const *results,
+                             size_t n, const char *dir, sp_error *err);
+
+/* ---- prediction matrix export (export.c) -------------------------------- */
+
+typedef enum sp_export_layout {
+  SP_EXPORT_LONG = 0, /* one row per kernel and configuration */
+  SP_EXPORT_WIDE      /* one row per kernel, columns per configuration */
+} sp_export_layout;
+
+typedef struct sp_export_params {
+  sp_export_layout layout;
+  int with_measured;      /* add measured values and signed % errors */
+  unsigned grid_interp;   /* 1: the model's grid */
+} sp_export_params;
+
+void sp_export_params_init(sp_export_params *p);
+
+/* Writes every kernel of ds predicted at every configuration as RFC 4180
+ * CSV (CRLF line ends, header row with units).  Every kernel is checked
+ * before the first byte is written. */
+int sp_export_write(const sp_model *m, const sp_dataset *ds,
+                    const sp_export_params *p, FILE *fp, sp_error *err);
+/* The same into path, atomically: nothing is left there on error. */
+int sp_export_save(const sp_model *m, const sp_dataset *ds,
+                   const sp_export_params *p, const char *path, sp_error *err);
+
+/* ==== end of design-space exploration, governors, export ================= */
 
 #ifdef __cplusplus
 }

@@ -57,5 +57,6 @@ int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_surfaces(int argc, char **argv);
 int cmd_default(int argc, char **argv);
+int cmd_evaluate(int argc, char **argv);
 
 #endif

@@ -26,7 +26,7 @@ static void usage(void) {
       "  --clusters K      clusters per set (default 12; capped at the kernels)\n"
       "  --seed S          seed for k-means and network initialization (default 1)\n"
       "  --restarts N      k-means restarts (default 10)\n"
-      "  --epochs N        network training epochs (default 2000)\n"
+      "  --epochs N        network training epochs (default 500)\n"
       "  --name NAME       model name (default: the directory's name)\n"
       "  --source TEXT     where the training data came from\n"
       "  --synthetic       mark the training data as synthetic\n"

@@ -22,6 +22,7 @@ static void usage(FILE *fp) {
       "  train     build a model from runs.csv and counters.csv\n"
       "  predict   predict new kernels with a saved model\n"
       "  surfaces  write the kernels' scaling surfaces as CSV\n"
+      "  evaluate  measure accuracy on held-out kernels, with baselines and plots\n"
       "\n"
       "Run 'scalepredict COMMAND --help' for a command's options.\n"
       "  -h, --help     show this help\n"
@@ -38,6 +39,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "train")) return cmd_train(argc - 1, argv + 1);
     if (!strcmp(c, "predict")) return cmd_predict(argc - 1, argv + 1);
     if (!strcmp(c, "surfaces")) return cmd_surfaces(argc - 1, argv + 1);
+    if (!strcmp(c, "evaluate")) return cmd_evaluate(argc - 1, argv + 1);
     if (!strcmp(c, "-h") || !strcmp(c, "--help") || !strcmp(c, "help")) {
       usage(stdout);
       return EXIT_OK;

@@ -1,0 +1,310 @@
+/* cmd_evaluate.c: scalepredict evaluate, the held-out accuracy study. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void usage(void) {
+  puts(
+      "Usage: scalepredict evaluate --runs FILE --counters FILE [options]\n"
+      "\n"
+      "Measures prediction accuracy on kernels the model never saw (the paper's\n"
+      "Section V): kernels are held out, a model is trained on the rest for every\n"
+      "base configuration and cluster count, and each held-out kernel is predicted\n"
+      "at every other configuration by every method.  Held-out kernels never touch\n"
+      "clustering, normalization or classifier training.\n"
+      "\n"
+      "Protocol:\n"
+      "  --holdout F          fraction held out per random split (default 0.2)\n"
+      "  --repeats N          random splits (default 5)\n"
+      "  --leave-one-out      hold out each kernel once instead\n"
+      "  --seed S             seed for splits, k-means and networks (default 1)\n"
+      "Models:\n"
+      "  --base B[,B...]      base configuration(s): CFG, 'middle' (default: the\n"
+      "                       middle value of every axis) or 'all'\n"
+      "  --clusters K|A:B:S   cluster count, or a range such as 2:20:2 (default 12)\n"
+      "  --epochs N           network training epochs (default 500)\n"
+      "  --restarts N         k-means restarts (default 10)\n"
+      "Scoring:\n"
+      "  --methods LIST       comma-separated, default all: wu2015 (the paper's\n"
+      "                       method), oracle (best centroid: clustering error\n"
+      "                       alone), nearest, linear, constant, soft (centroids\n"
+      "                       blended by the network's outputs), knn, mix\n"
+      "                       (engine/memory/CU shares predicted by ridge)\n"
+      "  --quantity Q         time, power or both (default both)\n"
+      "Output:\n"
+      "  --json               one JSON object on standard output\n"
+      "  --report DIR         CSV tables, SVG plots and index.html in DIR\n"
+      "  --threads N          worker threads (default: the online CPUs)\n"
+      "  --quiet              no progress on standard error\n"
+      "\n"
+      "Errors are absolute percentage errors per (kernel, base, target): mean\n"
+      "(MAPE), median, 90th percentile and a 10%-wide histogram.");
+}
+
+typedef struct eval_cli {
+  const char *runs, *counters, *base_spec, *cluster_spec, *methods, *report;
+  int json, quiet;
+  sp_eval_params p;
+  sp_config *bases;
+  size_t *clusters;
+} eval_cli;
+
+static int parse_clusters(eval_cli *c) {
+  unsigned long a, b, s = 1;
+  char *spec = strdup(c->cluster_spec), *colon = strchr(spec, ':');
+  int bad = 0;
+  if (colon) {
+    *colon = '\0';
+    char *colon2 = strchr(colon + 1, ':');
+    if (colon2) *colon2 = '\0';
+    bad = cli_parse_ulong(spec, &a) || cli_parse_ulong(colon + 1, &b) ||
+          (colon2 && cli_parse_ulong(colon2 + 1, &s));
+  } else {
+    bad = cli_parse_ulong(spec, &a);
+    b = a;
+  }
+  free(spec);
+  if (bad || a < 1 || b < a || s < 1 || b > 100000)
+    return cli_usage_error("evaluate ", "--clusters needs K or FIRST:LAST[:STEP] with 1 <= FIRST <= LAST, not '%s'",
+                           c->cluster_spec);
+  c->clusters = malloc(((b - a) / s + 1) * sizeof(size_t));
+  for (unsigned long k = a; k <= b; k += s) c->clusters[c->p.nclusters++] = k;
+  c->p.clusters = c->clusters;
+  return EXIT_OK;
+}
+
+static int parse_methods(eval_cli *c) {
+  if (!c->methods) return EXIT_OK;
+  char *list = strdup(c->methods), *save = NULL;
+  c->p.methods = 0;
+  for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    sp_method m;
+    if (sp_method_parse(t, &m)) {
+      int rc = cli_usage_error("evaluate ", "unknown method '%s' (known: wu2015, oracle, nearest, linear, constant, soft, knn, mix)", t);
+      free(list);
+      return rc;
+    }
+    c->p.methods |= 1u << m;
+  }
+  free(list);
+  return c->p.methods ? EXIT_OK : cli_usage_error("evaluate ", "--methods is empty");
+}
+
+/* Resolves 'middle', 'all' or a list of configurations against the data. */
+static int resolve_bases(eval_cli *c, const sp_dataset *ds, sp_error *err) {
+  const int *v[3];
+  size_t n[3];
+  for (int a = 0; a < 3; a++) n[a] = sp_dataset_axis(ds, a, &v[a]);
+  size_t total = n[0] * n[1] * n[2], count = 0;
+  const char *spec = c->base_spec ? c->base_spec : "middle";
+  c->bases = malloc((total + strlen(spec) + 1) * sizeof(sp_config));
+  if (!c->bases) return SP_ENOMEM;
+  if (!strcmp(spec, "all")) {
+    for (size_t i = 0; i < n[0]; i++)
+      for (size_t j = 0; j < n[1]; j++)
+        for (size_t k = 0; k < n[2]; k++)
+          c->bases[count++] = (sp_config){v[0][i], v[1][j], v[2][k]};
+  } else if (!strcmp(spec, "middle")) {
+    c->bases[count++] = (sp_config){v[0][(n[0] - 1) / 2], v[1][(n[1] - 1) / 2], v[2][(n[2] - 1) / 2]};
+  } else {
+    char *list = strdup(spec), *save = NULL;
+    int st = SP_OK;
+    for (char *t = strtok_r(list, ",", &save); t && !st; t = strtok_r(NULL, ",", &save))
+      st = sp_config_parse(t, &c->bases[count++], err);
+    free(list);
+    if (st) return st;
+  }
+  c->p.bases = c->bases;
+  c->p.nbases = count;
+  return SP_OK;
+}
+
+static void print_stats_json(const sp_evaluation *e, sp_method m, sp_quantity q) {
+  static const char *const qn[2] = {"time", "power"};
+  sp_eval_filter f;
+  sp_eval_stats s;
+  sp_eval_filter_init(&f);
+  f.method = m;
+  f.quantity = q;
+  sp_evaluation_stats(e, &f, &s);
+  if (!s.n) {
+    printf("\"%s_mape_pct\":null,\"%s_median_ape_pct\":null,\"%s_p90_ape_pct\":null,\"%s_n\":0",
+           qn[q], qn[q], qn[q], qn[q]);
+    return;
+  }
+  printf("\"%s_mape_pct\":%.6g,\"%s_median_ape_pct\":%.6g,\"%s_p90_ape_pct\":%.6g,\"%s_n\":%zu,"
+         "\"%s_histogram\":[",
+         qn[q], s.mape, qn[q], s.median, qn[q], s.p90, qn[q], s.n, qn[q]);
+  for (int b = 0; b < SP_EVAL_HIST_BINS; b++) printf("%s%zu", b ? "," : "", s.hist[b]);
+  printf("]");
+}
+
+static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluation *e) {
+  printf("{\"runs\":");
+  cli_json_string(stdout, c->runs);
+  printf(",\"counters\":");
+  cli_json_string(stdout, c->counters);
+  printf(",\"protocol\":\"%s\",\"holdout\":%g,\"splits\":%zu,\"seed\":%lu,\"kernels\":[",
+         c->p.leave_one_out ? "leave-one-out" : "holdout", c->p.leave_one_out ? 0.0 : c->p.holdout,
+         sp_evaluation_splits(e), c->p.seed);
+  for (size_t k = 0; k < sp_dataset_kernel_count(ds); k++) {
+    if (k) putchar(',');
+    cli_json_string(stdout, sp_dataset_kernel_name(ds, k));
+  }
+  printf("],\"bases\":[");
+  for (size_t b = 0; b < c->p.nbases; b++) {
+    char cfg[64];
+    sp_config_format(&c->p.bases[b], cfg, sizeof cfg);
+    printf("%s\"%s\"", b ? "," : "", cfg);
+  }
+  printf("],\"clusters\":[");
+  for (size_t i = 0; i < c->p.nclusters; i++) printf("%s%zu", i ? "," : "", c->p.clusters[i]);
+  printf("],\"methods\":{");
+  int first = 1;
+  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+    if (!((c->p.methods >> m) & 1u)) continue;
+    printf("%s\"%s\":{", first ? "" : ",", sp_method_name((sp_method)m));
+    first = 0;
+    print_stats_json(e, (sp_method)m, SP_TIME);
+    putchar(',');
+    print_stats_json(e, (sp_method)m, SP_POWER);
+    putchar('}');
+  }
+  printf("},\"predictions\":[");
+  const sp_eval_record *r = sp_evaluation_records(e);
+  for (size_t i = 0; i < sp_evaluation_count(e); i++, r++) {
+    char base[64], target[64];
+    sp_config_format(&c->p.bases[r->base], base, sizeof base);
+    sp_config_format(&r->target, target, sizeof target);
+    printf("%s\n{\"method\":\"%s\",\"quantity\":\"%s\",\"split\":%u,\"k\":%u,\"kernel\":",
+           i ? "," : "", sp_method_name((sp_method)r->method), r->quantity ? "power" : "time",
+           (unsigned)r->split, r->k);
+    cli_json_string(stdout, sp_dataset_kernel_name(ds, r->kernel));
+    printf(",\"base\":\"%s\",\"target\":\"%s\",\"predicted\":%.6g,\"measured\":%.6g}", base,
+           target, r->predicted, r->measured);
+  }
+  printf("\n]}\n");
+}
+
+static void print_table(const eval_cli *c, const sp_evaluation *e) {
+  printf("held-out evaluation: %s, %zu split%s, %zu base%s, k = %zu", c->p.leave_one_out ? "leave-one-out" : "random splits",
+         sp_evaluation_splits(e), sp_evaluation_splits(e) == 1 ? "" : "s", c->p.nbases,
+         c->p.nbases == 1 ? "" : "s", c->p.clusters[0]);
+  if (c->p.nclusters > 1) printf("..%zu", c->p.clusters[c->p.nclusters - 1]);
+  printf("\n%-10s %10s %10s %10s %10s %10s %10s %10s\n", "method", "time_mape", "time_med",
+         "time_p90", "n", "power_mape", "power_med", "n");
+  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+    if (!((c->p.methods >> m) & 1u)) continue;
+    sp_eval_filter f;
+    sp_eval_stats t, p;
+    sp_eval_filter_init(&f);
+    f.method = (size_t)m;
+    f.quantity = SP_TIME;
+    sp_evaluation_stats(e, &f, &t);
+    f.quantity = SP_POWER;
+    sp_evaluation_stats(e, &f, &p);
+    printf("%-10s %9.2f%% %9.2f%% %9.2f%% %10zu ", sp_method_name((sp_method)m), t.mape, t.median,
+           t.p90, t.n);
+    if (p.n) printf("%9.2f%% %9.2f%% %10zu\n", p.mape, p.median, p.n);
+    else printf("%10s %10s %10s\n", "-", "-", "0");
+  }
+  for (int q = 0; q < 2; q++)
+    if (sp_evaluation_note(e, (sp_quantity)q)) printf("note: %s\n", sp_evaluation_note(e, (sp_quantity)q));
+}
+
+static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
+  static const struct option opts[] = {
+      {"runs", required_argument, 0, 'r'},      {"counters", required_argument, 0, 'c'},
+      {"holdout", required_argument, 0, 'H'},   {"repeats", required_argument, 0, 'n'},
+      {"leave-one-out", no_argument, 0, 'L'},   {"seed", required_argument, 0, 's'},
+      {"base", required_argument, 0, 'b'},      {"clusters", required_argument, 0, 'k'},
+      {"epochs", required_argument, 0, 'e'},    {"restarts", required_argument, 0, 'R'},
+      {"methods", required_argument, 0, 'm'},   {"quantity", required_argument, 0, 'q'},
+      {"json", no_argument, 0, 'j'},            {"report", required_argument, 0, 'o'},
+      {"threads", required_argument, 0, 't'},   {"quiet", no_argument, 0, 'Q'},
+      {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+  int ch;
+  unsigned long v;
+  char *end;
+  opterr = 0;
+  *done = 0;
+  while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    switch (ch) {
+      case 'r': c->runs = optarg; break;
+      case 'c': c->counters = optarg; break;
+      case 'b': c->base_spec = optarg; break;
+      case 'k': c->cluster_spec = optarg; break;
+      case 'm': c->methods = optarg; break;
+      case 'o': c->report = optarg; break;
+      case 'j': c->json = 1; break;
+      case 'Q': c->quiet = 1; break;
+      case 'L': c->p.leave_one_out = 1; break;
+      case 'H':
+        c->p.holdout = strtod(optarg, &end);
+        if (*end || !(c->p.holdout > 0 && c->p.holdout < 1))
+          return cli_usage_error("evaluate ", "--holdout needs a fraction between 0 and 1, not '%s'", optarg);
+        break;
+      case 'q':
+        if (!strcmp(optarg, "time")) c->p.quantities = 1u << SP_TIME;
+        else if (!strcmp(optarg, "power")) c->p.quantities = 1u << SP_POWER;
+        else if (!strcmp(optarg, "both")) c->p.quantities = (1u << SP_TIME) | (1u << SP_POWER);
+        else return cli_usage_error("evaluate ", "--quantity must be time, power or both");
+        break;
+      case 's':
+        if (cli_parse_ulong(optarg, &v)) return cli_usage_error("evaluate ", "--seed needs a non-negative integer");
+        c->p.seed = v;
+        break;
+      case 'n': case 'e': case 'R': case 't':
+        if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
+          return cli_usage_error("evaluate ", "'%s' needs an integer from 1 to 1000000", argv[optind - 2]);
+        if (ch == 'n') c->p.repeats = (unsigned)v;
+        else if (ch == 'e') c->p.max_epochs = (unsigned)v;
+        else if (ch == 'R') c->p.restarts = (unsigned)v;
+        else c->p.threads = (unsigned)v;
+        break;
+      case 'h': usage(); *done = 1; return EXIT_OK;
+      default: return cli_usage_error("evaluate ", "unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) return cli_usage_error("evaluate ", "unexpected argument '%s'", argv[optind]);
+  if (!c->runs || !c->counters) return cli_usage_error("evaluate ", "--runs and --counters are required");
+  int rc = parse_clusters(c);
+  return rc ? rc : parse_methods(c);
+}
+
+int cmd_evaluate(int argc, char **argv) {
+  eval_cli c = {0};
+  c.cluster_spec = "12";
+  sp_eval_params_init(&c.p);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  c.p.threads = cpus > 0 ? (unsigned)cpus : 1;
+  int done, rc = parse_args(&c, argc, argv, &done);
+  if (rc || done) {
+    free(c.clusters);
+    return rc;
+  }
+  sp_error err;
+  sp_error_clear(&err);
+  sp_dataset *ds = NULL;
+  sp_evaluation *e = NULL;
+  int st = sp_dataset_load(c.runs, c.counters, &ds, &err);
+  if (!st) st = resolve_bases(&c, ds, &err);
+  if (!st) st = sp_evaluate(ds, &c.p, c.quiet ? NULL : cli_progress, NULL, &e, &err);
+  if (!st && c.report) st = sp_evaluation_write_report(e, ds, &c.p, c.report, &err);
+  if (st && !err.status) err.status = st;
+  if (!st) {
+    if (c.json) print_json(&c, ds, e);
+    else print_table(&c, e);
+    if (c.report && !c.json) printf("report: %s/index.html\n", c.report);
+  }
+  rc = st ? cli_fail(&err) : EXIT_OK;
+  sp_evaluation_free(e);
+  sp_dataset_free(ds);
+  free(c.bases);
+  free(c.clusters);
+  return rc;
+}
