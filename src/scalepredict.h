@@ -507,6 +507,13 @@ size_t sp_governor_trace_kernel_clamped(const sp_governor_trace *t, size_t k,
                                         const char **first);
 /* 1 when the dataset measured distinct kernel k at any configuration. */
 int sp_governor_trace_kernel_measured(const sp_governor_trace *t, size_t k);
+/* The distinct kernel and the order value of invocation i (in replay order). */
+size_t sp_governor_trace_kernel_at(const sp_governor_trace *t, size_t i);
+long sp_governor_trace_order_at(const sp_governor_trace *t, size_t i);
+/* The configurations policies choose from: the model's grid. */
+size_t sp_governor_trace_config_count(const sp_governor_trace *t);
+sp_config sp_governor_trace_config_at(const sp_governor_trace *t, size_t i);
+const char *sp_governor_trace_model_name(const sp_governor_trace *t);
 
 typedef struct sp_governor_params {
   sp_config reference;      /* cu == 0: the model's base configuration */

@@ -59,4 +59,19 @@ int cmd_surfaces(int argc, char **argv);
 int cmd_default(int argc, char **argv);
 int cmd_evaluate(int argc, char **argv);
 
+/* ---- dse, governor and export (explore.c, cmd_dse.c, cmd_governor.c,
+ * cmd_export.c) ---- */
+/* A positive (or non-negative) finite number: 0, else -1. */
+int cli_parse_positive(const char *s, double *out);
+int cli_parse_nonnegative(const char *s, double *out);
+/* Loads the model and, when runs is not NULL, the dataset. */
+int cli_load_inputs(const char *model_dir, const char *runs, const char *counters,
+                    sp_model **m, sp_dataset **ds, sp_error *err);
+/* A note on stderr about counters clamped to the training range. */
+void cli_note_clamped(const char *kernel, size_t clamped, const char *first);
+int cmd_dse(int argc, char **argv);
+int cmd_governor(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+/* ---- end dse, governor and export ---- */
+
 #endif

@@ -23,6 +23,10 @@ static void usage(FILE *fp) {
       "  predict   predict new kernels with a saved model\n"
       "  surfaces  write the kernels' scaling surfaces as CSV\n"
       "  evaluate  measure accuracy on held-out kernels, with baselines and plots\n"
+      "  dse       design-space exploration: best configurations, Pareto fronts,\n"
+      "            sensitivity, candidate ranking, HTML report\n"
+      "  governor  replay a kernel trace through DVFS / power-gating policies\n"
+      "  export    the prediction matrix (kernels x configurations) as CSV\n"
       "\n"
       "Run 'scalepredict COMMAND --help' for a command's options.\n"
       "  -h, --help     show this help\n"
@@ -40,6 +44,9 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "predict")) return cmd_predict(argc - 1, argv + 1);
     if (!strcmp(c, "surfaces")) return cmd_surfaces(argc - 1, argv + 1);
     if (!strcmp(c, "evaluate")) return cmd_evaluate(argc - 1, argv + 1);
+    if (!strcmp(c, "dse")) return cmd_dse(argc - 1, argv + 1);
+    if (!strcmp(c, "governor")) return cmd_governor(argc - 1, argv + 1);
+    if (!strcmp(c, "export")) return cmd_export(argc - 1, argv + 1);
     if (!strcmp(c, "-h") || !strcmp(c, "--help") || !strcmp(c, "help")) {
       usage(stdout);
       return EXIT_OK;

@@ -1,0 +1,217 @@
+/* cmd_governor.c: scalepredict governor, replaying a kernel trace through
+ * DVFS / CU power-gating policies. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_POLICIES 16
+
+typedef struct gov_opts {
+  const char *model_dir, *trace, *runs, *counters, *report, *policies;
+  int json;
+  sp_governor_params p;
+} gov_opts;
+
+static void usage(void) {
+  puts(
+      "Usage: scalepredict governor --model DIR --trace FILE [--policies LIST]\n"
+      "                             [--runs FILE [--counters FILE]] [--reference CFG]\n"
+      "                             [--power-cap W] [--slowdown X]\n"
+      "                             [--switch-latency-us U] [--switch-energy-mj E]\n"
+      "                             [--report DIR] [--json]\n"
+      "\n"
+      "Replays a kernel trace through governor policies that pick a configuration\n"
+      "(CU count, engine and memory clock) before each kernel, and compares their\n"
+      "total time, energy, energy-delay product, average and peak power, power-cap\n"
+      "violations and switching.  Each invocation's outcome is measured where --runs\n"
+      "has the kernel at the chosen configuration and predicted by the model\n"
+      "elsewhere.  The GPU starts at the reference configuration.\n"
+      "\n"
+      "The trace is CSV with the columns order,kernel and optionally base_time_ms,\n"
+      "base_power_w and the model's counters (measured at the model's base\n"
+      "configuration).  A kernel's first row that has them supplies its base data;\n"
+      "kernels without any take it from --runs/--counters.\n"
+      "\n"
+      "Policies (default: all, oracle only with --runs):\n"
+      "  reference   the reference configuration throughout\n"
+      "  best-edp    one configuration with the least predicted EDP for the whole\n"
+      "              trace (within the cap and the slowdown limit on total time)\n"
+      "  model       per kernel, the least predicted energy within the cap and the\n"
+      "              slowdown limit, switching costs included\n"
+      "  reactive    ondemand-like: clocks follow the previous kernel's load\n"
+      "              counters (VALUBusy, MemUnitBusy); steps down after a cap overshoot\n"
+      "  oracle      as model, but choosing on measured data\n"
+      "\n"
+      "  --model DIR             saved model with a power model\n"
+      "  --trace FILE            the kernel trace\n"
+      "  --policies LIST         comma-separated policy names\n"
+      "  --runs FILE             measurements: ground truth, the oracle's data and base\n"
+      "                          data for trace kernels without it\n"
+      "  --counters FILE         counters for trace kernels without them\n"
+      "  --reference CFG         start and reference configuration (default: the\n"
+      "                          model's base)\n"
+      "  --power-cap W           power cap; violations are counted per invocation\n"
+      "  --slowdown X            per-kernel time limit as a multiple of the time at the\n"
+      "                          reference (1.1 = 10% slower)\n"
+      "  --switch-latency-us U   time per changed axis (default 0)\n"
+      "  --switch-energy-mj E    energy per changed axis (default 0)\n"
+      "  --report DIR            HTML report with plots, summary.csv and steps.csv\n"
+      "  --json                  print JSON instead of a table");
+}
+
+static int add_policy(const char *name, const sp_governor_policy **out, size_t *n) {
+  const sp_governor_policy *p = sp_governor_builtin(name);
+  if (!p || *n == MAX_POLICIES) return -1;
+  out[(*n)++] = p;
+  return 0;
+}
+
+static int pick_policies(const gov_opts *o, int measured, const sp_governor_policy **out,
+                         size_t *n) {
+  *n = 0;
+  if (!o->policies) {
+    for (size_t i = 0; sp_governor_builtin_at(i); i++)
+      if (measured || strcmp(sp_governor_builtin_at(i)->name, "oracle"))
+        out[(*n)++] = sp_governor_builtin_at(i);
+    return 0;
+  }
+  char *list = strdup(o->policies);
+  if (!list) return -1;
+  int rc = 0;
+  for (char *save, *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+    if (add_policy(tok, out, n)) {
+      rc = cli_usage_error("governor ", "unknown policy '%s' (reference, best-edp, model, "
+                           "reactive, oracle)", tok);
+    }
+  free(list);
+  if (!rc && !*n) rc = cli_usage_error("governor ", "--policies names no policy");
+  return rc;
+}
+
+static void print_table(const sp_governor_trace *t, const sp_governor_result *const *r, size_t n) {
+  printf("model %s, %zu invocations of %zu kernels\n", sp_governor_trace_model_name(t),
+         sp_governor_trace_length(t), sp_governor_trace_kernel_count(t));
+  printf("%-10s %11s %11s %12s %8s %8s %8s %8s %9s %9s\n", "policy", "time_ms", "energy_mJ",
+         "EDP", "avg_W", "peak_W", "over_cap", "switches", "time/ref", "energy/ref");
+  const sp_governor_result *b = r[0];
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(r[i]->policy, "reference")) b = r[i];
+  for (size_t i = 0; i < n; i++)
+    printf("%-10s %11.5g %11.5g %12.5g %8.4g %8.4g %8zu %8zu %9.3f %9.3f\n", r[i]->policy,
+           r[i]->time_ms, r[i]->energy_mj, r[i]->edp, r[i]->avg_power_w, r[i]->peak_power_w,
+           r[i]->over_cap, r[i]->switches, r[i]->time_ms / b->time_ms,
+           r[i]->energy_mj / b->energy_mj);
+}
+
+static void notes(const sp_governor_trace *t) {
+  for (size_t k = 0; k < sp_governor_trace_kernel_count(t); k++) {
+    const char *first;
+    size_t c = sp_governor_trace_kernel_clamped(t, k, &first);
+    cli_note_clamped(sp_governor_trace_kernel_name(t, k), c, first);
+  }
+}
+
+static int replay_all(const gov_opts *o, const sp_governor_trace *t,
+                      const sp_governor_policy **pol, size_t n, sp_governor_result **res,
+                      sp_error *err) {
+  int st = SP_OK;
+  for (size_t i = 0; i < n && !st; i++) st = sp_governor_replay(t, pol[i], &o->p, &res[i], err);
+  if (!st && o->report)
+    st = sp_governor_report_write(t, &o->p, (const sp_governor_result *const *)res, n,
+                                  o->report, err);
+  return st;
+}
+
+static int run(const gov_opts *o) {
+  sp_error err;
+  sp_error_clear(&err);
+  sp_model *m;
+  sp_dataset *ds;
+  sp_governor_trace *t = NULL;
+  sp_governor_result *res[MAX_POLICIES] = {0};
+  const sp_governor_policy *pol[MAX_POLICIES];
+  size_t n = 0;
+  int st = cli_load_inputs(o->model_dir, o->runs, o->counters, &m, &ds, &err);
+  if (st) return cli_fail(&err);
+  int rc = pick_policies(o, ds != NULL, pol, &n);
+  if (!rc) {
+    st = sp_governor_trace_load(o->trace, m, ds, &t, &err);
+    if (!st) st = replay_all(o, t, pol, n, res, &err);
+    if (!st) {
+      notes(t);
+      const sp_governor_result *const *cr = (const sp_governor_result *const *)res;
+      if (o->json) st = err.status = sp_governor_write_json(t, &o->p, cr, n, stdout);
+      else print_table(t, cr, n);
+    }
+    rc = st ? cli_fail(&err) : EXIT_OK;
+  }
+  for (size_t i = 0; i < n; i++) sp_governor_result_free(res[i]);
+  sp_governor_trace_free(t);
+  sp_dataset_free(ds);
+  sp_model_free(m);
+  return rc;
+}
+
+static int set_number(const char *arg, const char *opt, double *out, int positive) {
+  if (positive ? cli_parse_positive(arg, out) : cli_parse_nonnegative(arg, out))
+    return cli_usage_error("governor ", "%s must be a %s number, not '%s'", opt,
+                           positive ? "positive" : "non-negative", arg);
+  return 0;
+}
+
+static int set_option(gov_opts *o, int c, const char *arg) {
+  sp_error err;
+  switch (c) {
+    case 'm': o->model_dir = arg; return 0;
+    case 't': o->trace = arg; return 0;
+    case 'r': o->runs = arg; return 0;
+    case 'c': o->counters = arg; return 0;
+    case 'o': o->report = arg; return 0;
+    case 'l': o->policies = arg; return 0;
+    case 'j': o->json = 1; return 0;
+    case 'P': return set_number(arg, "--power-cap", &o->p.power_cap_w, 1);
+    case 'S': return set_number(arg, "--slowdown", &o->p.slowdown, 1);
+    case 'L': return set_number(arg, "--switch-latency-us", &o->p.switch_latency_us, 0);
+    case 'E': return set_number(arg, "--switch-energy-mj", &o->p.switch_energy_mj, 0);
+    case 'R':
+      if (sp_config_parse(arg, &o->p.reference, &err))
+        return cli_usage_error("governor ", "--reference: %s", err.message);
+      return 0;
+    default: return -1;
+  }
+}
+
+int cmd_governor(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"model", required_argument, 0, 'm'},       {"trace", required_argument, 0, 't'},
+      {"runs", required_argument, 0, 'r'},        {"counters", required_argument, 0, 'c'},
+      {"policies", required_argument, 0, 'l'},    {"reference", required_argument, 0, 'R'},
+      {"power-cap", required_argument, 0, 'P'},   {"slowdown", required_argument, 0, 'S'},
+      {"switch-latency-us", required_argument, 0, 'L'},
+      {"switch-energy-mj", required_argument, 0, 'E'},
+      {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
+      {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+  gov_opts o = {0};
+  sp_governor_params_init(&o.p);
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (c == 'h') {
+      usage();
+      return EXIT_OK;
+    }
+    int rc = set_option(&o, c, optarg);
+    if (rc > 0) return rc;
+    if (rc < 0)
+      return cli_usage_error("governor ", "unknown or incomplete option '%s'", argv[optind - 1]);
+  }
+  if (optind < argc) return cli_usage_error("governor ", "unexpected argument '%s'", argv[optind]);
+  if (!o.model_dir || !o.trace) return cli_usage_error("governor ", "--model and --trace are required");
+  if (o.counters && !o.runs) return cli_usage_error("governor ", "--counters needs --runs");
+  if (o.policies && strstr(o.policies, "oracle") && !o.runs)
+    return cli_usage_error("governor ", "the oracle policy needs measured data: give --runs");
+  return run(&o);
+}

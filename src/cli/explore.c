@@ -1,0 +1,42 @@
+/* explore.c: pieces shared by the dse, governor and export commands. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+int cli_parse_positive(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !isfinite(v) || !(v > 0)) return -1;
+  *out = v;
+  return 0;
+}
+
+int cli_parse_nonnegative(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !isfinite(v) || v < 0) return -1;
+  *out = v;
+  return 0;
+}
+
+int cli_load_inputs(const char *model_dir, const char *runs, const char *counters,
+                    sp_model **m, sp_dataset **ds, sp_error *err) {
+  *m = NULL;
+  *ds = NULL;
+  int st = sp_model_load(model_dir, m, err);
+  if (!st && runs) st = sp_dataset_load(runs, counters, ds, err);
+  if (st && !err->status) err->status = st;
+  return st;
+}
+
+void cli_note_clamped(const char *kernel, size_t clamped, const char *first) {
+  if (!clamped) return;
+  fprintf(stderr,
+          "scalepredict: note: kernel '%s': %zu counter value%s outside the training "
+          "range (first: %s) clamped to it\n",
+          kernel, clamped, clamped == 1 ? "" : "s", first ? first : "?");
+}

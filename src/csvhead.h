@@ -1,0 +1,13 @@
+/* csvhead.h: finding named columns in a CSV header row.  Internal. */
+#ifndef SP_CSVHEAD_H
+#define SP_CSVHEAD_H
+
+#include "csvread.h"
+
+/* Field index of the first column whose trimmed name equals one of names
+ * (a NULL-terminated list), or -1.  Trims the header fields in place. */
+long sp__csv_column(const sp_csv_row *header, const char *const *names);
+/* Trims spaces, tabs and CRs at both ends of s in place; returns s. */
+char *sp__csv_trim(char *s);
+
+#endif

@@ -1,0 +1,67 @@
+/* figure.h: a small SVG writer for the dse and governor reports: a canvas
+ * with one plot area, linear or logarithmic axes with round-number ticks,
+ * and the few marks the reports draw.  Everything is written straight to a
+ * FILE; the caller brackets it with sp__c_numeric_begin/_end (textout.h) so
+ * coordinates use '.' decimals.  Internal. */
+#ifndef SP_FIGURE_H
+#define SP_FIGURE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct sp_fig {
+  FILE *fp;
+  double width, height;
+  double left, top, pw, ph;        /* the plot area in pixels */
+  double x0, x1, y0, y1;           /* data range (log10 of it on log axes) */
+  int logx, logy;
+  size_t legend;                   /* legend entries drawn so far */
+  double legend_w;                 /* legend column right of the plot, or 0 */
+  int no_xticks;                   /* set before sp__fig_axes: category axis */
+} sp_fig;
+
+/* Opens an SVG canvas of w x h pixels with a title line at the top; the
+ * plot area leaves margins for tick labels and axis titles, and a column of
+ * legend_w pixels on the right for the legend (0: the legend goes inside the
+ * plot's top right corner). */
+void sp__fig_begin(sp_fig *f, FILE *fp, double w, double h, const char *title,
+                   double legend_w);
+/* Sets the data range and draws the frame, grid, ticks and axis titles.
+ * Log axes need positive ranges. */
+void sp__fig_axes(sp_fig *f, double xmin, double xmax, double ymin,
+                  double ymax, int logx, int logy, const char *xlabel,
+                  const char *ylabel);
+void sp__fig_end(sp_fig *f);
+
+/* Data to pixel coordinates. */
+double sp__fig_px(const sp_fig *f, double x);
+double sp__fig_py(const sp_fig *f, double y);
+
+/* Marks in data coordinates; tooltip may be NULL. */
+void sp__fig_point(sp_fig *f, double x, double y, double r, const char *fill,
+                   const char *tooltip);
+void sp__fig_polyline(sp_fig *f, const double *x, const double *y, size_t n,
+                      const char *stroke, double width, int dashed);
+/* The next legend entry (marker or line). */
+void sp__fig_legend(sp_fig *f, const char *color, const char *label, int line);
+
+/* Marks in pixel coordinates. */
+void sp__fig_rect(sp_fig *f, double x, double y, double w, double h,
+                  const char *fill, const char *tooltip);
+void sp__fig_text(sp_fig *f, double x, double y, const char *anchor,
+                  double size, const char *text);
+
+/* A colour for t in [0, 1] from a perceptually ordered ramp (dark blue to
+ * yellow); out receives "#rrggbb". */
+void sp__fig_color(double t, char out[8]);
+/* A vertical colour bar at pixel (x, y) of height h for values lo..hi. */
+void sp__fig_colorbar(sp_fig *f, double x, double y, double h, double lo,
+                      double hi, const char *label);
+
+/* Tick positions for [lo, hi]: round numbers (1, 2, 5 x 10^k), at most max
+ * of them; on a log axis lo and hi are log10 values and ticks are returned
+ * as log10 values too.  Returns the count. */
+size_t sp__fig_ticks(double lo, double hi, int log_axis, double *ticks,
+                     size_t max);
+
+#endif

@@ -1,0 +1,45 @@
+/* governor.h: the kernel trace behind sp_governor_replay.  Internal to
+ * governor.c (loading, replay) and govwrite.c (output). */
+#ifndef SP_GOVERNOR_H
+#define SP_GOVERNOR_H
+
+#include <stddef.h>
+
+#include "scalepredict.h"
+#include "space.h"
+
+/* A distinct kernel of the trace with its predictions and measurements
+ * over the space (nconfigs values each). */
+typedef struct sp_gov_kernel {
+  char *name;
+  long line;             /* first trace line naming it */
+  int have_base;         /* base data found (trace or dataset) */
+  double *counters;      /* in the model's counter order */
+  sp_observation obs;
+  double *t, *p;         /* predicted */
+  double *mt, *mp;       /* measured (NaN where not), NULL when none */
+  size_t clamped;
+  const char *first_clamped; /* model-owned */
+} sp_gov_kernel;
+
+typedef struct sp_gov_entry {
+  long order;
+  long line;
+  size_t kernel;
+} sp_gov_entry;
+
+struct sp_governor_trace {
+  const sp_model *model;
+  char *path;
+  sp_space space;
+  sp_config *configs;
+  size_t nkernels, kernels_cap;
+  sp_gov_kernel *kernels;
+  size_t length, entries_cap;
+  sp_gov_entry *entries;
+};
+
+/* Reads the trace file into t->kernels and t->entries (unsorted). */
+int sp__gov_read_trace(sp_governor_trace *t, const char *path, sp_error *err);
+
+#endif

@@ -1,0 +1,48 @@
+/* reportdir.c: report directories written at once. */
+#include "reportdir.h"
+
+#include <stdlib.h>
+
+#include "fsutil.h"
+#include "status.h"
+
+int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err) {
+  d->tmp = NULL;
+  d->dir = dir;
+  return sp__tmpdir_create(dir, &d->tmp, err);
+}
+
+int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
+                       const void *data, sp_error *err) {
+  char *path = sp__path_join(d->tmp, name);
+  if (!path) return sp__fail(err, SP_ENOMEM, d->dir, 0, 0, NULL, "out of memory");
+  sp_atomic_file af;
+  int st = sp__atomic_open(&af, path, err);
+  if (!st) {
+    st = fn(data, af.fp);
+    if (st) {
+      sp__atomic_abort(&af);
+      st = sp__fail(err, st, path, 0, 0, NULL, "cannot write: %s", sp_strerror(st));
+    } else {
+      st = sp__atomic_commit(&af, err);
+    }
+  }
+  free(path);
+  return st;
+}
+
+int sp__reportdir_commit(sp_reportdir *d, sp_error *err) {
+  int st = sp__tmpdir_commit(d->tmp, d->dir, err);
+  if (!st) {
+    free(d->tmp);
+    d->tmp = NULL;
+  }
+  return st;
+}
+
+void sp__reportdir_abort(sp_reportdir *d) {
+  if (!d->tmp) return;
+  sp__tree_remove(d->tmp);
+  free(d->tmp);
+  d->tmp = NULL;
+}

@@ -1,0 +1,28 @@
+/* reportdir.h: writing a report directory all at once.  Files are written
+ * into a temporary sibling of the directory (each one fsync'ed); only a
+ * complete set is renamed into place, so an error leaves any older report
+ * untouched and nothing half-written.  Internal. */
+#ifndef SP_REPORTDIR_H
+#define SP_REPORTDIR_H
+
+#include <stdio.h>
+
+#include "scalepredict.h"
+
+typedef struct sp_reportdir {
+  char *tmp;        /* the directory being filled */
+  const char *dir;  /* where it goes */
+} sp_reportdir;
+
+/* Writes one file's contents to fp; returns a status. */
+typedef int (*sp_report_fn)(const void *data, FILE *fp);
+
+int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err);
+/* Writes name inside the report with fn(data, fp). */
+int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
+                       const void *data, sp_error *err);
+int sp__reportdir_commit(sp_reportdir *d, sp_error *err);
+/* Removes the temporary directory; safe after a commit. */
+void sp__reportdir_abort(sp_reportdir *d);
+
+#endif
