@@ -424,7 +424,7 @@ static int make_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned c
   size_t maxk = 0;
   for (size_t i = 0; i < p->nclusters; i++) maxk = p->clusters[i] > maxk ? p->clusters[i] : maxk;
   if (nk < ntest + 2 || nk - ntest < maxk)
-    return sp__fail(err, SP_EINVAL, ds->runs_path, 0, 0, NULL,
+    return sp__fail(err, SP_EPARSE, ds->runs_path, 0, 0, NULL,
                     "%zu kernels are too few: holding out %zu leaves %zu to train on, "
                     "but %zu clusters need at least %zu",
                     nk, ntest, nk > ntest ? nk - ntest : 0, maxk, maxk > 2 ? maxk : 2);

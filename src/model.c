@@ -91,7 +91,7 @@ static int pick_kernels(trainer *t) {
   for (size_t k = 0; k < ds->nkernels; k++)
     if (!t->p->use_kernel || t->p->use_kernel[k]) t->kernels[t->n++] = k;
   if (t->n < 2)
-    return sp__fail(t->err, SP_EINVAL, ds->runs_path, 0, 0, NULL,
+    return sp__fail(t->err, SP_EPARSE, ds->runs_path, 0, 0, NULL,
                     "%zu training kernel%s: at least 2 are needed to cluster", t->n,
                     t->n == 1 ? "" : "s");
   sp_model *m = t->m;
@@ -110,7 +110,7 @@ static int gather_counters(trainer *t) {
   sp_model *m = t->m;
   const size_t nc = ds->ncounters;
   if (nc == 0)
-    return sp__fail(t->err, SP_EINVAL, ds->counters_path, 0, 0, NULL,
+    return sp__fail(t->err, SP_EPARSE, ds->counters_path, 0, 0, NULL,
                     "no performance counters: the classifiers need counters.csv");
   m->ncounters = nc;
   m->counter_names = calloc(nc, sizeof *m->counter_names);

@@ -918,7 +918,7 @@ START_TEST(test_train_bad_params) {
   use[4] = 1;
   tp = params(3);
   tp.use_kernel = use;
-  expect_train_error(ds, &tp, SP_EINVAL, p.runs, NULL, "1 training kernel");
+  expect_train_error(ds, &tp, SP_EPARSE, p.runs, NULL, "1 training kernel");
   sp_dataset *runs_only = NULL;
   sp_error err;
   ck_assert_int_eq(sp_dataset_load(p.runs, NULL, &runs_only, &err), SP_OK);
@@ -941,7 +941,7 @@ START_TEST(test_train_no_counters) {
   free(tu_write(p.dir, "counters.csv", ctr));
   sp_dataset *ds = load(&p);
   sp_train_params tp = params(3);
-  expect_train_error(ds, &tp, SP_EINVAL, p.counters, NULL, "no performance counters");
+  expect_train_error(ds, &tp, SP_EPARSE, p.counters, NULL, "no performance counters");
   sp_dataset_free(ds);
   paths_free(&p);
 }
