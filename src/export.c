@@ -79,7 +79,13 @@ static int check_kernels(exporter *x) {
   return SP_OK;
 }
 
-static double pct(double pred, double meas) { return 100.0 * (pred - meas) / meas; }
+/* Signed percentage error, rounded to 0.0001 points: finer digits are
+ * rounding noise of the scaling walk and would only make "0" look like
+ * "-2.7e-14". */
+static double pct(double pred, double meas) {
+  double v = round(1e4 * 100.0 * (pred - meas) / meas) / 1e4;
+  return v + 0.0; /* no negative zero */
+}
 
 static int fill_kernel(exporter *x, size_t k) {
   sp_observation obs;

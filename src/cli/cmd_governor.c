@@ -11,6 +11,7 @@
 
 typedef struct gov_opts {
   const char *model_dir, *trace, *runs, *counters, *report, *policies;
+  char *load_counters; /* copy of --load-counters, split in place */
   int json;
   sp_governor_params p;
 } gov_opts;
@@ -21,6 +22,7 @@ static void usage(void) {
       "                             [--runs FILE [--counters FILE]] [--reference CFG]\n"
       "                             [--power-cap W] [--slowdown X]\n"
       "                             [--switch-latency-us U] [--switch-energy-mj E]\n"
+      "                             [--load-counters ENGINE,MEMORY]\n"
       "                             [--report DIR] [--json]\n"
       "\n"
       "Replays a kernel trace through governor policies that pick a configuration\n"
@@ -42,7 +44,8 @@ static void usage(void) {
       "  model       per kernel, the least predicted energy within the cap and the\n"
       "              slowdown limit, switching costs included\n"
       "  reactive    ondemand-like: clocks follow the previous kernel's load\n"
-      "              counters (VALUBusy, MemUnitBusy); steps down after a cap overshoot\n"
+      "              counters (percent busy); steps down after a cap overshoot; left\n"
+      "              out of the default list when the model lacks the counters\n"
       "  oracle      as model, but choosing on measured data\n"
       "\n"
       "  --model DIR             saved model with a power model\n"
@@ -58,6 +61,8 @@ static void usage(void) {
       "                          reference (1.1 = 10% slower)\n"
       "  --switch-latency-us U   time per changed axis (default 0)\n"
       "  --switch-energy-mj E    energy per changed axis (default 0)\n"
+      "  --load-counters E,M     the reactive policy's engine and memory load counters\n"
+      "                          (default VALUBusy,MemUnitBusy)\n"
       "  --report DIR            HTML report with plots, summary.csv and steps.csv\n"
       "  --json                  print JSON instead of a table");
 }
@@ -69,12 +74,33 @@ static int add_policy(const char *name, const sp_governor_policy **out, size_t *
   return 0;
 }
 
-static int pick_policies(const gov_opts *o, int measured, const sp_governor_policy **out,
-                         size_t *n) {
+static int has_counter(const sp_model *m, const char *name) {
+  for (size_t c = 0; c < sp_model_counter_count(m); c++)
+    if (!strcmp(sp_model_counter_name(m, c), name)) return 1;
+  return 0;
+}
+
+/* Whether a built-in policy can run by default: the oracle needs measured
+ * data and the reactive policy its load counters. */
+static int runs_by_default(const gov_opts *o, const sp_model *m, int measured,
+                           const sp_governor_policy *p, const char **missing) {
+  if (!strcmp(p->name, "oracle")) return measured;
+  if (strcmp(p->name, "reactive")) return 1;
+  *missing = !has_counter(m, o->p.engine_load_counter)   ? o->p.engine_load_counter
+             : !has_counter(m, o->p.memory_load_counter) ? o->p.memory_load_counter
+                                                         : NULL;
+  return !*missing;
+}
+
+/* The policies to run; *missing names the load counter that kept the
+ * reactive policy out of the default list, if one did. */
+static int pick_policies(const gov_opts *o, const sp_model *m, int measured,
+                         const sp_governor_policy **out, size_t *n, const char **missing) {
   *n = 0;
+  *missing = NULL;
   if (!o->policies) {
     for (size_t i = 0; sp_governor_builtin_at(i); i++)
-      if (measured || strcmp(sp_governor_builtin_at(i)->name, "oracle"))
+      if (runs_by_default(o, m, measured, sp_governor_builtin_at(i), missing))
         out[(*n)++] = sp_governor_builtin_at(i);
     return 0;
   }
@@ -136,12 +162,16 @@ static int run(const gov_opts *o) {
   size_t n = 0;
   int st = cli_load_inputs(o->model_dir, o->runs, o->counters, &m, &ds, &err);
   if (st) return cli_fail(&err);
-  int rc = pick_policies(o, ds != NULL, pol, &n);
+  const char *missing;
+  int rc = pick_policies(o, m, ds != NULL, pol, &n, &missing);
   if (!rc) {
     st = sp_governor_trace_load(o->trace, m, ds, &t, &err);
     if (!st) st = replay_all(o, t, pol, n, res, &err);
     if (!st) {
       notes(t);
+      if (missing)
+        fprintf(stderr, "scalepredict: note: the model has no counter '%s'; the reactive "
+                        "policy was left out (see --load-counters)\n", missing);
       const sp_governor_result *const *cr = (const sp_governor_result *const *)res;
       if (o->json) st = err.status = sp_governor_write_json(t, &o->p, cr, n, stdout);
       else print_table(t, cr, n);
@@ -162,6 +192,18 @@ static int set_number(const char *arg, const char *opt, double *out, int positiv
   return 0;
 }
 
+static int set_load_counters(gov_opts *o, const char *arg) {
+  free(o->load_counters);
+  o->load_counters = strdup(arg);
+  char *comma = o->load_counters ? strchr(o->load_counters, ',') : NULL;
+  if (!comma || comma == o->load_counters || !comma[1] || strchr(comma + 1, ','))
+    return cli_usage_error("governor ", "--load-counters must be ENGINE,MEMORY, not '%s'", arg);
+  *comma = '\0';
+  o->p.engine_load_counter = o->load_counters;
+  o->p.memory_load_counter = comma + 1;
+  return 0;
+}
+
 static int set_option(gov_opts *o, int c, const char *arg) {
   sp_error err;
   switch (c) {
@@ -172,6 +214,7 @@ static int set_option(gov_opts *o, int c, const char *arg) {
     case 'o': o->report = arg; return 0;
     case 'l': o->policies = arg; return 0;
     case 'j': o->json = 1; return 0;
+    case 'C': return set_load_counters(o, arg);
     case 'P': return set_number(arg, "--power-cap", &o->p.power_cap_w, 1);
     case 'S': return set_number(arg, "--slowdown", &o->p.slowdown, 1);
     case 'L': return set_number(arg, "--switch-latency-us", &o->p.switch_latency_us, 0);
@@ -184,6 +227,16 @@ static int set_option(gov_opts *o, int c, const char *arg) {
   }
 }
 
+static int check_options(const gov_opts *o, int argc, char **argv) {
+  if (optind < argc) return cli_usage_error("governor ", "unexpected argument '%s'", argv[optind]);
+  if (!o->model_dir || !o->trace)
+    return cli_usage_error("governor ", "--model and --trace are required");
+  if (o->counters && !o->runs) return cli_usage_error("governor ", "--counters needs --runs");
+  if (o->policies && strstr(o->policies, "oracle") && !o->runs)
+    return cli_usage_error("governor ", "the oracle policy needs measured data: give --runs");
+  return 0;
+}
+
 int cmd_governor(int argc, char **argv) {
   static const struct option opts[] = {
       {"model", required_argument, 0, 'm'},       {"trace", required_argument, 0, 't'},
@@ -192,26 +245,26 @@ int cmd_governor(int argc, char **argv) {
       {"power-cap", required_argument, 0, 'P'},   {"slowdown", required_argument, 0, 'S'},
       {"switch-latency-us", required_argument, 0, 'L'},
       {"switch-energy-mj", required_argument, 0, 'E'},
+      {"load-counters", required_argument, 0, 'C'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
       {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
   gov_opts o = {0};
   sp_governor_params_init(&o.p);
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  int rc = 0;
+  while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     if (c == 'h') {
       usage();
+      free(o.load_counters);
       return EXIT_OK;
     }
-    int rc = set_option(&o, c, optarg);
-    if (rc > 0) return rc;
+    rc = set_option(&o, c, optarg);
     if (rc < 0)
-      return cli_usage_error("governor ", "unknown or incomplete option '%s'", argv[optind - 1]);
+      rc = cli_usage_error("governor ", "unknown or incomplete option '%s'", argv[optind - 1]);
   }
-  if (optind < argc) return cli_usage_error("governor ", "unexpected argument '%s'", argv[optind]);
-  if (!o.model_dir || !o.trace) return cli_usage_error("governor ", "--model and --trace are required");
-  if (o.counters && !o.runs) return cli_usage_error("governor ", "--counters needs --runs");
-  if (o.policies && strstr(o.policies, "oracle") && !o.runs)
-    return cli_usage_error("governor ", "the oracle policy needs measured data: give --runs");
-  return run(&o);
+  if (!rc) rc = check_options(&o, argc, argv);
+  if (!rc) rc = run(&o);
+  free(o.load_counters);
+  return rc;
 }
