@@ -341,6 +341,31 @@ static int check_block(const struct fann_connection **con, size_t from0,
   return SP_OK;
 }
 
+/* FANN's loader adds up the connection counts that a file gives per neuron
+ * in unsigned int without checking for wrap-around, so the total can come
+ * out right while single neurons claim ranges far outside the connection
+ * array, which fann_get_connection_array and fann_run then walk.  Each
+ * neuron's range must be exactly where a fully connected network has it:
+ * input neurons and every bias neuron have none, a hidden neuron one per
+ * input plus bias, an output neuron one per hidden neuron plus bias. */
+static int check_ranges(const struct fann *ann, size_t ninputs,
+                        size_t nclasses) {
+  const size_t fan_in[3] = {0, ninputs + 1, nclasses + 1};
+  size_t next = 0, layer = 0;
+  for (const struct fann_layer *l = ann->first_layer; l != ann->last_layer;
+       l++, layer++) {
+    assert(layer < 3);
+    for (const struct fann_neuron *n = l->first_neuron; n != l->last_neuron;
+         n++) {
+      const size_t want = n + 1 == l->last_neuron ? 0 : fan_in[layer];
+      if (n->first_con != next || n->last_con != next + want)
+        return SP_EMODEL;
+      next += want;
+    }
+  }
+  return SP_OK;
+}
+
 /* FANN's loader trusts the connection list of a file: a source index out of
  * range would make fann_run read outside the network.  Checks that the
  * network is exactly fully connected layer to layer.  Neurons are numbered
@@ -348,7 +373,8 @@ static int check_block(const struct fann_connection **con, size_t from0,
 static int check_connections(struct fann *ann, size_t ninputs,
                              size_t nclasses) {
   const size_t total = connection_count(ninputs, nclasses);
-  if (fann_get_total_connections(ann) != total)
+  if (fann_get_total_connections(ann) != total ||
+      check_ranges(ann, ninputs, nclasses) != SP_OK)
     return SP_EMODEL;
   struct fann_connection *all = malloc(total * sizeof *all);
   if (all == NULL)
