@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <doublefann.h>
 
@@ -267,7 +268,10 @@ int sp__classifier_save(const sp_classifier *c, const char *path) {
   /* Returns the fixed-point decimal point, meaningless for floats; write
    * errors show in the stream instead. */
   (void)fann_save_internal_fd(c->ann, fp, FANN_FILE_NAME, 0);
-  int failed = ferror(fp);
+  /* The file goes into a model's temporary directory, which is renamed into
+   * place once the manifest is committed; its data must be on disk before
+   * then, or a crash could leave a model whose network file is empty. */
+  int failed = fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0;
   if (fclose(fp) != 0)
     failed = 1;
   return failed ? SP_EIO : SP_OK;
