@@ -81,9 +81,44 @@ static int fetch(const sp_dataset *ds, size_t k, sp_quantity q,
   return q == SP_TIME ? sp_dataset_time(ds, k, c, v) : sp_dataset_power(ds, k, c, v);
 }
 
+static int hole(const sp_dataset *ds, size_t k, sp_quantity q,
+                const sp_config *c, int st, sp_error *err) {
+  char cfg[64];
+  sp_config_format(c, cfg, sizeof cfg);
+  return sp__fail(err, SP_EGRID, ds->runs_path, 0, 0,
+                  q == SP_TIME ? "time_ms" : "power_w",
+                  st == SP_ENOPOWER
+                      ? "kernel '%s' has no power at %s: the power grid has a hole"
+                      : "kernel '%s' has no row at %s: the grid has a hole",
+                  ds->kernels[k], cfg);
+}
+
+/* Whether g has more points than limit, without overflowing. */
+static int grid_exceeds(const sp_grid *g, size_t limit) {
+  size_t n = 1;
+  for (int a = 0; a < 3; a++) {
+    if (g->n[a] == 0) return 0;
+    if (n > limit / g->n[a]) return 1;
+    n *= g->n[a];
+  }
+  return n > limit;
+}
+
 int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
                          const sp_grid *g, sp_surface **out, sp_error *err) {
   *out = NULL;
+  /* The grid is the product of the distinct values of each axis, so a
+   * sparse runs.csv makes it grow as the cube of its rows.  A grid with more
+   * points than there are rows has a hole among its first nruns + 1 points;
+   * it is reported before the values are allocated, which could otherwise
+   * ask for gigabytes (or overflow) and fail as "out of memory". */
+  if (grid_exceeds(g, ds->nruns))
+    for (size_t i = 0;; i++) {
+      sp_config c = sp__grid_config(g, i);
+      double v;
+      int st = fetch(ds, k, q, &c, &v);
+      if (st) return hole(ds, k, q, &c, st, err);
+    }
   sp_surface *s = calloc(1, sizeof *s);
   size_t n = sp__grid_size(g);
   if (!s || sp__grid_copy(&s->grid, g) ||
@@ -97,15 +132,8 @@ int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
     sp_config c = sp__grid_config(g, i);
     int st = fetch(ds, k, q, &c, &s->values[i]);
     if (st) {
-      char cfg[64];
-      sp_config_format(&c, cfg, sizeof cfg);
       sp_surface_free(s);
-      return sp__fail(err, SP_EGRID, ds->runs_path, 0, 0,
-                      q == SP_TIME ? "time_ms" : "power_w",
-                      st == SP_ENOPOWER
-                          ? "kernel '%s' has no power at %s: the power grid has a hole"
-                          : "kernel '%s' has no row at %s: the grid has a hole",
-                      ds->kernels[k], cfg);
+      return hole(ds, k, q, &c, st, err);
     }
   }
   *out = s;
