@@ -55,7 +55,7 @@ static int on_weight_row(void *user, const sp_csv_row *row, sp_error *err) {
                     "row has %zu fields; expected at least %zu", row->nfields, need + 1);
   const char *name = sp__csv_trim(row->fields[c->col_kernel]);
   size_t k = sp_dataset_kernel_index(c->ds, name);
-  if (k == SP_NO_CONFIG)
+  if (k == (size_t)-1)
     return sp__fail(err, SP_ENOTFOUND, c->path, row->line, c->col_kernel + 1, "kernel",
                     "kernel '%s' of the workload is not in the measurements %s", name,
                     sp_dataset_runs_path(c->ds));

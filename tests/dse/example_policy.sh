@@ -2,5 +2,7 @@
 # example_policy.sh: builds docs/examples/governor-policy against a DESTDIR
 # install of this build tree through pkg-config, and runs it.
 here=$(cd "$(dirname "$0")" && pwd)
-exec sh "$here/../../docs/examples/governor-policy/test-example.sh" \
+example=$here/../../docs/examples/governor-policy/test-example.sh
+[ -f "$example" ] || { echo "docs/examples is not in this tree" >&2; exit 77; }
+exec sh "$example" \
   "${SP_TOP_BUILDDIR:-$here/../..}"
