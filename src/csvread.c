@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "status.h"
+#include "textout.h"
 
 typedef struct reader {
   const char *path;
@@ -126,6 +127,9 @@ int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) 
    * a larger step keeps long fields from costing quadratic copying. */
   csv_set_blk_size(&p, (size_t)1 << 16);
   reader r = {.path = path, .line = 1, .fn = fn, .user = user, .err = err};
+  /* Numbers in the files always use '.', whatever the caller's locale. */
+  sp_c_numeric cnum;
+  sp__c_numeric_begin(&cnum);
   char buf[65536];
   size_t n;
   int first = 1;
@@ -147,6 +151,7 @@ int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) 
   csv_free(&p);
   fclose(fp);
   free_reader(&r);
+  sp__c_numeric_end(&cnum);
   return r.status;
 }
 

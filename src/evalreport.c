@@ -10,6 +10,7 @@
 #include "fsutil.h"
 #include "status.h"
 #include "svgplot.h"
+#include "textout.h"
 
 static const char *const qname[2] = {"time", "power"};
 
@@ -480,6 +481,8 @@ int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
   int st = sp__tmpdir_create(dir, &tmp, err);
   if (st) return st;
   report r = {e, ds, params, tmp, err, NULL, {-1, -1}};
+  sp_c_numeric cnum;
+  sp__c_numeric_begin(&cnum);
   sp_atomic_file html;
   pick_best(&r);
   r.html = open_out(&r, "index.html", &html);
@@ -490,6 +493,7 @@ int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
     fputs("</body></html>\n", r.html);
     st = st ? (sp__atomic_abort(&html), st) : sp__atomic_commit(&html, err);
   }
+  sp__c_numeric_end(&cnum);
   if (!st) st = sp__tmpdir_commit(tmp, dir, err);
   if (st) sp__tree_remove(tmp);
   free(tmp);

@@ -11,6 +11,7 @@
 #include "model.h"
 #include "sha256.h"
 #include "status.h"
+#include "textout.h"
 
 #define MANIFEST "manifest.txt"
 #define MAX_MANIFEST_BYTES ((size_t)256 << 20)
@@ -188,7 +189,7 @@ static char *strip_slashes(const char *dir) {
   return strndup(dir, n);
 }
 
-int sp_model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
+static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
   char *tmp = NULL;
   char(*sums[2])[65] = {NULL, NULL};
   char *dir = strip_slashes(dir_arg);
@@ -590,7 +591,7 @@ static int slurp_manifest(const char *path, char **text, sp_error *err) {
   return SP_OK;
 }
 
-int sp_model_load(const char *dir, sp_model **out, sp_error *err) {
+static int model_load(const char *dir, sp_model **out, sp_error *err) {
   *out = NULL;
   char *path = sp__path_join(dir, MANIFEST);
   if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -613,4 +614,22 @@ int sp_model_load(const char *dir, sp_model **out, sp_error *err) {
   }
   *out = m;
   return SP_OK;
+}
+
+/* Manifests and FANN's network files are written and read with '.'
+ * decimals whatever locale the calling program has set. */
+int sp_model_save(const sp_model *m, const char *dir, sp_error *err) {
+  sp_c_numeric cnum;
+  sp__c_numeric_begin(&cnum);
+  int st = model_save(m, dir, err);
+  sp__c_numeric_end(&cnum);
+  return st;
+}
+
+int sp_model_load(const char *dir, sp_model **out, sp_error *err) {
+  sp_c_numeric cnum;
+  sp__c_numeric_begin(&cnum);
+  int st = model_load(dir, out, err);
+  sp__c_numeric_end(&cnum);
+  return st;
 }

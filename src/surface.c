@@ -7,6 +7,7 @@
 
 #include "dataset.h"
 #include "status.h"
+#include "textout.h"
 
 /* ---- grids ----------------------------------------------------------------- */
 
@@ -263,6 +264,8 @@ static int row(FILE *fp, const sp_surface *s, const char *kind,
 int sp_surface_write_csv(const sp_surface *s, FILE *fp) {
   const size_t nc = s->grid.n[0], ne = s->grid.n[1], nm = s->grid.n[2];
   int bad = 0;
+  sp_c_numeric cnum;
+  sp__c_numeric_begin(&cnum);
   for (size_t ic = 0; ic < nc; ic++)
     for (size_t im = 0; im < nm; im++)
       for (size_t ie = 0; ie < ne; ie++) {
@@ -283,6 +286,7 @@ int sp_surface_write_csv(const sp_surface *s, FILE *fp) {
                      value_at(s, ic + 1, ie, im) / value_at(s, ic, ie, im)) < 0;
         }
       }
+  sp__c_numeric_end(&cnum);
   return bad ? SP_EIO : SP_OK;
 }
 
