@@ -101,15 +101,6 @@ static FILE *open_out(report *r, const char *name, sp_atomic_file *af) {
   return st ? NULL : af->fp;
 }
 
-static void csv_name(FILE *fp, const char *s) {
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', fp);
-    fputc(*s, fp);
-  }
-  fputc('"', fp);
-}
-
 static void index_label(const report *r, group_by by, size_t i, char *buf, size_t n) {
   if (by == BY_BASE) sp_config_format(&r->p->bases[i], buf, n);
   else if (by == BY_K) snprintf(buf, n, "%zu", i);
@@ -141,7 +132,7 @@ static int write_table(report *r, const char *name, group_by by, const char *col
     if (column) {
       index_label(r, by, g[i].index, label, sizeof label);
       fputc(',', fp);
-      csv_name(fp, label);
+      sp__csv_field(fp, label);
     }
     fprintf(fp, ",%zu,%.4f,%.4f,%.4f\n", g[i].n, g[i].mape, g[i].median, g[i].p90);
   }
@@ -184,7 +175,7 @@ static int write_predictions(report *r) {
     sp_config_format(&x->target, target, sizeof target);
     fprintf(fp, "%s,%s,%u,%u,", sp_method_name((sp_method)x->method), qname[x->quantity],
             (unsigned)x->split, x->k);
-    csv_name(fp, r->ds->kernels[x->kernel]);
+    sp__csv_field(fp, r->ds->kernels[x->kernel]);
     fprintf(fp, ",%s,%s,%.9g,%.9g,%.4f\n", base, target, x->predicted, x->measured,
             100.0 * fabs(x->predicted - x->measured) / x->measured);
   }
@@ -210,9 +201,9 @@ static int methods_present(const report *r, sp_quantity q, int *list) {
 static int begin_svg(report *r, const char *name, sp_atomic_file *af, const char *caption) {
   if (!open_out(r, name, af)) return r->err->status;
   fprintf(r->html, "<figure><img src=\"%s\" alt=\"", name);
-  sp__svg_text(r->html, caption);
+  sp__xml_text(r->html, caption);
   fputs("\"><figcaption>", r->html);
-  sp__svg_text(r->html, caption);
+  sp__xml_text(r->html, caption);
   fputs("</figcaption></figure>\n", r->html);
   return SP_OK;
 }
@@ -436,7 +427,7 @@ static void html_begin(report *r) {
         "text-align:right}img{max-width:100%}</style></head><body>\n"
         "<h1>scalepredict held-out evaluation</h1>\n<p>", h);
   fputs("Data: ", h);
-  sp__svg_text(h, r->ds->runs_path);
+  sp__xml_text(h, r->ds->runs_path);
   fprintf(h, " (%zu kernels). Protocol: %s, %zu split(s), seed %lu; %zu base configuration(s); "
              "cluster counts %zu", r->ds->nkernels,
           p->leave_one_out ? "leave-one-out" : "random holdout", r->e->splits, p->seed, p->nbases,
@@ -450,7 +441,7 @@ static void html_begin(report *r) {
   for (int q = 0; q < 2; q++)
     if (r->e->note[q]) {
       fputs("<p><b>Note:</b> ", h);
-      sp__svg_text(h, r->e->note[q]);
+      sp__xml_text(h, r->e->note[q]);
       fputs("</p>\n", h);
     }
   html_summary(r);

@@ -139,7 +139,7 @@ void sp__fig_axes(sp_fig *f, double xmin, double xmax, double ymin, double ymax,
   pad(&f->x0, &f->x1);
   pad(&f->y0, &f->y1);
   if (!f->no_xticks) draw_x_ticks(f);
-  draw_y_ticks(f);
+  if (!f->no_yticks) draw_y_ticks(f);
   fprintf(f->fp,
           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
           "stroke=\"#555\"/>\n",

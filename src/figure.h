@@ -18,6 +18,7 @@ typedef struct sp_fig {
   size_t legend;                   /* legend entries drawn so far */
   double legend_w;                 /* legend column right of the plot, or 0 */
   int no_xticks;                   /* set before sp__fig_axes: category axis */
+  int no_yticks;                   /* likewise for the y axis */
 } sp_fig;
 
 /* Opens an SVG canvas of w x h pixels with a title line at the top; the

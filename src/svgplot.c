@@ -1,266 +1,126 @@
-/* svgplot.c: axis scaling, ticks and the three chart kinds. */
+/* svgplot.c: the evaluation report's charts on figure.h's canvas. */
 #include "svgplot.h"
 
 #include <math.h>
-#include <string.h>
 
+#include "figure.h"
 #include "scalepredict.h"
 
-#define MARGIN_L 70.0
-#define MARGIN_R 150.0
-#define MARGIN_T 40.0
-#define MARGIN_B 55.0
+#define LEGEND_W 130.0
 
 static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                                       "#bcbd22", "#17becf"};
 #define NCOLORS (sizeof palette / sizeof *palette)
 
-void sp__svg_text(FILE *fp, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '<') fputs("&lt;", fp);
-    else if (*s == '>') fputs("&gt;", fp);
-    else if (*s == '&') fputs("&amp;", fp);
-    else if (*s == '"') fputs("&quot;", fp);
-    else fputc(*s, fp);
-  }
-}
+static double or_default(double v, double d) { return v > 0 ? v : d; }
 
-typedef struct axis {
-  double lo, hi;   /* data range (in log10 when log) */
-  int log;
-  double p0, p1;   /* pixel range */
-} axis;
+static int usable(double v, int log_axis) { return isfinite(v) && (!log_axis || v > 0); }
 
-static double tr(const axis *a, double v) {
-  double t = a->log ? log10(v) : v;
-  return a->p0 + (t - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
-}
-
-static void fit_axis(axis *a, const sp_series *s, size_t ns, int use_x, int log,
-                     double extra_lo, double extra_hi) {
-  double lo = INFINITY, hi = -INFINITY;
+/* Data range of every usable point of the series. */
+static void range(const sp_chart *c, const sp_series *s, size_t ns, double r[4]) {
+  r[0] = r[2] = INFINITY;
+  r[1] = r[3] = -INFINITY;
   for (size_t i = 0; i < ns; i++)
     for (size_t j = 0; j < s[i].n; j++) {
-      double v = use_x ? s[i].x[j] : s[i].y[j];
-      if (!isfinite(v) || (log && v <= 0)) continue;
-      v = log ? log10(v) : v;
-      lo = fmin(lo, v);
-      hi = fmax(hi, v);
+      double x = s[i].x[j], y = s[i].y[j];
+      if (!usable(x, c->logx) || !usable(y, c->logy)) continue;
+      r[0] = fmin(r[0], x), r[1] = fmax(r[1], x);
+      r[2] = fmin(r[2], y), r[3] = fmax(r[3], y);
     }
-  if (!isfinite(lo)) lo = 0, hi = 1;
-  lo = fmin(lo, extra_lo);
-  hi = fmax(hi, extra_hi);
-  if (hi - lo < 1e-12) {
-    lo -= 0.5;
-    hi += 0.5;
-  }
-  double pad = 0.04 * (hi - lo);
-  a->lo = lo - pad;
-  a->hi = hi + pad;
-  a->log = log;
-}
-
-static double nice_step(double range) {
-  double raw = range / 6.0, mag = pow(10, floor(log10(raw))), f = raw / mag;
-  return mag * (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10);
-}
-
-static void header(FILE *fp, const sp_chart *c, double w, double h) {
-  fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-              "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
-              "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-          w, h, w, h);
-  fprintf(fp, "<text x=\"%.1f\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">", w / 2);
-  sp__svg_text(fp, c->title);
-  fputs("</text>\n", fp);
-}
-
-static void tick_label(FILE *fp, const axis *a, double t, char *buf, size_t n) {
-  double v = a->log ? pow(10, t) : t;
-  snprintf(buf, n, "%g", fabs(v) < 1e-12 ? 0.0 : v);
-  (void)fp;
-}
-
-static void draw_axes(FILE *fp, const sp_chart *c, const axis *x, const axis *y) {
-  char buf[32];
-  fprintf(fp, "<g stroke=\"#999\" fill=\"none\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-              "height=\"%.1f\"/></g>\n",
-          x->p0, y->p1, x->p1 - x->p0, y->p0 - y->p1);
-  const axis *ax[2] = {x, y};
-  for (int i = 0; i < 2; i++) {
-    const axis *a = ax[i];
-    double step = a->log ? 1.0 : nice_step(a->hi - a->lo);
-    for (double t = ceil(a->lo / step) * step; t <= a->hi + 1e-9; t += step) {
-      double p = a->p0 + (t - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
-      tick_label(fp, a, t, buf, sizeof buf);
-      if (i == 0)
-        fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-                p, y->p0, p, y->p1, p, y->p0 + 16, buf);
-      else
-        fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                x->p0, p, x->p1, p, x->p0 - 6, p + 4, buf);
-    }
-  }
-  fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (x->p0 + x->p1) / 2,
-          y->p0 + 38);
-  sp__svg_text(fp, c->xlabel);
-  fprintf(fp, "</text>\n<text transform=\"translate(18,%.1f) rotate(-90)\" "
-              "text-anchor=\"middle\">", (y->p0 + y->p1) / 2);
-  sp__svg_text(fp, c->ylabel);
-  fputs("</text>\n", fp);
-}
-
-static void legend(FILE *fp, double x, double y, const char *const *names, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\">", x, y + 18.0 * (double)i,
-            palette[i % NCOLORS], x + 18, y + 18.0 * (double)i + 10);
-    sp__svg_text(fp, names[i]);
-    fputs("</text>\n", fp);
-  }
-}
-
-static void plot_area(const sp_chart *c, double *w, double *h, axis *x, axis *y) {
-  *w = c->width > 0 ? c->width : 720;
-  *h = c->height > 0 ? c->height : 440;
-  x->p0 = MARGIN_L;
-  x->p1 = *w - MARGIN_R;
-  y->p0 = *h - MARGIN_B;
-  y->p1 = MARGIN_T;
+  if (!isfinite(r[0])) r[0] = r[2] = 1, r[1] = r[3] = 2;
 }
 
 int sp__svg_xy(FILE *fp, const sp_chart *c, const sp_series *s, size_t ns) {
-  double w, h;
-  axis x, y;
-  plot_area(c, &w, &h, &x, &y);
-  fit_axis(&x, s, ns, 1, c->logx, INFINITY, -INFINITY);
-  fit_axis(&y, s, ns, 0, c->logy, INFINITY, -INFINITY);
-  if (c->diagonal) { /* a shared range so y = x is the 45-degree line */
-    double lo = fmin(x.lo, y.lo), hi = fmax(x.hi, y.hi);
-    x.lo = y.lo = lo;
-    x.hi = y.hi = hi;
+  sp_fig f;
+  double r[4];
+  range(c, s, ns, r);
+  if (c->diagonal) { /* one range for both axes so y = x is the diagonal */
+    r[0] = r[2] = fmin(r[0], r[2]);
+    r[1] = r[3] = fmax(r[1], r[3]);
   }
-  header(fp, c, w, h);
-  draw_axes(fp, c, &x, &y);
-  if (c->diagonal)
-    fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" "
-                "stroke-dasharray=\"4 3\"/>\n", x.p0, y.p0, x.p1, y.p1);
-  const char *names[64];
+  sp__fig_begin(&f, fp, or_default(c->width, 720), or_default(c->height, 440), c->title,
+                LEGEND_W);
+  sp__fig_axes(&f, r[0], r[1], r[2], r[3], c->logx, c->logy, c->xlabel, c->ylabel);
+  if (c->diagonal) {
+    const double d[2] = {r[0], r[1]};
+    sp__fig_polyline(&f, d, d, 2, "#444", 1, 1);
+  }
   for (size_t i = 0; i < ns; i++) {
     const char *col = palette[i % NCOLORS];
-    if (i < 64) names[i] = s[i].name;
-    if (c->kind == SP_CHART_LINES) fprintf(fp, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
-    for (size_t j = 0; j < s[i].n; j++) {
-      double a = s[i].x[j], b = s[i].y[j];
-      if (!isfinite(a) || !isfinite(b) || (c->logx && a <= 0) || (c->logy && b <= 0)) continue;
-      if (c->kind == SP_CHART_LINES) fprintf(fp, "%.1f,%.1f ", tr(&x, a), tr(&y, b));
-      else fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"%s\" fill-opacity=\"0.5\"/>\n",
-                   tr(&x, a), tr(&y, b), col);
+    if (c->kind == SP_CHART_LINES) {
+      sp__fig_polyline(&f, s[i].x, s[i].y, s[i].n, col, 2, 0);
+    } else {
+      for (size_t j = 0; j < s[i].n; j++)
+        if (usable(s[i].x[j], c->logx) && usable(s[i].y[j], c->logy))
+          sp__fig_point(&f, s[i].x[j], s[i].y[j], 2, col, NULL);
     }
-    if (c->kind == SP_CHART_LINES) fputs("\"/>\n", fp);
+    sp__fig_legend(&f, col, s[i].name, c->kind == SP_CHART_LINES);
   }
-  legend(fp, x.p1 + 12, y.p1, names, ns < 64 ? ns : 64);
-  fputs("</svg>\n", fp);
+  sp__fig_end(&f);
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
 int sp__svg_bars(FILE *fp, const sp_chart *c, const char *const *labels, size_t nlabels,
                  const char *const *series, size_t nseries, const double *v) {
-  double w, h;
-  axis x, y;
-  plot_area(c, &w, &h, &x, &y);
+  sp_fig f;
   double top = 0;
   for (size_t i = 0; i < nlabels * nseries; i++)
     if (isfinite(v[i])) top = fmax(top, v[i]);
-  y.lo = 0;
-  y.hi = top > 0 ? top * 1.08 : 1;
-  y.log = 0;
-  header(fp, c, w, h);
-  fprintf(fp, "<g stroke=\"#999\" fill=\"none\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-              "height=\"%.1f\"/></g>\n", x.p0, y.p1, x.p1 - x.p0, y.p0 - y.p1);
-  double step = nice_step(y.hi);
-  for (double t = 0; t <= y.hi; t += step)
-    fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-            x.p0, tr(&y, t), x.p1, tr(&y, t), x.p0 - 6, tr(&y, t) + 4, t);
-  double group = (x.p1 - x.p0) / (double)(nlabels ? nlabels : 1);
-  double bw = 0.8 * group / (double)(nseries ? nseries : 1);
+  sp__fig_begin(&f, fp, or_default(c->width, 720), or_default(c->height, 440), c->title,
+                LEGEND_W);
+  f.no_xticks = 1;
+  sp__fig_axes(&f, 0, (double)nlabels, 0, top > 0 ? top : 1, 0, 0, c->xlabel, c->ylabel);
+  double group = sp__fig_px(&f, 1) - sp__fig_px(&f, 0);
+  double bw = 0.8 * group / (double)(nseries ? nseries : 1), y0 = sp__fig_py(&f, 0);
+  char tip[64];
   for (size_t j = 0; j < nlabels; j++) {
-    double gx = x.p0 + group * (double)j + 0.1 * group;
+    double gx = sp__fig_px(&f, (double)j) + 0.1 * group;
     for (size_t i = 0; i < nseries; i++) {
       double val = v[i * nlabels + j];
       if (!isfinite(val)) continue;
-      fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-                  "<title>%g</title></rect>\n",
-              gx + bw * (double)i, tr(&y, val), bw, y.p0 - tr(&y, val), palette[i % NCOLORS], val);
+      snprintf(tip, sizeof tip, "%s: %.4g", series[i], val);
+      sp__fig_rect(&f, gx + bw * (double)i, sp__fig_py(&f, val), bw, y0 - sp__fig_py(&f, val),
+                   palette[i % NCOLORS], tip);
     }
-    fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", gx + 0.4 * group, y.p0 + 16);
-    sp__svg_text(fp, labels[j]);
-    fputs("</text>\n", fp);
+    sp__fig_text(&f, gx + 0.4 * group, y0 + 14, "middle", 10, labels[j]);
   }
-  fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (x.p0 + x.p1) / 2, y.p0 + 38);
-  sp__svg_text(fp, c->xlabel);
-  fprintf(fp, "</text>\n<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">",
-          (y.p0 + y.p1) / 2);
-  sp__svg_text(fp, c->ylabel);
-  fputs("</text>\n", fp);
-  legend(fp, x.p1 + 12, y.p1, series, nseries);
-  fputs("</svg>\n", fp);
+  for (size_t i = 0; i < nseries; i++) sp__fig_legend(&f, palette[i % NCOLORS], series[i], 0);
+  sp__fig_end(&f);
   return ferror(fp) ? SP_EIO : SP_OK;
-}
-
-/* White (low) to dark red (high). */
-static void heat_color(double t, char *buf, size_t n) {
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  int r = (int)(255 - 75 * t), g = (int)(245 - 215 * t), b = (int)(235 - 205 * t);
-  snprintf(buf, n, "#%02x%02x%02x", r, g, b);
 }
 
 int sp__svg_heatmap(FILE *fp, const sp_chart *c, const char *const *cols, size_t ncols,
                     const char *const *rows, size_t nrows, const double *v, const char *fmt) {
-  double cell = ncols > 16 ? 28 : 52, w = MARGIN_L + 40 + cell * (double)ncols + 40;
-  double h = MARGIN_T + 20 + cell * (double)nrows + MARGIN_B;
+  const double cell = ncols > 16 ? 28 : 52;
   double lo = INFINITY, hi = -INFINITY;
   for (size_t i = 0; i < ncols * nrows; i++)
     if (isfinite(v[i])) lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
-  header(fp, c, w, h);
-  double x0 = MARGIN_L + 40, y0 = MARGIN_T + 10;
-  char col[16], label[32];
+  sp_fig f;
+  sp__fig_begin(&f, fp, 66 + 18 + 90 + cell * (double)ncols, 30 + 46 + cell * (double)nrows,
+                c->title, 90);
+  /* Axes in cell units: column k spans [k, k+1]; row 0 is drawn at the bottom. */
+  f.no_xticks = f.no_yticks = 1;
+  sp__fig_axes(&f, 0, (double)ncols, 0, (double)nrows, 0, 0, c->xlabel, c->ylabel);
+  double cw = sp__fig_px(&f, 1) - sp__fig_px(&f, 0), ch = sp__fig_py(&f, 0) - sp__fig_py(&f, 1);
+  char color[8], label[48];
   for (size_t r = 0; r < nrows; r++) {
-    /* The first row is drawn at the bottom so the y axis grows upward. */
-    double y = y0 + cell * (double)(nrows - 1 - r);
-    fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x0 - 6, y + cell / 2 + 4);
-    sp__svg_text(fp, rows[r]);
-    fputs("</text>\n", fp);
+    double y = sp__fig_py(&f, (double)r + 1);
+    sp__fig_text(&f, sp__fig_px(&f, 0) - 5, y + ch / 2 + 3.5, "end", 10, rows[r]);
     for (size_t k = 0; k < ncols; k++) {
-      double val = v[r * ncols + k];
+      double val = v[r * ncols + k], x = sp__fig_px(&f, (double)k);
       if (!isfinite(val)) continue;
-      heat_color(hi > lo ? (val - lo) / (hi - lo) : 0.5, col, sizeof col);
+      sp__fig_color(hi > lo ? (val - lo) / (hi - lo) : 0.5, color);
       snprintf(label, sizeof label, fmt, val);
-      fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-                  "stroke=\"white\"><title>%s</title></rect>",
-              x0 + cell * (double)k, y, cell, cell, col, label);
-      if (cell >= 40)
-        fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>",
-                x0 + cell * ((double)k + 0.5), y + cell / 2 + 4, label);
-      fputc('\n', fp);
+      sp__fig_rect(&f, x, y, cw, ch, color, label);
+      if (cw >= 40) sp__fig_text(&f, x + cw / 2, y + ch / 2 + 4, "middle", 10, label);
     }
   }
-  for (size_t k = 0; k < ncols; k++) {
-    fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x0 + cell * ((double)k + 0.5),
-            y0 + cell * (double)nrows + 16);
-    sp__svg_text(fp, cols[k]);
-    fputs("</text>\n", fp);
-  }
-  fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x0 + cell * (double)ncols / 2,
-          y0 + cell * (double)nrows + 38);
-  sp__svg_text(fp, c->xlabel);
-  fprintf(fp, "</text>\n<text transform=\"translate(18,%.1f) rotate(-90)\" text-anchor=\"middle\">",
-          y0 + cell * (double)nrows / 2);
-  sp__svg_text(fp, c->ylabel);
-  fputs("</text>\n</svg>\n", fp);
+  for (size_t k = 0; k < ncols; k++)
+    sp__fig_text(&f, sp__fig_px(&f, (double)k + 0.5), sp__fig_py(&f, 0) + 14, "middle", 10,
+                 cols[k]);
+  if (hi >= lo)
+    sp__fig_colorbar(&f, sp__fig_px(&f, (double)ncols) + 30, f.top, f.ph, lo, hi, "");
+  sp__fig_end(&f);
   return ferror(fp) ? SP_EIO : SP_OK;
 }
