@@ -21,14 +21,27 @@ void sp__model_normalize(const sp_model *m, const double *raw, double *x,
       if (info && info->clamped++ == 0) info->first_clamped = c;
       v = v < lo ? lo : hi;
     }
-    /* A counter constant over the training set carries no information. */
-    x[c] = hi > lo ? (v - lo) / (hi - lo) : 0.0;
+    /* A counter constant over the training set carries no information.
+     * Halving first keeps the differences finite when the training range
+     * spans more than half of double's (hi - lo would overflow and make
+     * inf / inf); halving is exact, so other results are unchanged. */
+    x[c] = hi > lo ? (v / 2 - lo / 2) / (hi / 2 - lo / 2) : 0.0;
   }
 }
 
 static int check_quantity(const sp_model *m, sp_quantity q) {
   if (q != SP_TIME && q != SP_POWER) return SP_EINVAL;
   return m->sub[q].present ? SP_OK : SP_ENOPOWER;
+}
+
+/* A time or power is positive and finite.  A product of scaling values can
+ * still overflow or underflow for extreme inputs (a loaded model's centroids
+ * are only checked to be positive); that is a numerical failure, never a
+ * value to print. */
+static int all_positive(const double *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!(isfinite(v[i]) && v[i] > 0)) return SP_ENUMERIC;
+  return SP_OK;
 }
 
 int sp__model_predict_choice(const sp_model *m, sp_quantity q,
@@ -48,7 +61,7 @@ int sp__model_predict_choice(const sp_model *m, sp_quantity q,
   const double *cu_feat = cu && cu->dim ? cu->centroids + choice[nc] * cu->dim : NULL;
   sp__scale_all(&s->grid, cu_feat, sp__region_dim(&s->grid) ? regions : NULL,
                 &s->base, base_value, out);
-  return SP_OK;
+  return all_positive(out, sp__grid_size(&s->grid));
 }
 
 static int base_value(sp_quantity q, const sp_observation *obs, double *v) {
@@ -104,7 +117,7 @@ int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs
   const double *cf =
       cu && cu->dim ? cu->centroids + choice[s->nsets - 1] * cu->dim : NULL;
   *out = v * sp__scale_ratio(&s->grid, cf, rf, &s->base, &t);
-  return SP_OK;
+  return all_positive(out, 1);
 }
 
 int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
