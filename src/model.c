@@ -246,6 +246,23 @@ static int train_set(trainer *t, sp_cluster_set *set, const double *feat,
   return SP_OK;
 }
 
+/* Scaling values are ratios of two measurements.  A kernel measured at,
+ * say, 1e-300 ms and 1e300 ms has ratios that overflow to infinity or
+ * underflow to zero; no centroid can represent them, so the kernel is named
+ * instead of letting k-means refuse the whole set. */
+static int check_features(const trainer *t, sp_quantity q, size_t i,
+                          const double *f, size_t dim) {
+  for (size_t d = 0; d < dim; d++)
+    if (!(isfinite(f[d]) && f[d] > 0))
+      return sp__fail(t->err, SP_ENUMERIC, t->ds->runs_path, 0, 0,
+                      q == SP_TIME ? "time_ms" : "power_w",
+                      "kernel '%s': a scaling value (the ratio of two of its "
+                      "measurements) is %g; its values span more than double "
+                      "precision can divide",
+                      t->ds->kernels[t->kernels[i]], f[d]);
+  return SP_OK;
+}
+
 static void report(trainer *t, const char *what) {
   t->done++;
   if (t->progress) t->progress(t->user, t->done, t->total, what);
@@ -265,15 +282,16 @@ static int train_submodel(trainer *t, sp_quantity q, sp_surface **surf) {
     cs->kind = set < nc ? SP_SET_REGION : SP_SET_CU;
     cs->region = set < nc ? set : 0;
     cs->dim = cs->kind == SP_SET_REGION ? rdim : cdim;
-    for (size_t i = 0; i < t->n; i++) {
+    for (size_t i = 0; i < t->n && !st; i++) {
       if (cs->kind == SP_SET_REGION)
         sp__surface_region_features(surf[i], set, feat + i * cs->dim);
       else
         sp__surface_cu_features(surf[i], s->base.i[1], s->base.i[2],
                                 feat + i * cs->dim);
+      st = check_features(t, q, i, feat + i * cs->dim, cs->dim);
     }
     /* Each set gets its own seed so sets do not share random streams. */
-    st = train_set(t, cs, feat, t->p->seed * 1000003UL + set + 17UL * q);
+    if (!st) st = train_set(t, cs, feat, t->p->seed * 1000003UL + set + 17UL * q);
     report(t, q == SP_TIME ? "time cluster sets" : "power cluster sets");
   }
   free(feat);
