@@ -71,6 +71,14 @@ static void on_field(void *data, size_t len, void *user) {
                          "row has more than %zu fields", SP_CSV_MAX_FIELDS);
     return;
   }
+  /* Fields are handed on as C strings: a NUL byte would silently cut one
+   * short, so that "a<NUL>x" and "a<NUL>y" became the same kernel "a". */
+  if (data && memchr(data, '\0', len)) {
+    r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line,
+                         (long)r->nfields + 1, NULL,
+                         "field contains a NUL byte (not a text file?)");
+    return;
+  }
   if (store_field(r, data ? data : "", data ? len : 0))
     r->status = sp__fail(r->err, SP_ENOMEM, r->path, r->line, 0, NULL,
                          "out of memory");
