@@ -17,6 +17,7 @@ typedef struct reader {
   const char *path;
   long line;        /* line currently being fed to libcsv */
   long row_line;    /* line of the current row's first field */
+  long field_line;  /* line on which the field being read began */
   char **fields;
   size_t *caps;     /* allocated size of each fields[i] */
   size_t nfields;
@@ -59,6 +60,7 @@ static void on_field(void *data, size_t len, void *user) {
   reader *r = user;
   if (r->status) return;
   if (r->nfields == 0) r->row_line = r->line;
+  r->field_line = r->line; /* the next field starts after this comma */
   if (len > SP_CSV_MAX_FIELD_BYTES) {
     r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line,
                          (long)r->nfields + 1, NULL,
@@ -91,6 +93,22 @@ static void on_row(int term, void *user) {
   sp_csv_row row = {r->row_line, r->nfields, r->fields};
   r->status = r->fn(r->user, &row, r->err);
   r->nfields = 0;
+  r->field_line = r->line + 1; /* the row ended with this line */
+}
+
+/* libcsv in strict mode fails on the quoting that RFC 4180 does not allow;
+ * leniently it would keep going, and an unclosed quote then swallowed the
+ * rest of the file into one field, reported far away as a short row. */
+static int syntax_error(reader *r, struct csv_parser *p) {
+  if (csv_error(p) != CSV_EPARSE)
+    return sp__fail(r->err, csv_error(p) == CSV_ENOMEM ? SP_ENOMEM : SP_EPARSE,
+                    r->path, r->line, 0, NULL, "CSV error: %s",
+                    csv_strerror(csv_error(p)));
+  return sp__fail(r->err, SP_EPARSE, r->path, r->line, (long)r->nfields + 1,
+                  NULL,
+                  "malformed quoting: a quote inside an unquoted field or text "
+                  "after a closing quote (quote the whole field and double "
+                  "each quote inside it)");
 }
 
 /* Feeds buf to libcsv one physical line at a time, counting lines. */
@@ -99,8 +117,7 @@ static int feed(reader *r, struct csv_parser *p, const char *buf, size_t n) {
     const char *nl = memchr(buf, '\n', n);
     size_t take = nl ? (size_t)(nl - buf) + 1 : n;
     if (csv_parse(p, buf, take, on_field, on_row, r) != take && !r->status)
-      r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line, 0, NULL,
-                           "CSV syntax error: %s", csv_strerror(csv_error(p)));
+      r->status = syntax_error(r, p);
     /* libcsv hands a field over only once it ends; checking the part it
      * holds keeps an endless field from growing past the limit. */
     if (!r->status && p->entry_pos > SP_CSV_MAX_FIELD_BYTES)
@@ -127,14 +144,15 @@ int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) 
     return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot open: %s",
                     strerror(errno));
   struct csv_parser p;
-  if (csv_init(&p, 0) != 0) {
+  if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
     fclose(fp);
     return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
   }
   /* libcsv grows a field's buffer by a fixed step (128 bytes by default);
    * a larger step keeps long fields from costing quadratic copying. */
   csv_set_blk_size(&p, (size_t)1 << 16);
-  reader r = {.path = path, .line = 1, .fn = fn, .user = user, .err = err};
+  reader r = {.path = path, .line = 1, .field_line = 1, .fn = fn,
+              .user = user, .err = err};
   /* Numbers in the files always use '.', whatever the caller's locale. */
   sp_c_numeric cnum;
   sp__c_numeric_begin(&cnum);
@@ -153,9 +171,12 @@ int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) 
   if (!r.status && ferror(fp))
     r.status = sp__fail(err, SP_EIO, path, r.line, 0, NULL, "read error");
   if (!r.status && csv_fini(&p, on_field, on_row, &r) != 0 && !r.status)
-    r.status = sp__fail(err, SP_EPARSE, path, r.line, 0, NULL,
-                        "CSV syntax error at end of file: %s",
-                        csv_strerror(csv_error(&p)));
+    r.status = csv_error(&p) != CSV_EPARSE
+                   ? syntax_error(&r, &p)
+                   : sp__fail(err, SP_EPARSE, path, r.field_line,
+                              (long)r.nfields + 1, NULL,
+                              "a quoted field that begins on this line is "
+                              "never closed (the file ends inside it)");
   csv_free(&p);
   fclose(fp);
   free_reader(&r);
