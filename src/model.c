@@ -243,6 +243,12 @@ static int train_set(trainer *t, sp_cluster_set *set, const double *feat,
   if (st)
     return sp__fail(t->err, st, NULL, 0, 0, NULL, "classifier training failed: %s",
                     sp_strerror(st));
+  /* Training can stop short of its target (too few epochs, or inputs that
+   * saturate the network); counting the kernels it gets wrong lets the
+   * caller report that rather than ship it silently. */
+  for (size_t i = 0; i < t->n; i++)
+    set->misclassified += sp__classifier_classify(set->clf, t->x + i * t->m->ncounters,
+                                                  NULL) != set->assign[i];
   return SP_OK;
 }
 
@@ -379,6 +385,35 @@ static int check_params(const sp_dataset *ds, const sp_train_params *p,
   if (!ds->counters_path)
     return sp__fail(err, SP_EINVAL, ds->runs_path, 0, 0, NULL,
                     "training needs counters.csv as well as runs.csv");
+  return SP_OK;
+}
+
+int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out) {
+  memset(out, 0, sizeof *out);
+  if ((q != SP_TIME && q != SP_POWER) || !m->sub[q].present) return SP_ENOPOWER;
+  const sp_submodel *s = &m->sub[q];
+  out->sets = s->nsets;
+  out->trained = 1;
+  out->k_min = (size_t)-1;
+  for (size_t i = 0; i < s->nsets; i++) {
+    const sp_cluster_set *cs = &s->sets[i];
+    out->k_min = cs->k < out->k_min ? cs->k : out->k_min;
+    out->k_max = cs->k > out->k_max ? cs->k : out->k_max;
+    out->assignments += m->ntrain;
+    if (cs->misclassified == (size_t)-1) out->trained = 0;
+    else out->misclassified += cs->misclassified;
+    if (!sp__classifier_has_network(cs->clf)) continue;
+    const double mse = sp__classifier_train_mse(cs->clf);
+    out->networks++;
+    out->unconverged += mse > m->desired_error;
+    if (mse > out->worst_mse) out->worst_mse = mse;
+  }
+  if (!out->trained) {
+    out->unconverged = out->misclassified = 0;
+    out->worst_mse = NAN;
+  }
+  for (size_t c = 0; c < m->ncounters; c++)
+    out->constant_counters += m->cmin[c] == m->cmax[c];
   return SP_OK;
 }
 

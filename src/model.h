@@ -30,6 +30,9 @@ typedef struct sp_cluster_set {
   size_t *assign;      /* k-means cluster of each training kernel */
   double inertia;
   sp_classifier *clf;
+  /* Training kernels the classifier puts in another cluster than k-means
+   * did; known only right after training (SIZE_MAX for a loaded model). */
+  size_t misclassified;
 } sp_cluster_set;
 
 typedef struct sp_submodel {

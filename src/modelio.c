@@ -467,6 +467,7 @@ static int read_network(cursor *c, const char *dir, sp_cluster_set *cs, size_t n
 static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *s,
                     size_t i) {
   sp_cluster_set *cs = &s->sets[i];
+  cs->misclassified = (size_t)-1; /* not saved: known only after training */
   const size_t nc = s->grid.n[0];
   size_t index, want_dim;
   char *kind = NULL, *file = NULL, *sum = NULL;

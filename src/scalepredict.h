@@ -179,6 +179,29 @@ sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i);
 size_t sp_model_config_index(const sp_model *m, sp_quantity q,
                              const sp_config *cfg);
 
+/* How training went for quantity q, so that a tool can report degenerate
+ * data instead of hiding it: the effective clusters per set (k is capped at
+ * the number of distinct scaling surfaces), the counters that carry no
+ * information, and the classifiers that did not learn their training
+ * kernels.  Classifier results are known only for a model trained in this
+ * process (trained = 1); for a loaded one they read 0 and NaN. */
+typedef struct sp_train_summary {
+  int trained;
+  size_t sets;              /* cluster sets */
+  size_t k_min, k_max;      /* clusters per set */
+  size_t constant_counters; /* one value over all training kernels */
+  size_t networks;          /* sets with a classifier network (k > 1) */
+  size_t unconverged;       /* networks whose final training MSE is above
+                               the desired error */
+  double worst_mse;         /* highest final training MSE (0: no network) */
+  size_t misclassified;     /* (set, training kernel) pairs for which the
+                               classifier picks another cluster than k-means */
+  size_t assignments;       /* sets x training kernels */
+} sp_train_summary;
+
+/* SP_ENOPOWER when the model has no submodel for q. */
+int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out);
+
 /* ---- prediction --------------------------------------------------------- */
 
 /* A new kernel as measured once at the model's base configuration. */
