@@ -33,6 +33,32 @@ static void usage(void) {
       "  --quiet           print nothing on success");
 }
 
+/* What training found that the user should know: clusters capped by the
+ * data, counters without information, classifiers that did not learn. */
+static void report_training(const sp_model *m, size_t requested) {
+  size_t constant = 0;
+  for (int q = SP_TIME; q <= SP_POWER; q++) {
+    sp_train_summary s;
+    if (sp_model_summary(m, (sp_quantity)q, &s)) continue;
+    const char *what = q == SP_TIME ? "time" : "power";
+    printf("%s: %zu cluster set%s of %zu", what, s.sets, s.sets == 1 ? "" : "s", s.k_min);
+    if (s.k_max != s.k_min) printf(" to %zu", s.k_max);
+    printf(" clusters%s\n", s.k_max < requested ? " (fewer distinct scaling surfaces than k)" : "");
+    if (s.misclassified)
+      fprintf(stderr,
+              "scalepredict: warning: the %s classifiers did not learn their training "
+              "kernels: %zu of %zu assignments differ from k-means (worst training MSE "
+              "%.3g); kernels like those are predicted from the wrong cluster\n",
+              what, s.misclassified, s.assignments, s.worst_mse);
+    constant = s.constant_counters;
+  }
+  if (constant)
+    fprintf(stderr,
+            "scalepredict: note: %zu of %zu counters have one value over all training "
+            "kernels and carry no information\n",
+            constant, sp_model_counter_count(m));
+}
+
 int cmd_train(int argc, char **argv) {
   static const struct option opts[] = {
       {"runs", required_argument, 0, 'r'},     {"counters", required_argument, 0, 'c'},
@@ -112,6 +138,7 @@ int cmd_train(int argc, char **argv) {
       printf("power model on %zu configurations\n", sp_model_config_count(m, SP_POWER));
     else
       printf("no power model: the data has no complete power grid around the base\n");
+    report_training(m, p.clusters);
   }
   sp_model_free(m);
   sp_dataset_free(ds);
