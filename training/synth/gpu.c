@@ -111,10 +111,9 @@ static void compute_terms(const kernel_params *k, double fe, gpu_eval *e) {
 /* Distinct bytes are read from DRAM once; re-reads hit in the L2 at the
  * configuration's hit rate.  Writes go to DRAM once. */
 static void memory_traffic(const kernel_params *k, int cu, gpu_eval *e) {
-  double wave_bytes = k->waves * lanes;
-  e->read_requested = wave_bytes * k->vfetch * k->fetch_bytes / k->coalesce;
-  e->write_requested =
-      wave_bytes * k->vwrite * k->write_bytes / k->coalesce_write;
+  double items = k->waves * lanes;
+  e->read_requested = items * k->vfetch * k->fetch_bytes / k->coalesce;
+  e->write_requested = items * k->vwrite * k->write_bytes / k->coalesce_write;
   double distinct = e->read_requested / k->reuse;
   double hit = l2_hit_rate(k, cu);
   e->dram_read = distinct + (e->read_requested - distinct) * (1.0 - hit);
