@@ -80,6 +80,7 @@ typedef struct job {
   int status;
   double *pred, *scratch;      /* g values each */
   double *blend;               /* soft method: every set's blended features */
+  size_t pred_cap, scratch_cap, blend_cap;
 } job;
 
 static int emit(job *j, sp_method m, sp_quantity q, unsigned k, size_t kernel,
@@ -301,6 +302,15 @@ static int score_clustered(job *j, const sp_model *m, sp_quantity q, const qctx 
   return st;
 }
 
+static int grow_buffer(double **buf, size_t *cap, size_t need) {
+  if (need < *cap) return SP_OK;
+  double *p = realloc(*buf, (need + 1) * sizeof(double));
+  if (!p) return SP_ENOMEM;
+  *buf = p;
+  *cap = need + 1;
+  return SP_OK;
+}
+
 static int score_quantity(job *j, const sp_model *m, sp_quantity q, qctx *c,
                           unsigned kk, int first_k) {
   int st = SP_OK;
@@ -313,13 +323,12 @@ static int score_quantity(job *j, const sp_model *m, sp_quantity q, qctx *c,
       total += m->sub[q].sets[i].dim;
       widest = m->sub[q].sets[i].dim > widest ? m->sub[q].sets[i].dim : widest;
     }
-    double *p = realloc(j->pred, (c->g + 1) * sizeof(double));
-    if (p) j->pred = p;
-    double *s = p ? realloc(j->scratch, (widest + 1) * sizeof(double)) : NULL;
-    if (s) j->scratch = s;
-    double *b = s ? realloc(j->blend, (total + 1) * sizeof(double)) : NULL;
-    if (b) j->blend = b;
-    if (!p || !s || !b) return sp__fail(&j->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    /* The buffers serve both quantities, whose grids may differ in size
+     * (power on a sub-grid), so they only ever grow. */
+    if (grow_buffer(&j->pred, &j->pred_cap, c->g) ||
+        grow_buffer(&j->scratch, &j->scratch_cap, widest) ||
+        grow_buffer(&j->blend, &j->blend_cap, total))
+      return sp__fail(&j->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   }
   for (size_t k = 0; k < j->ds->nkernels && !st; k++) {
     if (j->train[k] || !c->surf[k]) continue;
@@ -464,7 +473,20 @@ static int check_eval_params(const sp_dataset *ds, const sp_eval_params *p, sp_e
   for (size_t i = 0; i < p->nclusters; i++)
     if (p->clusters[i] < 1)
       return sp__fail(err, SP_EINVAL, NULL, 0, 0, "clusters", "cluster counts must be positive");
-  return SP_OK;
+  sp_grid g;
+  if (sp__grid_from_dataset(ds, &g)) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  int st = SP_OK;
+  for (size_t b = 0; b < p->nbases && !st; b++) {
+    sp_grid_point pt;
+    if (sp__grid_locate(&g, &p->bases[b], &pt)) {
+      char cfg[64];
+      sp_config_format(&p->bases[b], cfg, sizeof cfg);
+      st = sp__fail(err, SP_EGRID, ds->runs_path, 0, 0, "base",
+                    "base configuration %s is not on the grid of the data", cfg);
+    }
+  }
+  sp__grid_free(&g);
+  return st;
 }
 
 /* Concatenates the jobs' records in job order; the first failure wins. */

@@ -1,0 +1,133 @@
+#!/bin/sh
+# scalepredict evaluate: the JSON and report structure, determinism across
+# worker threads, power on a sub-grid with several cluster counts (a past
+# heap overflow), and the bad inputs of issue 3.
+. "$(dirname "$0")/lib.sh"
+
+# gen DIR POWERLESS_ENGINE: 12 kernels on 2 CU x 3 engine x 3 memory.  Time
+# = a*1000/e + b*1000/m + c*32/cu with (a, b, c) from the kernel's class;
+# the counters carry a, b and c plus noise-free fillers.  Power is empty at
+# engine POWERLESS_ENGINE (0: power everywhere).
+gen() {
+  mkdir -p "$1"
+  awk -v dir="$1" -v hole="$2" 'BEGIN {
+    runs = dir "/runs.csv"; cnt = dir "/counters.csv"
+    print "kernel,cu,engine_mhz,memory_mhz,time_ms,power_w" > runs
+    print "kernel,cu,engine_mhz,memory_mhz,alu.busy,mem.busy,occupancy" > cnt
+    for (k = 0; k < 12; k++) {
+      cls = k % 3
+      a = (cls == 0 ? 2.385 : cls == 1 ? 0.25 : 1.1) + 0.07 * k
+      b = (cls == 0 ? 0.2 : cls == 1 ? 3.1 : 1.3) + 0.05 * k
+      c = 0.4 + 0.03 * k
+      for (cu = 16; cu <= 32; cu += 16)
+        for (e = 400; e <= 1000; e += 300)
+          for (m = 475; m <= 1375; m += 450) {
+            t = a * 1000 / e + b * 1000 / m + c * 32 / cu
+            p = (e == hole) ? "" : sprintf("%.6g", 40 + 0.05 * e * a + 0.02 * m * b + cu)
+            printf "k%02d,%d,%d,%d,%.9g,%s\n", k, cu, e, m, t, p > runs
+            printf "k%02d,%d,%d,%d,%.6g,%.6g,%.6g\n", k, cu, e, m, 10 * a, 10 * b, 50 + k > cnt
+          }
+    }
+  }'
+}
+
+gen "$WORK/full" 0
+gen "$WORK/sub" 400
+
+# Power on a sub-grid (engine 400 has none) with several cluster counts:
+# the power grid is smaller than the time grid, the case that overflowed.
+sp evaluate --runs "$WORK/sub/runs.csv" --counters "$WORK/sub/counters.csv" \
+  --clusters 1:3 --repeats 2 --quiet --json --report "$WORK/rep"
+expect_rc "sub-grid power, several k" 0
+if have_python; then
+  python3 - "$WORK/out" <<'PY' || fail "sub-grid JSON structure"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["kernels"]) == 12, d["kernels"]
+assert d["clusters"] == [1, 2, 3]
+m = d["methods"]
+for name in ("wu2015", "oracle", "nearest", "linear", "constant", "soft", "knn", "mix"):
+    assert isinstance(m[name]["time_mape_pct"], float), name
+    assert isinstance(m[name]["time_median_ape_pct"], float), name
+    assert isinstance(m[name]["power_mape_pct"], float), name
+preds = d["predictions"]
+assert preds, "no predictions"
+for p in preds:
+    assert p["predicted"] > 0 and p["measured"] > 0, p
+    assert p["target"] != p["base"], p
+    if p["quantity"] == "power":
+        assert "/400/" not in p["target"], p   # outside the power grid
+held = {p["kernel"] for p in preds}
+assert 2 <= len(held) <= 12, held
+assert m["constant"]["time_mape_pct"] > m["oracle"]["time_mape_pct"]
+PY
+fi
+for f in index.html summary.csv by_clusters.csv by_base.csv per_kernel.csv histogram.csv \
+  predictions.csv histogram_time.svg error_vs_clusters_time.svg scatter_time.svg \
+  histogram_power.svg; do
+  [ -s "$WORK/rep/$f" ] || fail "report: $f missing or empty"
+done
+grep -q '<img src="error_vs_clusters_time.svg"' "$WORK/rep/index.html" ||
+  fail "report: index.html does not show the cluster plot"
+for f in "$WORK"/rep.tmp-*; do [ ! -e "$f" ] || fail "report: $f left behind"; done
+
+# Worker threads do not change the result.
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" \
+  --clusters 2 --repeats 3 --json --quiet --threads 1
+cp "$WORK/out" "$WORK/one.json"
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" \
+  --clusters 2 --repeats 3 --json --quiet --threads 2
+cmp -s "$WORK/out" "$WORK/one.json" || fail "threads: 1 and 2 worker threads disagree"
+
+# Leave-one-out holds out every kernel exactly once, at every base given.
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" \
+  --leave-one-out --clusters 3 --base 16cu/700/925,32cu/1000/1375 --methods wu2015 \
+  --quantity time --json --quiet
+expect_rc "leave-one-out" 0
+if have_python; then
+  python3 - "$WORK/out" <<'PY' || fail "leave-one-out JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["protocol"] == "leave-one-out" and d["splits"] == 12
+pairs = {(p["kernel"], p["split"]) for p in d["predictions"]}
+assert len(pairs) == 12 and len({k for k, _ in pairs}) == 12, pairs
+# 2 bases x 12 kernels x 17 targets other than the base
+assert len(d["predictions"]) == 2 * 12 * 17, len(d["predictions"])
+assert d["methods"]["wu2015"]["power_mape_pct"] is None
+PY
+fi
+
+# usage_error WHAT PATTERN: exit status 1, the message and a --help hint.
+usage_error() {
+  expect_rc "$1" 1 || return
+  grep -qF -- "$2" "$WORK/err" || fail "$1: stderr lacks '$2': $(cat "$WORK/err")"
+  grep -qF -- "scalepredict evaluate --help" "$WORK/err" || fail "$1: no --help hint"
+}
+
+# Bad input: each a one-line error, the right exit status, no report left.
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" \
+  --clusters 11 --report "$WORK/bad"
+expect_error "k above the training kernels" 2 "too few" "11 clusters"
+no_leftovers "k above the training kernels" "$WORK/bad"
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" --holdout 1.5
+usage_error "holdout out of range" "--holdout"
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" --methods wu2015,bogus
+usage_error "unknown method" "bogus"
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" --clusters 5:2
+usage_error "reversed cluster range" "--clusters"
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" --clusters 3 --base 24cu/700/925
+expect_error "base off the grid" 2 "24cu/700/925"
+
+mkdir -p "$WORK/one"
+awk -F, 'NR == 1 || $2 == 16 && $3 == 400 && $4 == 475' "$WORK/full/runs.csv" > "$WORK/one/runs.csv"
+awk -F, 'NR == 1 || $2 == 16 && $3 == 400 && $4 == 475' "$WORK/full/counters.csv" > "$WORK/one/counters.csv"
+sp evaluate --runs "$WORK/one/runs.csv" --counters "$WORK/one/counters.csv"
+expect_error "single-configuration grid" 2 "single-configuration"
+
+mkdir -p "$WORK/partial"
+cp "$WORK/full/runs.csv" "$WORK/partial/runs.csv"
+grep -v '^k05,' "$WORK/full/counters.csv" > "$WORK/partial/counters.csv"
+sp evaluate --runs "$WORK/partial/runs.csv" --counters "$WORK/partial/counters.csv"
+expect_error "counters for only some kernels" 2 "k05"
+
+finish
