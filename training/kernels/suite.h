@@ -1,0 +1,168 @@
+/* suite.h: the host half of the kernel suite.
+ *
+ * Every suite kernel is one entry point in a device source (a .cl file in
+ * training/kernels/, compiled as OpenCL C or CUDA C++ through sp_port.h) plus
+ * a setup function here that builds a job: the buffers with their initial
+ * contents, the kernel arguments, the launch geometry and the host reference
+ * that the first launch at every configuration is checked against.
+ *
+ * A job is backend-neutral: the runner's OpenCL and CUDA backends turn it
+ * into device buffers and launches.  Setup functions allocate with malloc
+ * and never print; they return 0 or -1 (out of memory).
+ */
+#ifndef SP_SUITE_H
+#define SP_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { KJOB_MAX_BUFS = 8, KJOB_MAX_ARGS = 12 };
+
+/* Problem sizes: small for CI on a CPU OpenCL device, full for GPUs (a few
+ * milliseconds per launch on 8 H100 SMs). */
+typedef enum ksize { KSIZE_SMALL = 0, KSIZE_FULL = 1 } ksize;
+
+/* What the runner does with a buffer around the checked launch.
+ * KB_IN: uploaded once.  KB_OUT: filled with poison (all bits set) before
+ * the checked launch, so an element the kernel fails to write shows up.
+ * KB_INOUT: its initial contents are uploaded again before the checked
+ * launch (the kernel updates it in place). */
+typedef enum kb_role { KB_IN, KB_OUT, KB_INOUT } kb_role;
+
+/* How a buffer is compared with its reference after the checked launch. */
+typedef enum kb_cmp { KC_NONE, KC_F32, KC_F64, KC_U32 } kb_cmp;
+
+typedef struct kbuf {
+  size_t bytes;
+  void *host;          /* initial contents (KB_IN, KB_INOUT) */
+  kb_role role;
+  kb_cmp cmp;
+  void *ref;           /* expected contents, same element type */
+  size_t count;        /* elements compared (from the start, or sampled) */
+  size_t *sample;      /* indices compared; NULL: elements 0..count-1 */
+  double rtol, atol;   /* float pass rule: |out-ref| <= atol + rtol*|ref| */
+  void *result;        /* the read-back, filled by the runner */
+} kbuf;
+
+typedef enum karg_kind { KA_BUF, KA_I32, KA_U32, KA_F32, KA_F64 } karg_kind;
+
+typedef struct karg {
+  karg_kind kind;
+  int buf;
+  union {
+    int32_t i;
+    uint32_t u;
+    float f;
+    double d;
+  } v;
+} karg;
+
+struct kjob;
+/* An extra check beyond the per-buffer comparison (e.g. a tolerated share of
+ * mismatching pixels).  Returns 0 when the result is right, else writes why
+ * into msg. */
+typedef int (*kcheck_fn)(const struct kjob *job, char *msg, size_t size);
+
+typedef struct kjob {
+  const char *source;     /* device source file in training/kernels/ */
+  const char *entry;      /* kernel function name */
+  size_t groups[3];       /* work-groups (CUDA: grid) */
+  size_t local[3];        /* work-group size (CUDA: block) */
+  kbuf buf[KJOB_MAX_BUFS];
+  int nbuf;
+  karg arg[KJOB_MAX_ARGS];
+  int narg;
+  kcheck_fn check;        /* NULL: per-buffer comparisons only */
+  void *priv;             /* data for check, freed with free() */
+  double max_err;         /* largest normalized error seen by the last check */
+} kjob;
+
+typedef struct kdesc {
+  const char *name;       /* suite name, unique, [a-z0-9_] */
+  const char *stresses;   /* what the kernel stresses */
+  const char *scaling;    /* expected SM-scaling class */
+  int (*setup)(kjob *job, const struct kdesc *d, ksize size);
+  int param;              /* variant parameter of the family */
+} kdesc;
+
+/* The suite, in run order. */
+size_t suite_count(void);
+const kdesc *suite_at(size_t i);
+const kdesc *suite_find(const char *name);
+
+/* Job construction helpers (job.c). */
+void kjob_init(kjob *job, const char *source, const char *entry);
+void kjob_free(kjob *job);
+/* Adds a buffer and returns its index.  Its host copy (not for KB_OUT) is
+ * zero-filled, or NULL when out of memory: the caller checks. */
+int kjob_buf(kjob *job, size_t bytes, kb_role role);
+/* Gives buffer b a reference of count elements compared with cmp; the
+ * reference array is allocated zero-filled and returned (NULL: no memory). */
+void *kjob_ref(kjob *job, int b, kb_cmp cmp, size_t count, double rtol,
+               double atol);
+/* Makes buffer b compare only the elements listed in the returned array
+ * (count entries, as given to kjob_ref; NULL: no memory). */
+size_t *kjob_sample(kjob *job, int b);
+void kjob_arg_buf(kjob *job, int b);
+void kjob_arg_i32(kjob *job, int32_t v);
+void kjob_arg_u32(kjob *job, uint32_t v);
+void kjob_arg_f32(kjob *job, float v);
+void kjob_arg_f64(kjob *job, double v);
+void kjob_grid(kjob *job, size_t gx, size_t gy, size_t gz, size_t lx,
+               size_t ly, size_t lz);
+/* 1-D launch of at least n work-items in groups of lx. */
+void kjob_grid1(kjob *job, size_t n, size_t lx);
+/* Compares every buffer's result with its reference and runs job->check.
+ * Returns 0 when all pass; else writes the first failure into msg. */
+int kjob_verify(kjob *job, char *msg, size_t size);
+
+/* The c-th of count indices spread over [0, n): c * (n / count) plus an
+ * offset that varies with c, so sampled checks do not all hit the same
+ * position inside a work-group. */
+size_t kspread(size_t c, size_t count, size_t n);
+
+/* Deterministic pseudo-random numbers (splitmix64), seeded per kernel. */
+typedef struct krng {
+  uint64_t s;
+} krng;
+void krng_seed(krng *r, const char *name, uint64_t salt);
+uint64_t krng_u64(krng *r);
+uint32_t krng_u32(krng *r);
+/* Uniform in [lo, hi). */
+double krng_uniform(krng *r, double lo, double hi);
+/* Uniform integer in [0, n). */
+uint32_t krng_below(krng *r, uint32_t n);
+
+void kfill_f32(float *a, size_t n, krng *r, double lo, double hi);
+void kfill_f64(double *a, size_t n, krng *r, double lo, double hi);
+void kfill_u32(uint32_t *a, size_t n, krng *r);
+/* largest |a[i]| */
+double kmaxabs_f32(const float *a, size_t n);
+
+/* Family setup functions (one .c file per family). */
+#define SP_SETUP(fn) int fn(kjob *job, const kdesc *d, ksize size)
+SP_SETUP(setup_stream);
+SP_SETUP(setup_ws);
+SP_SETUP(setup_reduce);
+SP_SETUP(setup_scan);
+SP_SETUP(setup_stencil);
+SP_SETUP(setup_matmul);
+SP_SETUP(setup_spmv);
+SP_SETUP(setup_hist);
+SP_SETUP(setup_transpose);
+SP_SETUP(setup_nbody);
+SP_SETUP(setup_fft);
+SP_SETUP(setup_mc);
+SP_SETUP(setup_poly);
+SP_SETUP(setup_hash);
+SP_SETUP(setup_irregular);
+SP_SETUP(setup_chase);
+SP_SETUP(setup_lmem);
+SP_SETUP(setup_branch);
+SP_SETUP(setup_atomics);
+SP_SETUP(setup_sort);
+SP_SETUP(setup_conv);
+SP_SETUP(setup_gemv);
+SP_SETUP(setup_misc);
+
+#endif /* SP_SUITE_H */
