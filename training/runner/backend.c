@@ -1,0 +1,45 @@
+/* backend.c: what the backends share. */
+#include "backend.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *bk_error(const bk *b) { return b->err; }
+
+const bk_ops *bk_find(const char *name)
+{
+  if (strcmp(name, "opencl") == 0)
+    return &bk_opencl_ops;
+#ifdef SP_HAVE_CUDA
+  if (strcmp(name, "cuda") == 0)
+    return &bk_cuda_ops;
+#endif
+  return NULL;
+}
+
+char *bk_read_source(const char *kernel_dir, const char *file, char *err,
+                     size_t size)
+{
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", kernel_dir, file);
+  FILE *fp = fopen(path, "rb");
+  if (fp == NULL) {
+    snprintf(err, size, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  char *text = NULL;
+  long len = -1;
+  if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
+      fseek(fp, 0, SEEK_SET) == 0 && (text = malloc((size_t)len + 1)) &&
+      fread(text, 1, (size_t)len, fp) == (size_t)len) {
+    text[len] = '\0';
+    fclose(fp);
+    return text;
+  }
+  snprintf(err, size, "%s: could not be read", path);
+  free(text);
+  fclose(fp);
+  return NULL;
+}

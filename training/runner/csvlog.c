@@ -1,0 +1,182 @@
+/* csvlog.c: see csvlog.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "csvlog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct csvlog {
+  int fd;
+  char *path;
+  char **keys;
+  size_t nkeys, capkeys;
+};
+
+static int add_key(csvlog *log, const char *line, size_t len)
+{
+  /* The key is everything before the fourth comma. */
+  size_t commas = 0, end = 0;
+  while (end < len && !(line[end] == ',' && ++commas == 4))
+    ++end;
+  if (log->nkeys == log->capkeys) {
+    size_t cap = log->capkeys ? 2 * log->capkeys : 256;
+    char **k = realloc(log->keys, cap * sizeof *k);
+    if (k == NULL)
+      return -1;
+    log->keys = k;
+    log->capkeys = cap;
+  }
+  char *key = strndup(line, end);
+  if (key == NULL)
+    return -1;
+  log->keys[log->nkeys++] = key;
+  return 0;
+}
+
+static char *read_all(int fd, size_t *len)
+{
+  struct stat st;
+  if (fstat(fd, &st) != 0)
+    return NULL;
+  char *buf = malloc((size_t)st.st_size + 1);
+  size_t got = 0;
+  while (buf && got < (size_t)st.st_size) {
+    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+    if (n <= 0) {
+      free(buf);
+      return NULL;
+    }
+    got += (size_t)n;
+  }
+  if (buf)
+    buf[got] = '\0';
+  *len = got;
+  return buf;
+}
+
+static int write_line(int fd, const char *line, char *err, size_t size)
+{
+  size_t len = strlen(line);
+  ssize_t n = write(fd, line, len);
+  if (n != (ssize_t)len || fsync(fd) != 0) {
+    snprintf(err, size, "appending a row failed: %s",
+             n < 0 ? strerror(errno) : "short write");
+    return -1;
+  }
+  return 0;
+}
+
+/* Cuts a torn last line off, checks the header and loads the keys. */
+static int load(csvlog *log, const char *header, long *dropped, char *err,
+                size_t size)
+{
+  size_t len = 0;
+  char *text = read_all(log->fd, &len);
+  if (text == NULL) {
+    snprintf(err, size, "%s: could not be read", log->path);
+    return -1;
+  }
+  size_t keep = len;
+  while (keep > 0 && text[keep - 1] != '\n')
+    --keep;
+  *dropped = (long)(len - keep);
+  if (keep < len && ftruncate(log->fd, (off_t)keep) != 0) {
+    snprintf(err, size, "%s: cutting a torn last line failed: %s", log->path,
+             strerror(errno));
+    free(text);
+    return -1;
+  }
+  int rc = 0;
+  size_t hlen = strlen(header);
+  if (keep == 0) {
+    rc = write_line(log->fd, header, err, size);
+  } else if (keep < hlen || memcmp(text, header, hlen) != 0) {
+    snprintf(err, size, "%s:1: expected the header '%.*s'", log->path,
+             (int)(hlen - 1), header);
+    rc = -1;
+  }
+  for (size_t pos = hlen; rc == 0 && pos < keep;) {
+    const char *nl = memchr(text + pos, '\n', keep - pos);
+    size_t l = (size_t)(nl - (text + pos));
+    if (l > 0 && add_key(log, text + pos, l) != 0) {
+      snprintf(err, size, "out of memory");
+      rc = -1;
+    }
+    pos += l + 1;
+  }
+  free(text);
+  return rc;
+}
+
+int csvlog_open(const char *path, const char *header, csvlog **out,
+                long *dropped, char *err, size_t size)
+{
+  csvlog *log = calloc(1, sizeof *log);
+  if (log == NULL || (log->path = strdup(path)) == NULL) {
+    free(log);
+    snprintf(err, size, "out of memory");
+    return -1;
+  }
+  log->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log->fd < 0) {
+    snprintf(err, size, "%s: %s", path, strerror(errno));
+    csvlog_close(log);
+    return -1;
+  }
+  if (flock(log->fd, LOCK_EX | LOCK_NB) != 0) {
+    snprintf(err, size, "%s: another process is writing it", path);
+    csvlog_close(log);
+    return -1;
+  }
+  if (load(log, header, dropped, err, size) != 0) {
+    csvlog_close(log);
+    return -1;
+  }
+  *out = log;
+  return 0;
+}
+
+void csvlog_close(csvlog *log)
+{
+  if (log == NULL)
+    return;
+  if (log->fd >= 0)
+    close(log->fd);
+  for (size_t i = 0; i < log->nkeys; ++i)
+    free(log->keys[i]);
+  free(log->keys);
+  free(log->path);
+  free(log);
+}
+
+int csvlog_has(const csvlog *log, const char *key)
+{
+  for (size_t i = 0; i < log->nkeys; ++i)
+    if (strcmp(log->keys[i], key) == 0)
+      return 1;
+  return 0;
+}
+
+size_t csvlog_rows(const csvlog *log) { return log->nkeys; }
+
+int csvlog_append(csvlog *log, const char *line, char *err, size_t size)
+{
+  size_t len = strlen(line);
+  if (len == 0 || line[len - 1] != '\n' || memchr(line, '\n', len - 1)) {
+    snprintf(err, size, "internal: a row must be one complete line");
+    return -1;
+  }
+  if (write_line(log->fd, line, err, size) != 0)
+    return -1;
+  if (add_key(log, line, len - 1) != 0) {
+    snprintf(err, size, "out of memory");
+    return -1;
+  }
+  return 0;
+}

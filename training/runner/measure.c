@@ -1,0 +1,236 @@
+/* measure.c: see measure.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "measure.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_TICKS = 4096 };
+
+void mparams_init(mparams *p)
+{
+  p->min_time_ms = 100.0;
+  p->power_window_ms = 400.0;
+  p->lead_ms = 50.0;
+  p->poll_ms = 0.5;
+  p->warmup_ms = 20.0;
+  p->group_min_ms = 0.05;
+  p->min_samples = 5;
+  p->max_samples = 2000;
+}
+
+double measure_now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* A change of the energy counter, when it was seen, and the SM clock then. */
+typedef struct tick {
+  double t_ms, joules;
+  unsigned sm_mhz;
+} tick;
+
+/* The polling thread's state.  The thread writes ticks; the measuring
+ * thread reads them only after joining it. */
+typedef struct poller {
+  energy *e;
+  nvml *nv;
+  double poll_ms;
+  atomic_int stop;
+  pthread_t thread;
+  double j0;
+  tick ticks[MAX_TICKS];
+  int nticks;
+} poller;
+
+static void *poll_main(void *arg)
+{
+  poller *pl = arg;
+  double prev = pl->j0, j;
+  struct timespec nap = {0, (long)(pl->poll_ms * 1e6)};
+  while (!atomic_load(&pl->stop)) {
+    if (energy_read(pl->e, &j) == 0 && j != prev && pl->nticks < MAX_TICKS) {
+      tick *t = &pl->ticks[pl->nticks++];
+      nvml_clocks c;
+      t->t_ms = measure_now_ms();
+      t->joules = j;
+      t->sm_mhz = 0;
+      if (pl->nv) {
+        nvml_read_clocks(pl->nv, &c);
+        t->sm_mhz = c.sm;
+      }
+      prev = j;
+    }
+    nanosleep(&nap, NULL);
+  }
+  return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Linear-interpolated quantile of sorted v[0..n-1]. */
+static double quantile(const double *v, int n, double q)
+{
+  double pos = q * (n - 1);
+  int i = (int)pos;
+  if (i >= n - 1)
+    return v[n - 1];
+  return v[i] + (pos - i) * (v[i + 1] - v[i]);
+}
+
+/* Enqueues samples x per launches back to back, then waits; fills ms[]. */
+static int run_samples(bk *b, kjob *job, int samples, int per, double *ms)
+{
+  const bk_ops *o = b->ops;
+  if (o->timing_begin(b, job, samples) != 0)
+    return -1;
+  for (int s = 0; s < samples; ++s)
+    if (o->timing_group(b, job, per) != 0)
+      return -1;
+  return o->timing_end(b, ms);
+}
+
+static void summarize(double *ms, int n, int per, mresult *r)
+{
+  for (int i = 0; i < n; ++i)
+    ms[i] /= per;
+  qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+  r->median_ms = quantile(ms, n, 0.5);
+  r->q1_ms = quantile(ms, n, 0.25);
+  r->q3_ms = quantile(ms, n, 0.75);
+  r->min_ms = ms[0];
+  r->max_ms = ms[n - 1];
+  r->samples = n;
+  r->per_sample = per;
+}
+
+/* Chooses launches per sample and the sample count from the estimate. */
+static void plan(const mparams *p, int with_power, double est, int *samples,
+                 int *per)
+{
+  double target = p->min_time_ms;
+  if (with_power && p->power_window_ms > target)
+    target = p->power_window_ms;
+  *per = est >= p->group_min_ms ? 1 : (int)ceil(p->group_min_ms / est);
+  double n = ceil(target / (est * *per));
+  if (n < p->min_samples)
+    n = p->min_samples;
+  if (n > p->max_samples) {
+    n = p->max_samples;
+    *per = (int)ceil(target / (n * est));
+  }
+  *samples = (int)n;
+}
+
+/* Power from the counter changes seen between t_lead and t_end. */
+static void finish_power(const poller *pl, double t_lead, double t_end,
+                         double j1, double t0, double t1, mresult *r)
+{
+  const tick *first = NULL, *last = NULL;
+  double sm_sum = 0.0;
+  int n = 0;
+  for (int i = 0; i < pl->nticks; ++i) {
+    const tick *t = &pl->ticks[i];
+    if (t->t_ms < t_lead || t->t_ms > t_end)
+      continue;
+    if (!first)
+      first = t;
+    last = t;
+    if (t->sm_mhz) {
+      sm_sum += t->sm_mhz;
+      r->sm_mhz_min = !r->sm_mhz_min || t->sm_mhz < r->sm_mhz_min
+                          ? t->sm_mhz : r->sm_mhz_min;
+    }
+    n++;
+  }
+  r->energy_updates = n;
+  r->sm_mhz_mean = r->sm_mhz_min ? sm_sum / n : 0.0;
+  if (n >= 2 && last->t_ms > first->t_ms) {
+    r->energy_j = last->joules - first->joules;
+    r->energy_span_ms = last->t_ms - first->t_ms;
+    r->power_method = "updates";
+  } else {
+    r->energy_j = j1 - pl->j0;
+    r->energy_span_ms = t1 - t0;
+    r->power_method = "window";
+  }
+  r->power_w = r->energy_j / (r->energy_span_ms * 1e-3);
+}
+
+/* The measured samples, with the polling thread running when e is set. */
+static int measured(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
+                    int samples, int per, double *ms, mresult *r)
+{
+  poller *pl = calloc(1, sizeof *pl);
+  int threaded = 0, rc;
+  double j1 = 0.0;
+  if (pl == NULL) {
+    snprintf(b->err, sizeof b->err, "out of memory");
+    return -1;
+  }
+  pl->e = e;
+  pl->nv = nv;
+  pl->poll_ms = p->poll_ms;
+  atomic_init(&pl->stop, 0);
+  if (e && energy_read(e, &pl->j0) == 0)
+    threaded = pthread_create(&pl->thread, NULL, poll_main, pl) == 0;
+  double t0 = measure_now_ms();
+  rc = run_samples(b, job, samples, per, ms);
+  double t1 = measure_now_ms();
+  if (threaded) {
+    atomic_store(&pl->stop, 1);
+    pthread_join(pl->thread, NULL);
+    energy_read(e, &j1);
+  }
+  if (rc == 0) {
+    r->span_ms = t1 - t0;
+    summarize(ms, samples, per, r);
+    if (threaded)
+      finish_power(pl, t0 + p->lead_ms, t1, j1, t0, t1, r);
+  }
+  free(pl);
+  return rc;
+}
+
+int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
+                mresult *r)
+{
+  double est_ms[3];
+  int samples, per;
+  memset(r, 0, sizeof *r);
+  r->power_w = NAN;
+  r->power_method = "none";
+  if (run_samples(b, job, 3, 1, est_ms) != 0)
+    return -1;
+  qsort(est_ms, 3, sizeof *est_ms, cmp_double);
+  double est = est_ms[1] > 1e-6 ? est_ms[1] : 1e-6;
+  int warm = (int)ceil(p->warmup_ms / est);
+  if (warm > 0) {
+    if (run_samples(b, job, 1, warm, est_ms) != 0)
+      return -1;
+    /* Back-to-back warm launches estimate better than the first three
+     * (cold caches, or a launch rate the host cannot sustain). */
+    if (est_ms[0] / warm > 1e-6)
+      est = est_ms[0] / warm;
+  }
+  plan(p, e != NULL, est, &samples, &per);
+  double *ms = malloc((size_t)samples * sizeof *ms);
+  if (ms == NULL) {
+    snprintf(b->err, sizeof b->err, "out of memory");
+    return -1;
+  }
+  int rc = measured(b, job, e, nv, p, samples, per, ms, r);
+  free(ms);
+  return rc;
+}

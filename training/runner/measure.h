@@ -1,0 +1,57 @@
+/* measure.h: the measurement protocol for one kernel at one configuration.
+ *
+ * 1. Estimate: three single launches, timed with device events.
+ * 2. Warm up: launches for warmup_ms of device time (caches, clocks).
+ * 3. Measure: samples of k back-to-back launches, k chosen so a sample
+ *    spans at least group_min_ms (event resolution and launch gaps stop
+ *    mattering), as many samples as make the measured span reach
+ *    min_time_ms, and power_window_ms when an energy counter is read.
+ *    Per-launch time = sample time / k; the result is the median over
+ *    samples, with quartiles and extremes as the spread.  All samples are
+ *    enqueued back to back, so the device never waits for the host.
+ * 4. Power: a separate thread polls the energy counter (every poll_ms)
+ *    while the samples run, noting when its value changes (NVML updates it
+ *    about every 100 ms).  Average power is the energy between the first
+ *    and the last change seen after lead_ms into the run, over the time
+ *    between them.  With fewer than two such changes it falls back to the
+ *    energy over the whole run (start and end reads) over its wall time.
+ */
+#ifndef SP_MEASURE_H
+#define SP_MEASURE_H
+
+#include "backend.h"
+#include "energy.h"
+#include "nvml.h"
+
+typedef struct mparams {
+  double min_time_ms;
+  double power_window_ms;
+  double lead_ms;
+  double poll_ms;
+  double warmup_ms;
+  double group_min_ms;
+  int min_samples, max_samples;
+} mparams;
+
+void mparams_init(mparams *p);
+
+typedef struct mresult {
+  double median_ms, q1_ms, q3_ms, min_ms, max_ms; /* per launch */
+  int samples, per_sample;
+  double span_ms;        /* wall time of the measured samples */
+  double power_w;        /* NAN without an energy counter */
+  double energy_j;       /* energy behind power_w */
+  double energy_span_ms; /* time behind power_w */
+  int energy_updates;    /* counter changes seen after the lead-in */
+  const char *power_method; /* "updates", "window" or "none" */
+  double sm_mhz_mean;    /* SM clock sampled at each counter change (NVML) */
+  unsigned sm_mhz_min;   /* 0: not sampled */
+} mresult;
+
+/* e and nv may be NULL (no power, no clock samples). */
+int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
+                mresult *r);
+
+double measure_now_ms(void);
+
+#endif /* SP_MEASURE_H */
