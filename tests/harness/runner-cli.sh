@@ -1,0 +1,61 @@
+#!/bin/sh
+# sp-runner's command line: help, list, usage errors (exit 2), a runs file
+# that is not a runs file (exit 1), the unavailable-backend status (3).
+. "${srcdir:-.}/lib.sh"
+R=$SP_RUNNER
+
+expect() {
+  want=$1
+  shift
+  "$@" >"$scratch/out" 2>&1
+  got=$?
+  [ "$got" -eq "$want" ] || { cat "$scratch/out" >&2; fail "exit $got, expected $want: $*"; }
+}
+
+expect 0 "$R" --help
+grep -q -- '--counters-base' "$scratch/out" || fail "--help lacks --counters-base"
+expect 0 "$R" --version
+expect 0 "$R" --list
+[ "$(awk '{print $1}' "$scratch/out" | sort -u | wc -l)" -eq "$(wc -l <"$scratch/out")" ] ||
+  fail "--list repeats a name"
+
+base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"
+# shellcheck disable=SC2086
+{
+  expect 2 "$R"
+  expect 2 "$R" --backend nosuch --kernels all --cu 1 --engine-mhz 1 --memory-mhz 1 --runs x
+  expect 2 "$R" $base
+  expect 2 "$R" --backend opencl --kernels nosuch --cu 1 --engine-mhz 1 --memory-mhz 1 --runs x
+  grep -q "no kernel 'nosuch'" "$scratch/out" || fail "unknown kernel not named"
+  expect 2 "$R" --backend opencl --kernels all --cu 0 --engine-mhz 1 --memory-mhz 1 --runs x
+  expect 2 "$R" --backend opencl --kernels all --cu 8,8 --engine-mhz 1 --memory-mhz 1 --runs x
+  expect 2 "$R" --backend opencl --kernels all --cu 8,x --engine-mhz 1 --memory-mhz 1 --runs x
+  expect 2 "$R" $base --runs x --engine-mhz fast
+  expect 2 "$R" $base --runs x --size huge
+  expect 2 "$R" $base --runs x --power solar
+  expect 2 "$R" $base --runs x --min-time-ms -3
+  expect 2 "$R" $base --runs x extra
+  expect 2 "$R" --import-ncu x.csv
+}
+
+if have_opencl; then
+  # A file that is not a runs.csv is refused, not appended to.
+  printf 'time,kernel\n1,2\n' >"$scratch/foreign.csv"
+  # shellcheck disable=SC2086
+  expect 1 "$R" $base --runs "$scratch/foreign.csv" --size small
+  grep -q 'expected the header' "$scratch/out" || fail "foreign header not reported"
+  [ "$(wc -l <"$scratch/foreign.csv")" -eq 2 ] || fail "foreign file modified"
+  # A runs file holding only a torn header is repaired.
+  printf 'kernel,cu,eng' >"$scratch/torn.csv"
+  # shellcheck disable=SC2086
+  expect 0 "$R" $base --runs "$scratch/torn.csv" --size small --min-time-ms 1 --power none
+  check_runs "$scratch/torn.csv"
+  # A second runner on the same file is refused while the first holds it.
+  (flock -x 9 && sleep 2) 9>>"$scratch/torn.csv" &
+  sleep 0.5
+  # shellcheck disable=SC2086
+  expect 1 "$R" $base --runs "$scratch/torn.csv" --size small
+  grep -q 'another process' "$scratch/out" || fail "lock not reported"
+  wait
+fi
+exit 0
