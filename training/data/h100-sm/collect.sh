@@ -1,0 +1,71 @@
+#!/bin/sh
+# collect.sh: how training/data/h100-sm was measured on the project's H100.
+#
+#   sh training/data/h100-sm/collect.sh PHASE OUTDIR
+#
+# PHASE probe: environment, green-context SM granularity, ncu inside green
+#   contexts, the OpenCL path on the GPU.
+# PHASE sweep: every suite kernel at every SM level (resumable: rows already
+#   in OUTDIR/runs.csv, or in this folder's runs.csv, are skipped).
+# PHASE counters: Nsight Compute counters at the 132-SM and 64-SM bases.
+#
+# Nothing here changes a GPU setting: clocks are only read (NVML), SM counts
+# come from green contexts, and ncu runs with --clock-control none.
+# Run from the repository root with training/runner/sp-runner built (or
+# SP_RUNNER pointing at a build).  SP_TIME_LIMIT (seconds) stops a sweep
+# early, between rows.
+set -u
+phase=$1
+out=$2
+here=training/data/h100-sm
+runner=${SP_RUNNER:-training/runner/sp-runner}
+kdir=training/kernels
+levels=8,16,24,32,40,48,56,64,80,96,112,128,132
+mkdir -p "$out"
+
+# The clocks recorded in every row: the device's maximum SM and memory
+# clocks (the boost ceiling, read through NVML).  Actual clocks before and
+# after every measurement are in details.csv.
+clocks() {
+  nvidia-smi --query-gpu=clocks.max.sm,clocks.max.mem --format=csv,noheader,nounits |
+    head -1 | tr -d ' '
+}
+
+case $phase in
+probe)
+  {
+    date -u; uname -a
+    nvidia-smi
+    nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,clocks.applications.graphics,clocks.applications.memory,clocks.default_applications.graphics,clocks.default_applications.memory,power.draw,power.limit,temperature.gpu --format=csv
+    ncu --version
+    ldconfig -p | grep -E 'libOpenCL|nvidia-opencl|nvrtc|nvidia-ml|libcuda'
+    ls /etc/OpenCL/vendors 2>&1
+  } >"$out/env.txt" 2>&1
+  "$runner" --backend cuda --probe-cu >"$out/probe-cu.csv" 2>&1
+  ;;
+sweep)
+  c=$(clocks); e=${c%,*}; m=${c#*,}
+  [ -f "$out/runs.csv" ] || cp "$here/runs.csv" "$out/runs.csv" 2>/dev/null
+  [ -f "$out/details.csv" ] || cp "$here/details.csv" "$out/details.csv" 2>/dev/null
+  [ -f "$out/metadata.txt" ] || cp "$here/metadata.txt" "$out/metadata.txt" 2>/dev/null
+  timeout -s TERM "${SP_TIME_LIMIT:-540}" "$runner" --backend cuda \
+    --kernel-dir "$kdir" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
+    --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
+    --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-}
+  echo "sweep exit status $?"
+  ;;
+counters)
+  c=$(clocks); e=${c%,*}; m=${c#*,}
+  [ -f "$out/counters.csv" ] || cp "$here/counters.csv" "$out/counters.csv" 2>/dev/null
+  for cu in ${SP_BASES:-132 64}; do
+    SP_RUNNER=$runner training/runner/sp-counters --cu "$cu" --engine-mhz "$e" \
+      --memory-mhz "$m" --counters "$out/counters.csv" --kernel-dir "$kdir" \
+      --kernels "${SP_KERNELS:-all}" --keep "$out/ncu"
+    echo "counters at $cu SMs: exit status $?"
+  done
+  ;;
+*)
+  echo "collect.sh: unknown phase '$phase'" >&2
+  exit 2
+  ;;
+esac
