@@ -133,9 +133,40 @@ static void plan(const mparams *p, int with_power, double est, int *samples,
   *samples = (int)n;
 }
 
+double mcounter_period(const mcounter *c)
+{
+  double v[MCOUNTER_MAX];
+  if (c->n < MCOUNTER_MIN)
+    return 0.0;
+  memcpy(v, c->iv, (size_t)c->n * sizeof *v);
+  qsort(v, (size_t)c->n, sizeof *v, cmp_double);
+  return quantile(v, c->n, 0.5);
+}
+
+static void mcounter_add(mcounter *c, const poller *pl)
+{
+  for (int i = 1; i < pl->nticks; ++i) {
+    c->iv[c->next] = pl->ticks[i].t_ms - pl->ticks[i - 1].t_ms;
+    c->next = (c->next + 1) % MCOUNTER_MAX;
+    if (c->n < MCOUNTER_MAX)
+      c->n++;
+  }
+}
+
+/* The span behind k counter intervals observed as span_ms: k periods when
+ * the session has a steady period that agrees within 25%. */
+static double periodic_span(const mcounter *c, int k, double span_ms)
+{
+  double p = mcounter_period(c);
+  if (p > 0.0 && k > 0 && fabs(span_ms - k * p) <= 0.25 * k * p)
+    return k * p;
+  return 0.0;
+}
+
 /* Power from the counter changes seen between t_lead and t_end. */
-static void finish_power(const poller *pl, double t_lead, double t_end,
-                         double j1, double t0, double t1, mresult *r)
+static void finish_power(const poller *pl, mcounter *c, double t_lead,
+                         double t_end, double j1, double t0, double t1,
+                         mresult *r)
 {
   const tick *first = NULL, *last = NULL;
   double sm_sum = 0.0;
@@ -157,20 +188,24 @@ static void finish_power(const poller *pl, double t_lead, double t_end,
   r->energy_updates = n;
   r->sm_mhz_mean = r->sm_mhz_min ? sm_sum / n : 0.0;
   if (n >= 2 && last->t_ms > first->t_ms) {
+    double observed = last->t_ms - first->t_ms;
+    double periodic = periodic_span(c, n - 1, observed);
     r->energy_j = last->joules - first->joules;
-    r->energy_span_ms = last->t_ms - first->t_ms;
-    r->power_method = "updates";
+    r->energy_span_ms = periodic > 0.0 ? periodic : observed;
+    r->power_method = periodic > 0.0 ? "periodic" : "updates";
   } else {
     r->energy_j = j1 - pl->j0;
     r->energy_span_ms = t1 - t0;
     r->power_method = "window";
   }
   r->power_w = r->energy_j / (r->energy_span_ms * 1e-3);
+  mcounter_add(c, pl);
 }
 
 /* The measured samples, with the polling thread running when e is set. */
 static int measured(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
-                    int samples, int per, double *ms, mresult *r)
+                    mcounter *c, int samples, int per, double *ms,
+                    mresult *r)
 {
   poller *pl = calloc(1, sizeof *pl);
   int threaded = 0, rc;
@@ -197,14 +232,14 @@ static int measured(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
     r->span_ms = t1 - t0;
     summarize(ms, samples, per, r);
     if (threaded)
-      finish_power(pl, t0 + p->lead_ms, t1, j1, t0, t1, r);
+      finish_power(pl, c, t0 + p->lead_ms, t1, j1, t0, t1, r);
   }
   free(pl);
   return rc;
 }
 
 int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
-                mresult *r)
+                mcounter *counter, mresult *r)
 {
   double est_ms[3];
   int samples, per;
@@ -230,7 +265,7 @@ int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
     snprintf(b->err, sizeof b->err, "out of memory");
     return -1;
   }
-  int rc = measured(b, job, e, nv, p, samples, per, ms, r);
+  int rc = measured(b, job, e, nv, p, counter, samples, per, ms, r);
   free(ms);
   return rc;
 }

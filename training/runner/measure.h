@@ -11,10 +11,16 @@
  *    enqueued back to back, so the device never waits for the host.
  * 4. Power: a separate thread polls the energy counter (every poll_ms)
  *    while the samples run, noting when its value changes (NVML updates it
- *    about every 100 ms).  Average power is the energy between the first
- *    and the last change seen after lead_ms into the run, over the time
- *    between them.  With fewer than two such changes it falls back to the
- *    energy over the whole run (start and end reads) over its wall time.
+ *    every 100 ms).  Average power is the energy between the first and the
+ *    last change seen after lead_ms into the run, over the time between
+ *    them ("updates").  When the counter has shown a steady update period
+ *    over the session (the median of all intervals seen so far, kept in an
+ *    mcounter) and this run's span is within 25% of k periods, the span is
+ *    taken as k periods ("periodic"): a change is sometimes seen a few ms
+ *    late (the read blocks), which would otherwise move a 200-400 ms span by
+ *    several percent.  With fewer than two changes, power falls back to the
+ *    energy over the whole run (start and end reads) over its wall time
+ *    ("window").
  */
 #ifndef SP_MEASURE_H
 #define SP_MEASURE_H
@@ -35,6 +41,16 @@ typedef struct mparams {
 
 void mparams_init(mparams *p);
 
+/* The intervals between energy-counter changes seen during a session. */
+enum { MCOUNTER_MAX = 4096, MCOUNTER_MIN = 20 };
+typedef struct mcounter {
+  double iv[MCOUNTER_MAX];
+  int n, next;
+} mcounter;
+
+/* Median interval in ms, or 0 with fewer than MCOUNTER_MIN intervals. */
+double mcounter_period(const mcounter *c);
+
 typedef struct mresult {
   double median_ms, q1_ms, q3_ms, min_ms, max_ms; /* per launch */
   int samples, per_sample;
@@ -43,14 +59,15 @@ typedef struct mresult {
   double energy_j;       /* energy behind power_w */
   double energy_span_ms; /* time behind power_w */
   int energy_updates;    /* counter changes seen after the lead-in */
-  const char *power_method; /* "updates", "window" or "none" */
+  const char *power_method; /* "periodic", "updates", "window", "none" */
   double sm_mhz_mean;    /* SM clock sampled at each counter change (NVML) */
   unsigned sm_mhz_min;   /* 0: not sampled */
 } mresult;
 
-/* e and nv may be NULL (no power, no clock samples). */
+/* e and nv may be NULL (no power, no clock samples); counter collects the
+ * energy counter's update intervals across calls. */
 int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
-                mresult *r);
+                mcounter *counter, mresult *r);
 
 double measure_now_ms(void);
 

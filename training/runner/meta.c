@@ -88,7 +88,8 @@ void meta_begin(const meta_state *m)
 }
 
 void meta_end(const meta_state *m, size_t written, size_t skipped,
-              size_t failed, int interrupted)
+              size_t failed, int interrupted, double counter_period_ms,
+              int counter_intervals)
 {
   char now[40];
   FILE *fp = open_meta(m->o);
@@ -96,6 +97,9 @@ void meta_end(const meta_state *m, size_t written, size_t skipped,
     return;
   meta_now(now, sizeof now);
   clocks_line(fp, "clocks_after", m->nv);
+  if (counter_intervals > 0)
+    fprintf(fp, "energy_counter_period_ms: %.2f (median of %d intervals)\n",
+            counter_period_ms, counter_intervals);
   fprintf(fp, "finished: %s%s\nrows_written: %zu\n"
           "rows_already_present: %zu\nfailures: %zu\n", now,
           interrupted ? " (stopped by a signal before the end)" : "", written,

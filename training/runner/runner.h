@@ -49,7 +49,8 @@ typedef struct meta_state {
 } meta_state;
 void meta_begin(const meta_state *m);
 void meta_end(const meta_state *m, size_t written, size_t skipped,
-              size_t failed, int interrupted);
+              size_t failed, int interrupted, double counter_period_ms,
+              int counter_intervals);
 /* ISO 8601 UTC time into buf. */
 void meta_now(char *buf, size_t size);
 

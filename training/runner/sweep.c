@@ -58,6 +58,7 @@ typedef struct sweep {
   size_t written, skipped, failed;
   double setup_ms;  /* host setup + device preparation of the kernel */
   double level_t0;  /* when the current configuration started */
+  mcounter counter; /* the energy counter's update intervals */
 } sweep;
 
 static void key(char *buf, size_t size, const sweep *s, const char *kernel,
@@ -186,7 +187,7 @@ static void run_level(sweep *s, const kdesc *d, kjob *job, int cu)
   nvml_clocks c0, c1;
   mresult r;
   read_clocks(s, &c0);
-  int rc = measure_run(s->b, job, s->e, s->nv, &s->o->mp, &r);
+  int rc = measure_run(s->b, job, s->e, s->nv, &s->o->mp, &s->counter, &r);
   read_clocks(s, &c1);
   if (rc != 0) {
     failure(s, d->name, cu, "timing", bk_error(s->b));
@@ -322,7 +323,7 @@ static void stop(sweep *s)
 
 int runner_sweep(const runner_opts *o)
 {
-  sweep s;
+  static sweep s; /* large (the counter history): not on the stack */
   char started[40];
   memset(&s, 0, sizeof s);
   s.o = o;
@@ -341,7 +342,8 @@ int runner_sweep(const runner_opts *o)
   catch_stop_signals();
   for (size_t k = 0; k < o->nkernels && !stop_requested; ++k)
     run_kernel(&s, o->kernels[k]);
-  meta_end(&m, s.written, s.skipped, s.failed, stop_requested != 0);
+  meta_end(&m, s.written, s.skipped, s.failed, stop_requested != 0,
+           mcounter_period(&s.counter), s.counter.n);
   if (stop_requested)
     fprintf(stderr, "sp-runner: stopped by a signal; run again to resume\n");
   fprintf(stderr, "sp-runner: %zu rows written, %zu already present, "

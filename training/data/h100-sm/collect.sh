@@ -12,8 +12,10 @@
 # Nothing here changes a GPU setting: clocks are only read (NVML), SM counts
 # come from green contexts, and ncu runs with --clock-control none.
 # Run from the repository root with training/runner/sp-runner built (or
-# SP_RUNNER pointing at a build).  SP_TIME_LIMIT (seconds) stops a sweep
-# early, between rows.
+# SP_RUNNER pointing at a build).  Optional environment: SP_TIME_LIMIT
+# (seconds; stops a sweep between rows), SP_KERNELS and SP_LEVELS (subsets),
+# SP_RUNNER_ARGS (extra sweep options, e.g. --power-window-ms 1000),
+# SP_BASES (the counters' SM levels, default "132 64").
 set -u
 phase=$1
 out=$2
