@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# sanitize.sh: the test suite under AddressSanitizer + UndefinedBehaviorSanitizer,
+# and the CLI integration tests under valgrind memcheck (docs/reliability.md).
+#
+# Usage: tests/sanitize.sh [asan|valgrind|all]     (default: all)
+#   SP_SANITIZE_BUILD  build directory to use (default: a fresh temporary
+#                      one, removed when everything passed)
+#   CC                 compiler for the ASan build (default: clang when
+#                      installed, else gcc); the valgrind build uses gcc
+#   MAKEFLAGS          passed on (e.g. -j2)
+#
+# Both stages build a copy of the source tree (what git knows, or the whole
+# tree of an unpacked tarball) out of tree, so an in-place build of the
+# checkout is neither needed nor disturbed.
+#   asan      configure --enable-sanitizers; make -k check.  Any ASan or
+#             UBSan report aborts the program that made it, so the test
+#             fails; leaks are reported by LeakSanitizer, with only those of
+#             FANN and of the C++ libraries under pocl suppressed
+#             (tests/sanitize/lsan.supp).  CC and LDFLAGS are exported, so
+#             that a test building a program against the installed (and
+#             instrumented) library links the sanitizer runtime too.
+#   valgrind  a static build (-O1 -g); every scalepredict command of
+#             tests/cli/*.sh runs under valgrind memcheck (--leak-check=full,
+#             definite/indirect/possible leaks are errors,
+#             tests/sanitize/valgrind.supp).  A stage fails when a test
+#             fails or any valgrind log reports an error.
+# Prints one line per stage and exits 1 when any stage failed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+what=${1:-all}
+case "$what" in asan | valgrind | all) ;; *)
+  echo "usage: tests/sanitize.sh [asan|valgrind|all]" >&2
+  exit 2
+  ;;
+esac
+jobs=$(nproc 2>/dev/null || echo 2)
+
+build=${SP_SANITIZE_BUILD:-}
+keep=1
+if [ -z "$build" ]; then
+  build=$(mktemp -d "${TMPDIR:-/tmp}/sp-sanitize.XXXXXX")
+  keep=0
+fi
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+
+# The source files of $1 copied into $2: what git knows (tracked and
+# untracked, not ignored) in a checkout, everything else in a tarball.
+copy_source() {
+  if git -C "$1" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    (cd "$1" && git ls-files -co --exclude-standard) | while IFS= read -r f; do
+      [ -e "$1/$f" ] || continue
+      mkdir -p "$2/$(dirname "$f")"
+      cp -p "$1/$f" "$2/$f"
+    done
+  else
+    cp -pR "$1/." "$2"
+    if [ -f "$2/Makefile" ]; then (cd "$2" && make distclean >/dev/null); fi
+  fi
+}
+
+# Refreshed on every run (cp -p keeps the times); autoreconf runs once.
+mkdir -p "$build/src"
+copy_source "$top" "$build/src"
+if [ ! -x "$build/src/configure" ]; then
+  (cd "$build/src" && autoreconf -fi) >"$build/autoreconf.log" 2>&1 || {
+    cat "$build/autoreconf.log" >&2
+    exit 2
+  }
+fi
+
+# The tests' own summary lines and every failing test's log.
+report_failures() {
+  { find "$1" -name '*.log' ! -name config.log ! -name 'vg.*' -print0 |
+    xargs -0 grep -l -E '^(FAIL|ERROR):' 2>/dev/null || true; } | while IFS= read -r f; do
+    echo "---- $f" >&2
+    tail -40 "$f" >&2
+  done
+}
+
+# count_results DIR RESULT_RE: how many automake test results under DIR
+# match (PASS, or an alternation).
+count_results() {
+  { find "$1" -name '*.trs' -exec cat {} + 2>/dev/null || true; } |
+    { grep -c -E "^:test-result: $2" || true; }
+}
+
+failed=0
+stage_asan() {
+  local cc=${CC:-}
+  [ -n "$cc" ] || { command -v clang >/dev/null && cc=clang || cc=gcc; }
+  local obj="$build/asan" t0=$SECONDS
+  rm -rf "$obj"
+  mkdir -p "$obj"
+  local log="$obj/stage.log"
+  set +e
+  (cd "$obj" &&
+    "$build/src/configure" CC="$cc" CFLAGS="-g -O1" --enable-sanitizers &&
+    make -j"$jobs" &&
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+      LSAN_OPTIONS=suppressions=$here/sanitize/lsan.supp \
+      UBSAN_OPTIONS=print_stacktrace=1 \
+      CC=$cc LDFLAGS=-fsanitize=address,undefined \
+      make -k -j"$jobs" check) >"$log" 2>&1
+  local rc=$?
+  set -e
+  local pass fail
+  pass=$(count_results "$obj" 'PASS')
+  fail=$(count_results "$obj" '(FAIL|ERROR|XPASS)')
+  echo "asan:     $cc -fsanitize=address,undefined, make check: $pass passed, $fail failed ($((SECONDS - t0)) s)$([ $rc -eq 0 ] || echo "; exit $rc, see $log")"
+  if [ $rc -ne 0 ]; then
+    report_failures "$obj"
+    failed=1
+  fi
+}
+
+stage_valgrind() {
+  local obj="$build/valgrind" t0=$SECONDS
+  if ! command -v valgrind >/dev/null; then
+    echo "valgrind: not installed (Debian package valgrind)"
+    failed=1
+    return
+  fi
+  rm -rf "$obj"
+  mkdir -p "$obj/vg"
+  local log="$obj/stage.log"
+  local wrapper="valgrind -q --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --show-leak-kinds=definite,indirect,possible --error-exitcode=97 --suppressions=$here/sanitize/valgrind.supp --log-file=$obj/vg/vg.%p.log"
+  local cli
+  cli=$(cd "$top/tests" && ls cli/*.sh | grep -v '/lib\.sh$' | tr '\n' ' ')
+  set +e
+  (cd "$obj" &&
+    "$build/src/configure" CC=gcc CFLAGS="-g -O1" --disable-shared --enable-static &&
+    make -j"$jobs" &&
+    SP_WRAPPER=$wrapper make -C tests -j"$jobs" check-TESTS TESTS="$cli") >"$log" 2>&1
+  local rc=$?
+  set -e
+  local runs errors
+  runs=$(find "$obj/vg" -name 'vg.*.log' | wc -l)
+  errors=$(find "$obj/vg" -name 'vg.*.log' -size +0 | wc -l)
+  local pass fail
+  pass=$(count_results "$obj/tests/cli" 'PASS')
+  fail=$(count_results "$obj/tests/cli" '(FAIL|ERROR|XPASS)')
+  echo "valgrind: memcheck over tests/cli: $pass passed, $fail failed; $runs scalepredict runs, $errors with errors or leaks ($((SECONDS - t0)) s)$([ $rc -eq 0 ] || echo "; exit $rc, see $log")"
+  if [ $rc -ne 0 ] || [ "$errors" -ne 0 ] || [ "$runs" -eq 0 ]; then
+    tail -20 "$log" >&2
+    report_failures "$obj/tests"
+    find "$obj/vg" -name 'vg.*.log' -size +0 | head -3 | xargs -r head -60 >&2 || true
+    failed=1
+  fi
+}
+
+case "$what" in
+asan) stage_asan ;;
+valgrind) stage_valgrind ;;
+all)
+  stage_asan
+  stage_valgrind
+  ;;
+esac
+if [ "$failed" -eq 0 ] && [ "$keep" -eq 0 ]; then rm -rf "$build"; fi
+exit "$failed"
