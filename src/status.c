@@ -27,9 +27,24 @@ void sp_error_clear(sp_error *err) {
   if (err) memset(err, 0, sizeof *err);
 }
 
+/* Copies src into dst with control characters written as \n, \r, \t or
+ * \xHH, so that an error stays on one line even when it quotes a field
+ * that held a line break (a quoted CSV field may). */
 static void copy_bounded(char *dst, size_t size, const char *src) {
-  if (!src) src = "";
-  snprintf(dst, size, "%s", src);
+  size_t at = 0;
+  for (; src && *src; src++) {
+    const unsigned char c = (unsigned char)*src;
+    char esc[8] = {(char)c, '\0'};
+    if (c == '\n' || c == '\r' || c == '\t')
+      snprintf(esc, sizeof esc, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+    else if (c < 0x20 || c == 0x7f)
+      snprintf(esc, sizeof esc, "\\x%02x", c);
+    const size_t n = strlen(esc);
+    if (at + n >= size) break;
+    memcpy(dst + at, esc, n);
+    at += n;
+  }
+  if (size) dst[at] = '\0';
 }
 
 int sp__fail(sp_error *err, int status, const char *file, long line,
@@ -40,10 +55,12 @@ int sp__fail(sp_error *err, int status, const char *file, long line,
   err->line = line;
   err->column = column;
   copy_bounded(err->field, sizeof err->field, field);
+  char message[sizeof err->message];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  vsnprintf(message, sizeof message, fmt, ap);
   va_end(ap);
+  copy_bounded(err->message, sizeof err->message, message);
   return status;
 }
 
