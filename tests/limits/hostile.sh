@@ -65,6 +65,9 @@ surfaces_error "text after a closing quote" after-quote.csv 2 "after-quote.csv:2
 printf '%s\n"a ""x"", y\nz",16,1000,1375,4.77,90.5\n"a ""x"", y\nz",32,1000,1375,2.385,150.25\n' $H >rfc.csv
 sp surfaces --runs rfc.csv --out rfc.out
 expect_rc "RFC 4180 quoting" 0
+# A line break inside a quoted number is quoted back escaped: still one line.
+printf '%s\na,16,1000,1375,"4.\n77",90.5\n' $H >broken-number.csv
+surfaces_error "line break in a number" broken-number.csv 2 "broken-number.csv:2:5: field 'time_ms'" "'4.\\n77'"
 # An 8 MiB quoted field that never ends is stopped at the limit, near its
 # start, in bounded memory.
 { echo $H; printf '"'; awk 'BEGIN { for (i = 0; i < 131072; i++) print "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz" }'; } >endless.csv
