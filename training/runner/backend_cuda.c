@@ -314,8 +314,8 @@ static void cuda_close(bk *b)
     c->f.cuDevicePrimaryCtxRelease(c->dev);
   }
   free(c->events);
-  if (c->rtc.lib)
-    dlclose(c->rtc.lib);
+  /* NVRTC stays loaded: unloading it strands its C++ runtime's emergency
+   * pool, which leak checkers then report. */
   if (c->libcuda)
     dlclose(c->libcuda);
   free(c);
@@ -562,9 +562,7 @@ static int cuda_compile_only(const char *kernel_dir,
                        err, size);
     free(cubin);
   }
-  if (r.lib)
-    dlclose(r.lib);
-  return rc;
+  return rc; /* NVRTC stays loaded (see cuda_close) */
 }
 
 const bk_ops bk_cuda_ops = {

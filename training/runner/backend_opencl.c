@@ -109,7 +109,7 @@ static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev,
     char log[BUILD_LOG_MAX] = "";
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1,
                           log, NULL);
-    snprintf(c->base.err, sizeof c->base.err, "building %s failed: %s",
+    snprintf(c->base.err, sizeof c->base.err, "building %s failed: %.900s",
              file, log);
     clReleaseProgram(prog);
     return -1;
