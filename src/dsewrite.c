@@ -92,7 +92,7 @@ static void write_sensitivity(const sp_dse_result *r, FILE *fp) {
   csv_sensitivity(fp, &r->sens);
   for (size_t k = 0; k < r->nkernels; k++) {
     fputs("kernel,", fp);
-    sp__csv_field(fp, r->kernels[k].name);
+    sp_csv_write_field(fp, r->kernels[k].name);
     fputc(',', fp);
     sp__csv_number(fp, r->kernels[k].weight, DIGITS);
     csv_sensitivity(fp, &r->kernels[k].sens);
@@ -122,7 +122,7 @@ static void write_kernels(const sp_dse_result *r, FILE *fp) {
   fputs(",clamped_counters,first_clamped_counter" SP_CSV_EOL, fp);
   for (size_t k = 0; k < r->nkernels; k++) {
     const sp_dse_kernel *kn = &r->kernels[k];
-    sp__csv_field(fp, kn->name);
+    sp_csv_write_field(fp, kn->name);
     const double v[6] = {kn->weight, kn->base_time_ms, kn->base_power_w,
                          kn->reference.time_ms, kn->reference.avg_power_w,
                          kn->reference.energy_mj};
@@ -137,7 +137,7 @@ static void write_kernels(const sp_dse_result *r, FILE *fp) {
       else fputc(',', fp);
     }
     fprintf(fp, ",%zu,", kn->clamped);
-    sp__csv_field(fp, kn->first_clamped);
+    sp_csv_write_field(fp, kn->first_clamped);
     fputs(SP_CSV_EOL, fp);
   }
 }
@@ -149,7 +149,7 @@ static void write_candidates(const sp_dse_result *r, FILE *fp) {
     const sp_dse_candidate *c = &r->candidates[i];
     sp_dse_choice ch = sp_dse_at(r, c->config);
     fprintf(fp, "%zu,", c->rank);
-    sp__csv_field(fp, c->name);
+    sp_csv_write_field(fp, c->name);
     fputc(',', fp);
     csv_choice(fp, r, &ch, &ref);
     fprintf(fp, ",%s,%s" SP_CSV_EOL, c->meets_cap ? "yes" : "no", c->meets_budget ? "yes" : "no");
@@ -243,9 +243,9 @@ static void json_sensitivity(FILE *fp, const sp_dse_sensitivity *s) {
 
 static void json_header(FILE *fp, const sp_dse_result *r) {
   fputs("{\"model\":", fp);
-  sp__json_string(fp, r->model_name);
+  sp_json_write_string(fp, r->model_name);
   fprintf(fp, ",\"synthetic\":%s,\"source\":", r->synthetic ? "true" : "false");
-  sp__json_string(fp, r->model_source);
+  sp_json_write_string(fp, r->model_source);
   fprintf(fp, ",\n\"space\":{\"configs\":%zu,\"grid_interp\":%u", r->nconfigs,
           r->params.grid_interp);
   static const char *const keys[3] = {"cu", "engine_mhz", "memory_mhz"};
@@ -284,7 +284,7 @@ static void json_front(FILE *fp, const sp_dse_result *r, const char *key, const 
 
 static void json_kernel(FILE *fp, const sp_dse_result *r, const sp_dse_kernel *k) {
   fputs("{\"kernel\":", fp);
-  sp__json_string(fp, k->name);
+  sp_json_write_string(fp, k->name);
   fputs(",\"weight\":", fp);
   sp__json_number(fp, k->weight, DIGITS);
   fputs(",\"base_time_ms\":", fp);
@@ -292,7 +292,7 @@ static void json_kernel(FILE *fp, const sp_dse_result *r, const sp_dse_kernel *k
   fputs(",\"base_power_w\":", fp);
   sp__json_number(fp, k->base_power_w, DIGITS);
   fprintf(fp, ",\"clamped_counters\":%zu,\"first_clamped_counter\":", k->clamped);
-  if (k->first_clamped) sp__json_string(fp, k->first_clamped);
+  if (k->first_clamped) sp_json_write_string(fp, k->first_clamped);
   else fputs("null", fp);
   fputs(",\"reference\":", fp);
   json_choice(fp, r, &k->reference);
@@ -312,7 +312,7 @@ static void json_candidates(FILE *fp, const sp_dse_result *r) {
     const sp_dse_candidate *c = &r->candidates[i];
     sp_dse_choice ch = sp_dse_at(r, c->config);
     fprintf(fp, "%s{\"rank\":%zu,\"name\":", i ? ",\n" : "\n", c->rank);
-    sp__json_string(fp, c->name);
+    sp_json_write_string(fp, c->name);
     fprintf(fp, ",\"meets_cap\":%s,\"meets_budget\":%s,\"result\":",
             c->meets_cap ? "true" : "false", c->meets_budget ? "true" : "false");
     json_choice(fp, r, &ch);

@@ -132,7 +132,7 @@ static int write_table(report *r, const char *name, group_by by, const char *col
     if (column) {
       index_label(r, by, g[i].index, label, sizeof label);
       fputc(',', fp);
-      sp__csv_field(fp, label);
+      sp_csv_write_field(fp, label);
     }
     fprintf(fp, ",%zu,%.4f,%.4f,%.4f\n", g[i].n, g[i].mape, g[i].median, g[i].p90);
   }
@@ -175,7 +175,7 @@ static int write_predictions(report *r) {
     sp_config_format(&x->target, target, sizeof target);
     fprintf(fp, "%s,%s,%u,%u,", sp_method_name((sp_method)x->method), qname[x->quantity],
             (unsigned)x->split, x->k);
-    sp__csv_field(fp, r->ds->kernels[x->kernel]);
+    sp_csv_write_field(fp, r->ds->kernels[x->kernel]);
     fprintf(fp, ",%s,%s,%.9g,%.9g,%.4f\n", base, target, x->predicted, x->measured,
             100.0 * fabs(x->predicted - x->measured) / x->measured);
   }

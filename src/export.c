@@ -117,7 +117,7 @@ static void long_header(exporter *x) {
 static void long_rows(exporter *x, const char *kernel) {
   for (size_t i = 0; i < x->space.n; i++) {
     sp_config c = sp__space_config(&x->space, i);
-    sp__csv_field(x->fp, kernel);
+    sp_csv_write_field(x->fp, kernel);
     fprintf(x->fp, ",%dcu/%d/%d,%d,%d,%d", c.cu, c.engine_mhz, c.memory_mhz, c.cu,
             c.engine_mhz, c.memory_mhz);
     for (size_t j = 0; j < column_count(x); j++) {
@@ -141,7 +141,7 @@ static void wide_header(exporter *x) {
 }
 
 static void wide_row(exporter *x, const char *kernel) {
-  sp__csv_field(x->fp, kernel);
+  sp_csv_write_field(x->fp, kernel);
   for (size_t j = 0; j < column_count(x); j++)
     for (size_t i = 0; i < x->space.n; i++) {
       fputc(',', x->fp);

@@ -36,7 +36,7 @@ int sp_governor_write_summary_csv(const sp_governor_result *const *results, size
         "invocations,time_vs_reference,energy_vs_reference" SP_CSV_EOL, fp);
   for (size_t i = 0; i < n; i++) {
     const sp_governor_result *r = results[i];
-    sp__csv_field(fp, r->policy);
+    sp_csv_write_field(fp, r->policy);
     const double v[5] = {r->time_ms, r->energy_mj, r->edp, r->avg_power_w, r->peak_power_w};
     for (int j = 0; j < 5; j++) {
       fputc(',', fp);
@@ -62,9 +62,9 @@ static void step_row(FILE *fp, const sp_governor_trace *t, const sp_governor_res
                      const sp_governor_outcome *o) {
   const sp_config *c = &t->configs[o->config];
   const sp_gov_entry *e = &t->entries[o->position];
-  sp__csv_field(fp, r->policy);
+  sp_csv_write_field(fp, r->policy);
   fprintf(fp, ",%zu,%ld,", o->position + 1, e->order);
-  sp__csv_field(fp, t->kernels[e->kernel].name);
+  sp_csv_write_field(fp, t->kernels[e->kernel].name);
   fprintf(fp, ",%dcu/%d/%d,%d,%d,%d", c->cu, c->engine_mhz, c->memory_mhz, c->cu,
           c->engine_mhz, c->memory_mhz);
   const double v[3] = {o->time_ms, o->power_w, o->energy_mj};
@@ -113,7 +113,7 @@ static void json_params(FILE *fp, const sp_governor_trace *t, const sp_governor_
 
 static void json_result(FILE *fp, const sp_governor_result *r, const sp_governor_result *b) {
   fputs("{\"policy\":", fp);
-  sp__json_string(fp, r->policy);
+  sp_json_write_string(fp, r->policy);
   json_key_number(fp, "time_ms", r->time_ms);
   json_key_number(fp, "energy_mj", r->energy_mj);
   json_key_number(fp, "edp", r->edp);
@@ -137,9 +137,9 @@ int sp_governor_write_json(const sp_governor_trace *t, const sp_governor_params 
   size_t measured = 0;
   for (size_t k = 0; k < t->nkernels; k++) measured += t->kernels[k].mt != NULL;
   fputs("{\"model\":", fp);
-  sp__json_string(fp, sp_model_name(t->model));
+  sp_json_write_string(fp, sp_model_name(t->model));
   fputs(",\"trace\":", fp);
-  sp__json_string(fp, t->path);
+  sp_json_write_string(fp, t->path);
   fprintf(fp, ",\"invocations\":%zu,\"kernels\":%zu,\"measured_kernels\":%zu", t->length,
           t->nkernels, measured);
   json_params(fp, t, p);

@@ -57,6 +57,15 @@ void sp_error_clear(sp_error *err);
 /* One line: "FILE:LINE:COL: field 'F': MESSAGE" (parts omitted when absent). */
 int sp_error_format(const sp_error *err, char *buf, size_t size);
 
+/* ---- writing CSV and JSON ----------------------------------------------- */
+
+/* Writes s as a JSON string literal (quotes, backslashes and control
+ * characters escaped). */
+void sp_json_write_string(FILE *fp, const char *s);
+/* Writes s as one CSV field, quoted when it holds a comma, a double quote,
+ * CR or LF (RFC 4180). */
+void sp_csv_write_field(FILE *fp, const char *s);
+
 /* ---- hardware configurations ------------------------------------------ */
 
 typedef struct sp_config {

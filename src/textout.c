@@ -28,7 +28,7 @@ void sp__json_number(FILE *fp, double v, int digits) {
   else fputs("null", fp);
 }
 
-void sp__json_string(FILE *fp, const char *s) {
+void sp_json_write_string(FILE *fp, const char *s) {
   fputc('"', fp);
   for (; s && *s; s++) {
     unsigned char c = (unsigned char)*s;
@@ -39,7 +39,7 @@ void sp__json_string(FILE *fp, const char *s) {
   fputc('"', fp);
 }
 
-void sp__csv_field(FILE *fp, const char *s) {
+void sp_csv_write_field(FILE *fp, const char *s) {
   if (!s) s = "";
   if (!strpbrk(s, ",\"\r\n")) {
     fputs(s, fp);

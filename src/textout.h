@@ -27,10 +27,6 @@ void sp__c_numeric_end(sp_c_numeric *s);
 
 /* A number as JSON: %.*g, or null when not finite. */
 void sp__json_number(FILE *fp, double v, int digits);
-/* A JSON string literal with escapes. */
-void sp__json_string(FILE *fp, const char *s);
-/* A CSV field, quoted when it holds a comma, quote, CR or LF (RFC 4180). */
-void sp__csv_field(FILE *fp, const char *s);
 /* A number as a CSV field: %.*g, or empty when not finite. */
 void sp__csv_number(FILE *fp, double v, int digits);
 /* Text with &, <, >, " and ' escaped for HTML and SVG. */

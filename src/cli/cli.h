@@ -29,10 +29,6 @@ int cli_exit_for(int status);
 int cli_parse_format(const char *s, cli_format *out);
 int cli_parse_ulong(const char *s, unsigned long *out);
 
-/* Writes s as a JSON string literal. */
-void cli_json_string(FILE *fp, const char *s);
-/* Writes s as a CSV field (quoted when needed, RFC 4180). */
-void cli_csv_field(FILE *fp, const char *s);
 
 /* Progress on stderr when it is a terminal (sp_progress_fn). */
 void cli_progress(void *user, size_t done, size_t total, const char *what);

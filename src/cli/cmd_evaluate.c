@@ -145,15 +145,15 @@ static void print_stats_json(const sp_evaluation *e, sp_method m, sp_quantity q)
 
 static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluation *e) {
   printf("{\"runs\":");
-  cli_json_string(stdout, c->runs);
+  sp_json_write_string(stdout, c->runs);
   printf(",\"counters\":");
-  cli_json_string(stdout, c->counters);
+  sp_json_write_string(stdout, c->counters);
   printf(",\"protocol\":\"%s\",\"holdout\":%g,\"splits\":%zu,\"seed\":%lu,\"kernels\":[",
          c->p.leave_one_out ? "leave-one-out" : "holdout", c->p.leave_one_out ? 0.0 : c->p.holdout,
          sp_evaluation_splits(e), c->p.seed);
   for (size_t k = 0; k < sp_dataset_kernel_count(ds); k++) {
     if (k) putchar(',');
-    cli_json_string(stdout, sp_dataset_kernel_name(ds, k));
+    sp_json_write_string(stdout, sp_dataset_kernel_name(ds, k));
   }
   printf("],\"bases\":[");
   for (size_t b = 0; b < c->p.nbases; b++) {
@@ -183,7 +183,7 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
     printf("%s\n{\"method\":\"%s\",\"quantity\":\"%s\",\"split\":%u,\"k\":%u,\"kernel\":",
            i ? "," : "", sp_method_name((sp_method)r->method), r->quantity ? "power" : "time",
            (unsigned)r->split, r->k);
-    cli_json_string(stdout, sp_dataset_kernel_name(ds, r->kernel));
+    sp_json_write_string(stdout, sp_dataset_kernel_name(ds, r->kernel));
     printf(",\"base\":\"%s\",\"target\":\"%s\",\"predicted\":%.6g,\"measured\":%.6g}", base,
            target, r->predicted, r->measured);
   }

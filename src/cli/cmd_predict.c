@@ -40,9 +40,9 @@ static void print_begin(printer *p) {
          "base_power_w,power_w,measured_power_w,power_error_pct");
   } else if (p->o->format == FMT_JSON) {
     printf("{\"model\":");
-    cli_json_string(stdout, sp_model_name(m));
+    sp_json_write_string(stdout, sp_model_name(m));
     printf(",\"synthetic\":%s,\"source\":", sp_model_is_synthetic(m) ? "true" : "false");
-    cli_json_string(stdout, sp_model_source(m));
+    sp_json_write_string(stdout, sp_model_source(m));
     printf(",\"base\":\"%s\",\"has_power\":%s,\"predictions\":[", base,
            sp_model_has_power(m) ? "true" : "false");
   } else {
@@ -63,7 +63,7 @@ static void print_row(printer *p, const row *r) {
   double pe = pct_error(r->power, r->measured_power);
   FILE *o = stdout;
   if (p->o->format == FMT_CSV) {
-    cli_csv_field(o, r->kernel);
+    sp_csv_write_field(o, r->kernel);
     fprintf(o, ",%s,", target);
     const double v[8] = {r->base_time, r->time, r->measured_time, te,
                          r->base_power, r->power, r->measured_power, pe};
@@ -78,7 +78,7 @@ static void print_row(printer *p, const row *r) {
     const double v[8] = {r->base_time, r->time, r->measured_time, te,
                          r->base_power, r->power, r->measured_power, pe};
     fputs(p->count ? ",\n{\"kernel\":" : "\n{\"kernel\":", o);
-    cli_json_string(o, r->kernel);
+    sp_json_write_string(o, r->kernel);
     fprintf(o, ",\"target\":\"%s\"", target);
     for (int i = 0; i < 8; i++) {
       fprintf(o, ",\"%s\":", keys[i]);

@@ -58,31 +58,6 @@ int cli_parse_ulong(const char *s, unsigned long *out) {
   return 0;
 }
 
-void cli_json_string(FILE *fp, const char *s) {
-  fputc('"', fp);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(fp, "\\%c", c);
-    else if (c < 0x20) fprintf(fp, "\\u%04x", c);
-    else fputc(c, fp);
-  }
-  fputc('"', fp);
-}
-
-void cli_csv_field(FILE *fp, const char *s) {
-  if (!s) s = "";
-  if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, fp);
-    return;
-  }
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', fp);
-    fputc(*s, fp);
-  }
-  fputc('"', fp);
-}
-
 void cli_progress(void *user, size_t done, size_t total, const char *what) {
   (void)user;
   if (!isatty(STDERR_FILENO)) return;
