@@ -283,7 +283,9 @@ static int get_string(cursor *c, char **out) {
   for (const char *r = t; *r; r++) {
     if (*r == '%') {
       int hi = hexval(r[1]), lo = hi < 0 ? -1 : hexval(r[2]);
-      if (lo < 0) {
+      /* %00 would end the string early: "%00x" would read as an empty
+       * name, which the writer never produces and saves as "-". */
+      if (lo < 0 || hi + lo == 0) {
         free(s);
         return bad(c, "bad escape in '%s'", t);
       }
