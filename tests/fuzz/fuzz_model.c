@@ -175,7 +175,12 @@ static void round_trip(const sp_model *m) {
   snprintf(saved, sizeof saved, "%s", dir);
   FZ_CHECK(sp_model_save(m, saved, &err) == SP_OK);
   sp_model *copy = NULL;
-  FZ_CHECK(sp_model_load(saved, &copy, &err) == SP_OK);
+  if (sp_model_load(saved, &copy, &err) != SP_OK) {
+    char line[2048];
+    sp_error_format(&err, line, sizeof line);
+    fz_print(line);
+    FZ_CHECK(!"a saved model loads again");
+  }
   FZ_CHECK(sp_model_counter_count(copy) == sp_model_counter_count(m));
   FZ_CHECK(sp_model_has_power(copy) == sp_model_has_power(m));
   check_predictions(m, copy);

@@ -80,6 +80,7 @@ void fz_print(const char *line) {
   for (const char *at; (at = strstr(line, fz_dir())) != NULL; line = at + n + 1)
     fwrite(line, 1, (size_t)(at - line), stdout);
   puts(line);
+  fflush(stdout); /* a property violation aborts next */
 }
 
 void fz_violation(const char *file, int line, const char *what) {
