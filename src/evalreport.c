@@ -114,6 +114,19 @@ static size_t groups_for(const report *r, group_by by) {
   return by == BY_K ? maxk + 1 : by == BY_BASE ? r->p->nbases : by == BY_KERNEL ? r->ds->nkernels : 1;
 }
 
+/* Statistics of one method and quantity, optionally at one cluster count
+ * or base (SP_EVAL_ANY for all). */
+static void stats_of(const report *r, size_t method, size_t quantity, size_t k,
+                     size_t base, sp_eval_stats *out) {
+  sp_eval_filter f;
+  sp_eval_filter_init(&f);
+  f.method = method;
+  f.quantity = quantity;
+  f.k = k;
+  f.base = base;
+  sp_evaluation_stats(r->e, &f, out);
+}
+
 static int write_table(report *r, const char *name, group_by by, const char *column) {
   group *g;
   size_t n, ng = groups_for(r, by);
@@ -147,12 +160,8 @@ static int write_histogram(report *r) {
   fputs("method,quantity,ape_from_pct,ape_to_pct,count,fraction\n", fp);
   for (int m = 0; m < SP_METHOD_COUNT; m++)
     for (int q = 0; q < 2; q++) {
-      sp_eval_filter f;
       sp_eval_stats s;
-      sp_eval_filter_init(&f);
-      f.method = (size_t)m;
-      f.quantity = (size_t)q;
-      sp_evaluation_stats(r->e, &f, &s);
+      stats_of(r, (size_t)m, (size_t)q, SP_EVAL_ANY, SP_EVAL_ANY, &s);
       for (int b = 0; s.n && b < SP_EVAL_HIST_BINS; b++) {
         /* The last bin is open-ended: its upper bound is left empty. */
         fprintf(fp, "%s,%s,%d,", sp_method_name((sp_method)m), qname[q], 10 * b);
@@ -187,12 +196,8 @@ static int write_predictions(report *r) {
 static int methods_present(const report *r, sp_quantity q, int *list) {
   int n = 0;
   for (int m = 0; m < SP_METHOD_COUNT; m++) {
-    sp_eval_filter f;
     sp_eval_stats s;
-    sp_eval_filter_init(&f);
-    f.method = (size_t)m;
-    f.quantity = q;
-    sp_evaluation_stats(r->e, &f, &s);
+    stats_of(r, (size_t)m, q, SP_EVAL_ANY, SP_EVAL_ANY, &s);
     if (s.n) list[n++] = m;
   }
   return n;
@@ -217,13 +222,8 @@ static int plot_vs_clusters(report *r, sp_quantity q) {
   size_t nk = r->p->nclusters < 256 ? r->p->nclusters : 256;
   for (int i = 0; i < nm; i++) {
     for (size_t j = 0; j < nk; j++) {
-      sp_eval_filter f;
       sp_eval_stats st;
-      sp_eval_filter_init(&f);
-      f.method = (size_t)ms[i];
-      f.quantity = q;
-      f.k = r->p->clusters[j];
-      sp_evaluation_stats(r->e, &f, &st);
+      stats_of(r, (size_t)ms[i], q, r->p->clusters[j], SP_EVAL_ANY, &st);
       xs[i][j] = (double)r->p->clusters[j];
       ys[i][j] = st.n ? st.mape : NAN;
     }
@@ -249,12 +249,8 @@ static int plot_histogram(report *r, sp_quantity q) {
   double v[SP_METHOD_COUNT * SP_EVAL_HIST_BINS];
   const char *names[SP_METHOD_COUNT];
   for (int i = 0; i < nm; i++) {
-    sp_eval_filter f;
     sp_eval_stats st;
-    sp_eval_filter_init(&f);
-    f.method = (size_t)ms[i];
-    f.quantity = q;
-    sp_evaluation_stats(r->e, &f, &st);
+    stats_of(r, (size_t)ms[i], q, SP_EVAL_ANY, SP_EVAL_ANY, &st);
     names[i] = sp_method_name((sp_method)ms[i]);
     for (int b = 0; b < SP_EVAL_HIST_BINS; b++)
       v[i * SP_EVAL_HIST_BINS + b] = 100.0 * (double)st.hist[b] / (double)st.n;
@@ -321,13 +317,8 @@ static int plot_bases(report *r, sp_quantity q) {
   if (!mape) return sp__fail(r->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   size_t scored = 0;
   for (size_t b = 0; b < p->nbases; b++) {
-    sp_eval_filter f;
     sp_eval_stats st;
-    sp_eval_filter_init(&f);
-    f.method = SP_METHOD_WU2015;
-    f.quantity = q;
-    f.base = b;
-    sp_evaluation_stats(r->e, &f, &st);
+    stats_of(r, SP_METHOD_WU2015, q, SP_EVAL_ANY, b, &st);
     mape[b] = st.n ? st.mape : NAN;
     scored += st.n > 0;
   }
@@ -378,12 +369,8 @@ static void pick_best(report *r) {
     r->best[q] = -1;
     for (int m = 0; m < SP_METHOD_COUNT; m++) {
       if (m == SP_METHOD_ORACLE) continue; /* it sees the answer */
-      sp_eval_filter f;
       sp_eval_stats s;
-      sp_eval_filter_init(&f);
-      f.method = (size_t)m;
-      f.quantity = (size_t)q;
-      sp_evaluation_stats(r->e, &f, &s);
+      stats_of(r, (size_t)m, (size_t)q, SP_EVAL_ANY, SP_EVAL_ANY, &s);
       if (s.n && s.mape < best) {
         best = s.mape;
         r->best[q] = m;
@@ -398,13 +385,8 @@ static void html_summary(report *r) {
         "<th>power MAPE</th><th>median</th><th>p90</th><th>n</th></tr>\n", h);
   for (int m = 0; m < SP_METHOD_COUNT; m++) {
     sp_eval_stats s[2];
-    for (int q = 0; q < 2; q++) {
-      sp_eval_filter f;
-      sp_eval_filter_init(&f);
-      f.method = (size_t)m;
-      f.quantity = (size_t)q;
-      sp_evaluation_stats(r->e, &f, &s[q]);
-    }
+    for (int q = 0; q < 2; q++)
+      stats_of(r, (size_t)m, (size_t)q, SP_EVAL_ANY, SP_EVAL_ANY, &s[q]);
     if (!s[0].n && !s[1].n) continue;
     fprintf(h, "<tr><td>%s%s</td>", sp_method_name((sp_method)m),
             m == r->best[SP_TIME] ? " (best)" : "");
