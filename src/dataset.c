@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csvhead.h"
 #include "csvread.h"
 #include "status.h"
 
@@ -150,18 +151,11 @@ typedef struct load_ctx {
   long col[NCOLS];     /* field index of each known column, -1 if absent */
 } load_ctx;
 
-static void trim_in_place(char *s) {
-  size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = 0;
-  size_t lead = strspn(s, " \t");
-  if (lead) memmove(s, s + lead, n - lead + 1);
-}
-
 static int read_header(load_ctx *c, const sp_csv_row *row, size_t required,
                        sp_error *err) {
   for (size_t j = 0; j < NCOLS; j++) c->col[j] = -1;
   for (size_t i = 0; i < row->nfields; i++) {
-    trim_in_place(row->fields[i]);
+    sp__csv_trim(row->fields[i]);
     for (size_t j = 0; j < NCOLS; j++)
       if (!strcmp(row->fields[i], col_names[j])) {
         if (c->col[j] >= 0)
