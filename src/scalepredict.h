@@ -130,6 +130,11 @@ void sp_surface_free(sp_surface *s);
 /* Writes the surface as readable CSV: one row per scaling value with its
  * region (cu), kind (engine|memory|cu) and the two configurations it links. */
 int sp_surface_write_csv(const sp_surface *s, FILE *fp);
+/* Writes the surfaces of kernels [k0, k1) for q to path as one CSV file
+ * with a header row, atomically (temporary file, fsync, rename): a hole in
+ * the grid or a write error leaves no file and no partial file behind. */
+int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
+                     const char *path, sp_error *err);
 /* Predicts the value at target from the value at base by applying the
  * surface's own scaling values (exact for training data). */
 int sp_surface_scale(const sp_surface *s, const sp_config *base,

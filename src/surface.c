@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dataset.h"
+#include "fsutil.h"
 #include "status.h"
 #include "textout.h"
 
@@ -288,6 +289,27 @@ int sp_surface_write_csv(const sp_surface *s, FILE *fp) {
       }
   sp__c_numeric_end(&cnum);
   return bad ? SP_EIO : SP_OK;
+}
+
+int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
+                     const char *path, sp_error *err) {
+  sp_atomic_file af;
+  int st = sp__atomic_open(&af, path, err);
+  if (st) return st;
+  fputs("kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,"
+        "memory_to,ratio\n", af.fp);
+  for (size_t k = k0; k < k1 && !st; k++) {
+    sp_surface *s;
+    st = sp_surface_build(ds, k, q, &s, err);
+    if (!st && sp_surface_write_csv(s, af.fp))
+      st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "write failed");
+    sp_surface_free(s);
+  }
+  if (st) {
+    sp__atomic_abort(&af);
+    return st;
+  }
+  return sp__atomic_commit(&af, err);
 }
 
 int sp_surface_scale(const sp_surface *s, const sp_config *base,

@@ -31,39 +31,10 @@ static void usage(void) {
 
 static int write_quantity(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
                           const char *dir, sp_error *err) {
-  char path[PATH_MAX], tmp[PATH_MAX + 16];
+  char path[PATH_MAX];
   snprintf(path, sizeof path, "%s/%s.csv", dir, q == SP_TIME ? "time" : "power");
-  snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-  FILE *fp = fopen(tmp, "w");
-  if (!fp) {
-    err->status = SP_EIO;
-    snprintf(err->file, sizeof err->file, "%.500s", path);
-    snprintf(err->message, sizeof err->message, "cannot write");
-    return SP_EIO;
-  }
-  fputs("kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,"
-        "memory_to,ratio\n", fp);
-  int st = SP_OK;
-  for (size_t k = k0; k < k1 && !st; k++) {
-    sp_surface *s;
-    st = sp_surface_build(ds, k, q, &s, err);
-    if (!st) st = sp_surface_write_csv(s, fp);
-    sp_surface_free(s);
-  }
-  /* Only a complete file is renamed into place. */
-  if (fflush(fp) || fsync(fileno(fp))) st = st ? st : SP_EIO;
-  if (fclose(fp)) st = st ? st : SP_EIO;
-  if (!st && rename(tmp, path)) st = SP_EIO;
-  if (st) {
-    unlink(tmp);
-    if (!err->status) {
-      err->status = st;
-      snprintf(err->file, sizeof err->file, "%.500s", path);
-      snprintf(err->message, sizeof err->message, "write failed");
-    }
-  } else {
-    printf("wrote %s\n", path);
-  }
+  int st = sp_surfaces_save(ds, k0, k1, q, path, err);
+  if (!st) printf("wrote %s\n", path);
   return st;
 }
 
