@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmeans.h"
 #include "scalepredict.h"
 
 static double dist2(const double *a, const double *b, size_t p) {
@@ -17,15 +18,7 @@ static double dist2(const double *a, const double *b, size_t p) {
 }
 
 void sp__baseline_nearest(const sp_baseline_data *d, const double *x, double *out) {
-  size_t best = 0;
-  double bd = INFINITY;
-  for (size_t i = 0; i < d->n; i++) {
-    double di = dist2(d->x + i * d->p, x, d->p);
-    if (di < bd) {
-      bd = di;
-      best = i;
-    }
-  }
+  size_t best = sp__kmeans_nearest(d->x, d->n, d->p, x, NULL);
   memcpy(out, d->logr + best * d->g, d->g * sizeof(double));
 }
 

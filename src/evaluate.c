@@ -15,6 +15,7 @@
 #include "baselines.h"
 #include "dataset.h"
 #include "evaluate.h"
+#include "kmeans.h"
 #include "model.h"
 #include "status.h"
 
@@ -232,23 +233,6 @@ static void true_features(const sp_submodel *s, size_t i, const sp_surface *surf
     sp__surface_cu_features(surf, s->base.i[1], s->base.i[2], out);
 }
 
-static size_t nearest_centroid(const sp_cluster_set *cs, const double *f) {
-  size_t best = 0;
-  double bd = INFINITY;
-  for (size_t c = 0; c < cs->k; c++) {
-    double d = 0;
-    for (size_t i = 0; i < cs->dim; i++) {
-      double e = cs->centroids[c * cs->dim + i] - f[i];
-      d += e * e;
-    }
-    if (d < bd) {
-      bd = d;
-      best = c;
-    }
-  }
-  return best;
-}
-
 /* Blends set i's centroids geometrically with the network's outputs. */
 static void soft_blend(const sp_cluster_set *cs, const double *x, double *out) {
   double w[1024], wsum = 0;
@@ -280,7 +264,8 @@ static int score_clustered(job *j, const sp_model *m, sp_quantity q, const qctx 
   if (!st && wants(j, SP_METHOD_ORACLE)) {
     for (size_t i = 0; i < s->nsets; i++) {
       true_features(s, i, c->surf[k], j->scratch);
-      choice[i] = nearest_centroid(&s->sets[i], j->scratch);
+      choice[i] = sp__kmeans_nearest(s->sets[i].centroids, s->sets[i].k, s->sets[i].dim,
+                                     j->scratch, NULL);
     }
     st = sp__model_predict_choice(m, q, choice, base, j->pred);
     if (!st) st = emit(j, SP_METHOD_ORACLE, q, kk, k, c, &s->grid, j->pred);

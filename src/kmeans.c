@@ -150,21 +150,30 @@ static void seed_plusplus(const problem *p, gsl_rng *rng, workspace *ws) {
   }
 }
 
+size_t sp__kmeans_nearest(const double *rows, size_t k, size_t dim, const double *x,
+                          double *dist) {
+  assert(k >= 1);
+  size_t best = 0;
+  double best_d = sqdist(x, rows, dim);
+  for (size_t j = 1; j < k; j++) {
+    const double d = sqdist(x, rows + j * dim, dim);
+    if (d < best_d) {
+      best_d = d;
+      best = j;
+    }
+  }
+  if (dist) *dist = best_d;
+  return best;
+}
+
 /* Assigns every point to its nearest centroid (ties go to the lowest index,
  * which keeps the result deterministic and stable when nothing moves) and
  * returns how many assignments changed. */
 static size_t assign_points(const problem *p, workspace *ws) {
   size_t changed = 0;
   for (size_t i = 0; i < p->n; i++) {
-    size_t best = 0;
-    double best_d = sqdist(point(p, i), ws->centroids, p->dim);
-    for (size_t j = 1; j < p->k; j++) {
-      const double d = sqdist(point(p, i), ws->centroids + j * p->dim, p->dim);
-      if (d < best_d) {
-        best_d = d;
-        best = j;
-      }
-    }
+    double best_d;
+    size_t best = sp__kmeans_nearest(ws->centroids, p->k, p->dim, point(p, i), &best_d);
     if (ws->assign[i] != best)
       changed++;
     ws->assign[i] = best;

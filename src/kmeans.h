@@ -29,4 +29,10 @@ int sp__kmeans(const double *x, size_t n, size_t dim,
                const sp_kmeans_params *params, sp_kmeans_result *out);
 void sp__kmeans_result_free(sp_kmeans_result *r);
 
+/* Index of the row of rows (k rows of dim values) nearest to x in squared
+ * Euclidean distance, ties to the lowest index; *dist (if not NULL)
+ * receives that squared distance.  k must be at least 1. */
+size_t sp__kmeans_nearest(const double *rows, size_t k, size_t dim, const double *x,
+                          double *dist);
+
 #endif
