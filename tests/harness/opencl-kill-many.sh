@@ -9,12 +9,14 @@ have_opencl || skip "no OpenCL device (install pocl-opencl-icd)"
 KILLS=${SP_KILLS:-25}
 kernels=stream_copy,stream_triad,reduce_sum_f32,hist_local_256,transpose_tiled,poly_f32_d64
 set -- --backend opencl --kernels "$kernels" --cu 1,2,3 --engine-mhz 1000 \
-  --memory-mhz 1375 --runs "$scratch/runs.csv" --size small --min-time-ms 100 \
+  --memory-mhz 1375 --runs "$scratch/runs.csv" --size small --min-time-ms 200 \
   --power-window-ms 0 --warmup-ms 1
 total=18
 
 rows() { if [ -f "$scratch/runs.csv" ]; then echo $(($(wc -l <"$scratch/runs.csv") - 1)); else echo 0; fi; }
 
+# A row takes over 0.2 s, longer than most delays below, so a run that ends
+# before its kill is one that had at most a row or two left.
 kills=0
 i=0
 while [ $i -lt "$KILLS" ] && [ "$(rows)" -lt $total ]; do

@@ -51,11 +51,19 @@ if have_opencl; then
   expect 0 "$R" $base --runs "$scratch/torn.csv" --size small --min-time-ms 1 --power none
   check_runs "$scratch/torn.csv"
   # A second runner on the same file is refused while the first holds it.
-  (flock -x 9 && sleep 2) 9>>"$scratch/torn.csv" &
-  sleep 0.5
+  # The holder keeps the lock until told to let go, however slow the machine.
+  (flock -x 9 && : >"$scratch/locked" &&
+    while [ -d "$scratch" ] && [ ! -e "$scratch/release" ]; do sleep 0.05; done) 9>>"$scratch/torn.csv" &
+  i=0
+  while [ ! -e "$scratch/locked" ]; do
+    i=$((i + 1))
+    [ $i -lt 600 ] || { : >"$scratch/release"; fail "the lock holder never started"; }
+    sleep 0.05
+  done
   # shellcheck disable=SC2086
   expect 1 "$R" $base --runs "$scratch/torn.csv" --size small
-  grep -q 'another process' "$scratch/out" || fail "lock not reported"
+  : >"$scratch/release"
   wait
+  grep -q 'another process' "$scratch/out" || fail "lock not reported"
 fi
 exit 0

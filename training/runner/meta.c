@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure.h"
 #include "energy.h"
 #include "runner.h"
 
@@ -97,9 +98,12 @@ void meta_end(const meta_state *m, size_t written, size_t skipped,
     return;
   meta_now(now, sizeof now);
   clocks_line(fp, "clocks_after", m->nv);
-  if (counter_intervals > 0)
+  if (counter_intervals >= MCOUNTER_MIN)
     fprintf(fp, "energy_counter_period_ms: %.2f (median of %d intervals)\n",
             counter_period_ms, counter_intervals);
+  else if (counter_intervals > 0)
+    fprintf(fp, "energy_counter_period_ms: unknown (%d intervals seen, "
+            "%d needed)\n", counter_intervals, MCOUNTER_MIN);
   fprintf(fp, "finished: %s%s\nrows_written: %zu\n"
           "rows_already_present: %zu\nfailures: %zu\n", now,
           interrupted ? " (stopped by a signal before the end)" : "", written,
