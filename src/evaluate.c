@@ -17,9 +17,8 @@
 #include "evaluate.h"
 #include "kmeans.h"
 #include "model.h"
+#include "stack.h"
 #include "status.h"
-
-#define KNN_NEIGHBOURS 3
 
 void sp_eval_params_init(sp_eval_params *p) {
   sp_train_params t;
@@ -52,6 +51,7 @@ typedef struct qctx {
   double *basis;       /* mix method: g * SP_MIX_TERMS */
   double *shares;      /* mix method: training kernels' shares */
   sp_ridge *mix;
+  double stack_w[SP_STACK_MEMBERS]; /* stack method: the members' weights */
 } qctx;
 
 static void qctx_free(qctx *c, size_t nk) {
@@ -81,7 +81,8 @@ typedef struct job {
   int status;
   double *pred, *scratch;      /* g values each */
   double *blend;               /* soft method: every set's blended features */
-  size_t pred_cap, scratch_cap, blend_cap;
+  double *members;             /* stack method: every member's log ratios */
+  size_t pred_cap, scratch_cap, blend_cap, members_cap;
 } job;
 
 static int emit(job *j, sp_method m, sp_quantity q, unsigned k, size_t kernel,
@@ -187,12 +188,21 @@ static int qctx_build(job *j, const sp_model *m, sp_quantity q, qctx *c) {
   }
   c->bd = (sp_baseline_data){n, p, c->g, c->bx, c->blogr};
   if (zscore_counters(ds, m, j->train, c)) return SP_ENOMEM;
-  if (wants(j, SP_METHOD_LINEAR) && sp__ridge_fit(&c->bd, &c->ridge))
+  const int stack = wants(j, SP_METHOD_STACK);
+  if ((stack || wants(j, SP_METHOD_LINEAR)) && sp__ridge_fit(&c->bd, &c->ridge))
     return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
                     "the linear baseline's ridge fit failed (degenerate counters)");
-  if (wants(j, SP_METHOD_MIX) && fit_mix(c, &s->grid, &s->base, q))
+  if ((stack || wants(j, SP_METHOD_MIX)) && fit_mix(c, &s->grid, &s->base, q))
     return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
                     "the mix method's share regression failed (degenerate counters)");
+  if (stack) {
+    sp_stack_data sd = {&c->bd, &c->zd, c->shares, c->basis};
+    int st = sp__stack_weights_loo(&sd, c->base_flat, c->stack_w);
+    if (st == SP_ENOMEM) return st;
+    if (st)
+      return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
+                      "the stack method's leave-one-out fits failed (degenerate counters)");
+  }
   c->ready = 1;
   return SP_OK;
 }
@@ -209,7 +219,7 @@ static int score_baselines(job *j, sp_quantity q, qctx *c, const sp_grid *g, siz
     if (!wants(j, m)) continue;
     if (m == SP_METHOD_NEAREST) sp__baseline_nearest(&c->bd, x, j->scratch);
     else if (m == SP_METHOD_KNN)
-      sp__baseline_knn(&c->zd, c->zs + k * c->bd.p, KNN_NEIGHBOURS, j->scratch);
+      sp__baseline_knn(&c->zd, c->zs + k * c->bd.p, SP_KNN_NEIGHBOURS, j->scratch);
     else if (m == SP_METHOD_LINEAR) sp__ridge_predict(c->ridge, x, j->scratch);
     else memset(j->scratch, 0, c->g * sizeof(double));
     for (size_t t = 0; t < c->g; t++) j->pred[t] = base * exp(j->scratch[t]);
@@ -220,6 +230,17 @@ static int score_baselines(job *j, sp_quantity q, qctx *c, const sp_grid *g, siz
       for (size_t t = 0; t < c->g; t++) j->pred[t] *= base;
     }
     st = emit(j, m, q, 0, k, c, g, j->pred);
+  }
+  if (!st && wants(j, SP_METHOD_STACK)) {
+    sp_stack_data sd = {&c->bd, &c->zd, c->shares, c->basis};
+    sp_stack_fit f = {c->ridge, c->mix}; /* borrowed from the context */
+    sp__stack_members(&sd, &f, x, c->zs + k * c->bd.p, j->members);
+    for (size_t t = 0; t < c->g; t++) {
+      double acc = 0;
+      for (size_t i = 0; i < SP_STACK_MEMBERS; i++) acc += c->stack_w[i] * j->members[i * c->g + t];
+      j->pred[t] = base * exp(acc);
+    }
+    st = emit(j, SP_METHOD_STACK, q, 0, k, c, g, j->pred);
   }
   return st;
 }
@@ -312,7 +333,8 @@ static int score_quantity(job *j, const sp_model *m, sp_quantity q, qctx *c,
      * (power on a sub-grid), so they only ever grow. */
     if (grow_buffer(&j->pred, &j->pred_cap, c->g) ||
         grow_buffer(&j->scratch, &j->scratch_cap, widest) ||
-        grow_buffer(&j->blend, &j->blend_cap, total))
+        grow_buffer(&j->blend, &j->blend_cap, total) ||
+        grow_buffer(&j->members, &j->members_cap, SP_STACK_MEMBERS * c->g))
       return sp__fail(&j->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   }
   for (size_t k = 0; k < j->ds->nkernels && !st; k++) {
@@ -538,6 +560,7 @@ int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn pr
     free(pl.jobs[i].pred);
     free(pl.jobs[i].scratch);
     free(pl.jobs[i].blend);
+    free(pl.jobs[i].members);
   }
   free(pl.jobs);
   free(masks);

@@ -265,6 +265,9 @@ typedef enum sp_method {
   SP_METHOD_KNN,        /* distance-weighted surfaces of the 3 nearest kernels */
   SP_METHOD_MIX,        /* engine/memory/CU shares fitted per kernel, predicted
                            from counters by ridge regression */
+  SP_METHOD_STACK,      /* nearest, knn, linear, mix and constant blended in
+                           log space with weights chosen by leave-one-out
+                           over the training kernels */
   SP_METHOD_COUNT
 } sp_method;
 

@@ -33,7 +33,10 @@ static void usage(void) {
       "                       method), oracle (best centroid: clustering error\n"
       "                       alone), nearest, linear, constant, soft (centroids\n"
       "                       blended by the network's outputs), knn, mix\n"
-      "                       (engine/memory/CU shares predicted by ridge)\n"
+      "                       (engine/memory/CU shares predicted by ridge),\n"
+      "                       stack (nearest, knn, linear, mix and constant\n"
+      "                       blended, weights by leave-one-out on the\n"
+      "                       training kernels)\n"
       "  --quantity Q         time, power or both (default both)\n"
       "Output:\n"
       "  --json               one JSON object on standard output\n"
@@ -84,7 +87,7 @@ static int parse_methods(eval_cli *c) {
   for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     sp_method m;
     if (sp_method_parse(t, &m)) {
-      int rc = cli_usage_error("evaluate ", "unknown method '%s' (known: wu2015, oracle, nearest, linear, constant, soft, knn, mix)", t);
+      int rc = cli_usage_error("evaluate ", "unknown method '%s' (known: wu2015, oracle, nearest, linear, constant, soft, knn, mix, stack)", t);
       free(list);
       return rc;
     }

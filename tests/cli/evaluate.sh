@@ -46,7 +46,7 @@ d = json.load(open(sys.argv[1]))
 assert len(d["kernels"]) == 12, d["kernels"]
 assert d["clusters"] == [1, 2, 3]
 m = d["methods"]
-for name in ("wu2015", "oracle", "nearest", "linear", "constant", "soft", "knn", "mix"):
+for name in ("wu2015", "oracle", "nearest", "linear", "constant", "soft", "knn", "mix", "stack"):
     assert isinstance(m[name]["time_mape_pct"], float), name
     assert isinstance(m[name]["time_median_ape_pct"], float), name
     assert isinstance(m[name]["power_mape_pct"], float), name
