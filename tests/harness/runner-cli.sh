@@ -18,6 +18,10 @@ expect 0 "$R" --version
 expect 0 "$R" --list
 [ "$(awk '{print $1}' "$scratch/out" | sort -u | wc -l)" -eq "$(wc -l <"$scratch/out")" ] ||
   fail "--list repeats a name"
+# Not a terminal here: three tab-separated fields per kernel, all 88 of them.
+bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/out" | head -1)
+[ -z "$bad" ] || fail "--list line is not name<TAB>class<TAB>stresses: '$bad'"
+[ "$(wc -l <"$scratch/out")" -eq 88 ] || fail "--list shows $(wc -l <"$scratch/out") kernels, not 88"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"
 # shellcheck disable=SC2086

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "runner.h"
@@ -277,11 +278,16 @@ static int parse(cli *c, int argc, char **argv)
   return 0;
 }
 
+/* Aligned columns on a terminal; tab-separated fields for programs. */
 static void list_kernels(void)
 {
+  const int tty = isatty(STDOUT_FILENO);
   for (size_t i = 0; i < suite_count(); ++i) {
     const kdesc *d = suite_at(i);
-    printf("%-24s %-22s %s\n", d->name, d->scaling, d->stresses);
+    if (tty)
+      printf("%-24s %-22s %s\n", d->name, d->scaling, d->stresses);
+    else
+      printf("%s\t%s\t%s\n", d->name, d->scaling, d->stresses);
   }
 }
 
