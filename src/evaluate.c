@@ -233,7 +233,7 @@ static int score_baselines(job *j, sp_quantity q, qctx *c, const sp_grid *g, siz
   }
   if (!st && wants(j, SP_METHOD_STACK)) {
     sp_stack_data sd = {&c->bd, &c->zd, c->shares, c->basis};
-    sp_stack_fit f = {c->ridge, c->mix}; /* borrowed from the context */
+    sp_stack_fit f = {c->ridge, c->mix, NULL}; /* borrowed from the context */
     sp__stack_members(&sd, &f, x, c->zs + k * c->bd.p, j->members);
     for (size_t t = 0; t < c->g; t++) {
       double acc = 0;
@@ -334,7 +334,7 @@ static int score_quantity(job *j, const sp_model *m, sp_quantity q, qctx *c,
     if (grow_buffer(&j->pred, &j->pred_cap, c->g) ||
         grow_buffer(&j->scratch, &j->scratch_cap, widest) ||
         grow_buffer(&j->blend, &j->blend_cap, total) ||
-        grow_buffer(&j->members, &j->members_cap, SP_STACK_MEMBERS * c->g))
+        grow_buffer(&j->members, &j->members_cap, SP_STACK_MEMBERS * c->g + SP_MIX_TERMS))
       return sp__fail(&j->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   }
   for (size_t k = 0; k < j->ds->nkernels && !st; k++) {

@@ -10,29 +10,45 @@
 enum { MAXM = 16 };
 
 int sp__stack_fit_members(const sp_stack_data *d, sp_stack_fit *f) {
+  const size_t n = d->bd->n, g = d->bd->g, w = g + SP_MIX_TERMS;
   memset(f, 0, sizeof *f);
-  sp_baseline_data sd = {d->bd->n, d->bd->p, SP_MIX_TERMS, d->bd->x, d->shares};
-  int st = sp__ridge_fit(d->bd, &f->linear);
-  if (!st) st = sp__ridge_fit(&sd, &f->mix);
-  if (st) sp__stack_fit_free(f);
+  double *y = malloc((n * w + 1) * sizeof *y);
+  if (!y) return SP_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    memcpy(y + i * w, d->bd->logr + i * g, g * sizeof *y);
+    memcpy(y + i * w + g, d->shares + i * SP_MIX_TERMS, SP_MIX_TERMS * sizeof *y);
+  }
+  sp_baseline_data jd = {n, d->bd->p, w, d->bd->x, y};
+  int st = sp__ridge_fit(&jd, &f->joint);
+  free(y);
   return st;
 }
 
 void sp__stack_fit_free(sp_stack_fit *f) {
   sp__ridge_free(f->linear);
   sp__ridge_free(f->mix);
+  sp__ridge_free(f->joint);
   memset(f, 0, sizeof *f);
 }
 
 void sp__stack_members(const sp_stack_data *d, const sp_stack_fit *f, const double *x,
                        const double *z, double *out) {
   const size_t g = d->bd->g;
+  double *lin = out + SP_STACK_LINEAR * g, *mix = out + SP_STACK_MIX * g;
   double shares[SP_MIX_TERMS];
   sp__baseline_nearest(d->bd, x, out + SP_STACK_NEAREST * g);
   sp__baseline_knn(d->zd, z, SP_KNN_NEIGHBOURS, out + SP_STACK_KNN * g);
-  sp__ridge_predict(f->linear, x, out + SP_STACK_LINEAR * g);
-  double *mix = out + SP_STACK_MIX * g;
-  sp__ridge_predict(f->mix, x, shares);
+  if (f->joint) {
+    /* The last row (constant, zeroed below) and the SP_MIX_TERMS values
+     * after it hold the joint fit's predictions meanwhile. */
+    double *joint = out + SP_STACK_CONSTANT * g;
+    sp__ridge_predict(f->joint, x, joint);
+    memcpy(lin, joint, g * sizeof *lin);
+    memcpy(shares, joint + g, sizeof shares);
+  } else {
+    sp__ridge_predict(f->linear, x, lin);
+    sp__ridge_predict(f->mix, x, shares);
+  }
   sp__mix_apply(d->basis, shares, g, mix);
   for (size_t t = 0; t < g; t++) mix[t] = log(mix[t]);
   memset(out + SP_STACK_CONSTANT * g, 0, g * sizeof(double));
@@ -178,7 +194,7 @@ int sp__stack_weights_loo(const sp_stack_data *d, size_t skip, double *w) {
   double *z = malloc(((n - 1) * p + 1) * sizeof(double));
   double *logr = malloc(((n - 1) * g + 1) * sizeof(double));
   double *shares = malloc(((n - 1) * SP_MIX_TERMS + 1) * sizeof(double));
-  double *pred = malloc((M * g + 1) * sizeof(double));
+  double *pred = malloc((M * g + SP_MIX_TERMS) * sizeof(double));
   double *P = malloc((M * cols + 1) * sizeof(double)), *y = malloc((cols + 1) * sizeof(double));
   int st = (!x || !z || !logr || !shares || !pred || !P || !y) ? SP_ENOMEM : SP_OK;
   size_t col = 0;

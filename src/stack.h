@@ -26,17 +26,22 @@ typedef struct sp_stack_data {
   const double *basis;        /* g * SP_MIX_TERMS: the mix basis */
 } sp_stack_data;
 
-/* The fitted members for predicting a new kernel. */
+/* The fitted members for predicting a new kernel: either the linear and
+ * the mix ridge fits, or one joint fit whose g + SP_MIX_TERMS targets are
+ * the log ratios followed by the shares.  The two give the same
+ * predictions (ridge fits each target on its own), but the joint one
+ * decomposes the counters once instead of twice. */
 typedef struct sp_stack_fit {
-  sp_ridge *linear, *mix;
+  sp_ridge *linear, *mix, *joint;
 } sp_stack_fit;
 
-/* Fits the ridge members on d; SP_ENUMERIC when a fit fails. */
+/* Fits the joint ridge member on d; SP_ENUMERIC when the fit fails. */
 int sp__stack_fit_members(const sp_stack_data *d, sp_stack_fit *f);
 void sp__stack_fit_free(sp_stack_fit *f);
 
 /* Every member's log ratios for a kernel with normalized counters x and
- * z-scored counters z: SP_STACK_MEMBERS rows of g values in out. */
+ * z-scored counters z: SP_STACK_MEMBERS rows of g values in out, which
+ * must have room for SP_MIX_TERMS values more (working space). */
 void sp__stack_members(const sp_stack_data *d, const sp_stack_fit *f, const double *x,
                        const double *z, double *out);
 
