@@ -13,29 +13,39 @@
 #include <unistd.h>
 
 /* The keys in file order, and an open-addressing hash index over them
- * (slot = key index + 1, 0 = empty; at most half full) so that a lookup
- * costs the same in a sweep of a million rows as in one of ten. */
+ * (at most half full; a slot holds a key's hash and its index + 1, 0 when
+ * empty) so that a lookup costs the same in a sweep of a million rows as in
+ * one of ten. */
+typedef struct slot {
+  uint64_t hash;
+  size_t key; /* index into keys + 1; 0 = empty */
+} slot;
+
 struct csvlog {
   int fd;
   char *path;
   char **keys;
   size_t nkeys, capkeys;
-  size_t *slots, nslots;
+  slot *slots;
+  size_t nslots;
 };
 
-static size_t hash_key(const char *key)
+static uint64_t hash_key(const char *key)
 {
   uint64_t h = 14695981039346656037u; /* FNV-1a */
   for (; *key; ++key)
     h = (h ^ (unsigned char)*key) * 1099511628211u;
-  return (size_t)(h ^ h >> 32);
+  h ^= h >> 29; /* the low bits index the table: mix the high ones in */
+  h *= 0xbf58476d1ce4e5b9u;
+  return h ^ h >> 32;
 }
 
-/* The slot holding key, or the empty slot where it would go. */
-static size_t find_slot(const csvlog *log, const char *key)
+/* The slot holding key (hash h), or the empty slot where it would go. */
+static size_t find_slot(const csvlog *log, const char *key, uint64_t h)
 {
-  size_t i = hash_key(key) & (log->nslots - 1);
-  while (log->slots[i] && strcmp(log->keys[log->slots[i] - 1], key) != 0)
+  size_t i = (size_t)h & (log->nslots - 1);
+  while (log->slots[i].key && (log->slots[i].hash != h ||
+                               strcmp(log->keys[log->slots[i].key - 1], key) != 0))
     i = (i + 1) & (log->nslots - 1);
   return i;
 }
@@ -43,15 +53,22 @@ static size_t find_slot(const csvlog *log, const char *key)
 static int grow_index(csvlog *log)
 {
   size_t n = log->nslots ? 2 * log->nslots : 1024;
-  size_t *old = log->slots, nold = log->nslots;
+  slot *old = log->slots;
+  size_t nold = log->nslots;
   if ((log->slots = calloc(n, sizeof *log->slots)) == NULL) {
     log->slots = old;
     return -1;
   }
   log->nslots = n;
-  for (size_t i = 0; i < nold; ++i)
-    if (old[i])
-      log->slots[find_slot(log, log->keys[old[i] - 1])] = old[i];
+  /* The keys in the index are distinct: each goes to the first empty slot. */
+  for (size_t i = 0; i < nold; ++i) {
+    if (!old[i].key)
+      continue;
+    size_t j = (size_t)old[i].hash & (n - 1);
+    while (log->slots[j].key)
+      j = (j + 1) & (n - 1);
+    log->slots[j] = old[i];
+  }
   free(old);
   return 0;
 }
@@ -75,10 +92,13 @@ static int add_key(csvlog *log, const char *line, size_t len)
   char *key = strndup(line, end);
   if (key == NULL)
     return -1;
-  size_t slot = find_slot(log, key);
+  uint64_t h = hash_key(key);
+  size_t i = find_slot(log, key, h);
   log->keys[log->nkeys++] = key;
-  if (log->slots[slot] == 0) /* a key twice in the file keeps its first row */
-    log->slots[slot] = log->nkeys;
+  if (log->slots[i].key == 0) { /* a key twice in the file keeps its first row */
+    log->slots[i].hash = h;
+    log->slots[i].key = log->nkeys;
+  }
   return 0;
 }
 
@@ -201,7 +221,7 @@ void csvlog_close(csvlog *log)
 
 int csvlog_has(const csvlog *log, const char *key)
 {
-  return log->nslots > 0 && log->slots[find_slot(log, key)] != 0;
+  return log->nslots > 0 && log->slots[find_slot(log, key, hash_key(key))].key != 0;
 }
 
 size_t csvlog_rows(const csvlog *log) { return log->nkeys; }
