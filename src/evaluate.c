@@ -468,6 +468,37 @@ static int make_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned c
   return st ? sp__fail(err, st, NULL, 0, 0, NULL, "out of memory") : SP_OK;
 }
 
+/* A base needs complete counters for at least two kernels to train on;
+ * otherwise the error names the configurations counters.csv does cover. */
+static int check_base_counters(const sp_dataset *ds, const sp_config *base, sp_error *err) {
+  size_t n = 0;
+  for (size_t k = 0; k < ds->nkernels && n < 2; k++) n += has_counters(ds, k, base);
+  if (n >= 2) return SP_OK;
+  enum { SHOW = 4 };
+  char cfg[64], have[SHOW * 64] = "", one[64];
+  sp_config seen[SHOW];
+  size_t shown = 0, len = 0, more = 0;
+  for (size_t r = 0; r < ds->ncrows && !more; r++) {
+    int dup = 0;
+    for (size_t q = 0; q < shown && !dup; q++) dup = sp_config_equal(&seen[q], &ds->crows[r].cfg);
+    if (dup) continue;
+    if (shown == SHOW) {
+      more = 1;
+      break;
+    }
+    seen[shown] = ds->crows[r].cfg;
+    sp_config_format(&ds->crows[r].cfg, one, sizeof one);
+    len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", shown ? ", " : "", one);
+    shown++;
+  }
+  sp_config_format(base, cfg, sizeof cfg);
+  return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, NULL,
+                  "%zu kernel%s complete counters at base %s, 2 are needed to train; "
+                  "counters.csv has rows at %s%s (choose one with --base)",
+                  n, n == 1 ? " has" : "s have", cfg, shown ? have : "no configuration",
+                  more ? ", ..." : "");
+}
+
 static int check_eval_params(const sp_dataset *ds, const sp_eval_params *p, sp_error *err) {
   if (!p->nbases || !p->nclusters || !p->methods || !p->quantities)
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL,
@@ -493,6 +524,7 @@ static int check_eval_params(const sp_dataset *ds, const sp_eval_params *p, sp_e
     }
   }
   sp__grid_free(&g);
+  for (size_t b = 0; b < p->nbases && !st; b++) st = check_base_counters(ds, &p->bases[b], err);
   return st;
 }
 

@@ -130,4 +130,18 @@ grep -v '^k05,' "$WORK/full/counters.csv" > "$WORK/partial/counters.csv"
 sp evaluate --runs "$WORK/partial/runs.csv" --counters "$WORK/partial/counters.csv"
 expect_error "counters for only some kernels" 2 "k05"
 
+# Counters only at 32cu/1000/1375: the middle base (16cu/700/925) has none,
+# and the error says where counters are instead of failing to cluster.
+mkdir -p "$WORK/base-only"
+cp "$WORK/full/runs.csv" "$WORK/base-only/runs.csv"
+awk -F, 'NR == 1 || $2 == 32 && $3 == 1000 && $4 == 1375' "$WORK/full/counters.csv" \
+  > "$WORK/base-only/counters.csv"
+sp evaluate --runs "$WORK/base-only/runs.csv" --counters "$WORK/base-only/counters.csv" --clusters 3
+expect_error "no counters at the base" 2 "0 kernels have complete counters at base 16cu/700/925"
+grep -qF "counters.csv has rows at 32cu/1000/1375 (choose one with --base)" "$WORK/err" ||
+  fail "no counters at the base: the error does not name where counters are: $(cat "$WORK/err")"
+sp evaluate --runs "$WORK/base-only/runs.csv" --counters "$WORK/base-only/counters.csv" \
+  --clusters 3 --base 32cu/1000/1375 --quiet
+expect_rc "the base where counters are" 0
+
 finish
