@@ -144,26 +144,27 @@ static void make_data(double *x, double *z, double *logr, double *shares, double
   }
 }
 
-START_TEST(test_loo_prefers_exact_member) {
+/* Leave-one-out weights over the first n kernels of the generated data. */
+static void loo_weights(size_t n, int twins, double *w) {
   double x[NK * NP], z[NK * NP], logr[NK * NG], shares[NK * SP_MIX_TERMS],
-      basis[NG * SP_MIX_TERMS], w[SP_STACK_MEMBERS];
-  make_data(x, z, logr, shares, basis, 0);
-  sp_baseline_data bd = {NK, NP, NG, x, logr}, zd = {NK, NP, NG, z, logr};
+      basis[NG * SP_MIX_TERMS];
+  make_data(x, z, logr, shares, basis, twins);
+  sp_baseline_data bd = {n, NP, NG, x, logr}, zd = {n, NP, NG, z, logr};
   sp_stack_data d = {&bd, &zd, shares, basis};
   ck_assert_int_eq(sp__stack_weights_loo(&d, 2, w), 0);
   assert_simplex(w, SP_STACK_MEMBERS);
+}
+
+START_TEST(test_loo_prefers_exact_member) {
+  double w[SP_STACK_MEMBERS];
+  loo_weights(NK, 0, w);
   ck_assert_msg(w[SP_STACK_LINEAR] > 0.8, "weights %g %g %g %g %g", w[0], w[1], w[2], w[3], w[4]);
 }
 END_TEST
 
 START_TEST(test_loo_prefers_nearest_on_twins) {
-  double x[NK * NP], z[NK * NP], logr[NK * NG], shares[NK * SP_MIX_TERMS],
-      basis[NG * SP_MIX_TERMS], w[SP_STACK_MEMBERS];
-  make_data(x, z, logr, shares, basis, 1);
-  sp_baseline_data bd = {NK, NP, NG, x, logr}, zd = {NK, NP, NG, z, logr};
-  sp_stack_data d = {&bd, &zd, shares, basis};
-  ck_assert_int_eq(sp__stack_weights_loo(&d, 2, w), 0);
-  assert_simplex(w, SP_STACK_MEMBERS);
+  double w[SP_STACK_MEMBERS];
+  loo_weights(NK, 1, w);
   /* Every kernel's twin has the same counters and the same surface, so the
    * nearest kernel (and knn, dominated by the zero-distance twin) is exact. */
   ck_assert_msg(w[SP_STACK_NEAREST] + w[SP_STACK_KNN] > 0.95, "nearest %g knn %g",
@@ -172,12 +173,8 @@ START_TEST(test_loo_prefers_nearest_on_twins) {
 END_TEST
 
 START_TEST(test_loo_too_few_kernels) {
-  double x[NK * NP], z[NK * NP], logr[NK * NG], shares[NK * SP_MIX_TERMS],
-      basis[NG * SP_MIX_TERMS], w[SP_STACK_MEMBERS];
-  make_data(x, z, logr, shares, basis, 0);
-  sp_baseline_data bd = {2, NP, NG, x, logr}, zd = {2, NP, NG, z, logr};
-  sp_stack_data d = {&bd, &zd, shares, basis};
-  ck_assert_int_eq(sp__stack_weights_loo(&d, 2, w), 0);
+  double w[SP_STACK_MEMBERS];
+  loo_weights(2, 0, w);
   ck_assert_double_eq(w[SP_STACK_NEAREST], 1.0);
 }
 END_TEST
