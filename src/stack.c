@@ -167,8 +167,7 @@ int sp__stack_solve_l1(const double *P, const double *y, size_t m, size_t n, dou
   double *r = malloc((n + 1) * sizeof *r);
   if (!r) return SP_ENOMEM;
   if (m > MAXM) m = MAXM;
-  gram(P, y, NULL, m, n, G, b);
-  solve_gram(G, b, m, w);
+  sp__stack_solve(P, y, m, n, w); /* the least-squares start */
   for (int it = 0; it < L1_ITERATIONS; it++) {
     for (size_t t = 0; t < n; t++) {
       double e = -y[t];
