@@ -52,6 +52,7 @@ typedef struct qctx {
   double *shares;      /* mix method: training kernels' shares */
   sp_ridge *mix;
   double stack_w[SP_STACK_MEMBERS]; /* stack method: the members' weights */
+  sp_stack_fit stack;                /* and its fit on every training kernel */
 } qctx;
 
 static void qctx_free(qctx *c, size_t nk) {
@@ -66,6 +67,7 @@ static void qctx_free(qctx *c, size_t nk) {
   free(c->basis);
   free(c->shares);
   sp__ridge_free(c->mix);
+  sp__stack_fit_free(&c->stack);
   memset(c, 0, sizeof *c);
 }
 
@@ -189,7 +191,7 @@ static int qctx_build(job *j, const sp_model *m, sp_quantity q, qctx *c) {
   c->bd = (sp_baseline_data){n, p, c->g, c->bx, c->blogr};
   if (zscore_counters(ds, m, j->train, c)) return SP_ENOMEM;
   const int stack = wants(j, SP_METHOD_STACK);
-  if ((stack || wants(j, SP_METHOD_LINEAR)) && sp__ridge_fit(&c->bd, &c->ridge))
+  if (wants(j, SP_METHOD_LINEAR) && sp__ridge_fit(&c->bd, &c->ridge))
     return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
                     "the linear baseline's ridge fit failed (degenerate counters)");
   if ((stack || wants(j, SP_METHOD_MIX)) && fit_mix(c, &s->grid, &s->base, q))
@@ -198,6 +200,7 @@ static int qctx_build(job *j, const sp_model *m, sp_quantity q, qctx *c) {
   if (stack) {
     sp_stack_data sd = {&c->bd, &c->zd, c->shares, c->basis};
     int st = sp__stack_weights_loo(&sd, c->base_flat, c->stack_w);
+    if (!st) st = sp__stack_fit_members(&sd, &c->stack);
     if (st == SP_ENOMEM) return st;
     if (st)
       return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
@@ -233,8 +236,7 @@ static int score_baselines(job *j, sp_quantity q, qctx *c, const sp_grid *g, siz
   }
   if (!st && wants(j, SP_METHOD_STACK)) {
     sp_stack_data sd = {&c->bd, &c->zd, c->shares, c->basis};
-    sp_stack_fit f = {c->ridge, c->mix, NULL}; /* borrowed from the context */
-    sp__stack_members(&sd, &f, x, c->zs + k * c->bd.p, j->members);
+    sp__stack_members(&sd, &c->stack, x, c->zs + k * c->bd.p, j->members);
     for (size_t t = 0; t < c->g; t++) {
       double acc = 0;
       for (size_t i = 0; i < SP_STACK_MEMBERS; i++) acc += c->stack_w[i] * j->members[i * c->g + t];

@@ -25,8 +25,6 @@ int sp__stack_fit_members(const sp_stack_data *d, sp_stack_fit *f) {
 }
 
 void sp__stack_fit_free(sp_stack_fit *f) {
-  sp__ridge_free(f->linear);
-  sp__ridge_free(f->mix);
   sp__ridge_free(f->joint);
   memset(f, 0, sizeof *f);
 }
@@ -38,17 +36,12 @@ void sp__stack_members(const sp_stack_data *d, const sp_stack_fit *f, const doub
   double shares[SP_MIX_TERMS];
   sp__baseline_nearest(d->bd, x, out + SP_STACK_NEAREST * g);
   sp__baseline_knn(d->zd, z, SP_KNN_NEIGHBOURS, out + SP_STACK_KNN * g);
-  if (f->joint) {
-    /* The last row (constant, zeroed below) and the SP_MIX_TERMS values
-     * after it hold the joint fit's predictions meanwhile. */
-    double *joint = out + SP_STACK_CONSTANT * g;
-    sp__ridge_predict(f->joint, x, joint);
-    memcpy(lin, joint, g * sizeof *lin);
-    memcpy(shares, joint + g, sizeof shares);
-  } else {
-    sp__ridge_predict(f->linear, x, lin);
-    sp__ridge_predict(f->mix, x, shares);
-  }
+  /* The last row (constant, zeroed below) and the SP_MIX_TERMS values
+   * after it hold the joint fit's predictions meanwhile. */
+  double *joint = out + SP_STACK_CONSTANT * g;
+  sp__ridge_predict(f->joint, x, joint);
+  memcpy(lin, joint, g * sizeof *lin);
+  memcpy(shares, joint + g, sizeof shares);
   sp__mix_apply(d->basis, shares, g, mix);
   for (size_t t = 0; t < g; t++) mix[t] = log(mix[t]);
   memset(out + SP_STACK_CONSTANT * g, 0, g * sizeof(double));

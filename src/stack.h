@@ -26,13 +26,13 @@ typedef struct sp_stack_data {
   const double *basis;        /* g * SP_MIX_TERMS: the mix basis */
 } sp_stack_data;
 
-/* The fitted members for predicting a new kernel: either the linear and
- * the mix ridge fits, or one joint fit whose g + SP_MIX_TERMS targets are
- * the log ratios followed by the shares.  The two give the same
- * predictions (ridge fits each target on its own), but the joint one
- * decomposes the counters once instead of twice. */
+/* The fitted members for predicting a new kernel: one ridge fit whose
+ * g + SP_MIX_TERMS targets are the log ratios (the linear member) followed
+ * by the mix shares.  Ridge fits each target on its own, so this predicts
+ * what separate linear and mix fits would, with one decomposition of the
+ * counters instead of two. */
 typedef struct sp_stack_fit {
-  sp_ridge *linear, *mix, *joint;
+  sp_ridge *joint;
 } sp_stack_fit;
 
 /* Fits the joint ridge member on d; SP_ENUMERIC when the fit fails. */
