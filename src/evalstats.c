@@ -6,7 +6,8 @@
 #include "evaluate.h"
 
 static const char *const method_names[SP_METHOD_COUNT] = {
-    "wu2015", "oracle", "nearest", "linear", "constant", "soft", "knn", "mix", "stack"};
+    "wu2015", "oracle", "nearest", "linear", "constant", "soft", "knn", "mix", "stack",
+    "physet"};
 
 const char *sp_method_name(sp_method m) {
   return (unsigned)m < SP_METHOD_COUNT ? method_names[m] : "unknown";

@@ -247,6 +247,48 @@ static int score_baselines(job *j, sp_quantity q, qctx *c, const sp_grid *g, siz
   return st;
 }
 
+static int is_extra(const sp_eval_params *p, const sp_config *c) {
+  for (size_t e = 0; e < p->nextra; e++)
+    if (sp_config_equal(&p->extra[e], c)) return 1;
+  return 0;
+}
+
+/* physet on held-out kernel k, which also counts as measured at the extra
+ * configurations; the records leave those out. */
+static int score_physet(job *j, const sp_model *m, sp_quantity q, const qctx *c, size_t k) {
+  enum { MAX_EXTRA = 16 };
+  const sp_eval_params *p = j->p;
+  sp_observation obs = {.kernel = j->ds->kernels[k], .base_power_w = NAN};
+  double et[MAX_EXTRA], ep[MAX_EXTRA];
+  const sp_config *base = &p->bases[j->base];
+  if (sp_dataset_time(j->ds, k, base, &obs.base_time_ms) ||
+      sp_dataset_counters(j->ds, k, base, &obs.counters))
+    return SP_OK;
+  (void)sp_dataset_power(j->ds, k, base, &obs.base_power_w);
+  obs.nextra = p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA;
+  obs.extra_config = p->extra;
+  for (size_t e = 0; e < obs.nextra; e++) {
+    if (sp_dataset_time(j->ds, k, &p->extra[e], &et[e])) et[e] = NAN;
+    if (sp_dataset_power(j->ds, k, &p->extra[e], &ep[e])) ep[e] = NAN;
+  }
+  obs.extra_time_ms = et;
+  obs.extra_power_w = ep;
+  int st = sp__physet_predict(m->physet, q, &obs, j->pred, NULL, NULL);
+  if (st == SP_ENOPOWER) return SP_OK;
+  if (st) return st;
+  const sp_grid *g = &m->sub[q].grid;
+  const sp_surface *s = c->surf[k];
+  for (size_t t = 0; t < c->g; t++) {
+    sp_config tc = sp__grid_config(g, t);
+    if (t == c->base_flat || is_extra(p, &tc)) continue;
+    sp_eval_record r = {(unsigned char)SP_METHOD_PHYSET, (unsigned char)q,
+                        (unsigned short)j->split, 0, (unsigned)k, (unsigned)j->base, tc,
+                        j->pred[t], s->values[t]};
+    if (sp__evaluation_push(&j->out, &r)) return SP_ENOMEM;
+  }
+  return SP_OK;
+}
+
 /* The true features of kernel k for cluster set i. */
 static void true_features(const sp_submodel *s, size_t i, const sp_surface *surf,
                           double *out) {
@@ -342,6 +384,7 @@ static int score_quantity(job *j, const sp_model *m, sp_quantity q, qctx *c,
   for (size_t k = 0; k < j->ds->nkernels && !st; k++) {
     if (j->train[k] || !c->surf[k]) continue;
     if (first_k) st = score_baselines(j, q, c, &m->sub[q].grid, k);
+    if (!st && first_k && m->physet) st = score_physet(j, m, q, c, k);
     if (!st) st = score_clustered(j, m, q, c, k, kk);
   }
   if (st && !j->err.status) sp__fail(&j->err, st, NULL, 0, 0, NULL, "out of memory");
@@ -393,6 +436,9 @@ static void run_job(job *j) {
     tp.max_epochs = p->max_epochs;
     tp.desired_error = p->desired_error;
     tp.use_kernel = j->train;
+    /* physet does not depend on k: fitted once per job. */
+    tp.methods = wants(j, SP_METHOD_PHYSET) && ki == 0 ? 1u << SP_TRAIN_PHYSET : 0;
+    tp.floor_kernel = p->floor_kernel;
     sp_model *m = NULL;
     j->status = sp_model_train(j->ds, &tp, NULL, NULL, &m, &j->err);
     for (int q = 0; q < 2 && !j->status; q++)
@@ -432,9 +478,26 @@ static void *worker(void *arg) {
   }
 }
 
+/* One split per group: all of its kernels held out together. */
+static int group_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned char **masks,
+                        size_t *nsplits, sp_error *err) {
+  const size_t nk = ds->nkernels;
+  unsigned ng = 0;
+  for (size_t k = 0; k < nk; k++) ng = p->groups[k] + 1 > ng ? p->groups[k] + 1 : ng;
+  if (ng < 2 || ng > 65535)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "groups", "between 2 and 65535 groups are needed");
+  if (!(*masks = malloc((size_t)ng * nk)))
+    return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  *nsplits = ng;
+  for (unsigned g = 0; g < ng; g++)
+    for (size_t k = 0; k < nk; k++) (*masks)[g * nk + k] = p->groups[k] != g;
+  return SP_OK;
+}
+
 static int make_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned char **masks,
                        size_t *nsplits, sp_error *err) {
   const size_t nk = ds->nkernels;
+  if (p->groups) return group_splits(ds, p, masks, nsplits, err);
   size_t ntest = p->leave_one_out ? 1 : (size_t)llround(p->holdout * (double)nk);
   if (!p->leave_one_out && !(p->holdout > 0 && p->holdout < 1))
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "holdout", "the holdout fraction must be between 0 and 1");

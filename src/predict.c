@@ -86,6 +86,19 @@ static int classify(const sp_model *m, sp_quantity q, const sp_observation *obs,
   return SP_OK;
 }
 
+/* Prediction through physet: the counters are normalized only to report
+ * the ones outside the training range, which physet reads unclamped. */
+static int predict_physet(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                          double *out, sp_predict_info *info) {
+  double stack[256];
+  double *x = m->ncounters <= 256 ? stack : malloc(m->ncounters * sizeof(double));
+  if (!x) return SP_ENOMEM;
+  sp__model_normalize(m, obs->counters, x, info);
+  if (x != stack) free(x);
+  int st = sp__physet_predict(m->physet, q, obs, out, NULL, NULL);
+  return st ? st : all_positive(out, sp__grid_size(&m->sub[q].grid));
+}
+
 int sp_model_predict_all(const sp_model *m, sp_quantity q,
                          const sp_observation *obs, double *out,
                          sp_predict_info *info) {
@@ -93,6 +106,7 @@ int sp_model_predict_all(const sp_model *m, sp_quantity q,
   int st = check_quantity(m, q);
   if (!st) st = base_value(q, obs, &v);
   if (st) return st;
+  if (m->use_physet) return predict_physet(m, q, obs, out, info);
   size_t choice[MAX_SETS + 1];
   st = classify(m, q, obs, choice, info);
   if (!st) st = sp__model_predict_choice(m, q, choice, v, out);
@@ -108,6 +122,14 @@ int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs
   const sp_submodel *s = &m->sub[q];
   sp_grid_point t;
   if (sp__grid_locate(&s->grid, target, &t)) return SP_EGRID;
+  if (m->use_physet) {
+    double *all = malloc(sp__grid_size(&s->grid) * sizeof *all);
+    if (!all) return SP_ENOMEM;
+    st = predict_physet(m, q, obs, all, info);
+    if (!st) *out = all[sp__grid_flat(&s->grid, &t)];
+    free(all);
+    return st;
+  }
   size_t choice[MAX_SETS + 1];
   st = classify(m, q, obs, choice, info);
   if (st) return st;
@@ -154,6 +176,23 @@ int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
   return SP_OK;
 }
 
+size_t sp_model_observe_more(const sp_model *m, const sp_dataset *ds, size_t k,
+                             const sp_config *cfgs, size_t n, sp_config *cfg,
+                             double *time_ms, double *power_w, sp_observation *obs) {
+  size_t used = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (sp_config_equal(&cfgs[i], &m->base) || sp_dataset_time(ds, k, &cfgs[i], &time_ms[used]))
+      continue;
+    if (sp_dataset_power(ds, k, &cfgs[i], &power_w[used])) power_w[used] = NAN;
+    cfg[used++] = cfgs[i];
+  }
+  obs->nextra = used;
+  obs->extra_config = cfg;
+  obs->extra_time_ms = time_ms;
+  obs->extra_power_w = power_w;
+  return used;
+}
+
 /* ---- accessors ----------------------------------------------------------- */
 
 const char *sp_model_name(const sp_model *m) { return m->name ? m->name : ""; }
@@ -180,4 +219,27 @@ size_t sp_model_config_index(const sp_model *m, sp_quantity q,
   if (check_quantity(m, q) || sp__grid_locate(&m->sub[q].grid, cfg, &p))
     return NOT_FOUND;
   return sp__grid_flat(&m->sub[q].grid, &p);
+}
+
+/* ---- methods ------------------------------------------------------------- */
+
+static const char WU2015[] = "wu2015", PHYSET[] = "physet";
+
+size_t sp_model_method_count(const sp_model *m) { return 1 + (m->physet != NULL); }
+
+const char *sp_model_method_name(const sp_model *m, size_t i) {
+  return i == 0 ? WU2015 : i == 1 && m->physet ? PHYSET : NULL;
+}
+
+const char *sp_model_recommended_method(const sp_model *m) {
+  return m->recommend_physet ? PHYSET : WU2015;
+}
+
+const char *sp_model_method(const sp_model *m) { return m->use_physet ? PHYSET : WU2015; }
+
+int sp_model_use_method(sp_model *m, const char *name) {
+  if (!strcmp(name, WU2015)) m->use_physet = 0;
+  else if (!strcmp(name, PHYSET) && m->physet) m->use_physet = 1;
+  else return SP_ENOTFOUND;
+  return SP_OK;
 }

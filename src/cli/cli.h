@@ -45,6 +45,8 @@ typedef struct predict_opts {
   const char *kernel;   /* NULL = every kernel */
   cli_format format;
   int main_job;         /* printing for the bundled-model main job */
+  const char *method;   /* NULL = the model's recommended method */
+  const char *use_measured; /* NULL, "all" or a list of configurations */
 } predict_opts;
 
 int cli_predict_run(const predict_opts *o);
