@@ -4,7 +4,12 @@
  * (scales with SMs), "l2" (L2-bound), "latency" (limited by dependent
  * loads and the work-items in flight), "atomic" (serialized read-modify-
  * writes), "launch" (fixed overhead: no scaling), "occupancy" (too few
- * work-groups to fill every SM). */
+ * work-groups to fill every SM), "floor" (a probe, not a workload: SMs
+ * resident but idle for a fixed time at every level, so its power is the
+ * board's floor under load; idle_spin).
+ *
+ * Sources ending in .cu are CUDA C++ (tensor cores, half precision,
+ * __nanosleep): only the CUDA backend runs them. */
 #include <string.h>
 
 #include "suite.h"
@@ -101,6 +106,7 @@ static const kdesc SUITE[] = {
     K("mandel_f64", "compute", "Mandelbrot in double", setup_misc, 2),
     K("sobel", "bandwidth", "Sobel filter on 8-bit pixels (byte loads)", setup_misc, 3),
     K("int_divmod", "compute", "integer division by run-time divisors", setup_misc, 4),
+    K("idle_spin", "floor", "power floor: 132 one-warp blocks asleep for 2 ms (CUDA only)", setup_floor, 0),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

@@ -64,7 +64,8 @@ struct kjob;
 typedef int (*kcheck_fn)(const struct kjob *job, char *msg, size_t size);
 
 typedef struct kjob {
-  const char *source;     /* device source file in training/kernels/ */
+  const char *source;     /* device source file in the suite's folder;
+                           * a .cu file is CUDA C++ (CUDA backend only) */
   const char *entry;      /* kernel function name */
   size_t groups[3];       /* work-groups (CUDA: grid) */
   size_t local[3];        /* work-group size (CUDA: block) */
@@ -164,5 +165,6 @@ SP_SETUP(setup_sort);
 SP_SETUP(setup_conv);
 SP_SETUP(setup_gemv);
 SP_SETUP(setup_misc);
+SP_SETUP(setup_floor);
 
 #endif /* SP_SUITE_H */
