@@ -1,9 +1,38 @@
-/* validation.c: the validation suite's table, in run order. */
+/* validation.c: the validation suite's table, in run order, and the helpers
+ * its setup functions share. */
 #include <string.h>
 
 #include "validation.h"
 
+/* Expected scaling classes are the author's guesses, written down before any
+ * measurement; they are not used by the model. */
 static const kdesc VALIDATION[] = {
+    {"v_sgemm_tiled", "SGEMM 2048^3, 64x64 shared-memory tiles, 4x4 per work-item",
+     "compute", vsetup_ml, VML_SGEMM},
+    {"v_gemm_tn_splitk", "split-K A^T B of two 1M x 64 matrices (weight gradient), 512 partials",
+     "compute", vsetup_ml, VML_TN_SPLITK},
+    {"v_batched_gemm16", "65536 independent 16x16 matrix products, one work-group each",
+     "bandwidth", vsetup_ml, VML_BATCHED16},
+    {"v_softmax_1k", "row softmax, 32768 rows of 1024, one 256-wide group per row",
+     "bandwidth", vsetup_ml, VML_SOFTMAX_1K},
+    {"v_softmax_8k", "row softmax, 4096 rows of 8192, one 512-wide group per row",
+     "bandwidth", vsetup_ml, VML_SOFTMAX_8K},
+    {"v_softmax_vocab265", "row softmax, 265 rows of 65536, 1024-wide groups (2 per SM: one past 264)",
+     "imbalance", vsetup_ml, VML_SOFTMAX_265},
+    {"v_layernorm768", "layer norm, 65536 rows of 768, row in registers",
+     "bandwidth", vsetup_ml, VML_LAYERNORM},
+    {"v_attention_head", "flash-style attention, 32 heads x 1024 tokens x 64, online softmax",
+     "compute", vsetup_ml, VML_ATTENTION},
+    {"v_conv2d_3x3", "direct 3x3 convolution NCHW 8x64x128x128 -> 64 channels",
+     "compute", vsetup_ml, VML_CONV3},
+    {"v_conv2d_5x5", "direct 5x5 convolution NCHW 8x64x128x128 -> 64 channels",
+     "compute", vsetup_ml, VML_CONV5},
+    {"v_wmma_f16", "tensor-core GEMM 4096^3, WMMA fp16 in / fp32 accumulate, 64x64 tiles (CUDA only)",
+     "compute", vsetup_tensor, VTC_WMMA_F16},
+    {"v_wmma_bf16", "tensor-core GEMM 8192x1024x4096, WMMA bf16 in / fp32 accumulate (CUDA only)",
+     "compute", vsetup_tensor, VTC_WMMA_BF16},
+    {"v_half2_bias_gelu", "bias + GELU on 64M halves as __half2 pairs (CUDA only)",
+     "bandwidth", vsetup_tensor, VTC_HALF2_GELU},
     {NULL, NULL, NULL, NULL, 0},
 };
 
@@ -20,4 +49,17 @@ const kdesc *validation_find(const char *name)
     if (strcmp(VALIDATION[i].name, name) == 0)
       return &VALIDATION[i];
   return NULL;
+}
+
+void *vref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol,
+                   double atol)
+{
+  const size_t count = n < V_SAMPLES ? n : V_SAMPLES;
+  void *ref = kjob_ref(job, b, cmp, count, rtol, atol);
+  size_t *smp = ref ? kjob_sample(job, b) : NULL;
+  if (smp == NULL)
+    return NULL;
+  for (size_t c = 0; c < count; ++c)
+    smp[c] = kspread(c, count, n);
+  return ref;
 }
