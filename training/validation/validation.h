@@ -35,6 +35,10 @@ enum {
   VML_SOFTMAX_265, VML_LAYERNORM, VML_ATTENTION, VML_CONV3, VML_CONV5
 };
 enum { VTC_WMMA_F16, VTC_WMMA_BF16, VTC_HALF2_GELU };
+enum {
+  VSC_HOTSPOT, VSC_HEAT3D, VSC_JACOBI_F64, VSC_LJ, VSC_KMEANS, VSC_BACKPROP,
+  VSC_LU_F64, VSC_CG_F64, VSC_NW, VSC_PATHFINDER
+};
 
 /* Family setup functions, one host file per device source. */
 SP_SETUP(vsetup_ml);
