@@ -39,6 +39,8 @@ enum {
   VSC_HOTSPOT, VSC_HEAT3D, VSC_JACOBI_F64, VSC_LJ, VSC_KMEANS, VSC_BACKPROP,
   VSC_LU_F64, VSC_CG_F64, VSC_NW, VSC_PATHFINDER
 };
+enum { VGR_PAGERANK, VGR_SPMV_COO, VGR_BFS, VGR_SSSP };
+enum { VCT_HIST_SPREAD, VCT_HIST_DARK, VCT_SUM, VCT_COMPACT };
 
 /* Family setup functions, one host file per device source. */
 SP_SETUP(vsetup_ml);
