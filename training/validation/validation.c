@@ -69,6 +69,18 @@ static const kdesc VALIDATION[] = {
      "bandwidth", vsetup_contention, VCT_SUM},
     {"v_compact_counter", "stream compaction of 32M floats (25% kept), group-aggregated atomic counter",
      "bandwidth", vsetup_contention, VCT_COMPACT},
+    {"v_bnstats100", "batch-norm statistics NCHW 64x100x112x112, one 512-wide group per channel (100 groups)",
+     "occupancy", vsetup_shapes, VSH_BNSTATS},
+    {"v_bias_gelu_1057", "bias + GELU over 17M floats, grid-stride with 1057 groups of 256 (one past 8 x 132)",
+     "imbalance", vsetup_shapes, VSH_GELU_1057},
+    {"v_cell_hist529", "particle binning into 12288 cells, 48 KB local histogram, 529 groups (one past 4 x 132)",
+     "imbalance", vsetup_shapes, VSH_CELLHIST_529},
+    {"v_l2_gather", "embedding-bag style hashed gathers, 32 per output, from a 16 MB table (L2-resident)",
+     "l2", vsetup_shapes, VSH_L2_GATHER},
+    {"v_reduce_oneblock_f64", "sum of squares of 2M doubles in a single 256-wide work-group",
+     "latency", vsetup_shapes, VSH_ONEBLOCK},
+    {"v_cg_scalars", "CG scalar step: reduce 1024 partials, form alpha and beta, one group (a few microseconds)",
+     "launch", vsetup_shapes, VSH_CG_SCALARS},
     {NULL, NULL, NULL, NULL, 0},
 };
 

@@ -41,6 +41,10 @@ enum {
 };
 enum { VGR_PAGERANK, VGR_SPMV_COO, VGR_BFS, VGR_SSSP };
 enum { VCT_HIST_SPREAD, VCT_HIST_DARK, VCT_SUM, VCT_COMPACT };
+enum {
+  VSH_BNSTATS, VSH_GELU_1057, VSH_CELLHIST_529, VSH_L2_GATHER, VSH_ONEBLOCK,
+  VSH_CG_SCALARS
+};
 
 /* Family setup functions, one host file per device source. */
 SP_SETUP(vsetup_ml);
