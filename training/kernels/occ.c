@@ -6,7 +6,6 @@
 #include "suite.h"
 
 #include <math.h>
-#include <stdio.h>
 
 #define OCC_A (-0.9999847412109375f)
 #define OCC_B 0.0009765625f
@@ -59,19 +58,24 @@ static int setup_smem(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
+static const char *reg_entry(int r, int spill)
+{
+  switch (r) {
+  case 16: return "reg_r16";
+  case 64: return "reg_r64";
+  case 96: return "reg_r96";
+  default: return spill ? "reg_r200_spill" : "reg_r200";
+  }
+}
+
 /* 1056 blocks of 256 threads, R chains of 16384 / R steps each (the same
  * multiply-adds per thread for every R). */
 static int setup_reg(kjob *job, const kdesc *d, ksize size)
 {
-  static char entry[32];
   const int full = size == KSIZE_FULL, r = value_of(d);
   const size_t groups = full ? 1056 : 4, n = groups * 256;
   const int iters = full ? (16384 + r - 1) / r : 4;
-  if (kind_of(d) == OCC_SPILL)
-    snprintf(entry, sizeof entry, "reg_r%d_spill", r);
-  else
-    snprintf(entry, sizeof entry, "reg_r%d", r);
-  kjob_init(job, "occ.cu", entry);
+  kjob_init(job, "occ.cu", reg_entry(r, kind_of(d) == OCC_SPILL));
   int out = kjob_buf(job, n * 4, KB_OUT);
   float *ref = kjob_ref(job, out, KC_F32, OCC_SAMPLES, OCC_EXACT, OCC_EXACT);
   size_t *sample = ref ? kjob_sample(job, out) : NULL;

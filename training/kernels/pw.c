@@ -4,7 +4,6 @@
 #include "suite.h"
 
 #include <math.h>
-#include <stdio.h>
 
 /* pw_sfu's rsqrt is approximate on GPUs (2 ulp) and the map contracts:
  * results agree to a few ulp. */
@@ -121,9 +120,15 @@ static int setup_pipe(kjob *job, const kdesc *d, ksize size)
 
 static const char *ai_entry(int f64, int k)
 {
-  static char name[32];
-  snprintf(name, sizeof name, "ai_f%d_k%d", f64 ? 64 : 32, k);
-  return name;
+  switch (k) {
+  case 4: return "ai_f32_k4";
+  case 16: return "ai_f32_k16";
+  case 64: return "ai_f32_k64";
+  case 256: return "ai_f32_k256";
+  case 8: return "ai_f64_k8";
+  case 32: return "ai_f64_k32";
+  default: return f64 ? "ai_f64_k128" : "ai_f32_k256";
+  }
 }
 
 /* Streams of n elements (2^25 floats or 2^24 doubles: 256 MiB moved). */

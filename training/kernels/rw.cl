@@ -5,7 +5,9 @@
  * group of 256 per SM of the full H100, a grid of n / (256 K) makes one pass.
  *
  * Work-item t of a grid of T handles the elements i = t (mod T), so the
- * host knows which group sums which elements. */
+ * host knows which group sums which elements.  The grid-stride loops are
+ * kept from being unrolled further (unroll 1), so that K, not the
+ * compiler, sets what is in flight. */
 #include "sp_port.h"
 
 #define RW_GROUP 256
@@ -35,6 +37,7 @@
     T acc[K];                                                              \
     for (int k = 0; k < K; ++k)                                            \
       acc[k] = 0;                                                          \
+    _Pragma("unroll 1")                                                    \
     for (; i + (K - 1) * t < n; i += K * t)                                \
       for (int k = 0; k < K; ++k)                                          \
         acc[k] += a[i + k * t];                                            \
@@ -58,6 +61,7 @@ RD_KERNEL(rd_f64_ilp4, double, 4)
   {                                                                        \
     const int t = SP_GSIZE(0);                                             \
     int i = SP_GID(0);                                                     \
+    _Pragma("unroll 1")                                                    \
     for (; i + (K - 1) * t < n; i += K * t)                                \
       for (int k = 0; k < K; ++k)                                          \
         out[i + k * t] = v + (float)((i + k * t) & 1023);                  \
@@ -77,6 +81,7 @@ WR_KERNEL(wr_ilp8, 8)
     const int t = SP_GSIZE(0);                                             \
     int i = SP_GID(0);                                                     \
     float v[K];                                                            \
+    _Pragma("unroll 1")                                                    \
     for (; i + (K - 1) * t < n; i += K * t) {                              \
       for (int k = 0; k < K; ++k)                                          \
         v[k] = a[i + k * t];                                               \

@@ -78,15 +78,18 @@ static int setup_triad(kjob *job, const kdesc *d, ksize size)
 }
 
 /* Row lengths of a power law: the row of rank k (rows in random order) has
- * max(2, 100000 / (k + 1)^0.9) nonzeros, so a few rows hold 20k-100k and
- * most hold 2-4: about 6.5M nonzeros over 2^20 rows.  Values are
+ * max(2, top / (k + 1)^0.9) nonzeros, so a few rows hold top/5 to top and
+ * most hold 2-4: about 6.5M nonzeros over 2^20 rows for top = 100000.
+ * The scalar kernel (a row per work-item) gets top = 25000: its longest
+ * row is a serial chain of dependent loads, and 100000 of them would take
+ * some 10-30 ms at any SM count.  Values are
  * multiples of 1/4 in [0, 1] and x multiples of 1/4 in [0, 0.75]: every
  * row sum is exact in float, whatever the order. */
-static int row_len(size_t rank, int full)
+static int row_len(size_t rank, int full, double top)
 {
   if (!full)
     return rank < 4 ? 200 >> rank : 2;
-  double len = 100000.0 / pow((double)rank + 1.0, 0.9);
+  double len = top / pow((double)rank + 1.0, 0.9);
   return len < 2.0 ? 2 : (int)len;
 }
 
@@ -105,6 +108,7 @@ static int setup_spmv_pl(kjob *job, const kdesc *d, ksize size)
 {
   const int full = size == KSIZE_FULL, vector = value_of(d);
   const size_t n = full ? (size_t)1 << 20 : 1024;
+  const double top = vector ? 100000.0 : 25000.0;
   size_t *rank = malloc(n * sizeof *rank), nnz = 0;
   krng r;
   if (!rank)
@@ -112,7 +116,7 @@ static int setup_spmv_pl(kjob *job, const kdesc *d, ksize size)
   krng_seed(&r, d->name, 0);
   shuffle(rank, n, &r);
   for (size_t i = 0; i < n; ++i)
-    nnz += (size_t)row_len(rank[i], full);
+    nnz += (size_t)row_len(rank[i], full, top);
   kjob_init(job, "spmv.cl", vector ? "spmv_csr_vector" : "spmv_csr_scalar");
   int rp = kjob_buf(job, (n + 1) * 4, KB_IN), col = kjob_buf(job, nnz * 4, KB_IN);
   int val = kjob_buf(job, nnz * 4, KB_IN), x = kjob_buf(job, n * 4, KB_IN);
@@ -130,7 +134,7 @@ static int setup_spmv_pl(kjob *job, const kdesc *d, ksize size)
   for (size_t i = 0; i < n; ++i) {
     double s = 0.0;
     hr[i] = (int)k;
-    for (int j = row_len(rank[i], full); j > 0; --j, ++k) {
+    for (int j = row_len(rank[i], full, top); j > 0; --j, ++k) {
       hcol[k] = (int)krng_below(&r, (uint32_t)n);
       hv[k] = (float)(1 + krng_below(&r, 4)) * 0.25f;
       s += (double)hv[k] * hx[hcol[k]];

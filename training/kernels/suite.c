@@ -274,7 +274,7 @@ static const kdesc SUITE[] = {
     K("copy_b1024", "bandwidth", "stream_copy in work-groups of 1024", setup_shape, SHAPE_PARAM(SHAPE_COPY, 1024)),
     K("stream_triad_32mb", "bandwidth", "stream_triad with 32 MiB arrays", setup_shape, SHAPE_PARAM(SHAPE_TRIAD, 32)),
     K("stream_triad_256mb", "bandwidth", "stream_triad with 256 MiB arrays", setup_shape, SHAPE_PARAM(SHAPE_TRIAD, 256)),
-    K("spmv_powerlaw_scalar", "imbalance", "CSR SpMV, power-law rows (up to 100k nonzeros), row per work-item", setup_shape, SHAPE_PARAM(SHAPE_SPMV_PL, 0)),
+    K("spmv_powerlaw_scalar", "imbalance", "CSR SpMV, power-law rows (up to 25k nonzeros), row per work-item", setup_shape, SHAPE_PARAM(SHAPE_SPMV_PL, 0)),
     K("spmv_powerlaw_vector", "imbalance", "CSR SpMV, power-law rows (up to 100k nonzeros), 32 work-items per row", setup_shape, SHAPE_PARAM(SHAPE_SPMV_PL, 1)),
     K("mm_tiled16_n512", "compute", "mm_tiled16 at 512^2", setup_matmul, 5120 + 2),
     K("mm_tiled16_n2048", "compute", "mm_tiled16 at 2048^2", setup_matmul, 20480 + 2),
