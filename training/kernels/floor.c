@@ -1,4 +1,5 @@
-/* floor.c: host half of floor.cu, the power-floor probe. */
+/* floor.c: host half of floor.cu, the power-floor probes.  d->param: 0
+ * idle_spin (asleep), 1 busy_spin (spinning on the timer). */
 #include "suite.h"
 
 /* One block per SM of the full H100, one warp each, sleeping 2 ms
@@ -7,8 +8,7 @@ enum { FLOOR_BLOCKS = 132, FLOOR_THREADS = 32 };
 
 int setup_floor(kjob *job, const kdesc *d, ksize size)
 {
-  (void)d;
-  kjob_init(job, "floor.cu", "idle_spin");
+  kjob_init(job, "floor.cu", d->param ? "busy_spin" : "idle_spin");
   int out = kjob_buf(job, FLOOR_BLOCKS * 4, KB_OUT);
   uint32_t *ref = kjob_ref(job, out, KC_U32, FLOOR_BLOCKS, 0.0, 0.0);
   if (!ref)

@@ -22,3 +22,15 @@ SP_KERNEL void idle_spin(uint *out, uint ns)
   if (threadIdx.x == 0)
     out[blockIdx.x] = blockIdx.x;
 }
+
+/* The same 132 one-warp blocks spinning on the timer without sleeping:
+ * every warp issues all the time but does no useful work. */
+SP_KERNEL void busy_spin(uint *out, uint ns)
+{
+  const unsigned long long t0 = globaltimer_ns();
+  uint spins = 0;
+  while (globaltimer_ns() - t0 < ns)
+    ++spins;
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = blockIdx.x + (spins == 0u ? 1u : 0u);
+}

@@ -53,7 +53,7 @@
   X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                 \
   X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)    \
   X(cuCtxFromGreenCtx) X(cuGreenCtxGetDevResource)                         \
-  X(cuGreenCtxStreamCreate)
+  X(cuGreenCtxStreamCreate) X(cuKernelSetAttribute)
 
 #define NVRTC_FUNCS(X)                                                     \
   X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcCompileProgram)             \
@@ -544,6 +544,11 @@ static int cuda_prepare(bk *b, kjob *job, const char *dir)
   if (get_library(c, path, &lib) != 0)
     return -1;
   CK(c->f.cuLibraryGetKernel(&c->kernel, lib, job->entry));
+  /* Above 48 KiB a kernel must opt in to its dynamic shared memory. */
+  if (job->dyn_local > 0)
+    CK(c->f.cuKernelSetAttribute(
+        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)job->dyn_local,
+        c->kernel, c->dev));
   for (int i = 0; i < job->nbuf; ++i) {
     const kbuf *kb = &job->buf[i];
     CK(c->f.cuMemAlloc(&c->dptr[i], kb->bytes));
@@ -568,7 +573,8 @@ static int cuda_launch(bk *b, kjob *job)
   CK(c->f.cuLaunchKernel((CUfunction)c->kernel, (unsigned)job->groups[0],
                          (unsigned)job->groups[1], (unsigned)job->groups[2],
                          (unsigned)job->local[0], (unsigned)job->local[1],
-                         (unsigned)job->local[2], 0, c->cur->stream,
+                         (unsigned)job->local[2], (unsigned)job->dyn_local,
+                         c->cur->stream,
                          c->params, NULL));
   return 0;
 }

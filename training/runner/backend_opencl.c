@@ -305,9 +305,10 @@ static int cl_prepare(bk *b, kjob *job, const char *dir)
   cl_program prog;
   cl_int rc;
   snprintf(path, sizeof path, "%s/%s", dir, job->source);
-  if (!cl_accepts(job->source)) {
+  if (!cl_accepts(job->source) || job->dyn_local > 0) {
     snprintf(c->base.err, sizeof c->base.err,
-             "%.900s is CUDA C++ (CUDA backend only)", path);
+             "%.900s is CUDA C++ or uses dynamic shared memory (CUDA "
+             "backend only)", path);
     return -1;
   }
   if (get_program(c, path, &prog) != 0)

@@ -341,6 +341,7 @@ static void list_kernels(runner_suite suite)
 static char **suite_sources(const runner_opts *o)
 {
   const size_t n = runner_suite_count(o->suite);
+  /* n + 1 pointers, then room for n + 1 paths of BK_PATH_MAX. */
   char **out = calloc(n + 1, sizeof *out + BK_PATH_MAX);
   char *store = (char *)(out + n + 1);
   size_t k = 0;

@@ -215,7 +215,8 @@ static double f_blocks_per_sm(const ncu_row *r)
   double d = m(r, "launch__occupancy_limit_warps");
   if (isnan(a) || isnan(b) || isnan(c) || isnan(d))
     return NAN;
-  return -max4(-a, -b, -c, -d);
+  double x = a < b ? a : b, y = c < d ? c : d;
+  return x < y ? x : y;
 }
 static double f_waves(const ncu_row *r) { return m(r, "launch__waves_per_multiprocessor"); }
 static double f_theo_occ(const ncu_row *r)
