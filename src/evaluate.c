@@ -259,20 +259,15 @@ static int score_physet(job *j, const sp_model *m, sp_quantity q, const qctx *c,
   enum { MAX_EXTRA = 16 };
   const sp_eval_params *p = j->p;
   sp_observation obs = {.kernel = j->ds->kernels[k], .base_power_w = NAN};
+  sp_config ec[MAX_EXTRA];
   double et[MAX_EXTRA], ep[MAX_EXTRA];
   const sp_config *base = &p->bases[j->base];
   if (sp_dataset_time(j->ds, k, base, &obs.base_time_ms) ||
       sp_dataset_counters(j->ds, k, base, &obs.counters))
     return SP_OK;
   (void)sp_dataset_power(j->ds, k, base, &obs.base_power_w);
-  obs.nextra = p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA;
-  obs.extra_config = p->extra;
-  for (size_t e = 0; e < obs.nextra; e++) {
-    if (sp_dataset_time(j->ds, k, &p->extra[e], &et[e])) et[e] = NAN;
-    if (sp_dataset_power(j->ds, k, &p->extra[e], &ep[e])) ep[e] = NAN;
-  }
-  obs.extra_time_ms = et;
-  obs.extra_power_w = ep;
+  sp_model_observe_more(m, j->ds, k, p->extra, p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA,
+                        ec, et, ep, &obs);
   int st = sp__physet_predict(m->physet, q, &obs, j->pred, NULL, NULL);
   if (st == SP_ENOPOWER) return SP_OK;
   if (st) return st;

@@ -70,16 +70,27 @@ static int base_value(sp_quantity q, const sp_observation *obs, double *v) {
   return isfinite(*v) && *v > 0 ? SP_OK : SP_EINVAL;
 }
 
+/* Typical counter sets fit on the stack; only very wide ones allocate. */
+#define NORM_STACK 256
+
+/* The observation's counters normalized into stack (NORM_STACK values) or,
+ * for wider models, a heap buffer the caller frees when it is not stack;
+ * NULL when out of memory. */
+static double *normalized(const sp_model *m, const sp_observation *obs, double *stack,
+                          sp_predict_info *info) {
+  double *x = m->ncounters <= NORM_STACK ? stack : malloc(m->ncounters * sizeof(double));
+  if (x) sp__model_normalize(m, obs->counters, x, info);
+  return x;
+}
+
 /* Classifies the observation in every set of submodel q. */
 static int classify(const sp_model *m, sp_quantity q, const sp_observation *obs,
                     size_t *choice, sp_predict_info *info) {
   const sp_submodel *s = &m->sub[q];
   if (s->nsets > MAX_SETS + 1) return SP_EINVAL;
-  /* Typical counter sets fit on the stack; only very wide ones allocate. */
-  double stack[256];
-  double *x = m->ncounters <= 256 ? stack : malloc(m->ncounters * sizeof(double));
+  double stack[NORM_STACK];
+  double *x = normalized(m, obs, stack, info);
   if (!x) return SP_ENOMEM;
-  sp__model_normalize(m, obs->counters, x, info);
   for (size_t i = 0; i < s->nsets; i++)
     choice[i] = sp__classifier_classify(s->sets[i].clf, x, NULL);
   if (x != stack) free(x);
@@ -90,10 +101,9 @@ static int classify(const sp_model *m, sp_quantity q, const sp_observation *obs,
  * the ones outside the training range, which physet reads unclamped. */
 static int predict_physet(const sp_model *m, sp_quantity q, const sp_observation *obs,
                           double *out, sp_predict_info *info) {
-  double stack[256];
-  double *x = m->ncounters <= 256 ? stack : malloc(m->ncounters * sizeof(double));
+  double stack[NORM_STACK];
+  double *x = normalized(m, obs, stack, info);
   if (!x) return SP_ENOMEM;
-  sp__model_normalize(m, obs->counters, x, info);
   if (x != stack) free(x);
   int st = sp__physet_predict(m->physet, q, obs, out, NULL, NULL);
   return st ? st : all_positive(out, sp__grid_size(&m->sub[q].grid));

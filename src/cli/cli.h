@@ -28,6 +28,11 @@ int cli_exit_for(int status);
 
 int cli_parse_format(const char *s, cli_format *out);
 int cli_parse_ulong(const char *s, unsigned long *out);
+/* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
+ * malformed configuration is sp_config_parse's error; more than cap
+ * entries is SP_EINVAL. */
+int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *n,
+                          sp_error *err);
 
 
 /* Progress on stderr when it is a terminal (sp_progress_fn). */

@@ -127,11 +127,7 @@ static int resolve_bases(eval_cli *c, const sp_dataset *ds, sp_error *err) {
   } else if (!strcmp(spec, "middle")) {
     c->bases[count++] = (sp_config){v[0][(n[0] - 1) / 2], v[1][(n[1] - 1) / 2], v[2][(n[2] - 1) / 2]};
   } else {
-    char *list = strdup(spec), *save = NULL;
-    int st = SP_OK;
-    for (char *t = strtok_r(list, ",", &save); t && !st; t = strtok_r(NULL, ",", &save))
-      st = sp_config_parse(t, &c->bases[count++], err);
-    free(list);
+    int st = cli_parse_config_list(spec, c->bases, total + strlen(spec) + 1, &count, err);
     if (st) return st;
   }
   c->p.bases = c->bases;
@@ -299,20 +295,11 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
 
 /* --also-measured: a comma-separated list of configurations. */
 static int parse_also(eval_cli *c, sp_error *err) {
-  size_t n = 1;
-  for (const char *p = c->also; *p; p++) n += *p == ',';
-  char *copy = strdup(c->also), *save = NULL;
-  c->extra = calloc(n, sizeof *c->extra);
-  if (!copy || !c->extra) {
-    free(copy);
+  size_t cap = strlen(c->also) + 1; /* a list never has more entries than characters */
+  if (!(c->extra = calloc(cap, sizeof *c->extra)))
     return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-  }
-  int st = SP_OK;
-  for (char *t = strtok_r(copy, ",", &save); t && !st; t = strtok_r(NULL, ",", &save))
-    st = sp_config_parse(t, &c->extra[c->p.nextra++], err);
-  free(copy);
   c->p.extra = c->extra;
-  return st;
+  return cli_parse_config_list(c->also, c->extra, cap, &c->p.nextra, err);
 }
 
 /* --families FILE: kernel,family rows; every kernel of the data needs one. */

@@ -247,15 +247,8 @@ static int resolve_measured(const sp_model *m, const char *spec, measured_set *m
     for (size_t i = 0; i + 1 < n; i++) ms->cfg[ms->n++] = sp_model_config_at(m, SP_TIME, i);
     return SP_OK;
   }
-  char *copy = strdup(spec), *save = NULL;
-  int st = copy ? SP_OK : (err->status = SP_ENOMEM);
-  for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !st;
-       tok = strtok_r(NULL, ",", &save)) {
-    if (ms->n + 1 >= n) st = sp_error_set(err, SP_EINVAL, NULL, 0, 0, "use-measured", "too many configurations");
-    else if (sp_config_parse(tok, &ms->cfg[ms->n++], err)) st = usage_config(err, "--use-measured");
-  }
-  free(copy);
-  return st;
+  int st = cli_parse_config_list(spec, ms->cfg, n - 1, &ms->n, err);
+  return st == SP_ENOMEM ? st : st ? usage_config(err, "--use-measured") : SP_OK;
 }
 
 int cli_predict_run(const predict_opts *o) {
