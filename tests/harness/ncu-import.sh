@@ -34,7 +34,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i }
          $(c["regs_per_thread"]) == 16 && $(c["smem_per_block"]) == 0 &&
          $(c["blocks_per_sm"]) == 8 && $(c["waves"]) == 256 &&
          $(c["theoretical_occupancy_pct"]) == 100 && c["write_bw_gbs"] == 34 &&
-         c["grid_blocks"] == 35 && c["theoretical_occupancy_pct"] == NF
+         c["grid_blocks"] == 35 && c["theoretical_occupancy_pct"] == 41 &&
+         c["l2_bw_gbs"] == NF
     exit !ok
   }' "$out" || fail "stream_copy launch columns wrong: $(head -1 "$out"; grep stream_copy "$out")"
 
@@ -49,14 +50,31 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i }
 hm=$data/ncu-manifest-handmade.csv
 "$SP_RUNNER" --import-ncu "$data/ncu-raw-launch.csv" --manifest "$hm" \
   --counters "$scratch/c5.csv" >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; fail "hand-made import"; }
-[ "$(tail -1 "$scratch/c5.csv" | cut -d, -f35-)" = "264,256,40,100352,2,1,25" ] ||
+[ "$(tail -1 "$scratch/c5.csv" | cut -d, -f35-)" = "264,256,40,100352,2,1,25,,,," ] ||
   fail "launch columns: $(tail -1 "$scratch/c5.csv")"
 # Launch metrics missing from the raw CSV leave their columns empty.
 "$SP_RUNNER" --import-ncu "$data/ncu-raw-nolaunch.csv" --manifest "$hm" \
   --counters "$scratch/c6.csv" >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; fail "import without launch metrics"; }
-[ "$(tail -1 "$scratch/c6.csv" | cut -d, -f35-)" = "1056,128,,,,," ] ||
+[ "$(tail -1 "$scratch/c6.csv" | cut -d, -f35-)" = "1056,128,,,,,,,,," ] ||
   fail "absent launch metrics: $(tail -1 "$scratch/c6.csv")"
 awk -F, -v n="$cols" 'NF != n { exit 1 }' "$scratch/c6.csv" || fail "ragged rows without launch metrics"
+
+# The SM activity columns (ncu-raw-activity.csv: the hand-made launch plus
+# invented activity metrics): the average SM active 250k of the 1M cycles
+# that the busiest was (and that elapsed), the tensor pipe 12.5% busy, the
+# L2 moving 2e12 bytes/s.
+"$SP_RUNNER" --import-ncu "$data/ncu-raw-activity.csv" --manifest "$hm" \
+  --counters "$scratch/c7.csv" >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; fail "import with activity metrics"; }
+[ "$(tail -1 "$scratch/c7.csv" | cut -d, -f42-)" = "25,25,12.5,2000" ] ||
+  fail "activity columns: $(head -1 "$scratch/c7.csv"; tail -1 "$scratch/c7.csv")"
+
+# A counters file of the previous sp-runner (the launch columns, no activity
+# columns) is refused like the older one below.
+head -1 "$out" | cut -d, -f1-41 >"$scratch/prev.csv"
+"$SP_RUNNER" --import-ncu "$data/ncu-raw.csv" --manifest "$data/ncu-manifest.csv" \
+  --counters "$scratch/prev.csv" >"$scratch/log" 2>&1 && fail "previous-format counters file appended to"
+grep -q 'older sp-runner.*SM activity.*import into a new file' "$scratch/log" ||
+  fail "previous format not explained: $(cat "$scratch/log")"
 
 # A counters.csv written before the launch columns existed (30 features) is
 # refused, untouched, with a message saying to write a new file.

@@ -226,6 +226,24 @@ static double f_theo_occ(const ncu_row *r)
 static double f_read_bw(const ncu_row *r) { return m(r, "dram__bytes_read.sum.per_second") * 1e-9; }
 static double f_write_bw(const ncu_row *r) { return m(r, "dram__bytes_write.sum.per_second") * 1e-9; }
 
+/* SM activity: how evenly the SMs were kept busy, how busy the tensor
+ * pipe and the L2 were.  A few long blocks (a critical path) show as a low
+ * balance: the busiest SM is active for the whole launch, the average one
+ * for much less. */
+static double f_sm_active(const ncu_row *r)
+{
+  return ratio(m(r, "sm__cycles_active.avg"), m(r, "sm__cycles_elapsed.max"), 100.0);
+}
+static double f_sm_balance(const ncu_row *r)
+{
+  return ratio(m(r, "sm__cycles_active.avg"), m(r, "sm__cycles_active.max"), 100.0);
+}
+static double f_tensor_busy(const ncu_row *r)
+{
+  return m(r, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
+}
+static double f_l2_bw(const ncu_row *r) { return m(r, "lts__t_bytes.sum.per_second") * 1e-9; }
+
 typedef struct feature {
   const char *name;
   double (*fn)(const ncu_row *r);
@@ -259,6 +277,25 @@ static const feature LAUNCH[] = {
     {"theoretical_occupancy_pct", f_theo_occ},
 };
 enum { NLAUNCH = sizeof LAUNCH / sizeof *LAUNCH };
+
+/* SM activity, after the launch columns; empty where ncu did not report
+ * the metrics (a raw CSV collected with an older metric list).  ratio()
+ * gives 0 for a missing denominator, so a missing metric is tested first. */
+static const feature ACTIVITY[] = {
+    {"sm_active_pct", f_sm_active},    {"sm_balance_pct", f_sm_balance},
+    {"tensor_busy_pct", f_tensor_busy}, {"l2_bw_gbs", f_l2_bw},
+};
+static const char *const ACTIVITY_NEEDS[][2] = {
+    {"sm__cycles_active.avg", "sm__cycles_elapsed.max"},
+    {"sm__cycles_active.avg", "sm__cycles_active.max"},
+    {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", NULL},
+    {"lts__t_bytes.sum.per_second", NULL},
+};
+enum { NACTIVITY = sizeof ACTIVITY / sizeof *ACTIVITY };
+
+/* The column groups of counters.csv, in order; an older sp-runner wrote
+ * only the first one or two. */
+enum { GROUPS_FEATURES = 1, GROUPS_LAUNCH = 2, GROUPS_ALL = 3 };
 
 static int read_header(FILE *fp, ncu_table *t, const char *path)
 {
@@ -372,6 +409,14 @@ static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
     else
       o += (size_t)snprintf(buf + o, sizeof buf - o, ",%.6g", v);
   }
+  for (int f = 0; f < NACTIVITY; ++f) {
+    int have = !isnan(m(r, ACTIVITY_NEEDS[f][0])) &&
+               (ACTIVITY_NEEDS[f][1] == NULL || !isnan(m(r, ACTIVITY_NEEDS[f][1])));
+    if (have)
+      o += (size_t)snprintf(buf + o, sizeof buf - o, ",%.6g", ACTIVITY[f].fn(r));
+    else
+      o += (size_t)snprintf(buf + o, sizeof buf - o, ",");
+  }
   snprintf(buf + o, sizeof buf - o, "\n");
   check_sm_count(mr, r, path, line);
   if (csvlog_append(out, buf, err, sizeof err) != 0) {
@@ -381,47 +426,55 @@ static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
   return 0;
 }
 
-/* The counters.csv header; with_launch 0 gives the header written before
- * the launch columns existed. */
-static void counters_header(char *header, size_t size, int with_launch)
+/* The counters.csv header with the first `groups` column groups. */
+static void counters_header(char *header, size_t size, int groups)
 {
   size_t o = (size_t)snprintf(header, size, "kernel,cu,engine_mhz,memory_mhz");
   for (int f = 0; f < NFEATURES; ++f)
     o += (size_t)snprintf(header + o, size - o, ",%s", FEATURES[f].name);
-  for (int f = 0; with_launch && f < NLAUNCH; ++f)
+  for (int f = 0; groups >= GROUPS_LAUNCH && f < NLAUNCH; ++f)
     o += (size_t)snprintf(header + o, size - o, ",%s", LAUNCH[f].name);
+  for (int f = 0; groups >= GROUPS_ALL && f < NACTIVITY; ++f)
+    o += (size_t)snprintf(header + o, size - o, ",%s", ACTIVITY[f].name);
   snprintf(header + o, size - o, "\n");
 }
 
-/* Whether path starts with the header of an older sp-runner.  Its rows
- * have no launch columns; appending longer rows would make it ragged. */
+/* The column groups of an older sp-runner's header at the start of path,
+ * or 0.  Its rows are shorter; appending longer ones would make it ragged. */
 static int old_format(const char *path)
 {
   char old[4096], first[4096];
   FILE *fp = fopen(path, "r");
-  int is_old = 0;
+  int groups = 0;
   if (fp == NULL)
     return 0;
-  counters_header(old, sizeof old, 0);
   if (fgets(first, sizeof first, fp))
-    is_old = strcmp(first, old) == 0;
+    for (int g = GROUPS_FEATURES; g < GROUPS_ALL && groups == 0; ++g) {
+      counters_header(old, sizeof old, g);
+      if (strcmp(first, old) == 0)
+        groups = g;
+    }
   fclose(fp);
-  return is_old;
+  return groups;
 }
 
 static int open_counters(const char *path, csvlog **out)
 {
   char header[4096], err[512];
   long dropped = 0;
-  if (old_format(path)) {
+  int groups = old_format(path);
+  if (groups != 0) {
     fprintf(stderr, "sp-runner: %s has the counters.csv columns of an "
-            "older sp-runner (%d features, without the launch columns "
-            "grid_blocks...theoretical_occupancy_pct); rows with the new "
-            "columns are not appended to it: import into a new file\n",
-            path, NFEATURES);
+            "older sp-runner (%d features%s, without the %s columns "
+            "%s); rows with the new columns are not appended to it: import "
+            "into a new file\n", path, NFEATURES,
+            groups == GROUPS_LAUNCH ? " and the launch columns" : "",
+            groups == GROUPS_LAUNCH ? "SM activity" : "launch and SM activity",
+            groups == GROUPS_LAUNCH ? "sm_active_pct...l2_bw_gbs"
+                                    : "grid_blocks...l2_bw_gbs");
     return -1;
   }
-  counters_header(header, sizeof header, 1);
+  counters_header(header, sizeof header, GROUPS_ALL);
   if (csvlog_open(path, header, out, &dropped, err, sizeof err) != 0) {
     fprintf(stderr, "sp-runner: %s\n", err);
     return -1;

@@ -88,7 +88,10 @@ sweep|sweep-each)
   ;;
 counters)
   c=$(clocks); e=${c%,*}; m=${c#*,}
-  if [ ! -f "$out/counters.csv" ] && head -1 "$here/counters.csv" | grep -q grid_blocks; then
+  # Resume from this folder's counters only for the training suite, and
+  # only when they have the current columns (the last is l2_bw_gbs).
+  if [ "$suite" = train ] && [ ! -f "$out/counters.csv" ] &&
+    head -1 "$here/counters.csv" | grep -q ',l2_bw_gbs$'; then
     cp "$here/counters.csv" "$out/counters.csv"
   fi
   for cu in ${SP_BASES:-132 64}; do
