@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "space.h"
-#include "status.h"
+#include "model/space.h"
+#include "util/status.h"
 
 static const char *const objective_names[SP_DSE_OBJECTIVE_COUNT] = {
     "min-time", "min-energy", "min-edp", "min-ed2p", "min-time-capped",

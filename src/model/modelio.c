@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
 #include "model.h"
-#include "sha256.h"
-#include "status.h"
-#include "textout.h"
+#include "util/fsutil.h"
+#include "util/sha256.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 #define MANIFEST "manifest.txt"
 #define MAX_MANIFEST_BYTES ((size_t)256 << 20)

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvhead.h"
-#include "csvread.h"
+#include "data/csvhead.h"
+#include "data/csvread.h"
 #include "governor.h"
-#include "status.h"
-#include "textout.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 typedef struct trace_ctx {
   sp_governor_trace *t;

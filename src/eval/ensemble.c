@@ -1,5 +1,5 @@
 /* stack.c: see stack.h. */
-#include "stack.h"
+#include "ensemble.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsutil.h"
-#include "space.h"
-#include "status.h"
-#include "textout.h"
+#include "model/space.h"
+#include "util/fsutil.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 /* Seven significant digits keep measured inputs (usually four to six
  * digits) exact while staying short. */

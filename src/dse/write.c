@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "dse.h"
-#include "textout.h"
+#include "util/textout.h"
 
 #define DIGITS 6     /* significant digits of measured quantities */
 #define EL_DIGITS 4  /* of elasticities */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "status.h"
+#include "util/status.h"
 
 /* ---- the trace ---------------------------------------------------------------- */
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "surface.h"
+#include "model/surface.h"
 
 /* Training data as the baselines see it: n kernels with normalized base
  * counters (n * p) and log-ratio surfaces relative to the base, one row of

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baselines.h"
-#include "stack.h"
+#include "eval/baselines.h"
+#include "eval/ensemble.h"
 
 #define N 60
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmeans.h"
+#include "model/kmeans.h"
 #include "scalepredict.h"
 
 static double dist2(const double *a, const double *b, size_t p) {

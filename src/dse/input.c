@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvhead.h"
-#include "csvread.h"
+#include "data/csvhead.h"
+#include "data/csvread.h"
 #include "dse.h"
-#include "status.h"
-#include "textout.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 /* ---- weights: kernel,weight --------------------------------------------- */
 

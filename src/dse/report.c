@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "dse.h"
-#include "figure.h"
-#include "reportdir.h"
-#include "status.h"
-#include "textout.h"
+#include "plot/figure.h"
+#include "util/reportdir.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 /* Scatter plots thin out the background cloud of configurations beyond this
  * many points so that a refined space still gives a small file. */

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "figure.h"
 #include "governor.h"
-#include "reportdir.h"
-#include "status.h"
-#include "textout.h"
+#include "plot/figure.h"
+#include "util/reportdir.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 #define DIGITS 6
 /* Timelines draw at most this many steps per policy. */

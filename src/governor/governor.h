@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
+#include "model/space.h"
 #include "scalepredict.h"
-#include "space.h"
 
 /* A distinct kernel of the trace with its predictions and measurements
  * over the space (nconfigs values each). */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "model.h"
-#include "status.h"
+#include "util/status.h"
 
 /* A space larger than this would not fit the per-kernel workspaces of a
  * typical machine many times over; it is almost certainly a typo. */

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "status.h"
-#include "textout.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 typedef struct reader {
   const char *path;

@@ -13,12 +13,12 @@
 #include <string.h>
 
 #include "baselines.h"
-#include "dataset.h"
+#include "data/dataset.h"
+#include "ensemble.h"
 #include "evaluate.h"
-#include "kmeans.h"
-#include "model.h"
-#include "stack.h"
-#include "status.h"
+#include "model/kmeans.h"
+#include "model/model.h"
+#include "util/status.h"
 
 void sp_eval_params_init(sp_eval_params *p) {
   sp_train_params t;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "scalepredict.h"
-#include "status.h"
+#include "util/status.h"
 
 static size_t current(const sp_governor_context *ctx, const sp_governor_outcome *history,
                       size_t n) {

@@ -8,7 +8,7 @@
 
 #include "csvhead.h"
 #include "csvread.h"
-#include "status.h"
+#include "util/status.h"
 
 #define NOT_FOUND ((size_t)-1)
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "textout.h"
+#include "util/textout.h"
 
 enum { MARGIN_LEFT = 66, MARGIN_RIGHT = 18, MARGIN_TOP = 30, MARGIN_BOTTOM = 46 };
 #define MAX_TICKS 12

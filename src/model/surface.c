@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
-#include "fsutil.h"
-#include "status.h"
-#include "textout.h"
+#include "data/dataset.h"
+#include "util/fsutil.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 /* ---- grids ----------------------------------------------------------------- */
 

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
+#include "data/dataset.h"
 #include "kmeans.h"
-#include "sha256.h"
-#include "status.h"
+#include "util/sha256.h"
+#include "util/status.h"
 
 #define NOT_FOUND ((size_t)-1)
 

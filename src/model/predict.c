@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
+#include "data/dataset.h"
 #include "model.h"
-#include "status.h"
+#include "util/status.h"
 
 #define NOT_FOUND ((size_t)-1)
 /* Cluster sets per submodel are bounded by CU counts; this bound keeps

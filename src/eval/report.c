@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
+#include "data/dataset.h"
 #include "evaluate.h"
-#include "fsutil.h"
-#include "status.h"
-#include "svgplot.h"
-#include "textout.h"
+#include "plot/svgplot.h"
+#include "util/fsutil.h"
+#include "util/status.h"
+#include "util/textout.h"
 
 static const char *const qname[2] = {"time", "power"};
 
