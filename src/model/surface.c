@@ -240,22 +240,10 @@ void sp__scale_all(const sp_grid *g, const double *cu_feat,
 
 /* ---- CSV output -------------------------------------------------------------- */
 
-/* Writes name as one quoted CSV field; quotes inside are doubled (RFC 4180)
- * so that names holding commas or quotes read back as one field. */
-static int quoted(FILE *fp, const char *name) {
-  int bad = putc('"', fp) == EOF;
-  for (; *name; name++) {
-    if (*name == '"') bad |= putc('"', fp) == EOF;
-    bad |= putc(*name, fp) == EOF;
-  }
-  bad |= putc('"', fp) == EOF;
-  return bad ? -1 : 0;
-}
-
 static int row(FILE *fp, const sp_surface *s, const char *kind,
                const sp_grid_point *a, const sp_grid_point *b, double ratio) {
   const sp_grid *g = &s->grid;
-  if (quoted(fp, s->kernel) < 0) return -1;
+  if (sp__csv_quoted(fp, s->kernel) < 0) return -1;
   return fprintf(fp, ",%s,%s,%d,%d,%d,%d,%d,%d,%.9g\n",
                  s->quantity == SP_TIME ? "time" : "power", kind,
                  g->v[0][a->i[0]], g->v[1][a->i[1]], g->v[2][a->i[2]],

@@ -53,6 +53,16 @@ void sp_csv_write_field(FILE *fp, const char *s) {
   fputc('"', fp);
 }
 
+int sp__csv_quoted(FILE *fp, const char *s) {
+  int bad = putc('"', fp) == EOF;
+  for (; *s; s++) {
+    if (*s == '"') bad |= putc('"', fp) == EOF;
+    bad |= putc(*s, fp) == EOF;
+  }
+  bad |= putc('"', fp) == EOF;
+  return bad ? -1 : 0;
+}
+
 void sp__csv_number(FILE *fp, double v, int digits) {
   if (isfinite(v)) fprintf(fp, "%.*g", digits, v);
 }

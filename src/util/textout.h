@@ -1,5 +1,5 @@
-/* textout.h: locale-independent text output shared by the writers of
- * dse, governor and export (CSV, JSON, HTML/SVG).  Internal.
+/* textout.h: locale-independent text output shared by every writer of the
+ * library (CSV, JSON, HTML/SVG).  Internal.
  *
  * Numbers are formatted by the C library's printf family, which follows the
  * calling thread's LC_NUMERIC.  A program that embeds libscalepredict may
@@ -27,6 +27,10 @@ void sp__c_numeric_end(sp_c_numeric *s);
 
 /* A number as JSON: %.*g, or null when not finite. */
 void sp__json_number(FILE *fp, double v, int digits);
+/* s as one CSV field, always quoted, quotes inside doubled (RFC 4180), so
+ * that names holding commas or quotes read back as one field; -1 when a
+ * write fails. */
+int sp__csv_quoted(FILE *fp, const char *s);
 /* A number as a CSV field: %.*g, or empty when not finite. */
 void sp__csv_number(FILE *fp, double v, int digits);
 /* Text with &, <, >, " and ' escaped for HTML and SVG. */
