@@ -65,21 +65,34 @@ struct sp_model {
   char *power_note;       /* why power is absent or reduced, or NULL */
 };
 
-/* Index of the cluster set used for region ic, and of the CU set (or -1). */
+/* ---- model.c: the object, shared by train.c, predict.c and modelio.c --- */
+
+/* Allocates an empty model (everything zeroed). */
+sp_model *sp__model_alloc(void);
+/* Replaces *dst with a copy of src (NULL allowed); SP_ENOMEM on failure. */
+int sp__set_string(char **dst, const char *src);
+/* SP_OK when q is a quantity the model predicts, else SP_EINVAL or
+ * SP_ENOPOWER. */
+int sp__model_check_quantity(const sp_model *m, sp_quantity q);
+
+/* The CU cluster set of s, or NULL when the grid has one CU count. */
 const sp_cluster_set *sp__submodel_cu_set(const sp_submodel *s);
+/* The cluster the set's classifier picks for normalized counters x; outputs
+ * (cs->k values, may be NULL) gets the network's raw outputs. */
+size_t sp__set_classify(const sp_cluster_set *cs, const double *x, double *outputs);
+/* The cluster whose centroid is nearest features (cs->dim values). */
+size_t sp__set_nearest(const sp_cluster_set *cs, const double *features);
 
 /* Normalizes raw counters into x (ncounters values) with clamping. */
 void sp__model_normalize(const sp_model *m, const double *raw, double *x,
                          sp_predict_info *info);
+
+/* ---- predict.c ----------------------------------------------------------- */
 
 /* Predicts every grid point of q from explicit cluster choices (one per set,
  * in set order); used for oracle evaluation. */
 int sp__model_predict_choice(const sp_model *m, sp_quantity q,
                              const size_t *choice, double base_value,
                              double *out);
-
-/* Allocates an empty model (everything zeroed). */
-sp_model *sp__model_alloc(void);
-int sp__set_string(char **dst, const char *src);
 
 #endif

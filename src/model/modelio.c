@@ -17,15 +17,6 @@
 #define MAX_MANIFEST_BYTES ((size_t)256 << 20)
 static const char *const qname[2] = {"time", "power"};
 
-int sp_model_set_name(sp_model *m, const char *name) {
-  return sp__set_string(&m->name, name);
-}
-
-int sp_model_set_source(sp_model *m, const char *source, int synthetic) {
-  m->synthetic = synthetic != 0;
-  return sp__set_string(&m->source, source);
-}
-
 /* ---- writing --------------------------------------------------------------- */
 
 static void put(sp_sha256 *h, FILE *fp, const char *fmt, ...)

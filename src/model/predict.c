@@ -7,32 +7,9 @@
 #include "model.h"
 #include "util/status.h"
 
-#define NOT_FOUND ((size_t)-1)
 /* Cluster sets per submodel are bounded by CU counts; this bound keeps
  * prediction free of heap allocation. */
 #define MAX_SETS 1024
-
-void sp__model_normalize(const sp_model *m, const double *raw, double *x,
-                         sp_predict_info *info) {
-  if (info) memset(info, 0, sizeof *info);
-  for (size_t c = 0; c < m->ncounters; c++) {
-    double v = raw[c], lo = m->cmin[c], hi = m->cmax[c];
-    if (v < lo || v > hi) {
-      if (info && info->clamped++ == 0) info->first_clamped = c;
-      v = v < lo ? lo : hi;
-    }
-    /* A counter constant over the training set carries no information.
-     * Halving first keeps the differences finite when the training range
-     * spans more than half of double's (hi - lo would overflow and make
-     * inf / inf); halving is exact, so other results are unchanged. */
-    x[c] = hi > lo ? (v / 2 - lo / 2) / (hi / 2 - lo / 2) : 0.0;
-  }
-}
-
-static int check_quantity(const sp_model *m, sp_quantity q) {
-  if (q != SP_TIME && q != SP_POWER) return SP_EINVAL;
-  return m->sub[q].present ? SP_OK : SP_ENOPOWER;
-}
 
 /* A time or power is positive and finite.  A product of scaling values can
  * still overflow or underflow for extreme inputs (a loaded model's centroids
@@ -47,7 +24,7 @@ static int all_positive(const double *v, size_t n) {
 int sp__model_predict_choice(const sp_model *m, sp_quantity q,
                              const size_t *choice, double base_value,
                              double *out) {
-  int st = check_quantity(m, q);
+  int st = sp__model_check_quantity(m, q);
   if (st) return st;
   const sp_submodel *s = &m->sub[q];
   const size_t nc = s->grid.n[0];
@@ -81,7 +58,7 @@ static int classify(const sp_model *m, sp_quantity q, const sp_observation *obs,
   if (!x) return SP_ENOMEM;
   sp__model_normalize(m, obs->counters, x, info);
   for (size_t i = 0; i < s->nsets; i++)
-    choice[i] = sp__classifier_classify(s->sets[i].clf, x, NULL);
+    choice[i] = sp__set_classify(&s->sets[i], x, NULL);
   if (x != stack) free(x);
   return SP_OK;
 }
@@ -90,7 +67,7 @@ int sp_model_predict_all(const sp_model *m, sp_quantity q,
                          const sp_observation *obs, double *out,
                          sp_predict_info *info) {
   double v;
-  int st = check_quantity(m, q);
+  int st = sp__model_check_quantity(m, q);
   if (!st) st = base_value(q, obs, &v);
   if (st) return st;
   size_t choice[MAX_SETS + 1];
@@ -102,7 +79,7 @@ int sp_model_predict_all(const sp_model *m, sp_quantity q,
 int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs,
                      const sp_config *target, double *out, sp_predict_info *info) {
   double v;
-  int st = check_quantity(m, q);
+  int st = sp__model_check_quantity(m, q);
   if (!st) st = base_value(q, obs, &v);
   if (st) return st;
   const sp_submodel *s = &m->sub[q];
@@ -152,32 +129,4 @@ int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
                       "configuration %s (empty field)", obs->kernel, cfg);
   }
   return SP_OK;
-}
-
-/* ---- accessors ----------------------------------------------------------- */
-
-const char *sp_model_name(const sp_model *m) { return m->name ? m->name : ""; }
-sp_config sp_model_base(const sp_model *m) { return m->base; }
-int sp_model_has_power(const sp_model *m) { return m->sub[SP_POWER].present; }
-const char *sp_model_source(const sp_model *m) { return m->source ? m->source : ""; }
-int sp_model_is_synthetic(const sp_model *m) { return m->synthetic; }
-size_t sp_model_counter_count(const sp_model *m) { return m->ncounters; }
-const char *sp_model_counter_name(const sp_model *m, size_t c) {
-  return c < m->ncounters ? m->counter_names[c] : NULL;
-}
-
-size_t sp_model_config_count(const sp_model *m, sp_quantity q) {
-  return check_quantity(m, q) ? 0 : sp__grid_size(&m->sub[q].grid);
-}
-
-sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i) {
-  return sp__grid_config(&m->sub[q].grid, i);
-}
-
-size_t sp_model_config_index(const sp_model *m, sp_quantity q,
-                             const sp_config *cfg) {
-  sp_grid_point p;
-  if (check_quantity(m, q) || sp__grid_locate(&m->sub[q].grid, cfg, &p))
-    return NOT_FOUND;
-  return sp__grid_flat(&m->sub[q].grid, &p);
 }

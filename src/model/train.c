@@ -1,4 +1,4 @@
-/* model.c: building a model from a dataset (paper III-B to III-D). */
+/* train.c: building a model from a dataset (paper III-B to III-D). */
 #include "model.h"
 
 #include <gsl/gsl_errno.h>
@@ -11,8 +11,6 @@
 #include "util/sha256.h"
 #include "util/status.h"
 
-#define NOT_FOUND ((size_t)-1)
-
 void sp_train_params_init(sp_train_params *p) {
   memset(p, 0, sizeof *p);
   p->clusters = 12;
@@ -20,49 +18,6 @@ void sp_train_params_init(sp_train_params *p) {
   p->restarts = 10;
   p->max_epochs = 500;
   p->desired_error = 1e-4;
-}
-
-int sp__set_string(char **dst, const char *src) {
-  free(*dst);
-  *dst = src ? strdup(src) : NULL;
-  return (src && !*dst) ? SP_ENOMEM : SP_OK;
-}
-
-sp_model *sp__model_alloc(void) { return calloc(1, sizeof(sp_model)); }
-
-static void free_submodel(sp_submodel *s) {
-  for (size_t i = 0; i < s->nsets; i++) {
-    free(s->sets[i].centroids);
-    free(s->sets[i].assign);
-    sp__classifier_free(s->sets[i].clf);
-  }
-  free(s->sets);
-  sp__grid_free(&s->grid);
-  memset(s, 0, sizeof *s);
-}
-
-void sp_model_free(sp_model *m) {
-  if (!m) return;
-  for (size_t c = 0; c < m->ncounters; c++) free(m->counter_names[c]);
-  for (size_t k = 0; k < m->ntrain; k++) free(m->train_kernels[k]);
-  free(m->counter_names);
-  free(m->train_kernels);
-  free(m->cmin);
-  free(m->cmax);
-  free_submodel(&m->sub[SP_TIME]);
-  free_submodel(&m->sub[SP_POWER]);
-  free(m->name);
-  free(m->source);
-  free(m->runs_path);
-  free(m->counters_path);
-  free(m->power_note);
-  free(m);
-}
-
-const sp_cluster_set *sp__submodel_cu_set(const sp_submodel *s) {
-  if (s->nsets && s->sets[s->nsets - 1].kind == SP_SET_CU)
-    return &s->sets[s->nsets - 1];
-  return NULL;
 }
 
 /* ---- training state ------------------------------------------------------ */
