@@ -1,4 +1,4 @@
-/* stack.c: see stack.h. */
+/* ensemble.c: see ensemble.h. */
 #include "ensemble.h"
 
 #include <math.h>

@@ -1,11 +1,11 @@
-/* stack.h: the "stack" method of the evaluation, a stacked ensemble
+/* ensemble.h: the "stack" method of the evaluation, a stacked ensemble
  * (Wolpert 1992; Breiman 1996) of the counter-driven baselines.  Each
  * member predicts a kernel's log ratios; the stack predicts their weighted
  * sum, with non-negative weights that sum to one, chosen to minimize the
  * absolute log error of leave-one-out predictions over the training kernels
  * alone.  Held-out kernels never touch the weights.  Internal. */
-#ifndef SP_STACK_H
-#define SP_STACK_H
+#ifndef SP_ENSEMBLE_H
+#define SP_ENSEMBLE_H
 
 #include <stddef.h>
 

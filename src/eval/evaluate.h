@@ -1,4 +1,5 @@
-/* evaluate.h: shared between the evaluation driver and its statistics.
+/* evaluate.h: the evaluation object, owned by evaluate.c (the driver that
+ * fills it); methods.c appends records to it, stats.c and report.c read it.
  * Internal. */
 #ifndef SP_EVALUATE_H
 #define SP_EVALUATE_H

@@ -1,4 +1,4 @@
-/* evalreport.c: the evaluation report directory: CSV tables, SVG plots and
+/* report.c: the evaluation report directory: CSV tables, SVG plots and
  * an index.html.  Everything is written into a temporary directory that is
  * renamed into place only when complete. */
 #include <math.h>

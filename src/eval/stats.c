@@ -1,56 +1,9 @@
-/* evalstats.c: error statistics over evaluation records. */
+/* stats.c: error statistics over evaluation records. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evaluate.h"
-
-static const char *const method_names[SP_METHOD_COUNT] = {
-    "wu2015", "oracle", "nearest", "linear", "constant", "soft", "knn", "mix", "stack"};
-
-const char *sp_method_name(sp_method m) {
-  return (unsigned)m < SP_METHOD_COUNT ? method_names[m] : "unknown";
-}
-
-int sp_method_parse(const char *name, sp_method *out) {
-  for (int m = 0; m < SP_METHOD_COUNT; m++)
-    if (!strcmp(name, method_names[m])) {
-      *out = (sp_method)m;
-      return SP_OK;
-    }
-  return SP_EINVAL;
-}
-
-int sp_method_uses_clusters(sp_method m) {
-  return m == SP_METHOD_WU2015 || m == SP_METHOD_ORACLE || m == SP_METHOD_SOFT;
-}
-
-int sp__evaluation_push(sp_evaluation *e, const sp_eval_record *r) {
-  if (e->n == e->cap) {
-    size_t cap = e->cap ? 2 * e->cap : 4096;
-    sp_eval_record *p = realloc(e->records, cap * sizeof *p);
-    if (!p) return SP_ENOMEM;
-    e->records = p;
-    e->cap = cap;
-  }
-  e->records[e->n++] = *r;
-  return SP_OK;
-}
-
-void sp_evaluation_free(sp_evaluation *e) {
-  if (!e) return;
-  free(e->records);
-  free(e->note[0]);
-  free(e->note[1]);
-  free(e);
-}
-
-size_t sp_evaluation_count(const sp_evaluation *e) { return e->n; }
-const sp_eval_record *sp_evaluation_records(const sp_evaluation *e) { return e->records; }
-size_t sp_evaluation_splits(const sp_evaluation *e) { return e->splits; }
-const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q) {
-  return (unsigned)q < 2 ? e->note[q] : NULL;
-}
 
 void sp_eval_filter_init(sp_eval_filter *f) {
   f->method = f->quantity = f->k = f->kernel = f->base = SP_EVAL_ANY;
