@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "model/space.h"
 #include "util/status.h"
 

@@ -1,11 +1,12 @@
-/* dseinput.c: the workload weights and candidate product files of dse. */
+/* input.c: the workload weights and candidate product files of dse. */
+#include "input.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data/csvhead.h"
 #include "data/csvread.h"
-#include "dse.h"
 #include "util/status.h"
 #include "util/textout.h"
 

@@ -1,4 +1,4 @@
-/* dsereport.c: the dse report directory: index.html with inline SVG plots,
+/* report.c: the dse report directory: index.html with inline SVG plots,
  * each plot as its own SVG file, and every table as CSV. */
 #include <math.h>
 #include <stdlib.h>

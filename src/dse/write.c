@@ -1,4 +1,4 @@
-/* dsewrite.c: dse results as CSV tables and JSON. */
+/* write.c: dse results as CSV tables and JSON. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
