@@ -1,4 +1,4 @@
-/* govpolicy.c: the built-in governor policies, written against the public
+/* policy.c: the built-in governor policies, written against the public
  * policy interface like any user's policy would be. */
 #include <math.h>
 #include <stdlib.h>

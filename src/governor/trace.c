@@ -1,12 +1,15 @@
-/* govtrace.c: reading a kernel trace (order,kernel[,base_time_ms,
- * base_power_w,<counters>...]). */
+/* trace.c: the kernel trace object: reading the trace file
+ * (order,kernel[,base_time_ms,base_power_w,<counters>...]), predicting its
+ * kernels over the configuration space, and the public accessors.  The
+ * replay (governor.c) and the output (write.c) read it. */
+#include "trace.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data/csvhead.h"
 #include "data/csvread.h"
-#include "governor.h"
 #include "util/status.h"
 #include "util/textout.h"
 
@@ -144,7 +147,8 @@ static int on_row(void *user, const sp_csv_row *row, sp_error *err) {
   return st;
 }
 
-int sp__gov_read_trace(sp_governor_trace *t, const char *path, sp_error *err) {
+/* Reads the trace file into t->kernels and t->entries (unsorted). */
+static int read_trace(sp_governor_trace *t, const char *path, sp_error *err) {
   trace_ctx c = {.t = t, .path = path};
   c.col_counter = malloc((sp_model_counter_count(t->model) + 1) * sizeof(long));
   if (!c.col_counter) return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
@@ -158,4 +162,158 @@ int sp__gov_read_trace(sp_governor_trace *t, const char *path, sp_error *err) {
   if (!st && !t->length)
     st = sp__fail(err, SP_EPARSE, path, 2, 0, NULL, "the trace has no invocations");
   return st;
+}
+
+/* ---- loading, accessors and release ---------------------------------------------------------------- */
+
+void sp_governor_trace_free(sp_governor_trace *t) {
+  if (!t) return;
+  for (size_t k = 0; k < t->nkernels; k++) {
+    sp_gov_kernel *kn = &t->kernels[k];
+    free(kn->name);
+    free(kn->counters);
+    free(kn->t);
+    free(kn->p);
+    free(kn->mt);
+    free(kn->mp);
+  }
+  free(t->kernels);
+  free(t->entries);
+  free(t->configs);
+  free(t->path);
+  sp__space_free(&t->space);
+  free(t);
+}
+
+static int cmp_entry(const void *a, const void *b) {
+  const sp_gov_entry *p = a, *q = b;
+  if (p->order != q->order) return p->order < q->order ? -1 : 1;
+  return p->line < q->line ? -1 : p->line > q->line;
+}
+
+static int sort_entries(sp_governor_trace *t, sp_error *err) {
+  qsort(t->entries, t->length, sizeof *t->entries, cmp_entry);
+  for (size_t i = 1; i < t->length; i++)
+    if (t->entries[i].order == t->entries[i - 1].order)
+      return sp__fail(err, SP_EPARSE, t->path, t->entries[i].line, 0, "order",
+                      "order %ld appears twice (also on line %ld)", t->entries[i].order,
+                      t->entries[i - 1].line);
+  return SP_OK;
+}
+
+/* Base data from the dataset for a kernel whose trace rows have none. */
+static int base_from_dataset(sp_governor_trace *t, sp_gov_kernel *kn, const sp_dataset *ds,
+                             sp_error *err) {
+  size_t k = ds ? sp_dataset_kernel_index(ds, kn->name) : (size_t)-1;
+  if (k == (size_t)-1)
+    return sp__fail(err, SP_ENOTFOUND, t->path, kn->line, 0, "kernel",
+                    "kernel '%s' has no base measurements: the trace gives no "
+                    "base_time_ms and counters for it and %s",
+                    kn->name, ds ? "the measurements do not have it" : "no measurements were given");
+  int st = sp_model_observe(t->model, ds, k, kn->counters, &kn->obs, err);
+  kn->have_base = !st;
+  return st;
+}
+
+static int alloc_values(sp_gov_kernel *kn, size_t n, int measured) {
+  kn->t = malloc(n * sizeof(double));
+  kn->p = malloc(n * sizeof(double));
+  if (measured) {
+    kn->mt = malloc(n * sizeof(double));
+    kn->mp = malloc(n * sizeof(double));
+  }
+  return kn->t && kn->p && (!measured || (kn->mt && kn->mp)) ? SP_OK : SP_ENOMEM;
+}
+
+static int predict_kernel(sp_governor_trace *t, sp_gov_kernel *kn, const sp_dataset *ds,
+                          sp_error *err) {
+  int st = kn->have_base ? SP_OK : base_from_dataset(t, kn, ds, err);
+  if (st) return st;
+  kn->obs.kernel = kn->name;
+  kn->obs.counters = kn->counters;
+  if (isnan(kn->obs.base_power_w))
+    return sp__fail(err, SP_ENOPOWER, t->path, kn->line, 0, "base_power_w",
+                    "kernel '%s' has no base power; the governor needs it for energy",
+                    kn->name);
+  size_t dk = ds ? sp_dataset_kernel_index(ds, kn->name) : (size_t)-1;
+  if (alloc_values(kn, t->space.n, dk != (size_t)-1))
+    return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  sp_predict_info info;
+  st = sp__space_predict(&t->space, &kn->obs, kn->t, kn->p, &info);
+  if (st)
+    return sp__fail(err, st, t->path, kn->line, 0, "kernel", "kernel '%s' cannot be predicted: %s",
+                    kn->name, sp_strerror(st));
+  kn->clamped = info.clamped;
+  kn->first_clamped = info.clamped ? sp_model_counter_name(t->model, info.first_clamped) : NULL;
+  if (kn->mt && !sp__space_measured(&t->space, ds, dk, SP_TIME, kn->mt)) {
+    free(kn->mt);
+    free(kn->mp);
+    kn->mt = kn->mp = NULL;
+  } else if (kn->mt) {
+    sp__space_measured(&t->space, ds, dk, SP_POWER, kn->mp);
+  }
+  return SP_OK;
+}
+
+static int finish_load(sp_governor_trace *t, const sp_dataset *ds, sp_error *err) {
+  if (!sp_model_has_power(t->model))
+    return sp__fail(err, SP_ENOPOWER, NULL, 0, 0, NULL,
+                    "the model has no power model; the governor needs predicted power");
+  int st = sp__space_init(&t->space, t->model, 1, err);
+  if (st) return st;
+  t->configs = malloc(t->space.n * sizeof *t->configs);
+  if (!t->configs) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  for (size_t i = 0; i < t->space.n; i++) t->configs[i] = sp__space_config(&t->space, i);
+  st = sort_entries(t, err);
+  for (size_t k = 0; k < t->nkernels && !st; k++) st = predict_kernel(t, &t->kernels[k], ds, err);
+  return st;
+}
+
+int sp_governor_trace_load(const char *path, const sp_model *m, const sp_dataset *ds,
+                           sp_governor_trace **out, sp_error *err) {
+  sp_error local;
+  if (!err) err = &local;
+  sp_error_clear(err);
+  *out = NULL;
+  sp_governor_trace *t = calloc(1, sizeof *t);
+  if (!t || !(t->path = strdup(path))) {
+    free(t);
+    return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
+  }
+  t->model = m;
+  int st = read_trace(t, path, err);
+  if (!st) st = finish_load(t, ds, err);
+  if (st) {
+    sp_governor_trace_free(t);
+    return st;
+  }
+  *out = t;
+  return SP_OK;
+}
+
+size_t sp_governor_trace_length(const sp_governor_trace *t) { return t->length; }
+size_t sp_governor_trace_kernel_count(const sp_governor_trace *t) { return t->nkernels; }
+const char *sp_governor_trace_kernel_name(const sp_governor_trace *t, size_t k) {
+  return k < t->nkernels ? t->kernels[k].name : NULL;
+}
+size_t sp_governor_trace_kernel_clamped(const sp_governor_trace *t, size_t k,
+                                        const char **first) {
+  if (first) *first = k < t->nkernels ? t->kernels[k].first_clamped : NULL;
+  return k < t->nkernels ? t->kernels[k].clamped : 0;
+}
+int sp_governor_trace_kernel_measured(const sp_governor_trace *t, size_t k) {
+  return k < t->nkernels && t->kernels[k].mt != NULL;
+}
+size_t sp_governor_trace_kernel_at(const sp_governor_trace *t, size_t i) {
+  return i < t->length ? t->entries[i].kernel : SP_NO_CONFIG;
+}
+long sp_governor_trace_order_at(const sp_governor_trace *t, size_t i) {
+  return i < t->length ? t->entries[i].order : 0;
+}
+size_t sp_governor_trace_config_count(const sp_governor_trace *t) { return t->space.n; }
+sp_config sp_governor_trace_config_at(const sp_governor_trace *t, size_t i) {
+  return t->configs[i < t->space.n ? i : 0];
+}
+const char *sp_governor_trace_model_name(const sp_governor_trace *t) {
+  return sp_model_name(t->model);
 }

@@ -1,7 +1,8 @@
-/* governor.h: the kernel trace behind sp_governor_replay.  Internal to
- * governor.c (loading, replay) and govwrite.c (output). */
-#ifndef SP_GOVERNOR_H
-#define SP_GOVERNOR_H
+/* trace.h: the kernel trace behind sp_governor_replay, owned by trace.c
+ * (reading, prediction, accessors) and read by governor.c (replay) and
+ * write.c (output).  Internal. */
+#ifndef SP_GOVERNOR_TRACE_H
+#define SP_GOVERNOR_TRACE_H
 
 #include <stddef.h>
 
@@ -38,8 +39,5 @@ struct sp_governor_trace {
   size_t length, entries_cap;
   sp_gov_entry *entries;
 };
-
-/* Reads the trace file into t->kernels and t->entries (unsorted). */
-int sp__gov_read_trace(sp_governor_trace *t, const char *path, sp_error *err);
 
 #endif

@@ -1,9 +1,9 @@
-/* govwrite.c: governor comparisons as JSON, CSV and an HTML report. */
+/* write.c: governor comparisons as JSON, CSV and an HTML report. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "governor.h"
+#include "trace.h"
 #include "plot/figure.h"
 #include "util/reportdir.h"
 #include "util/status.h"
