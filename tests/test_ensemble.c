@@ -1,4 +1,4 @@
-/* test_stack.c: the stack method's weight solvers and its leave-one-out
+/* test_ensemble.c: the stack method's weight solvers and its leave-one-out
  * weights on data whose best member is known by construction. */
 #include <check.h>
 #include <math.h>
