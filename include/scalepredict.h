@@ -54,6 +54,12 @@ typedef struct sp_error {
 } sp_error;
 
 void sp_error_clear(sp_error *err);
+/* Fills err (when not NULL) and returns status, for callers of the library
+ * that report their own errors in the same form (the CLI, user policies).
+ * file and field may be NULL. */
+int sp_error_set(sp_error *err, int status, const char *file, long line, long column,
+                 const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
 /* One line: "FILE:LINE:COL: field 'F': MESSAGE" (parts omitted when absent). */
 int sp_error_format(const sp_error *err, char *buf, size_t size);
 
@@ -152,9 +158,18 @@ typedef struct sp_train_params {
   unsigned max_epochs;   /* FANN training epochs */
   double desired_error;  /* FANN training stop (MSE) */
   const unsigned char *use_kernel; /* NULL = all; else 1 to train on kernel */
+  /* Methods fitted besides wu2015: bit (1u << SP_TRAIN_PHYSET).  The last
+   * one fitted becomes the model's recommended method. */
+  unsigned methods;
+  /* Kernel whose power at each configuration is the board's floor (for
+   * physet's power prior), or NULL. */
+  const char *floor_kernel;
 } sp_train_params;
 
-/* Fills defaults: k = 12, seed = 1, 10 restarts, 500 epochs, MSE 1e-4. */
+enum { SP_TRAIN_PHYSET = 0 };
+
+/* Fills defaults: k = 12, seed = 1, 10 restarts, 500 epochs, MSE 1e-4,
+ * physet fitted (and recommended), no floor kernel. */
 void sp_train_params_init(sp_train_params *p);
 
 /* Progress callback for long operations: done out of total steps. */
@@ -218,12 +233,26 @@ int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out);
 
 /* ---- prediction --------------------------------------------------------- */
 
-/* A new kernel as measured once at the model's base configuration. */
+/* A new kernel as measured at the model's base configuration, and
+ * optionally at other configurations too.  Fields after counters may be
+ * left zero: methods that cannot use them (wu2015) ignore them. */
 typedef struct sp_observation {
   const char *kernel;      /* for messages */
   double base_time_ms;
   double base_power_w;     /* NaN when not measured */
   const double *counters;  /* in the model's counter order */
+  /* Further measurements of the same kernel: nextra configurations with
+   * their times and powers (an entry NaN, or a NULL array, when that
+   * quantity was not measured there).  The physet method passes its
+   * prediction through each of them. */
+  size_t nextra;
+  const sp_config *extra_config;
+  const double *extra_time_ms;
+  const double *extra_power_w;
+  /* The board's power at the base configuration with nothing running on it
+   * (W); 0 or NaN when not measured.  physet then anchors the power floor
+   * on it instead of on the training kernels. */
+  double floor_w;
 } sp_observation;
 
 /* What happened while classifying: counters clamped to the training range. */
@@ -231,6 +260,19 @@ typedef struct sp_predict_info {
   size_t clamped;            /* how many counter values were clamped */
   size_t first_clamped;      /* index of the first clamped counter */
 } sp_predict_info;
+
+/* Methods a model predicts with.  Every model has "wu2015" (the paper's
+ * classifier over cluster sets); a model trained with
+ * sp_train_params.methods may carry more, and records which one it
+ * recommends.  The method in use starts as the recommended one and applies
+ * to every prediction below (and so to dse, governor and export). */
+size_t sp_model_method_count(const sp_model *m);
+const char *sp_model_method_name(const sp_model *m, size_t i);
+const char *sp_model_recommended_method(const sp_model *m);
+const char *sp_model_method(const sp_model *m);
+/* Selects the method by name; SP_ENOTFOUND when the model does not carry
+ * it.  Not thread-safe with predictions on the same model. */
+int sp_model_use_method(sp_model *m, const char *name);
 
 /* Predicts q at target.  For SP_POWER the observation's base power is used
  * and SP_ENOPOWER is returned when the model or observation has none. */
@@ -250,6 +292,15 @@ int sp_model_predict_all(const sp_model *m, sp_quantity q,
 int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
                      double *counters, sp_observation *obs, sp_error *err);
 
+/* Adds to obs the further measurements of kernel k that ds holds at the
+ * configurations cfgs[0..n) (the base is skipped): cfg, time_ms and
+ * power_w receive up to n entries and obs points at them.  Returns how many
+ * were added; a configuration without a time row is skipped, one without
+ * power gets NaN power. */
+size_t sp_model_observe_more(const sp_model *m, const sp_dataset *ds, size_t k,
+                             const sp_config *cfgs, size_t n, sp_config *cfg,
+                             double *time_ms, double *power_w, sp_observation *obs);
+
 /* ---- evaluation (the paper's Section V accuracy study) ------------------- */
 
 /* Prediction methods compared by sp_evaluate.  SP_METHOD_WU2015 is the
@@ -268,6 +319,9 @@ typedef enum sp_method {
   SP_METHOD_STACK,      /* nearest, knn, linear, mix and constant blended in
                            log space with weights chosen by leave-one-out
                            over the training kernels */
+  SP_METHOD_PHYSET,     /* physical prior plus the residuals of similar
+                           training kernels, weighted by extremely
+                           randomized trees (docs/method.md) */
   SP_METHOD_COUNT
 } sp_method;
 
@@ -291,6 +345,16 @@ typedef struct sp_eval_params {
   unsigned restarts, max_epochs;
   double desired_error;
   unsigned threads;         /* worker threads (1 = serial) */
+  /* Groups: with groups set, each split holds out every kernel of one group
+   * (group[k] for dataset kernel k; kernel families, so that no variant of
+   * a held-out kernel is trained on) and repeats/holdout are ignored. */
+  const unsigned *groups;
+  /* Configurations at which held-out kernels count as measured besides the
+   * base (methods that use further measurements see them; the scores
+   * leave them out). */
+  const sp_config *extra;
+  size_t nextra;
+  const char *floor_kernel; /* sp_train_params.floor_kernel for physet */
 } sp_eval_params;
 
 /* Defaults: 20% holdout, 5 repeats, seed 1, all methods, time and power,

@@ -28,6 +28,11 @@ int cli_exit_for(int status);
 
 int cli_parse_format(const char *s, cli_format *out);
 int cli_parse_ulong(const char *s, unsigned long *out);
+/* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
+ * malformed configuration is sp_config_parse's error; more than cap
+ * entries is SP_EINVAL. */
+int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *n,
+                          sp_error *err);
 
 
 /* Progress on stderr when it is a terminal (sp_progress_fn). */
@@ -45,6 +50,8 @@ typedef struct predict_opts {
   const char *kernel;   /* NULL = every kernel */
   cli_format format;
   int main_job;         /* printing for the bundled-model main job */
+  const char *method;   /* NULL = the model's recommended method */
+  const char *use_measured; /* NULL, "all" or a list of configurations */
 } predict_opts;
 
 int cli_predict_run(const predict_opts *o);

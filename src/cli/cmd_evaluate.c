@@ -1,5 +1,6 @@
 /* cmd_evaluate.c: scalepredict evaluate, the held-out accuracy study. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,15 @@ static void usage(void) {
       "  --holdout F          fraction held out per random split (default 0.2)\n"
       "  --repeats N          random splits (default 5)\n"
       "  --leave-one-out      hold out each kernel once instead\n"
+      "  --families FILE      leave one family out: FILE is CSV with the columns\n"
+      "                       kernel,family; every kernel of a family is held\n"
+      "                       out together (no variant of it is trained on)\n"
+      "  --also-measured CFG[,CFG...]\n"
+      "                       held-out kernels count as measured at these\n"
+      "                       configurations too (methods that use further\n"
+      "                       measurements, physet, see them; they are not scored)\n"
+      "  --floor-kernel NAME  the kernel whose power is the board's floor at each\n"
+      "                       configuration (physet's power prior)\n"
       "  --seed S             seed for splits, k-means and networks (default 1)\n"
       "Models:\n"
       "  --base B[,B...]      base configuration(s): CFG, 'middle' (default: the\n"
@@ -50,6 +60,9 @@ static void usage(void) {
 
 typedef struct eval_cli {
   const char *runs, *counters, *base_spec, *cluster_spec, *methods, *report;
+  const char *families, *also;
+  unsigned *groups;
+  sp_config *extra;
   int json, quiet;
   sp_eval_params p;
   sp_config *bases;
@@ -114,11 +127,7 @@ static int resolve_bases(eval_cli *c, const sp_dataset *ds, sp_error *err) {
   } else if (!strcmp(spec, "middle")) {
     c->bases[count++] = (sp_config){v[0][(n[0] - 1) / 2], v[1][(n[1] - 1) / 2], v[2][(n[2] - 1) / 2]};
   } else {
-    char *list = strdup(spec), *save = NULL;
-    int st = SP_OK;
-    for (char *t = strtok_r(list, ",", &save); t && !st; t = strtok_r(NULL, ",", &save))
-      st = sp_config_parse(t, &c->bases[count++], err);
-    free(list);
+    int st = cli_parse_config_list(spec, c->bases, total + strlen(spec) + 1, &count, err);
     if (st) return st;
   }
   c->p.bases = c->bases;
@@ -229,6 +238,8 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       {"methods", required_argument, 0, 'm'},   {"quantity", required_argument, 0, 'q'},
       {"json", no_argument, 0, 'j'},            {"report", required_argument, 0, 'o'},
       {"threads", required_argument, 0, 't'},   {"quiet", no_argument, 0, 'Q'},
+      {"families", required_argument, 0, 'F'}, {"also-measured", required_argument, 0, 'A'},
+      {"floor-kernel", required_argument, 0, 'f'},
       {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
   int ch;
   unsigned long v;
@@ -246,6 +257,9 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       case 'j': c->json = 1; break;
       case 'Q': c->quiet = 1; break;
       case 'L': c->p.leave_one_out = 1; break;
+      case 'F': c->families = optarg; break;
+      case 'A': c->also = optarg; break;
+      case 'f': c->p.floor_kernel = optarg; break;
       case 'H':
         c->p.holdout = strtod(optarg, &end);
         if (*end || !(c->p.holdout > 0 && c->p.holdout < 1))
@@ -279,6 +293,60 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
   return rc ? rc : parse_methods(c);
 }
 
+/* --also-measured: a comma-separated list of configurations. */
+static int parse_also(eval_cli *c, sp_error *err) {
+  size_t cap = strlen(c->also) + 1; /* a list never has more entries than characters */
+  if (!(c->extra = calloc(cap, sizeof *c->extra)))
+    return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  c->p.extra = c->extra;
+  return cli_parse_config_list(c->also, c->extra, cap, &c->p.nextra, err);
+}
+
+/* --families FILE: kernel,family rows; every kernel of the data needs one. */
+static int read_families(eval_cli *c, const sp_dataset *ds, sp_error *err) {
+  FILE *fp = fopen(c->families, "r");
+  if (!fp) return sp_error_set(err, SP_EIO, c->families, 0, 0, NULL, "cannot open: %s", strerror(errno));
+  size_t nk = sp_dataset_kernel_count(ds), nf = 0, cap = 0;
+  char **fam = NULL, line[1024];
+  c->groups = malloc(nk * sizeof *c->groups);
+  int st = c->groups ? SP_OK : sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  for (size_t k = 0; k < nk; k++) c->groups[k] = (unsigned)-1;
+  long ln = 0;
+  while (!st && fgets(line, sizeof line, fp)) {
+    ln++;
+    line[strcspn(line, "\r\n")] = '\0';
+    char *comma = strchr(line, ',');
+    if (ln == 1 && !strcmp(line, "kernel,family")) continue;
+    if (!comma || comma == line || !comma[1]) {
+      st = sp_error_set(err, SP_EPARSE, c->families, ln, 0, NULL, "expected 'kernel,family'");
+      break;
+    }
+    *comma = '\0';
+    size_t k = sp_dataset_kernel_index(ds, line), g = 0;
+    if (k == (size_t)-1) continue; /* a family list may cover more kernels than the data */
+    while (g < nf && strcmp(fam[g], comma + 1)) g++;
+    if (g == nf) {
+      if (nf == cap) {
+        cap = cap ? 2 * cap : 64;
+        char **nfam = realloc(fam, cap * sizeof *nfam);
+        if (!nfam) { st = sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory"); break; }
+        fam = nfam;
+      }
+      if (!(fam[nf++] = strdup(comma + 1))) st = sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    }
+    c->groups[k] = (unsigned)g;
+  }
+  fclose(fp);
+  for (size_t k = 0; k < nk && !st; k++)
+    if (c->groups[k] == (unsigned)-1)
+      st = sp_error_set(err, SP_ENOTFOUND, c->families, 0, 0, "kernel",
+                        "kernel '%s' of the data has no family in this file", sp_dataset_kernel_name(ds, k));
+  for (size_t g = 0; g < nf; g++) free(fam[g]);
+  free(fam);
+  c->p.groups = c->groups;
+  return st;
+}
+
 int cmd_evaluate(int argc, char **argv) {
   eval_cli c = {0};
   c.cluster_spec = "12";
@@ -296,6 +364,8 @@ int cmd_evaluate(int argc, char **argv) {
   sp_evaluation *e = NULL;
   int st = sp_dataset_load(c.runs, c.counters, &ds, &err);
   if (!st) st = resolve_bases(&c, ds, &err);
+  if (!st && c.families) st = read_families(&c, ds, &err);
+  if (!st && c.also) st = parse_also(&c, &err);
   if (!st) st = sp_evaluate(ds, &c.p, c.quiet ? NULL : cli_progress, NULL, &e, &err);
   if (!st && c.report) st = sp_evaluation_write_report(e, ds, &c.p, c.report, &err);
   if (st && !err.status) err.status = st;
@@ -309,5 +379,7 @@ int cmd_evaluate(int argc, char **argv) {
   sp_dataset_free(ds);
   free(c.bases);
   free(c.clusters);
+  free(c.groups);
+  free(c.extra);
   return rc;
 }

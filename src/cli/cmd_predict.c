@@ -124,14 +124,25 @@ typedef struct targets {
   sp_config *cfg;
 } targets;
 
+/* The configurations --use-measured names (all: the model's grid). */
+typedef struct measured_set {
+  size_t n;
+  sp_config *cfg;         /* requested */
+  sp_config *got;         /* scratch for sp_model_observe_more */
+  double *time, *power;
+} measured_set;
+
 static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targets *t,
-                          double *scratch_t, double *scratch_p, sp_error *err) {
+                          const measured_set *ms, double *scratch_t, double *scratch_p,
+                          sp_error *err) {
   const sp_model *m = p->m;
   double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
   if (!counters) return SP_ENOMEM;
   sp_observation obs;
   sp_predict_info info;
   int st = sp_model_observe(m, ds, k, counters, &obs, err);
+  if (!st && ms->n)
+    sp_model_observe_more(m, ds, k, ms->cfg, ms->n, ms->got, ms->time, ms->power, &obs);
   if (!st) st = sp_model_predict_all(m, SP_TIME, &obs, scratch_t, &info);
   int power = !st && sp_model_has_power(m) && !isnan(obs.base_power_w) &&
               sp_model_predict_all(m, SP_POWER, &obs, scratch_p, NULL) == SP_OK;
@@ -214,6 +225,32 @@ static int observe_all(const sp_model *m, const sp_dataset *ds, size_t k0, size_
   return st;
 }
 
+static void measured_free(measured_set *ms) {
+  free(ms->cfg);
+  free(ms->got);
+  free(ms->time);
+  free(ms->power);
+}
+
+/* --use-measured all|CFG[,CFG...]: configurations whose measured rows the
+ * prediction passes through (the model's method must use them: physet). */
+static int resolve_measured(const sp_model *m, const char *spec, measured_set *ms,
+                            sp_error *err) {
+  size_t n = sp_model_config_count(m, SP_TIME) + 1;
+  ms->cfg = malloc(n * sizeof *ms->cfg);
+  ms->got = malloc(n * sizeof *ms->got);
+  ms->time = malloc(n * sizeof *ms->time);
+  ms->power = malloc(n * sizeof *ms->power);
+  if (!ms->cfg || !ms->got || !ms->time || !ms->power) return err->status = SP_ENOMEM;
+  if (!spec) return SP_OK;
+  if (!strcmp(spec, "all")) {
+    for (size_t i = 0; i + 1 < n; i++) ms->cfg[ms->n++] = sp_model_config_at(m, SP_TIME, i);
+    return SP_OK;
+  }
+  int st = cli_parse_config_list(spec, ms->cfg, n - 1, &ms->n, err);
+  return st == SP_ENOMEM ? st : st ? usage_config(err, "--use-measured") : SP_OK;
+}
+
 int cli_predict_run(const predict_opts *o) {
   sp_error err;
   sp_error_clear(&err);
@@ -221,8 +258,15 @@ int cli_predict_run(const predict_opts *o) {
   sp_dataset *ds = NULL;
   targets t = {0, NULL};
   double *st_time = NULL, *st_power = NULL;
+  measured_set ms = {0};
   int st = sp_model_load(o->model_dir, &m, &err);
+  if (!st && o->method && sp_model_use_method(m, o->method))
+    st = sp_error_set(&err, SP_ENOTFOUND, o->model_dir, 0, 0, "method",
+                      "the model does not carry the method '%s' (it has %s%s%s)", o->method,
+                      sp_model_method_name(m, 0), sp_model_method_count(m) > 1 ? ", " : "",
+                      sp_model_method_count(m) > 1 ? sp_model_method_name(m, 1) : "");
   if (!st) st = check_base(m, o->base, &err);
+  if (!st) st = resolve_measured(m, o->use_measured, &ms, &err);
   if (!st) st = resolve_targets(m, o->target, &t, &err);
   if (!st) st = sp_dataset_load(o->runs, o->counters, &ds, &err);
   size_t k0 = 0, k1 = ds ? sp_dataset_kernel_count(ds) : 0;
@@ -245,13 +289,14 @@ int cli_predict_run(const predict_opts *o) {
   printer p = {o, m, 0};
   if (!st) print_begin(&p);
   for (size_t k = k0; k < k1 && !st; k++)
-    st = predict_kernel(&p, ds, k, &t, st_time, st_power, &err);
+    st = predict_kernel(&p, ds, k, &t, &ms, st_time, st_power, &err);
   if (!st) print_end(&p);
   if (st && !err.status) err.status = st;
   int rc = st ? cli_fail(&err) : EXIT_OK;
   free(st_time);
   free(st_power);
   free(t.cfg);
+  measured_free(&ms);
   sp_dataset_free(ds);
   sp_model_free(m);
   return rc;
@@ -276,7 +321,15 @@ static void usage(void) {
       "  --base CFG        checked against the model's base configuration\n"
       "  --target CFG|all  configuration to predict, or all of them\n"
       "  --kernel NAME     only this kernel\n"
-      "  --format FMT      table (default), csv or json");
+      "  --format FMT      table (default), csv or json\n"
+      "  --method NAME     prediction method the model carries: wu2015, or physet\n"
+      "                    (default: the model's recommended method; see the\n"
+      "                    manifest's 'recommended' line)\n"
+      "  --use-measured CFG[,CFG...]|all\n"
+      "                    also use each kernel's measured rows at these\n"
+      "                    configurations: physet passes its prediction through\n"
+      "                    them (a second SM count cuts the H100 error about 3x,\n"
+      "                    docs/accuracy.md); their errors then read 0");
 }
 
 int cmd_predict(int argc, char **argv) {
@@ -285,6 +338,7 @@ int cmd_predict(int argc, char **argv) {
       {"counters", required_argument, 0, 'c'}, {"base", required_argument, 0, 'b'},
       {"target", required_argument, 0, 't'}, {"kernel", required_argument, 0, 'k'},
       {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'},
+      {"method", required_argument, 0, 'M'}, {"use-measured", required_argument, 0, 'u'},
       {0, 0, 0, 0}};
   predict_opts o = {0};
   int c;
@@ -297,6 +351,8 @@ int cmd_predict(int argc, char **argv) {
       case 'b': o.base = optarg; break;
       case 't': o.target = optarg; break;
       case 'k': o.kernel = optarg; break;
+      case 'M': o.method = optarg; break;
+      case 'u': o.use_measured = optarg; break;
       case 'f':
         if (cli_parse_format(optarg, &o.format))
           return cli_usage_error("predict ", "--format must be table, csv or json, not '%s'", optarg);

@@ -12,12 +12,15 @@ static void usage(void) {
       "Usage: scalepredict train --runs FILE --counters FILE --base CFG --out DIR\n"
       "                          [--clusters K] [--seed S] [--restarts N]\n"
       "                          [--epochs N] [--name NAME] [--source TEXT]\n"
-      "                          [--synthetic] [--quiet]\n"
+      "                          [--synthetic] [--floor-kernel NAME]\n"
+      "                          [--methods wu2015|wu2015,physet] [--quiet]\n"
       "\n"
       "Builds scaling surfaces for every kernel of runs.csv, clusters them per CU\n"
       "count and over CU scaling (k-means++, best of N restarts), trains one\n"
       "neural-network classifier per cluster set on the counters measured at the\n"
-      "base configuration, and saves the model to DIR atomically.\n"
+      "base configuration, and saves the model to DIR atomically.  The model also\n"
+      "carries the physet method (a physical prior plus the residuals of similar\n"
+      "training kernels; docs/method.md), which it recommends for prediction.\n"
       "\n"
       "  --runs FILE       kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
       "  --counters FILE   kernel,cu,engine_mhz,memory_mhz,<counter>...\n"
@@ -30,6 +33,11 @@ static void usage(void) {
       "  --name NAME       model name (default: the directory's name)\n"
       "  --source TEXT     where the training data came from\n"
       "  --synthetic       mark the training data as synthetic\n"
+      "  --floor-kernel NAME\n"
+      "                    the kernel whose power is the board's floor at every\n"
+      "                    configuration (an idle or launch-only kernel): physet\n"
+      "                    then predicts power as floor plus a dynamic part\n"
+      "  --methods LIST    wu2015 alone, or wu2015,physet (default)\n"
       "  --quiet           print nothing on success");
 }
 
@@ -67,6 +75,7 @@ int cmd_train(int argc, char **argv) {
       {"restarts", required_argument, 0, 'R'}, {"epochs", required_argument, 0, 'e'},
       {"name", required_argument, 0, 'n'},     {"source", required_argument, 0, 'S'},
       {"synthetic", no_argument, 0, 'y'},      {"quiet", no_argument, 0, 'q'},
+      {"floor-kernel", required_argument, 0, 'f'}, {"methods", required_argument, 0, 'M'},
       {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
   const char *runs = NULL, *counters = NULL, *base = NULL, *out = NULL;
   const char *name = NULL, *source = NULL;
@@ -85,6 +94,13 @@ int cmd_train(int argc, char **argv) {
       case 'S': source = optarg; break;
       case 'y': synthetic = 1; break;
       case 'q': quiet = 1; break;
+      case 'f': p.floor_kernel = optarg; break;
+      case 'M':
+        if (!strcmp(optarg, "wu2015")) p.methods = 0;
+        else if (!strcmp(optarg, "wu2015,physet") || !strcmp(optarg, "physet,wu2015"))
+          p.methods = 1u << SP_TRAIN_PHYSET;
+        else return cli_usage_error("train ", "--methods must be wu2015 or wu2015,physet, not '%s'", optarg);
+        break;
       case 'k':
         if (cli_parse_ulong(optarg, &v) || v < 1)
           return cli_usage_error("train ", "--clusters needs a positive integer, not '%s'", optarg);
@@ -139,6 +155,10 @@ int cmd_train(int argc, char **argv) {
     else
       printf("no power model: the data has no complete power grid around the base\n");
     report_training(m, p.clusters);
+    printf("methods: %s%s%s; recommended: %s\n", sp_model_method_name(m, 0),
+           sp_model_method_count(m) > 1 ? ", " : "",
+           sp_model_method_count(m) > 1 ? sp_model_method_name(m, 1) : "",
+           sp_model_recommended_method(m));
   }
   sp_model_free(m);
   sp_dataset_free(ds);

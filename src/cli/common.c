@@ -100,3 +100,17 @@ const char *cli_data_root(void) {
   snprintf(root, sizeof root, "%s", SP_PKGDATADIR);
   return has_default_model(root) ? root : NULL;
 }
+
+int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *n,
+                          sp_error *err) {
+  char *list = strdup(spec), *save = NULL;
+  if (!list) return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  int st = SP_OK;
+  *n = 0;
+  for (char *t = strtok_r(list, ",", &save); t && !st; t = strtok_r(NULL, ",", &save))
+    st = *n < cap ? sp_config_parse(t, &out[(*n)++], err)
+                  : sp_error_set(err, SP_EINVAL, NULL, 0, 0, NULL,
+                                 "more than %zu configurations", cap);
+  free(list);
+  return st;
+}

@@ -109,6 +109,9 @@ static void run_job(sp_eval_job *j) {
     tp.max_epochs = p->max_epochs;
     tp.desired_error = p->desired_error;
     tp.use_kernel = j->train;
+    /* physet does not depend on k: fitted once per job. */
+    tp.methods = ((p->methods >> SP_METHOD_PHYSET) & 1u) && ki == 0 ? 1u << SP_TRAIN_PHYSET : 0;
+    tp.floor_kernel = p->floor_kernel;
     sp_model *m = NULL;
     j->status = sp_model_train(j->ds, &tp, NULL, NULL, &m, &j->err);
     for (int q = 0; q < 2 && !j->status; q++)
@@ -149,9 +152,26 @@ static void *worker(void *arg) {
   }
 }
 
+/* One split per group: all of its kernels held out together. */
+static int group_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned char **masks,
+                        size_t *nsplits, sp_error *err) {
+  const size_t nk = ds->nkernels;
+  unsigned ng = 0;
+  for (size_t k = 0; k < nk; k++) ng = p->groups[k] + 1 > ng ? p->groups[k] + 1 : ng;
+  if (ng < 2 || ng > 65535)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "groups", "between 2 and 65535 groups are needed");
+  if (!(*masks = malloc((size_t)ng * nk)))
+    return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  *nsplits = ng;
+  for (unsigned g = 0; g < ng; g++)
+    for (size_t k = 0; k < nk; k++) (*masks)[g * nk + k] = p->groups[k] != g;
+  return SP_OK;
+}
+
 static int make_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned char **masks,
                        size_t *nsplits, sp_error *err) {
   const size_t nk = ds->nkernels;
+  if (p->groups) return group_splits(ds, p, masks, nsplits, err);
   size_t ntest = p->leave_one_out ? 1 : (size_t)llround(p->holdout * (double)nk);
   if (!p->leave_one_out && !(p->holdout > 0 && p->holdout < 1))
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "holdout", "the holdout fraction must be between 0 and 1");

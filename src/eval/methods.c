@@ -13,7 +13,8 @@
 #include "util/status.h"
 
 static const char *const method_names[SP_METHOD_COUNT] = {
-    "wu2015", "oracle", "nearest", "linear", "constant", "soft", "knn", "mix", "stack"};
+    "wu2015", "oracle", "nearest", "linear", "constant", "soft", "knn", "mix", "stack",
+    "physet"};
 
 const char *sp_method_name(sp_method m) {
   return (unsigned)m < SP_METHOD_COUNT ? method_names[m] : "unknown";
@@ -209,6 +210,44 @@ static int score_baselines(sp_eval_job *j, sp_quantity q, sp_eval_qctx *c, const
   return st;
 }
 
+static int is_extra(const sp_eval_params *p, const sp_config *c) {
+  for (size_t e = 0; e < p->nextra; e++)
+    if (sp_config_equal(&p->extra[e], c)) return 1;
+  return 0;
+}
+
+/* physet on held-out kernel k, which also counts as measured at the extra
+ * configurations; the records leave those out. */
+static int score_physet(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_qctx *c,
+                        size_t k) {
+  enum { MAX_EXTRA = 16 };
+  const sp_eval_params *p = j->p;
+  sp_observation obs = {.kernel = j->ds->kernels[k], .base_power_w = NAN};
+  sp_config ec[MAX_EXTRA];
+  double et[MAX_EXTRA], ep[MAX_EXTRA];
+  const sp_config *base = &p->bases[j->base];
+  if (sp_dataset_time(j->ds, k, base, &obs.base_time_ms) ||
+      sp_dataset_counters(j->ds, k, base, &obs.counters))
+    return SP_OK;
+  (void)sp_dataset_power(j->ds, k, base, &obs.base_power_w);
+  sp_model_observe_more(m, j->ds, k, p->extra, p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA,
+                        ec, et, ep, &obs);
+  int st = sp__physet_predict(m->physet, q, &obs, j->pred, NULL, NULL);
+  if (st == SP_ENOPOWER) return SP_OK;
+  if (st) return st;
+  const sp_grid *g = &m->sub[q].grid;
+  const sp_surface *s = c->surf[k];
+  for (size_t t = 0; t < c->g; t++) {
+    sp_config tc = sp__grid_config(g, t);
+    if (t == c->base_flat || is_extra(p, &tc)) continue;
+    sp_eval_record r = {(unsigned char)SP_METHOD_PHYSET, (unsigned char)q,
+                        (unsigned short)j->split, 0, (unsigned)k, (unsigned)j->base, tc,
+                        j->pred[t], s->values[t]};
+    if (sp__evaluation_push(&j->out, &r)) return SP_ENOMEM;
+  }
+  return SP_OK;
+}
+
 /* The true features of kernel k for cluster set i. */
 static void true_features(const sp_submodel *s, size_t i, const sp_surface *surf,
                           double *out) {
@@ -303,6 +342,7 @@ int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
   for (size_t k = 0; k < j->ds->nkernels && !st; k++) {
     if (j->train[k] || !c->surf[k]) continue;
     if (first_k) st = score_baselines(j, q, c, &m->sub[q].grid, k);
+    if (!st && first_k && m->physet) st = score_physet(j, m, q, c, k);
     if (!st) st = score_clustered(j, m, q, c, k, kk);
   }
   if (st && !j->err.status) sp__fail(&j->err, st, NULL, 0, 0, NULL, "out of memory");

@@ -48,6 +48,7 @@ void sp_model_free(sp_model *m) {
   free(m->runs_path);
   free(m->counters_path);
   free(m->power_note);
+  sp__physet_free(m->physet);
   free(m);
 }
 
@@ -122,4 +123,27 @@ size_t sp_model_config_index(const sp_model *m, sp_quantity q,
   if (sp__model_check_quantity(m, q) || sp__grid_locate(&m->sub[q].grid, cfg, &p))
     return NOT_FOUND;
   return sp__grid_flat(&m->sub[q].grid, &p);
+}
+
+/* ---- methods ------------------------------------------------------------- */
+
+static const char WU2015[] = "wu2015", PHYSET[] = "physet";
+
+size_t sp_model_method_count(const sp_model *m) { return 1 + (m->physet != NULL); }
+
+const char *sp_model_method_name(const sp_model *m, size_t i) {
+  return i == 0 ? WU2015 : i == 1 && m->physet ? PHYSET : NULL;
+}
+
+const char *sp_model_recommended_method(const sp_model *m) {
+  return m->recommend_physet ? PHYSET : WU2015;
+}
+
+const char *sp_model_method(const sp_model *m) { return m->use_physet ? PHYSET : WU2015; }
+
+int sp_model_use_method(sp_model *m, const char *name) {
+  if (!strcmp(name, WU2015)) m->use_physet = 0;
+  else if (!strcmp(name, PHYSET) && m->physet) m->use_physet = 1;
+  else return SP_ENOTFOUND;
+  return SP_OK;
 }

@@ -14,10 +14,13 @@
 #include <stddef.h>
 
 #include "classifier.h"
+#include "physet.h"
 #include "scalepredict.h"
 #include "surface.h"
 
-#define SP_MODEL_FORMAT_VERSION 1
+/* Version 2 added the methods a model carries (version 1 models carry
+ * wu2015 only and still load). */
+#define SP_MODEL_FORMAT_VERSION 2
 
 typedef enum sp_set_kind { SP_SET_REGION = 0, SP_SET_CU = 1 } sp_set_kind;
 
@@ -63,6 +66,10 @@ struct sp_model {
   double desired_error;
   char created[32];
   char *power_note;       /* why power is absent or reduced, or NULL */
+  /* Methods besides wu2015 (model.h's only one so far: physet). */
+  sp_physet *physet;      /* NULL when the model does not carry it */
+  int recommend_physet;   /* physet is the recommended method */
+  int use_physet;         /* physet is the method in use */
 };
 
 /* ---- model.c: the object, shared by train.c, predict.c and modelio.c --- */

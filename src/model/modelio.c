@@ -14,6 +14,7 @@
 #include "util/textout.h"
 
 #define MANIFEST "manifest.txt"
+#define PHYSET_FILE "method-physet.txt"
 #define MAX_MANIFEST_BYTES ((size_t)256 << 20)
 static const char *const qname[2] = {"time", "power"};
 
@@ -153,8 +154,16 @@ static const char *base_name(const char *dir) {
   return buf;
 }
 
+/* The methods section: every method the model carries, the files that
+ * hold their state with checksums, and the recommended one. */
+static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m, const char *physet_sum) {
+  put(h, fp, "methods %zu\nmethod wu2015\n", sp_model_method_count(m));
+  if (m->physet) put(h, fp, "method physet file %s sha256 %s\n", PHYSET_FILE, physet_sum);
+  put(h, fp, "recommended %s\n", sp_model_recommended_method(m));
+}
+
 static int write_manifest(const sp_model *m, const char *tmp, const char *name,
-                          char (*sums[2])[65], sp_error *err) {
+                          char (*sums[2])[65], const char *physet_sum, sp_error *err) {
   char *path = sp__path_join(tmp, MANIFEST);
   if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   sp_atomic_file af;
@@ -165,6 +174,7 @@ static int write_manifest(const sp_model *m, const char *tmp, const char *name,
   sp__sha256_init(&h);
   write_header(&h, af.fp, m, name);
   for (int q = 0; q < 2; q++) write_submodel(&h, af.fp, m, (sp_quantity)q, sums[q]);
+  write_methods(&h, af.fp, m, physet_sum);
   put(&h, af.fp, "end\n");
   char hex[65];
   sp__sha256_final_hex(&h, hex);
@@ -180,6 +190,16 @@ static char *strip_slashes(const char *dir) {
   return strndup(dir, n);
 }
 
+static int save_physet(const sp_model *m, const char *tmp, char *sum, sp_error *err) {
+  char *path = sp__path_join(tmp, PHYSET_FILE);
+  if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  int st = sp__physet_save(m->physet, path, err);
+  if (!st && sp__sha256_file(path, sum))
+    st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot checksum the method file");
+  free(path);
+  return st;
+}
+
 static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
   char *tmp = NULL;
   char(*sums[2])[65] = {NULL, NULL};
@@ -192,7 +212,9 @@ static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
     else st = save_networks(m, (sp_quantity)q, tmp, sums[q], err);
   }
   const char *name = m->name ? m->name : base_name(dir);
-  if (!st) st = write_manifest(m, tmp, name, sums, err);
+  char physet_sum[65] = "";
+  if (!st && m->physet) st = save_physet(m, tmp, physet_sum, err);
+  if (!st) st = write_manifest(m, tmp, name, sums, physet_sum, err);
   if (!st) st = sp__tmpdir_commit(tmp, dir, err);
   if (st && tmp) sp__tree_remove(tmp);
   free(tmp);
@@ -212,6 +234,7 @@ typedef struct cursor {
   long line;
   sp_error *err;
   const char *field; /* the key being read, for messages */
+  size_t version;    /* the manifest's format version */
 } cursor;
 
 static int bad(cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -342,9 +365,10 @@ static int read_header(cursor *c, sp_model *m) {
   size_t v = 0, version = 0;
   char *s = NULL;
   int st = key_size(c, "scalepredict-model", &version, 1000);
-  if (!st && version != SP_MODEL_FORMAT_VERSION)
-    st = bad(c, "format version %zu; this scalepredict reads version %d", version,
+  if (!st && (version < 1 || version > SP_MODEL_FORMAT_VERSION))
+    st = bad(c, "format version %zu; this scalepredict reads versions 1 to %d", version,
              SP_MODEL_FORMAT_VERSION);
+  c->version = version;
   if (!st) st = key_string(c, "name", &m->name);
   if (!st) st = key_string(c, "source", &m->source);
   if (!st) st = key_size(c, "synthetic", &v, 1);
@@ -543,6 +567,54 @@ static int read_submodel(cursor *c, const char *dir, sp_model *m, sp_quantity q)
   return st;
 }
 
+static int load_physet(cursor *c, const char *dir, sp_model *m, const char *file,
+                       const char *sum) {
+  if (strcmp(file, PHYSET_FILE)) return bad(c, "the physet file must be %s", PHYSET_FILE);
+  char *path = sp__path_join(dir, file), hex[65];
+  if (!path) return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  int st = SP_OK;
+  if (sp__sha256_file(path, hex))
+    st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL, "method file is missing or unreadable");
+  else if (strcmp(hex, sum))
+    st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL,
+                  "method file does not match its checksum in the manifest (edited or corrupt)");
+  const sp_grid *grids[2] = {&m->sub[SP_TIME].grid,
+                             m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL};
+  if (!st)
+    st = sp__physet_load(path, (const char *const *)m->counter_names, m->ncounters, &m->base,
+                         grids, &m->physet, c->err);
+  free(path);
+  return st;
+}
+
+/* "method NAME [file F sha256 H]" lines, then "recommended NAME". */
+static int read_methods(cursor *c, const char *dir, sp_model *m) {
+  size_t n;
+  char *name = NULL, *file = NULL, *sum = NULL;
+  int st = key_size(c, "methods", &n, 16);
+  for (size_t i = 0; i < n && !st; i++) {
+    st = expect_line(c, "method");
+    if (!st) st = get_string(c, &name);
+    if (!st && name && !strcmp(name, "wu2015")) st = end_of_line(c);
+    else if (!st && name && !strcmp(name, "physet") && !m->physet) {
+      st = get_word(c, "file");
+      if (!st) st = get_string(c, &file);
+      if (!st) st = get_word(c, "sha256");
+      if (!st) st = get_string(c, &sum);
+      if (!st) st = end_of_line(c);
+      if (!st) st = load_physet(c, dir, m, file ? file : "", sum ? sum : "");
+    } else if (!st) st = bad(c, "unknown or repeated method '%s'", name ? name : "");
+  }
+  if (!st) st = key_string(c, "recommended", &name);
+  if (!st && name && !strcmp(name, "physet") && m->physet) m->recommend_physet = 1;
+  else if (!st && (!name || strcmp(name, "wu2015"))) st = bad(c, "unknown recommended method");
+  m->use_physet = m->recommend_physet;
+  free(name);
+  free(file);
+  free(sum);
+  return st;
+}
+
 /* Reads the whole manifest and checks its trailing checksum line. */
 static int slurp_manifest(const char *path, char **text, sp_error *err) {
   FILE *fp = fopen(path, "rb");
@@ -597,6 +669,7 @@ static int model_load(const char *dir, sp_model **out, sp_error *err) {
   if (!st) st = read_header(&c, m);
   if (!st) st = read_counters_kernels(&c, m);
   for (int q = 0; q < 2 && !st; q++) st = read_submodel(&c, dir, m, (sp_quantity)q);
+  if (!st && c.version >= 2) st = read_methods(&c, dir, m);
   if (!st) st = expect_line(&c, "end");
   if (!st) st = end_of_line(&c);
   if (!st && c.next && *c.next) st = bad(&c, "unexpected text after 'end'");

@@ -47,20 +47,43 @@ static int base_value(sp_quantity q, const sp_observation *obs, double *v) {
   return isfinite(*v) && *v > 0 ? SP_OK : SP_EINVAL;
 }
 
+/* Typical counter sets fit on the stack; only very wide ones allocate. */
+#define NORM_STACK 256
+
+/* The observation's counters normalized into stack (NORM_STACK values) or,
+ * for wider models, a heap buffer the caller frees when it is not stack;
+ * NULL when out of memory. */
+static double *normalized(const sp_model *m, const sp_observation *obs, double *stack,
+                          sp_predict_info *info) {
+  double *x = m->ncounters <= NORM_STACK ? stack : malloc(m->ncounters * sizeof(double));
+  if (x) sp__model_normalize(m, obs->counters, x, info);
+  return x;
+}
+
 /* Classifies the observation in every set of submodel q. */
 static int classify(const sp_model *m, sp_quantity q, const sp_observation *obs,
                     size_t *choice, sp_predict_info *info) {
   const sp_submodel *s = &m->sub[q];
   if (s->nsets > MAX_SETS + 1) return SP_EINVAL;
-  /* Typical counter sets fit on the stack; only very wide ones allocate. */
-  double stack[256];
-  double *x = m->ncounters <= 256 ? stack : malloc(m->ncounters * sizeof(double));
+  double stack[NORM_STACK];
+  double *x = normalized(m, obs, stack, info);
   if (!x) return SP_ENOMEM;
-  sp__model_normalize(m, obs->counters, x, info);
   for (size_t i = 0; i < s->nsets; i++)
     choice[i] = sp__set_classify(&s->sets[i], x, NULL);
   if (x != stack) free(x);
   return SP_OK;
+}
+
+/* Prediction through physet: the counters are normalized only to report
+ * the ones outside the training range, which physet reads unclamped. */
+static int predict_physet(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                          double *out, sp_predict_info *info) {
+  double stack[NORM_STACK];
+  double *x = normalized(m, obs, stack, info);
+  if (!x) return SP_ENOMEM;
+  if (x != stack) free(x);
+  int st = sp__physet_predict(m->physet, q, obs, out, NULL, NULL);
+  return st ? st : all_positive(out, sp__grid_size(&m->sub[q].grid));
 }
 
 int sp_model_predict_all(const sp_model *m, sp_quantity q,
@@ -70,6 +93,7 @@ int sp_model_predict_all(const sp_model *m, sp_quantity q,
   int st = sp__model_check_quantity(m, q);
   if (!st) st = base_value(q, obs, &v);
   if (st) return st;
+  if (m->use_physet) return predict_physet(m, q, obs, out, info);
   size_t choice[MAX_SETS + 1];
   st = classify(m, q, obs, choice, info);
   if (!st) st = sp__model_predict_choice(m, q, choice, v, out);
@@ -85,6 +109,14 @@ int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs
   const sp_submodel *s = &m->sub[q];
   sp_grid_point t;
   if (sp__grid_locate(&s->grid, target, &t)) return SP_EGRID;
+  if (m->use_physet) {
+    double *all = malloc(sp__grid_size(&s->grid) * sizeof *all);
+    if (!all) return SP_ENOMEM;
+    st = predict_physet(m, q, obs, all, info);
+    if (!st) *out = all[sp__grid_flat(&s->grid, &t)];
+    free(all);
+    return st;
+  }
   size_t choice[MAX_SETS + 1];
   st = classify(m, q, obs, choice, info);
   if (st) return st;
@@ -129,4 +161,21 @@ int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
                       "configuration %s (empty field)", obs->kernel, cfg);
   }
   return SP_OK;
+}
+
+size_t sp_model_observe_more(const sp_model *m, const sp_dataset *ds, size_t k,
+                             const sp_config *cfgs, size_t n, sp_config *cfg,
+                             double *time_ms, double *power_w, sp_observation *obs) {
+  size_t used = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (sp_config_equal(&cfgs[i], &m->base) || sp_dataset_time(ds, k, &cfgs[i], &time_ms[used]))
+      continue;
+    if (sp_dataset_power(ds, k, &cfgs[i], &power_w[used])) power_w[used] = NAN;
+    cfg[used++] = cfgs[i];
+  }
+  obs->nextra = used;
+  obs->extra_config = cfg;
+  obs->extra_time_ms = time_ms;
+  obs->extra_power_w = power_w;
+  return used;
 }

@@ -18,6 +18,7 @@ void sp_train_params_init(sp_train_params *p) {
   p->restarts = 10;
   p->max_epochs = 500;
   p->desired_error = 1e-4;
+  p->methods = 1u << SP_TRAIN_PHYSET;
 }
 
 /* ---- training state ------------------------------------------------------ */
@@ -330,6 +331,22 @@ static int record_provenance(trainer *t) {
   return SP_OK;
 }
 
+/* Fits physet on the same training kernels and grids as wu2015, and
+ * makes it the recommended method (issue 10: it generalises better). */
+static int fit_physet(trainer *t) {
+  sp_model *m = t->m;
+  sp_physet_params pp;
+  sp__physet_params_init(&pp);
+  pp.floor_kernel = t->p->floor_kernel;
+  pp.forest.seed = t->p->seed;
+  sp_physet_data d = {t->ds, t->kernels, t->n, m->base,
+                      {&m->sub[SP_TIME].grid,
+                       m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL}};
+  int st = sp__physet_fit(&d, &pp, &m->physet, t->err);
+  if (!st) m->recommend_physet = m->use_physet = 1;
+  return st;
+}
+
 static int check_params(const sp_dataset *ds, const sp_train_params *p,
                         sp_error *err) {
   if (p->clusters < 1)
@@ -396,6 +413,7 @@ int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
       t.total += t.m->sub[q].grid.n[0] + (t.m->sub[q].grid.n[0] > 1);
   for (int q = 0; q < 2 && !st; q++)
     if (t.m->sub[q].present) st = train_submodel(&t, (sp_quantity)q, surf[q]);
+  if (!st && (params->methods & (1u << SP_TRAIN_PHYSET))) st = fit_physet(&t);
   if (!st) st = record_provenance(&t);
   for (int q = 0; q < 2; q++) free_surfaces(surf[q], t.n);
   free(t.kernels);

@@ -47,8 +47,8 @@ static void copy_bounded(char *dst, size_t size, const char *src) {
   if (size) dst[at] = '\0';
 }
 
-int sp__fail(sp_error *err, int status, const char *file, long line,
-             long column, const char *field, const char *fmt, ...) {
+static int vfail(sp_error *err, int status, const char *file, long line, long column,
+                 const char *field, const char *fmt, va_list ap) {
   if (!err) return status;
   err->status = status;
   copy_bounded(err->file, sizeof err->file, file);
@@ -56,12 +56,27 @@ int sp__fail(sp_error *err, int status, const char *file, long line,
   err->column = column;
   copy_bounded(err->field, sizeof err->field, field);
   char message[sizeof err->message];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(message, sizeof message, fmt, ap);
-  va_end(ap);
   copy_bounded(err->message, sizeof err->message, message);
   return status;
+}
+
+int sp_error_set(sp_error *err, int status, const char *file, long line, long column,
+                 const char *field, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int st = vfail(err, status, file, line, column, field, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+int sp__fail(sp_error *err, int status, const char *file, long line,
+             long column, const char *field, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int st = vfail(err, status, file, line, column, field, fmt, ap);
+  va_end(ap);
+  return st;
 }
 
 int sp_error_format(const sp_error *err, char *buf, size_t size) {

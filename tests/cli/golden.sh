@@ -16,7 +16,7 @@ expect_rc "train" 0
 expect_out "train" "trained model: 9 kernels, 3 counters, 8 configurations, base $BASE" \
   "seed 7" "power model on 8 configurations"
 [ -s model/manifest.txt ] || fail "train: no manifest"
-head -n 1 model/manifest.txt | grep -qx 'scalepredict-model 1' || fail "train: manifest header"
+head -n 1 model/manifest.txt | grep -qx 'scalepredict-model 2' || fail "train: manifest header"
 tail -n 1 model/manifest.txt | grep -Eqx 'sha256 [0-9a-f]{64}' || fail "train: manifest checksum line"
 grep -qx 'name model' model/manifest.txt || fail "train: default name is not the directory's"
 no_leftovers "train" model.tmp

@@ -137,7 +137,7 @@ static int predict(const sp_model *m, sp_quantity q, double f, double *out) {
     ctr[c] = f == 0.0 ? m->cmin[c] : f == 1.0 ? m->cmax[c] : v;
     if (!isfinite(ctr[c])) ctr[c] = f < 0.5 ? m->cmin[c] : m->cmax[c];
   }
-  sp_observation obs = {"fuzz", 2.385, 131.75, ctr};
+  sp_observation obs = {.kernel = "fuzz", .base_time_ms = 2.385, .base_power_w = 131.75, .counters = ctr};
   sp_predict_info info;
   int st = sp_model_predict_all(m, q, &obs, out, &info);
   free(ctr);

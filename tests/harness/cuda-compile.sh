@@ -1,23 +1,32 @@
 #!/bin/sh
-# Every device source compiles as CUDA C++: with nvcc (when present) and
-# with NVRTC through the runner's CUDA backend (when libnvrtc is present).
-# Neither needs a GPU.
+# Every device source compiles as CUDA C++: the portable .cl sources and the
+# CUDA-only .cu ones, with nvcc (when present) and with NVRTC through the
+# runner's CUDA backend (when libnvrtc is present).  Neither needs a GPU.
 . "${srcdir:-.}/lib.sh"
 nvcc=${NVCC:-}
 done_any=0
 
 if [ -n "$nvcc" ]; then
-  for f in "$SP_KERNEL_DIR"/*.cl; do
+  vdir=${SP_VALIDATION_DIR:-$SP_KERNEL_DIR}
+  for f in "$SP_KERNEL_DIR"/*.cl "$SP_KERNEL_DIR"/*.cu "$vdir"/*.cl "$vdir"/*.cu; do
+    [ -e "$f" ] || continue
     "$nvcc" -x cu -arch=sm_90 -I"$SP_KERNEL_DIR" --ptx -o "$scratch/k.ptx" "$f" \
       >"$scratch/nvcc.log" 2>&1 || { cat "$scratch/nvcc.log" >&2; fail "nvcc: $f"; }
   done
   done_any=1
 fi
 
-"$SP_RUNNER" --backend cuda --compile-only --arch sm_90 >"$scratch/rtc.log" 2>&1
+# NVRTC compiles both suites, .cl and .cu sources alike; the .cu ones find
+# the toolkit's headers (cuda_fp16.h, mma.h) on their own.
+"$SP_RUNNER" --backend cuda --suite all --compile-only --arch sm_90 >"$scratch/rtc.log" 2>&1
 rc=$?
 case $rc in
-0) done_any=1 ;;
+0)
+  done_any=1
+  for f in "$SP_KERNEL_DIR"/*.cu; do
+    [ -e "$f" ] || continue
+    grep -q "^compiled .*/$(basename "$f")\$" "$scratch/rtc.log" || fail "NVRTC did not compile $f"
+  done ;;
 2) grep -q "no backend 'cuda'" "$scratch/rtc.log" || fail "usage error: $(cat "$scratch/rtc.log")" ;;
 3) ;; # no NVRTC here
 *) cat "$scratch/rtc.log" >&2; fail "NVRTC compilation failed" ;;

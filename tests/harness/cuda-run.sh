@@ -1,10 +1,10 @@
 #!/bin/sh
-# The CUDA backend on a GPU: one kernel at two SM counts through green
-# contexts.  Without a CUDA build, driver or GPU the runner exits 3 and this
+# The CUDA backend on a GPU: two portable kernels and the CUDA-only
+# idle_spin (a .cu source) at two SM counts through green contexts.  Without a CUDA build, driver or GPU the runner exits 3 and this
 # test is skipped.
 . "${srcdir:-.}/lib.sh"
 
-"$SP_RUNNER" --backend cuda --kernels stream_triad,mm_tiled16 --cu 8,16 \
+"$SP_RUNNER" --backend cuda --kernels stream_triad,mm_tiled16,idle_spin --cu 8,16 \
   --engine-mhz auto --memory-mhz auto --runs "$scratch/runs.csv" \
   --min-time-ms 20 --power-window-ms 0 >"$scratch/out" 2>&1
 rc=$?
@@ -14,5 +14,5 @@ fi
 [ $rc -eq 3 ] && skip "no CUDA driver or GPU: $(tail -1 "$scratch/out")"
 [ $rc -eq 0 ] || { cat "$scratch/out" >&2; fail "sp-runner failed ($rc)"; }
 check_runs "$scratch/runs.csv"
-[ "$(wc -l <"$scratch/runs.csv")" -eq 5 ] || fail "expected 4 rows"
+[ "$(wc -l <"$scratch/runs.csv")" -eq 7 ] || fail "expected 6 rows"
 exit 0

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Nsight Compute raw CSV to counters.csv (sp-runner --import-ncu), on a
 # fixture cut from the H100 collection: launches paired with the manifest in
-# order, features computed, rows kept on a second import, mismatches and
-# missing launches refused.
+# order, features and launch columns computed, launch metrics missing from
+# the raw CSV left empty, an old-format counters file refused, rows kept on a
+# second import, mismatches and missing launches refused.
 . "${srcdir:-.}/lib.sh"
 data=$SP_HARNESS_DATA
 out=$scratch/counters.csv
@@ -22,6 +23,50 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i }
          $(c["vwrite_insts_pct"]) == 6.25 && $(c["valu_utilization_pct"]) == 100
     exit !ok
   }' "$out" || fail "stream_copy features wrong: $(grep stream_copy "$out")"
+
+# The launch columns, from the launch statistics ncu reports with every
+# launch: 131072 blocks of 256 threads, 16 registers, no shared memory, 8
+# blocks per SM (the warp limit), 256 waves over 64 SMs; the 30 features
+# keep columns 5-34, the launch columns follow.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i }
+  $1 == "stream_copy" {
+    ok = $(c["grid_blocks"]) == 131072 && $(c["block_threads"]) == 256 &&
+         $(c["regs_per_thread"]) == 16 && $(c["smem_per_block"]) == 0 &&
+         $(c["blocks_per_sm"]) == 8 && $(c["waves"]) == 256 &&
+         $(c["theoretical_occupancy_pct"]) == 100 && c["write_bw_gbs"] == 34 &&
+         c["grid_blocks"] == 35 && c["theoretical_occupancy_pct"] == NF
+    exit !ok
+  }' "$out" || fail "stream_copy launch columns wrong: $(head -1 "$out"; grep stream_copy "$out")"
+
+# Hand-made fixtures (tests/harness/data/ncu-raw-launch.csv and
+# ncu-raw-nolaunch.csv): the ratio metrics are stream_copy's from the H100
+# fixture; the launch metrics are invented for a shared-memory-limited
+# launch at 132 SMs (96 KiB static + 2 KiB dynamic shared memory, limits
+# 32/6/2/8 blocks by block count/registers/shared memory/warps), and the
+# "nolaunch" file has only the launch metrics an older metric list
+# collected (grid and block size).  Shared memory is static + dynamic, and
+# blocks_per_sm the tightest limit.
+hm=$data/ncu-manifest-handmade.csv
+"$SP_RUNNER" --import-ncu "$data/ncu-raw-launch.csv" --manifest "$hm" \
+  --counters "$scratch/c5.csv" >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; fail "hand-made import"; }
+[ "$(tail -1 "$scratch/c5.csv" | cut -d, -f35-)" = "264,256,40,100352,2,1,25" ] ||
+  fail "launch columns: $(tail -1 "$scratch/c5.csv")"
+# Launch metrics missing from the raw CSV leave their columns empty.
+"$SP_RUNNER" --import-ncu "$data/ncu-raw-nolaunch.csv" --manifest "$hm" \
+  --counters "$scratch/c6.csv" >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; fail "import without launch metrics"; }
+[ "$(tail -1 "$scratch/c6.csv" | cut -d, -f35-)" = "1056,128,,,,," ] ||
+  fail "absent launch metrics: $(tail -1 "$scratch/c6.csv")"
+awk -F, -v n="$cols" 'NF != n { exit 1 }' "$scratch/c6.csv" || fail "ragged rows without launch metrics"
+
+# A counters.csv written before the launch columns existed (30 features) is
+# refused, untouched, with a message saying to write a new file.
+head -1 "$out" | cut -d, -f1-34 >"$scratch/old.csv"
+echo "stream_triad,64,1980,2619$(printf ',1%.0s' $(seq 30))" >>"$scratch/old.csv"
+cp "$scratch/old.csv" "$scratch/old-copy.csv"
+"$SP_RUNNER" --import-ncu "$data/ncu-raw.csv" --manifest "$data/ncu-manifest.csv" \
+  --counters "$scratch/old.csv" >"$scratch/log" 2>&1 && fail "old-format counters file appended to"
+grep -q 'older sp-runner.*import into a new file' "$scratch/log" || fail "old format not explained: $(cat "$scratch/log")"
+cmp -s "$scratch/old.csv" "$scratch/old-copy.csv" || fail "old-format counters file modified"
 
 # Importing again keeps the rows it has.
 cp "$out" "$scratch/first.csv"

@@ -18,10 +18,34 @@ expect 0 "$R" --version
 expect 0 "$R" --list
 [ "$(awk '{print $1}' "$scratch/out" | sort -u | wc -l)" -eq "$(wc -l <"$scratch/out")" ] ||
   fail "--list repeats a name"
-# Not a terminal here: three tab-separated fields per kernel, all 88 of them.
+# Not a terminal here: three tab-separated fields per kernel, one line per
+# entry of the suite table.
 bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/out" | head -1)
 [ -z "$bad" ] || fail "--list line is not name<TAB>class<TAB>stresses: '$bad'"
-[ "$(wc -l <"$scratch/out")" -eq 88 ] || fail "--list shows $(wc -l <"$scratch/out") kernels, not 88"
+nk=$(grep -c '^ *K("' "$SP_KERNEL_DIR/suite.c")
+[ "$(wc -l <"$scratch/out")" -eq "$nk" ] || fail "--list shows $(wc -l <"$scratch/out") kernels, not $nk"
+cp "$scratch/out" "$scratch/train.list"
+
+# --suite: the validation table (maybe still empty) lists the same way, and
+# 'all' is the training suite followed by the validation suite.
+expect 0 "$R" --suite train --list
+cmp -s "$scratch/out" "$scratch/train.list" || fail "--suite train --list differs from --list"
+expect 0 "$R" --suite validation --list
+cp "$scratch/out" "$scratch/validation.list"
+bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/validation.list" | head -1)
+[ -z "$bad" ] || fail "--suite validation --list line malformed: '$bad'"
+expect 0 "$R" --suite all --list
+cat "$scratch/train.list" "$scratch/validation.list" | cmp -s - "$scratch/out" ||
+  fail "--suite all --list is not train then validation"
+expect 2 "$R" --suite bogus --list
+grep -q "not train, validation or all" "$scratch/out" || fail "bad --suite not explained"
+# A training kernel is not a validation kernel.
+only_train=$(cut -f1 "$scratch/train.list" | while read -r k; do
+  cut -f1 "$scratch/validation.list" | grep -qxF "$k" || { echo "$k"; break; }; done)
+expect 2 "$R" --suite validation --backend opencl --kernels "$only_train" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_train' in this suite" "$scratch/out" || fail "unknown validation kernel not named"
+[ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"
 # shellcheck disable=SC2086

@@ -181,6 +181,10 @@ static int setup_push(kjob *job, const kdesc *d, size_t n)
 int setup_irregular(kjob *job, const kdesc *d, ksize size)
 {
   const int full = size == KSIZE_FULL;
+  /* 100 + b: a gather of 2^24 floats from a table of 2^b floats. */
+  if (d->param >= 100)
+    return setup_move(job, d, full ? (size_t)1 << 24 : 4096,
+                      full ? (size_t)1 << (d->param - 100) : 1024);
   switch (d->param) {
   case IR_GATHER_DRAM:
     return setup_move(job, d, full ? (size_t)1 << 24 : 4096,

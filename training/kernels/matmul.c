@@ -50,12 +50,14 @@ int setup_matmul(kjob *job, const kdesc *d, ksize size)
   static const char *entries[] = {"mm_naive", "mm_naive_strided",
                                   "mm_tiled16", "mm_tiled16_f64",
                                   "mm_regblock"};
-  const size_t n = size == KSIZE_FULL ? 1024 : 64;
+  /* param: the kernel (MM_*), plus 10 x n for sizes other than 1024. */
+  const size_t n = size == KSIZE_FULL ? (d->param >= 10 ? (size_t)d->param / 10 : 1024) : 64;
+  const int kernel = d->param % 10;
   const size_t rows = MM_CHECK_ROWS;
   krng r;
-  if (d->param == MM_TILED16_F64)
+  if (kernel == MM_TILED16_F64)
     return setup_f64(job, d, n);
-  kjob_init(job, "matmul.cl", entries[d->param]);
+  kjob_init(job, "matmul.cl", entries[kernel]);
   int a = kjob_buf(job, n * n * 4, KB_IN), b = kjob_buf(job, n * n * 4, KB_IN);
   int c = kjob_buf(job, n * n * 4, KB_OUT);
   float *ha = job->buf[a].host, *hb = job->buf[b].host;
@@ -86,7 +88,7 @@ int setup_matmul(kjob *job, const kdesc *d, ksize size)
   kjob_arg_buf(job, b);
   kjob_arg_buf(job, c);
   kjob_arg_i32(job, (int)n);
-  if (d->param == MM_REGBLOCK)
+  if (kernel == MM_REGBLOCK)
     kjob_grid(job, n / 64, n / 64, 1, 16, 16, 1);
   else
     kjob_grid(job, n / 16, n / 16, 1, 16, 16, 1);

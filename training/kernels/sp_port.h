@@ -38,11 +38,15 @@
 
 #define SP_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #define SP_BARRIER_GLOBAL() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+/* Orders this work-item's global writes before its later ones as seen by
+ * other work-groups (no barrier: may be called by one work-item). */
+#define SP_FENCE_GLOBAL() mem_fence(CLK_GLOBAL_MEM_FENCE)
 
 #define SP_ATOMIC_ADD(p, v) atomic_add((p), (v))
 #define SP_ATOMIC_XOR(p, v) atomic_xor((p), (v))
 #define SP_ATOMIC_MAX(p, v) atomic_max((p), (v))
 #define SP_ATOMIC_MIN(p, v) atomic_min((p), (v))
+#define SP_ATOMIC_CAS(p, cmp, v) atomic_cmpxchg((p), (cmp), (v))
 
 #define SP_SINF(x) sin(x)
 #define SP_COSF(x) cos(x)
@@ -81,11 +85,13 @@ typedef unsigned long ulong; /* 64 bits (LP64), as in <sys/types.h> */
 
 #define SP_BARRIER() __syncthreads()
 #define SP_BARRIER_GLOBAL() (__threadfence(), __syncthreads())
+#define SP_FENCE_GLOBAL() __threadfence()
 
 #define SP_ATOMIC_ADD(p, v) atomicAdd((p), (v))
 #define SP_ATOMIC_XOR(p, v) atomicXor((p), (v))
 #define SP_ATOMIC_MAX(p, v) atomicMax((p), (v))
 #define SP_ATOMIC_MIN(p, v) atomicMin((p), (v))
+#define SP_ATOMIC_CAS(p, cmp, v) atomicCAS((p), (cmp), (v))
 
 #define SP_SINF(x) sinf(x)
 #define SP_COSF(x) cosf(x)

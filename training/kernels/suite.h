@@ -64,10 +64,14 @@ struct kjob;
 typedef int (*kcheck_fn)(const struct kjob *job, char *msg, size_t size);
 
 typedef struct kjob {
-  const char *source;     /* device source file in training/kernels/ */
+  const char *source;     /* device source file in the suite's folder;
+                           * a .cu file is CUDA C++ (CUDA backend only) */
   const char *entry;      /* kernel function name */
   size_t groups[3];       /* work-groups (CUDA: grid) */
   size_t local[3];        /* work-group size (CUDA: block) */
+  size_t dyn_local;       /* bytes of dynamic shared memory per block, for
+                           * CUDA-only .cu kernels (portable sources have
+                           * fixed-size local arrays only): 0 elsewhere */
   kbuf buf[KJOB_MAX_BUFS];
   int nbuf;
   karg arg[KJOB_MAX_ARGS];
@@ -164,5 +168,39 @@ SP_SETUP(setup_sort);
 SP_SETUP(setup_conv);
 SP_SETUP(setup_gemv);
 SP_SETUP(setup_misc);
+SP_SETUP(setup_floor);
+SP_SETUP(setup_rw);
+SP_SETUP(setup_l2);
+SP_SETUP(setup_atom);
+SP_SETUP(setup_sched);
+SP_SETUP(setup_pw);
+SP_SETUP(setup_tc);
+SP_SETUP(setup_occ);
+SP_SETUP(setup_vec);
+SP_SETUP(setup_shape);
+
+/* Variant parameters of the families above (each family's .c file says
+ * what its fields mean), so that suite.c spells a launch shape out. */
+enum { RW_RD = 1, RW_RD64, RW_WR, RW_CP, RW_STRIDE, RW_RD_TINY };
+#define RW_PARAM(kind, unroll, grid) \
+  ((kind) * 10000000 + (unroll) * 1000000 + (grid))
+enum { L2_READ = 1, L2_RMW };
+#define L2_PARAM(kind, mib) ((kind) * 10000 + (mib))
+enum { ATOM_GLOBAL = 1, ATOM_COALESCED, ATOM_LOCAL, ATOM_CAS, ATOM_F32 };
+#define ATOM_PARAM(kind, bits) ((kind) * 100 + (bits))
+enum { SC_TINY = 1, SC_BIG, SC_SMALL, SC_ILP, SC_IMB, SC_BAR, SC_QUEUE,
+       SC_REDLAST };
+#define SCHED_PARAM(kind, a, b) ((kind) * 1000000 + (a) * 10000 + (b))
+enum { PW_INT = 1, PW_SFU, PW_DFMA, PW_AI32, PW_AI64 };
+#define PW_PARAM(kind, k, grid) ((kind) * 10000000 + (k) * 10000 + (grid))
+enum { TC_F16_WARP = 1, TC_BF16_WARP, TC_TF32_WARP, TC_F16_TILED,
+       TC_HFMA2_1, TC_HFMA2_8, TC_MIXED };
+#define TC_PARAM(kind, shape) ((kind) * 100 + (shape))
+enum { OCC_SMEM = 1, OCC_REG, OCC_SPILL };
+#define OCC_PARAM(kind, value) ((kind) * 1000 + (value))
+enum { VEC_RD4 = 1, VEC_WR4, VEC_ROT };
+#define VEC_PARAM(kind, grid) ((kind) * 10000 + (grid))
+enum { SHAPE_COPY = 1, SHAPE_TRIAD, SHAPE_SPMV_PL };
+#define SHAPE_PARAM(kind, value) ((kind) * 100000 + (value))
 
 #endif /* SP_SUITE_H */

@@ -19,11 +19,8 @@ const bk_ops *bk_find(const char *name)
   return NULL;
 }
 
-char *bk_read_source(const char *kernel_dir, const char *file, char *err,
-                     size_t size)
+char *bk_read_source(const char *path, char *err, size_t size)
 {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s", kernel_dir, file);
   FILE *fp = fopen(path, "rb");
   if (fp == NULL) {
     snprintf(err, size, "%s: %s", path, strerror(errno));
@@ -42,4 +39,28 @@ char *bk_read_source(const char *kernel_dir, const char *file, char *err,
   free(text);
   fclose(fp);
   return NULL;
+}
+
+int bk_cuda_only(const char *file)
+{
+  size_t n = strlen(file);
+  return n > 3 && strcmp(file + n - 3, ".cu") == 0;
+}
+
+void bk_dirs_set(bk_dirs *d, const char *const *dirs)
+{
+  d->n = 0;
+  for (; dirs && *dirs && d->n < BK_MAX_DIRS; ++dirs)
+    snprintf(d->dir[d->n++], sizeof d->dir[0], "%s", *dirs);
+}
+
+void bk_dirname(const char *path, char *buf, size_t size)
+{
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL)
+    snprintf(buf, size, ".");
+  else if (slash == path)
+    snprintf(buf, size, "/");
+  else
+    snprintf(buf, size, "%.*s", (int)(slash - path), path);
 }

@@ -22,6 +22,16 @@
 
 typedef struct bk bk;
 
+enum { BK_MAX_DIRS = 4, BK_PATH_MAX = 1024 };
+
+/* The folders device sources include headers from (training/kernels for
+ * sp_port.h, and the validation suite's own folder): given to open as a
+ * NULL-terminated list, searched in order after the source's own folder. */
+typedef struct bk_dirs {
+  char dir[BK_MAX_DIRS][BK_PATH_MAX];
+  int n;
+} bk_dirs;
+
 typedef struct bk_info {
   char api[32];          /* "opencl" or "cuda" */
   char device[256];      /* device name */
@@ -39,17 +49,20 @@ typedef struct bk_ops {
   const char *name;
   /* Opens device `device`.  Returns 1 (not -1) when the API or the device
    * is not available on this machine, so callers can skip. */
-  int (*open)(bk **out, int device, const char *kernel_dir, char *err,
-              size_t size);
+  int (*open)(bk **out, int device, const char *const *include_dirs,
+              char *err, size_t size);
   void (*close)(bk *b);
   void (*info)(bk *b, bk_info *info);
   /* Restricts the following launches to cu compute units.  *actual gets
    * what the device granted (backends that cannot restrict just record
    * cu). */
   int (*set_cu)(bk *b, int cu, int *actual);
-  /* Builds the job's kernel and device buffers and uploads KB_IN and
-   * KB_INOUT contents. */
-  int (*prepare)(bk *b, kjob *job);
+  /* Whether this backend can compile the device source file (the OpenCL
+   * backend refuses CUDA-only .cu sources). */
+  int (*accepts)(const char *file);
+  /* Builds the job's kernel from dir/job->source and the device buffers,
+   * and uploads KB_IN and KB_INOUT contents. */
+  int (*prepare)(bk *b, kjob *job, const char *dir);
   /* Re-uploads KB_INOUT contents and poisons KB_OUT buffers. */
   int (*reset)(bk *b, kjob *job);
   int (*launch)(bk *b, kjob *job);
@@ -59,10 +72,11 @@ typedef struct bk_ops {
   int (*timing_begin)(bk *b, kjob *job, int samples);
   int (*timing_group)(bk *b, kjob *job, int launches);
   int (*timing_end)(bk *b, double *sample_ms);
-  /* Compiles every named source without running anything (a GPU is not
-   * needed for CUDA: NVRTC alone).  sources is NULL-terminated. */
-  int (*compile_only)(const char *kernel_dir, const char *const *sources,
-                      const char *arch, char *err, size_t size);
+  /* Compiles every named source file (paths, NULL-terminated) without
+   * running anything (a GPU is not needed for CUDA: NVRTC alone). */
+  int (*compile_only)(const char *const *include_dirs,
+                      const char *const *paths, const char *arch, char *err,
+                      size_t size);
 } bk_ops;
 
 /* Common head of every backend's private struct. */
@@ -86,8 +100,17 @@ int bk_opencl_list(FILE *out);
 /* The backend called name, or NULL. */
 const bk_ops *bk_find(const char *name);
 
-/* Reads kernel_dir/file into a NUL-terminated malloc'd string. */
-char *bk_read_source(const char *kernel_dir, const char *file, char *err,
-                     size_t size);
+/* Reads path into a NUL-terminated malloc'd string. */
+char *bk_read_source(const char *path, char *err, size_t size);
+
+/* Whether file is a CUDA-only device source (CUDA C++, name ending in .cu):
+ * NVRTC compiles it, OpenCL cannot. */
+int bk_cuda_only(const char *file);
+
+/* Copies a NULL-terminated folder list (at most BK_MAX_DIRS). */
+void bk_dirs_set(bk_dirs *d, const char *const *dirs);
+
+/* The folder part of path ("." when it has none) into buf. */
+void bk_dirname(const char *path, char *buf, size_t size);
 
 #endif /* SP_BACKEND_H */

@@ -14,15 +14,24 @@
  * level is measured the same way.  Green contexts share the primary
  * context's memory, so buffers are allocated once per kernel.  Nothing here
  * changes a device setting.
+ *
+ * Sources: the portable .cl files are compiled as CUDA C++ through
+ * sp_port.h; CUDA-only .cu files (tensor cores, half precision, __nanosleep)
+ * may include the toolkit's device headers (<mma.h>, <cuda_fp16.h>), which
+ * NVRTC does not carry: the toolkit's include folder is located at run time
+ * (find_cuda_include) and put on their include path.
  */
+#define _GNU_SOURCE /* dladdr */
 #include <cuda.h>
 #include <nvrtc.h>
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backend.h"
 
@@ -44,7 +53,7 @@
   X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                 \
   X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)    \
   X(cuCtxFromGreenCtx) X(cuGreenCtxGetDevResource)                         \
-  X(cuGreenCtxStreamCreate)
+  X(cuGreenCtxStreamCreate) X(cuKernelSetAttribute)
 
 #define NVRTC_FUNCS(X)                                                     \
   X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcCompileProgram)             \
@@ -57,11 +66,12 @@ typedef struct cu_api {
 } cu_api;
 typedef struct nvrtc_api {
   void *lib;
+  char cuda_include[PATH_MAX]; /* the toolkit's headers; empty: not found */
   NVRTC_FUNCS(DECLARE)
 } nvrtc_api;
 #undef DECLARE
 
-enum { MAX_LEVELS = 64, MAX_LIBS = 64 };
+enum { MAX_LEVELS = 64, MAX_LIBS = 128, MAX_RTC_OPTS = BK_MAX_DIRS + 4 };
 
 typedef struct level {
   int requested, actual;
@@ -71,7 +81,7 @@ typedef struct level {
 } level;
 
 typedef struct cu_lib {
-  char file[64];
+  char path[BK_PATH_MAX];
   CUlibrary lib;
 } cu_lib;
 
@@ -80,7 +90,7 @@ typedef struct bk_cuda {
   void *libcuda;
   cu_api f;
   nvrtc_api rtc;
-  char kernel_dir[4096];
+  bk_dirs inc;
   CUdevice dev;
   CUcontext primary;
   char arch[32];
@@ -134,6 +144,44 @@ static int load_driver(bk_cuda *c)
   return 0;
 }
 
+static int has_cuda_headers(const char *dir)
+{
+  char path[PATH_MAX + 16];
+  struct stat st;
+  snprintf(path, sizeof path, "%.4000s/cuda_fp16.h", dir);
+  return dir[0] && stat(path, &st) == 0;
+}
+
+/* The toolkit's include folder: $SP_CUDA_INCLUDE, $CUDA_HOME/include,
+ * $CUDA_PATH/include, beside the libnvrtc that was loaded (lib64/../include,
+ * also for targets/<arch>/lib), then /usr/local/cuda/include; the first that
+ * holds cuda_fp16.h.  Left empty when none does. */
+static void find_cuda_include(nvrtc_api *r)
+{
+  char cand[6][PATH_MAX];
+  const char *env[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH")};
+  int n = 0;
+  Dl_info info;
+  char lib[PATH_MAX];
+  memset(cand, 0, sizeof cand);
+  if (getenv("SP_CUDA_INCLUDE"))
+    snprintf(cand[n++], PATH_MAX, "%s", getenv("SP_CUDA_INCLUDE"));
+  for (int i = 0; i < 2; ++i)
+    if (env[i] && *env[i])
+      snprintf(cand[n++], PATH_MAX, "%.4000s/include", env[i]);
+  if (dladdr(*(void **)&r->nvrtcVersion, &info) && info.dli_fname &&
+      realpath(info.dli_fname, lib)) {
+    char dir[PATH_MAX];
+    bk_dirname(lib, dir, sizeof dir);
+    snprintf(cand[n++], PATH_MAX, "%.4000s/../include", dir);
+  }
+  snprintf(cand[n++], PATH_MAX, "/usr/local/cuda/include");
+  r->cuda_include[0] = '\0';
+  for (int i = 0; i < n && !r->cuda_include[0]; ++i)
+    if (has_cuda_headers(cand[i]))
+      snprintf(r->cuda_include, sizeof r->cuda_include, "%.4000s", cand[i]);
+}
+
 /* Loads NVRTC: $SP_NVRTC_LIB, then the usual sonames.  1: not found. */
 static int load_nvrtc(nvrtc_api *r, char *err, size_t size)
 {
@@ -154,43 +202,83 @@ static int load_nvrtc(nvrtc_api *r, char *err, size_t size)
   }
   NVRTC_FUNCS(LOAD)
 #undef LOAD
+  find_cuda_include(r);
   return 0;
 }
 
-/* Compiles one device source to a cubin for arch (e.g. "sm_90"). */
-static int nvrtc_compile(nvrtc_api *r, const char *kernel_dir,
-                         const char *file, const char *arch, char **cubin,
-                         char *err, size_t size)
+/* NVRTC options for path: the architecture, the source's own folder, the
+ * include folders and, for CUDA-only sources, the toolkit's headers.
+ * Returns the option count, or -1 (err set) when a .cu source needs the
+ * toolkit's headers and none were found. */
+static int rtc_options(const nvrtc_api *r, const char *path,
+                       const bk_dirs *inc, const char *arch,
+                       char opt[MAX_RTC_OPTS][PATH_MAX + 32], char *err,
+                       size_t size)
 {
-  char *src = bk_read_source(kernel_dir, file, err, size);
+  char own[BK_PATH_MAX];
+  int n = 0;
+  bk_dirname(path, own, sizeof own);
+  snprintf(opt[n++], sizeof opt[0], "--gpu-architecture=%s", arch);
+  snprintf(opt[n++], sizeof opt[0], "--include-path=%s", own);
+  for (int i = 0; i < inc->n; ++i)
+    snprintf(opt[n++], sizeof opt[0], "--include-path=%s", inc->dir[i]);
+  if (bk_cuda_only(path)) {
+    if (!r->cuda_include[0]) {
+      snprintf(err, size,
+               "%s is CUDA C++ and needs the CUDA toolkit's headers "
+               "(cuda_fp16.h, mma.h), which were not found: set "
+               "SP_CUDA_INCLUDE or CUDA_HOME (tried $CUDA_HOME/include, "
+               "$CUDA_PATH/include, beside libnvrtc, /usr/local/cuda/include)",
+               path);
+      return -1;
+    }
+    snprintf(opt[n++], sizeof opt[0], "--include-path=%s", r->cuda_include);
+  }
+  return n;
+}
+
+static int rtc_failed(nvrtc_api *r, nvrtcProgram *prog, const char *path,
+                      const char *arch, char *err, size_t size)
+{
+  size_t n = 0;
+  r->nvrtcGetProgramLogSize(*prog, &n);
+  char *log = malloc(n + 1);
+  if (log) {
+    r->nvrtcGetProgramLog(*prog, log);
+    log[n] = '\0';
+  }
+  snprintf(err, size, "compiling %s for %s failed:\n%s", path, arch,
+           log ? log : "");
+  free(log);
+  r->nvrtcDestroyProgram(prog);
+  return -1;
+}
+
+/* Compiles one device source to a cubin for arch (e.g. "sm_90"). */
+static int nvrtc_compile(nvrtc_api *r, const char *path, const bk_dirs *inc,
+                         const char *arch, char **cubin, char *err,
+                         size_t size)
+{
+  char opt[MAX_RTC_OPTS][PATH_MAX + 32];
+  const char *opts[MAX_RTC_OPTS];
+  int nopt = rtc_options(r, path, inc, arch, opt, err, size);
+  if (nopt < 0)
+    return -1;
+  for (int i = 0; i < nopt; ++i)
+    opts[i] = opt[i];
+  char *src = bk_read_source(path, err, size);
   if (src == NULL)
     return -1;
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   nvrtcProgram prog;
-  nvrtcResult rc = r->nvrtcCreateProgram(&prog, src, file, 0, NULL, NULL);
+  nvrtcResult rc = r->nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL);
   free(src);
   if (rc != NVRTC_SUCCESS) {
-    snprintf(err, size, "%s: %s", file, r->nvrtcGetErrorString(rc));
+    snprintf(err, size, "%s: %s", path, r->nvrtcGetErrorString(rc));
     return -1;
   }
-  char opt_arch[64], opt_inc[4200];
-  snprintf(opt_arch, sizeof opt_arch, "--gpu-architecture=%s", arch);
-  snprintf(opt_inc, sizeof opt_inc, "--include-path=%s", kernel_dir);
-  const char *opts[] = {opt_arch, opt_inc};
-  rc = r->nvrtcCompileProgram(prog, 2, opts);
-  if (rc != NVRTC_SUCCESS) {
-    size_t n = 0;
-    r->nvrtcGetProgramLogSize(prog, &n);
-    char *log = malloc(n + 1);
-    if (log) {
-      r->nvrtcGetProgramLog(prog, log);
-      log[n] = '\0';
-    }
-    snprintf(err, size, "compiling %s for %s failed:\n%s", file, arch,
-             log ? log : "");
-    free(log);
-    r->nvrtcDestroyProgram(&prog);
-    return -1;
-  }
+  if (r->nvrtcCompileProgram(prog, nopt, opts) != NVRTC_SUCCESS)
+    return rtc_failed(r, &prog, path, arch, err, size);
   size_t n = 0;
   r->nvrtcGetCUBINSize(prog, &n);
   *cubin = malloc(n);
@@ -204,10 +292,10 @@ static int nvrtc_compile(nvrtc_api *r, const char *kernel_dir,
   return 0;
 }
 
-static int get_library(bk_cuda *c, const char *file, CUlibrary *out)
+static int get_library(bk_cuda *c, const char *path, CUlibrary *out)
 {
   for (int i = 0; i < c->nlibs; ++i)
-    if (strcmp(c->libs[i].file, file) == 0) {
+    if (strcmp(c->libs[i].path, path) == 0) {
       *out = c->libs[i].lib;
       return 0;
     }
@@ -216,15 +304,15 @@ static int get_library(bk_cuda *c, const char *file, CUlibrary *out)
     return -1;
   }
   char *cubin = NULL;
-  if (nvrtc_compile(&c->rtc, c->kernel_dir, file, c->arch, &cubin,
-                    c->base.err, sizeof c->base.err) != 0)
+  if (nvrtc_compile(&c->rtc, path, &c->inc, c->arch, &cubin, c->base.err,
+                    sizeof c->base.err) != 0)
     return -1;
   CUresult rc = c->f.cuLibraryLoadData(out, cubin, NULL, NULL, 0, NULL, NULL, 0);
   free(cubin);
   if (rc != CUDA_SUCCESS)
     return cufail(c, "cuLibraryLoadData", rc);
   cu_lib *l = &c->libs[c->nlibs++];
-  snprintf(l->file, sizeof l->file, "%s", file);
+  snprintf(l->path, sizeof l->path, "%s", path);
   l->lib = *out;
   return 0;
 }
@@ -254,8 +342,8 @@ static int open_device(bk_cuda *c, int device)
 
 static void cuda_close(bk *b);
 
-static int cuda_open(bk **out, int device, const char *kernel_dir, char *err,
-                     size_t size)
+static int cuda_open(bk **out, int device, const char *const *include_dirs,
+                     char *err, size_t size)
 {
   bk_cuda *c = calloc(1, sizeof *c);
   if (c == NULL) {
@@ -263,7 +351,7 @@ static int cuda_open(bk **out, int device, const char *kernel_dir, char *err,
     return -1;
   }
   c->base.ops = &bk_cuda_ops;
-  snprintf(c->kernel_dir, sizeof c->kernel_dir, "%s", kernel_dir);
+  bk_dirs_set(&c->inc, include_dirs);
   int rc = load_driver(c);
   if (rc == 1)
     snprintf(c->base.err, sizeof c->base.err,
@@ -440,13 +528,27 @@ static int cuda_reset(bk *b, kjob *job)
   return 0;
 }
 
-static int cuda_prepare(bk *b, kjob *job)
+/* NVRTC compiles both the portable sources and the CUDA-only ones. */
+static int cuda_accepts(const char *file)
+{
+  (void)file;
+  return 1;
+}
+
+static int cuda_prepare(bk *b, kjob *job, const char *dir)
 {
   bk_cuda *c = (bk_cuda *)b;
+  char path[BK_PATH_MAX];
   CUlibrary lib;
-  if (get_library(c, job->source, &lib) != 0)
+  snprintf(path, sizeof path, "%s/%s", dir, job->source);
+  if (get_library(c, path, &lib) != 0)
     return -1;
   CK(c->f.cuLibraryGetKernel(&c->kernel, lib, job->entry));
+  /* Above 48 KiB a kernel must opt in to its dynamic shared memory. */
+  if (job->dyn_local > 0)
+    CK(c->f.cuKernelSetAttribute(
+        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)job->dyn_local,
+        c->kernel, c->dev));
   for (int i = 0; i < job->nbuf; ++i) {
     const kbuf *kb = &job->buf[i];
     CK(c->f.cuMemAlloc(&c->dptr[i], kb->bytes));
@@ -471,7 +573,8 @@ static int cuda_launch(bk *b, kjob *job)
   CK(c->f.cuLaunchKernel((CUfunction)c->kernel, (unsigned)job->groups[0],
                          (unsigned)job->groups[1], (unsigned)job->groups[2],
                          (unsigned)job->local[0], (unsigned)job->local[1],
-                         (unsigned)job->local[2], 0, c->cur->stream,
+                         (unsigned)job->local[2], (unsigned)job->dyn_local,
+                         c->cur->stream,
                          c->params, NULL));
   return 0;
 }
@@ -549,27 +652,29 @@ static int cuda_timing_end(bk *b, double *sample_ms)
   return 0;
 }
 
-static int cuda_compile_only(const char *kernel_dir,
-                             const char *const *sources, const char *arch,
+static int cuda_compile_only(const char *const *include_dirs,
+                             const char *const *paths, const char *arch,
                              char *err, size_t size)
 {
   nvrtc_api r;
+  bk_dirs inc;
   memset(&r, 0, sizeof r);
+  bk_dirs_set(&inc, include_dirs);
   int rc = load_nvrtc(&r, err, size);
-  for (const char *const *s = sources; rc == 0 && *s; ++s) {
+  for (const char *const *s = paths; rc == 0 && *s; ++s) {
     char *cubin = NULL;
-    rc = nvrtc_compile(&r, kernel_dir, *s, arch ? arch : "sm_90", &cubin,
-                       err, size);
+    rc = nvrtc_compile(&r, *s, &inc, arch ? arch : "sm_90", &cubin, err,
+                       size);
     free(cubin);
   }
   return rc; /* NVRTC stays loaded (see cuda_close) */
 }
 
 const bk_ops bk_cuda_ops = {
-    "cuda",           cuda_open,         cuda_close,        cuda_info,
-    cuda_set_cu,      cuda_prepare,      cuda_reset,        cuda_launch,
-    cuda_read,        cuda_release,      cuda_timing_begin, cuda_timing_group,
-    cuda_timing_end,  cuda_compile_only,
+    "cuda",            cuda_open,         cuda_close,        cuda_info,
+    cuda_set_cu,       cuda_accepts,      cuda_prepare,      cuda_reset,
+    cuda_launch,       cuda_read,         cuda_release,      cuda_timing_begin,
+    cuda_timing_group, cuda_timing_end,   cuda_compile_only,
 };
 
 /* Prints, for every count 1..N, the SM count a one-group split produces

@@ -12,16 +12,16 @@
 
 #include "backend.h"
 
-enum { MAX_PROGRAMS = 64, BUILD_LOG_MAX = 4000 };
+enum { MAX_PROGRAMS = 128, BUILD_LOG_MAX = 4000 };
 
 typedef struct program {
-  char file[64];
+  char path[BK_PATH_MAX];
   cl_program prog;
 } program;
 
 typedef struct bk_cl {
   bk base;
-  char kernel_dir[4096];
+  bk_dirs inc;
   cl_platform_id platform;
   cl_device_id device;
   cl_context ctx;
@@ -89,11 +89,21 @@ int bk_opencl_list(FILE *out)
   return 0;
 }
 
-static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev,
-                         const char *file, cl_program *out)
+/* "-cl-std=CL1.2 -I <the source's folder> -I <each include folder>". */
+static void build_options(const bk_cl *c, const char *path, char *opts,
+                          size_t size)
 {
-  char *src = bk_read_source(c->kernel_dir, file, c->base.err,
-                             sizeof c->base.err);
+  char own[BK_PATH_MAX];
+  bk_dirname(path, own, sizeof own);
+  size_t o = (size_t)snprintf(opts, size, "-cl-std=CL1.2 -I %s", own);
+  for (int i = 0; i < c->inc.n && o < size; ++i)
+    o += (size_t)snprintf(opts + o, size - o, " -I %s", c->inc.dir[i]);
+}
+
+static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev,
+                         const char *path, cl_program *out)
+{
+  char *src = bk_read_source(path, c->base.err, sizeof c->base.err);
   if (src == NULL)
     return -1;
   cl_int rc;
@@ -102,15 +112,15 @@ static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev,
   free(src);
   if (rc != CL_SUCCESS)
     return fail(c, "clCreateProgramWithSource", rc);
-  char opts[4200];
-  snprintf(opts, sizeof opts, "-cl-std=CL1.2 -I %s", c->kernel_dir);
+  char opts[(BK_MAX_DIRS + 1) * (BK_PATH_MAX + 4) + 16];
+  build_options(c, path, opts, sizeof opts);
   rc = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);
   if (rc != CL_SUCCESS) {
     char log[BUILD_LOG_MAX] = "";
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1,
                           log, NULL);
     snprintf(c->base.err, sizeof c->base.err, "building %s failed: %.900s",
-             file, log);
+             path, log);
     clReleaseProgram(prog);
     return -1;
   }
@@ -118,10 +128,10 @@ static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev,
   return 0;
 }
 
-static int get_program(bk_cl *c, const char *file, cl_program *out)
+static int get_program(bk_cl *c, const char *path, cl_program *out)
 {
   for (int i = 0; i < c->nprograms; ++i)
-    if (strcmp(c->programs[i].file, file) == 0) {
+    if (strcmp(c->programs[i].path, path) == 0) {
       *out = c->programs[i].prog;
       return 0;
     }
@@ -129,16 +139,16 @@ static int get_program(bk_cl *c, const char *file, cl_program *out)
     snprintf(c->base.err, sizeof c->base.err, "too many device sources");
     return -1;
   }
-  if (build_program(c, c->ctx, c->device, file, out) != 0)
+  if (build_program(c, c->ctx, c->device, path, out) != 0)
     return -1;
   program *p = &c->programs[c->nprograms++];
-  snprintf(p->file, sizeof p->file, "%s", file);
+  snprintf(p->path, sizeof p->path, "%s", path);
   p->prog = *out;
   return 0;
 }
 
-static int cl_open(bk **out, int device, const char *kernel_dir, char *err,
-                   size_t size)
+static int cl_open(bk **out, int device, const char *const *include_dirs,
+                   char *err, size_t size)
 {
   bk_cl *c = calloc(1, sizeof *c);
   if (c == NULL) {
@@ -146,7 +156,7 @@ static int cl_open(bk **out, int device, const char *kernel_dir, char *err,
     return -1;
   }
   c->base.ops = &bk_opencl_ops;
-  snprintf(c->kernel_dir, sizeof c->kernel_dir, "%s", kernel_dir);
+  bk_dirs_set(&c->inc, include_dirs);
   if (pick_device(device, &c->platform, &c->device) != 0) {
     snprintf(err, size, "no OpenCL device %d (no platform registered with "
              "the ICD loader, or fewer devices)", device);
@@ -285,12 +295,23 @@ static int cl_reset(bk *b, kjob *job)
   return rc == CL_SUCCESS ? 0 : fail(c, "clFinish", rc);
 }
 
-static int cl_prepare(bk *b, kjob *job)
+/* OpenCL C only: CUDA-only sources are for the CUDA backend. */
+static int cl_accepts(const char *file) { return !bk_cuda_only(file); }
+
+static int cl_prepare(bk *b, kjob *job, const char *dir)
 {
   bk_cl *c = (bk_cl *)b;
+  char path[BK_PATH_MAX];
   cl_program prog;
   cl_int rc;
-  if (get_program(c, job->source, &prog) != 0)
+  snprintf(path, sizeof path, "%s/%s", dir, job->source);
+  if (!cl_accepts(job->source) || job->dyn_local > 0) {
+    snprintf(c->base.err, sizeof c->base.err,
+             "%.900s is CUDA C++ or uses dynamic shared memory (CUDA "
+             "backend only)", path);
+    return -1;
+  }
+  if (get_program(c, path, &prog) != 0)
     return -1;
   c->kernel = clCreateKernel(prog, job->entry, &rc);
   if (rc != CL_SUCCESS)
@@ -423,17 +444,18 @@ static int cl_timing_end(bk *b, double *sample_ms)
   return 0;
 }
 
-static int cl_compile_only(const char *kernel_dir, const char *const *sources,
-                           const char *arch, char *err, size_t size)
+static int cl_compile_only(const char *const *include_dirs,
+                           const char *const *paths, const char *arch,
+                           char *err, size_t size)
 {
   bk *b = NULL;
   (void)arch;
-  int rc = cl_open(&b, 0, kernel_dir, err, size);
+  int rc = cl_open(&b, 0, include_dirs, err, size);
   if (rc != 0)
     return rc;
   bk_cl *c = (bk_cl *)b;
   cl_program prog;
-  for (const char *const *s = sources; *s; ++s)
+  for (const char *const *s = paths; *s; ++s)
     if (get_program(c, *s, &prog) != 0) {
       snprintf(err, size, "%s", c->base.err);
       cl_close(b);
@@ -445,7 +467,7 @@ static int cl_compile_only(const char *kernel_dir, const char *const *sources,
 
 const bk_ops bk_opencl_ops = {
     "opencl",        cl_open,         cl_close,        cl_info,
-    cl_set_cu,       cl_prepare,      cl_reset,        cl_launch,
-    cl_read,         cl_release,      cl_timing_begin, cl_timing_group,
-    cl_timing_end,   cl_compile_only,
+    cl_set_cu,       cl_accepts,      cl_prepare,      cl_reset,
+    cl_launch,       cl_read,         cl_release,      cl_timing_begin,
+    cl_timing_group, cl_timing_end,   cl_compile_only,
 };

@@ -17,6 +17,12 @@
 #ifndef SP_KERNEL_DIR_INSTALLED
 #define SP_KERNEL_DIR_INSTALLED SP_KERNEL_DIR
 #endif
+#ifndef SP_VALIDATION_DIR
+#define SP_VALIDATION_DIR "training/validation"
+#endif
+#ifndef SP_VALIDATION_DIR_INSTALLED
+#define SP_VALIDATION_DIR_INSTALLED SP_VALIDATION_DIR
+#endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
@@ -26,7 +32,7 @@ static const char USAGE[] =
     "                 --cu N[,N...] --engine-mhz E --memory-mhz M --runs FILE\n"
     "                 [--counters-base] [--meta FILE] [--min-time-ms T]\n"
     "                 [--device I] [options]\n"
-    "       sp-runner --list | --help | --version\n"
+    "       sp-runner --list [--suite S] | --help | --version\n"
     "       sp-runner --backend cuda --probe-cu [--device I]\n"
     "       sp-runner --backend opencl --list-devices\n"
     "       sp-runner --backend opencl|cuda --compile-only [--arch sm_XY]\n"
@@ -38,6 +44,8 @@ static const char USAGE[] =
     "\n"
     "  --backend B         opencl (any ICD platform) or cuda (driver API)\n"
     "  --kernels LIST      'all' or suite names (see --list)\n"
+    "  --suite S           train (default), validation or all: the kernel\n"
+    "                      table that --kernels, --list and --compile-only use\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -57,6 +65,8 @@ static const char USAGE[] =
     "  --device I          device index (OpenCL: over all platforms)\n"
     "  --kernel-dir DIR    device sources (default: $SP_KERNEL_DIR, then\n"
     "                      the build's source tree, then the installed copy)\n"
+    "  --validation-dir DIR  the validation suite's sources (default:\n"
+    "                      $SP_VALIDATION_DIR, the source tree, installed)\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -66,7 +76,8 @@ enum {
   OPT_COUNTERS_BASE, OPT_META, OPT_MIN_TIME, OPT_DEVICE, OPT_LIST, OPT_HELP,
   OPT_VERSION, OPT_DETAIL, OPT_POWER_WINDOW, OPT_WARMUP, OPT_POWER,
   OPT_SIZE, OPT_KERNEL_DIR, OPT_MANIFEST, OPT_COUNTERS, OPT_IMPORT_NCU,
-  OPT_PROBE_CU, OPT_COMPILE_ONLY, OPT_ARCH, OPT_LIST_DEVICES
+  OPT_PROBE_CU, OPT_COMPILE_ONLY, OPT_ARCH, OPT_LIST_DEVICES, OPT_SUITE,
+  OPT_VALIDATION_DIR
 };
 
 static const struct option LONG_OPTS[] = {
@@ -96,6 +107,8 @@ static const struct option LONG_OPTS[] = {
     {"compile-only", no_argument, NULL, OPT_COMPILE_ONLY},
     {"arch", required_argument, NULL, OPT_ARCH},
     {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
+    {"suite", required_argument, NULL, OPT_SUITE},
+    {"validation-dir", required_argument, NULL, OPT_VALIDATION_DIR},
     {NULL, 0, NULL, 0}};
 
 typedef struct cli {
@@ -167,23 +180,40 @@ static int parse_kernels(cli *c)
   runner_opts *o = &c->o;
   o->nkernels = 0;
   if (strcmp(c->kernels, "all") == 0) {
-    for (size_t i = 0; i < suite_count(); ++i)
-      o->kernels[o->nkernels++] = suite_at(i);
+    const size_t n = runner_suite_count(o->suite);
+    if (n > RUNNER_MAX_KERNELS)
+      return usage_error("%s", "the suite has too many kernels");
+    for (size_t i = 0; i < n; ++i)
+      o->kernels[o->nkernels++] = runner_suite_at(o->suite, i);
     return 0;
   }
   char buf[8192];
   snprintf(buf, sizeof buf, "%s", c->kernels);
   for (char *save, *t = strtok_r(buf, ",", &save); t;
        t = strtok_r(NULL, ",", &save)) {
-    const kdesc *d = suite_find(t);
+    const kdesc *d = runner_suite_find(o->suite, t);
     if (d == NULL)
-      return usage_error("--kernels: no kernel '%s' (see --list)", t);
+      return usage_error("--kernels: no kernel '%s' in this suite (see "
+                         "--list and --suite)", t);
     if (o->nkernels == RUNNER_MAX_KERNELS)
       return usage_error("--kernels: too many names in '%s'", c->kernels);
     o->kernels[o->nkernels++] = d;
   }
   return o->nkernels ? 0 : usage_error("--kernels: '%s' is empty",
                                        c->kernels);
+}
+
+static int parse_suite(const char *s, runner_suite *out)
+{
+  if (strcmp(s, "train") == 0)
+    *out = RUNNER_SUITE_TRAIN;
+  else if (strcmp(s, "validation") == 0)
+    *out = RUNNER_SUITE_VALIDATION;
+  else if (strcmp(s, "all") == 0)
+    *out = RUNNER_SUITE_ALL;
+  else
+    return -1;
+  return 0;
 }
 
 /* One option; returns 0, or a RUNNER_* status to exit with. */
@@ -225,6 +255,12 @@ static int take(cli *c, int opt, const char *arg)
   case OPT_COMPILE_ONLY: c->compile_only = 1; break;
   case OPT_ARCH: o->arch = arg; break;
   case OPT_LIST_DEVICES: c->list_devices = 1; break;
+  case OPT_SUITE:
+    if (parse_suite(arg, &o->suite) != 0)
+      return usage_error("--suite: '%s' is not train, validation or all",
+                         arg);
+    break;
+  case OPT_VALIDATION_DIR: o->validation_dir = arg; break;
   default: return RUNNER_USAGE;
   }
   if (bad)
@@ -238,17 +274,26 @@ static int is_dir(const char *path)
   return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static void default_kernel_dir(runner_opts *o)
+/* The option's value, else $env when it is a folder, else the source
+ * tree's folder when present, else the installed one. */
+static const char *default_dir(const char *given, const char *env,
+                               const char *tree, const char *installed)
 {
-  if (o->kernel_dir)
-    return;
-  const char *env = getenv("SP_KERNEL_DIR");
-  if (is_dir(env))
-    o->kernel_dir = env;
-  else if (is_dir(SP_KERNEL_DIR))
-    o->kernel_dir = SP_KERNEL_DIR;
-  else
-    o->kernel_dir = SP_KERNEL_DIR_INSTALLED;
+  if (given)
+    return given;
+  const char *e = getenv(env);
+  if (is_dir(e))
+    return e;
+  return is_dir(tree) ? tree : installed;
+}
+
+static void default_dirs(runner_opts *o)
+{
+  o->kernel_dir = default_dir(o->kernel_dir, "SP_KERNEL_DIR", SP_KERNEL_DIR,
+                              SP_KERNEL_DIR_INSTALLED);
+  o->validation_dir =
+      default_dir(o->validation_dir, "SP_VALIDATION_DIR", SP_VALIDATION_DIR,
+                  SP_VALIDATION_DIR_INSTALLED);
 }
 
 static void record_command(runner_opts *o, int argc, char **argv)
@@ -274,16 +319,16 @@ static int parse(cli *c, int argc, char **argv)
       return rc;
   if (optind < argc)
     return usage_error("unexpected argument '%s'", argv[optind]);
-  default_kernel_dir(&c->o);
+  default_dirs(&c->o);
   return 0;
 }
 
 /* Aligned columns on a terminal; tab-separated fields for programs. */
-static void list_kernels(void)
+static void list_kernels(runner_suite suite)
 {
   const int tty = isatty(STDOUT_FILENO);
-  for (size_t i = 0; i < suite_count(); ++i) {
-    const kdesc *d = suite_at(i);
+  for (size_t i = 0; i < runner_suite_count(suite); ++i) {
+    const kdesc *d = runner_suite_at(suite, i);
     if (tty)
       printf("%-24s %-22s %s\n", d->name, d->scaling, d->stresses);
     else
@@ -291,40 +336,69 @@ static void list_kernels(void)
   }
 }
 
-/* The device sources of the whole suite, NULL-terminated. */
-static void suite_sources(const char **out, size_t max)
+/* The paths of the selected suite's device sources, each once, in suite
+ * order; NULL-terminated, in one malloc'd block (NULL: no memory). */
+static char **suite_sources(const runner_opts *o)
 {
-  size_t n = 0;
-  for (size_t i = 0; i < suite_count() && n + 1 < max; ++i) {
+  const size_t n = runner_suite_count(o->suite);
+  /* n + 1 pointers, then room for n + 1 paths of BK_PATH_MAX. */
+  char **out = calloc(n + 1, sizeof *out + BK_PATH_MAX);
+  char *store = (char *)(out + n + 1);
+  size_t k = 0;
+  for (size_t i = 0; out && i < n; ++i) {
     kjob job;
-    const kdesc *d = suite_at(i);
+    const kdesc *d = runner_suite_at(o->suite, i);
     /* Setup at the small size is cheap and names the source. */
     if (d->setup(&job, d, KSIZE_SMALL) == 0) {
+      char *path = store + k * BK_PATH_MAX;
+      snprintf(path, BK_PATH_MAX, "%s/%s", runner_source_dir(o, d),
+               job.source);
       int seen = 0;
-      for (size_t j = 0; j < n; ++j)
-        seen |= strcmp(out[j], job.source) == 0;
+      for (size_t j = 0; j < k; ++j)
+        seen |= strcmp(out[j], path) == 0;
       if (!seen)
-        out[n++] = job.source;
+        out[k++] = path;
     }
     kjob_free(&job);
   }
-  out[n] = NULL;
+  return out;
+}
+
+/* Keeps the sources the backend compiles, reporting the others. */
+static void drop_unaccepted(const bk_ops *ops, char **paths)
+{
+  size_t k = 0;
+  for (size_t i = 0; paths[i]; ++i) {
+    if (ops->accepts(paths[i]))
+      paths[k++] = paths[i];
+    else
+      printf("skipped %s (CUDA C++: the cuda backend compiles it)\n",
+             paths[i]);
+  }
+  paths[k] = NULL;
 }
 
 static int compile_only(const cli *c)
 {
   const bk_ops *ops = bk_find(c->o.backend);
-  const char *sources[RUNNER_MAX_KERNELS];
+  const char *dirs[3];
   char err[8192];
-  suite_sources(sources, RUNNER_MAX_KERNELS);
-  int rc = ops->compile_only(c->o.kernel_dir, sources, c->o.arch, err,
-                             sizeof err);
-  if (rc != 0) {
-    fprintf(stderr, "sp-runner: %s\n", err);
-    return rc == 1 ? RUNNER_UNAVAILABLE : RUNNER_FAILED;
+  char **paths = suite_sources(&c->o);
+  if (paths == NULL) {
+    fprintf(stderr, "sp-runner: out of memory\n");
+    return RUNNER_FAILED;
   }
-  for (const char **s = sources; *s; ++s)
-    printf("compiled %s\n", *s);
+  drop_unaccepted(ops, paths);
+  runner_include_dirs(&c->o, dirs);
+  int rc = ops->compile_only(dirs, (const char *const *)paths, c->o.arch,
+                             err, sizeof err);
+  if (rc != 0)
+    fprintf(stderr, "sp-runner: %s\n", err);
+  for (char **p = paths; rc == 0 && *p; ++p)
+    printf("compiled %s\n", *p);
+  free(paths);
+  if (rc != 0)
+    return rc == 1 ? RUNNER_UNAVAILABLE : RUNNER_FAILED;
   return RUNNER_OK;
 }
 
@@ -333,9 +407,10 @@ static int probe_cu(const cli *c)
 #ifdef SP_HAVE_CUDA
   bk *b = NULL;
   char err[1024];
+  const char *dirs[3];
+  runner_include_dirs(&c->o, dirs);
   if (strcmp(c->o.backend, "cuda") == 0) {
-    int rc = bk_cuda_ops.open(&b, c->o.device, c->o.kernel_dir, err,
-                              sizeof err);
+    int rc = bk_cuda_ops.open(&b, c->o.device, dirs, err, sizeof err);
     if (rc != 0) {
       fprintf(stderr, "sp-runner: %s\n", err);
       return rc == 1 ? RUNNER_UNAVAILABLE : RUNNER_FAILED;
@@ -380,7 +455,7 @@ int main(int argc, char **argv)
     return RUNNER_OK;
   }
   if (c.list) {
-    list_kernels();
+    list_kernels(c.o.suite);
     return RUNNER_OK;
   }
   if (c.o.import_ncu) {

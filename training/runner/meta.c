@@ -73,6 +73,8 @@ void meta_begin(const meta_state *m)
           i->api_version, i->pci_bus_id, i->compute_units);
   fprintf(fp, "cu_method: %s\n", i->cu_method);
   cu_list(fp, o);
+  fprintf(fp, "suite: %s\n", o->suite == RUNNER_SUITE_TRAIN ? "train"
+              : o->suite == RUNNER_SUITE_VALIDATION ? "validation" : "all");
   fprintf(fp, "kernels: %zu\nsize: %s\n", o->nkernels,
           o->size == KSIZE_FULL ? "full" : "small");
   fprintf(fp, "engine_mhz: %d\nmemory_mhz: %d\n", o->engine_mhz,
@@ -88,9 +90,7 @@ void meta_begin(const meta_state *m)
   fclose(fp);
 }
 
-void meta_end(const meta_state *m, size_t written, size_t skipped,
-              size_t failed, int interrupted, double counter_period_ms,
-              int counter_intervals)
+void meta_end(const meta_state *m, const meta_tally *t)
 {
   char now[40];
   FILE *fp = open_meta(m->o);
@@ -98,15 +98,16 @@ void meta_end(const meta_state *m, size_t written, size_t skipped,
     return;
   meta_now(now, sizeof now);
   clocks_line(fp, "clocks_after", m->nv);
-  if (counter_intervals >= MCOUNTER_MIN)
+  if (t->counter_intervals >= MCOUNTER_MIN)
     fprintf(fp, "energy_counter_period_ms: %.2f (median of %d intervals)\n",
-            counter_period_ms, counter_intervals);
-  else if (counter_intervals > 0)
+            t->counter_period_ms, t->counter_intervals);
+  else if (t->counter_intervals > 0)
     fprintf(fp, "energy_counter_period_ms: unknown (%d intervals seen, "
-            "%d needed)\n", counter_intervals, MCOUNTER_MIN);
+            "%d needed)\n", t->counter_intervals, MCOUNTER_MIN);
   fprintf(fp, "finished: %s%s\nrows_written: %zu\n"
-          "rows_already_present: %zu\nfailures: %zu\n", now,
-          interrupted ? " (stopped by a signal before the end)" : "", written,
-          skipped, failed);
+          "rows_already_present: %zu\nfailures: %zu\n"
+          "kernels_skipped_cuda_only: %zu\n", now,
+          t->interrupted ? " (stopped by a signal before the end)" : "",
+          t->written, t->skipped, t->failed, t->unsupported);
   fclose(fp);
 }

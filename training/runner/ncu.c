@@ -8,7 +8,12 @@
  * stray or missing launch is an error rather than a silent shift.
  *
  * The features are size-independent ratios that mirror the paper's Table II
- * (docs/harness.md maps each to its Table II counterpart). */
+ * (docs/harness.md maps each to its Table II counterpart), followed by the
+ * launch shape (grid, block, registers, shared memory, occupancy limits,
+ * waves).  The launch columns were added later: ncu output collected with
+ * an older metric list lacks most of them, and they are then left empty
+ * ("not measured"), while a ratio feature whose metrics are missing is an
+ * error. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -192,6 +197,32 @@ static double f_groups(const ncu_row *r)
   double g = m(r, "launch__grid_size");
   return g > WORK_GROUPS_CAP ? WORK_GROUPS_CAP : g;
 }
+static double f_grid(const ncu_row *r) { return m(r, "launch__grid_size"); }
+static double f_block(const ncu_row *r) { return m(r, "launch__block_size"); }
+static double f_regs(const ncu_row *r) { return m(r, "launch__registers_per_thread"); }
+/* Static plus dynamic shared memory (the suite uses only static). */
+static double f_smem(const ncu_row *r)
+{
+  return m(r, "launch__shared_mem_per_block_static") +
+         m(r, "launch__shared_mem_per_block_dynamic");
+}
+/* Resident blocks per SM in theory: the tightest of ncu's four limits. */
+static double f_blocks_per_sm(const ncu_row *r)
+{
+  double a = m(r, "launch__occupancy_limit_blocks");
+  double b = m(r, "launch__occupancy_limit_registers");
+  double c = m(r, "launch__occupancy_limit_shared_mem");
+  double d = m(r, "launch__occupancy_limit_warps");
+  if (isnan(a) || isnan(b) || isnan(c) || isnan(d))
+    return NAN;
+  double x = a < b ? a : b, y = c < d ? c : d;
+  return x < y ? x : y;
+}
+static double f_waves(const ncu_row *r) { return m(r, "launch__waves_per_multiprocessor"); }
+static double f_theo_occ(const ncu_row *r)
+{
+  return m(r, "sm__maximum_warps_per_active_cycle_pct");
+}
 static double f_read_bw(const ncu_row *r) { return m(r, "dram__bytes_read.sum.per_second") * 1e-9; }
 static double f_write_bw(const ncu_row *r) { return m(r, "dram__bytes_write.sum.per_second") * 1e-9; }
 
@@ -218,6 +249,16 @@ static const feature FEATURES[] = {
     {"read_bw_gbs", f_read_bw},        {"write_bw_gbs", f_write_bw},
 };
 enum { NFEATURES = sizeof FEATURES / sizeof *FEATURES };
+
+/* The launch shape, after the features; empty where ncu did not report
+ * the metrics behind a column. */
+static const feature LAUNCH[] = {
+    {"grid_blocks", f_grid},           {"block_threads", f_block},
+    {"regs_per_thread", f_regs},       {"smem_per_block", f_smem},
+    {"blocks_per_sm", f_blocks_per_sm}, {"waves", f_waves},
+    {"theoretical_occupancy_pct", f_theo_occ},
+};
+enum { NLAUNCH = sizeof LAUNCH / sizeof *LAUNCH };
 
 static int read_header(FILE *fp, ncu_table *t, const char *path)
 {
@@ -298,6 +339,18 @@ static int same_kernel(const char *ncu_name, const char *entry)
   return strlen(entry) == n && strncmp(ncu_name, entry, n) == 0;
 }
 
+/* ncu's SM count for the launch, when collected, must be the manifest's
+ * level: otherwise the green context was not what the counters describe. */
+static void check_sm_count(const manifest_row *mr, const ncu_row *r,
+                           const char *path, int line)
+{
+  double sms = m(r, "launch__sm_count");
+  const char *cu = strchr(mr->key, ',');
+  if (!isnan(sms) && cu && sms != atof(cu + 1))
+    fprintf(stderr, "sp-runner: %s:%d: warning: ncu reports %.0f SMs for "
+            "%s\n", path, line, sms, mr->key);
+}
+
 static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
                      const char *path, int line)
 {
@@ -312,7 +365,15 @@ static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
     }
     o += (size_t)snprintf(buf + o, sizeof buf - o, ",%.6g", v);
   }
+  for (int f = 0; f < NLAUNCH; ++f) {
+    double v = LAUNCH[f].fn(r);
+    if (isnan(v))
+      o += (size_t)snprintf(buf + o, sizeof buf - o, ",");
+    else
+      o += (size_t)snprintf(buf + o, sizeof buf - o, ",%.6g", v);
+  }
   snprintf(buf + o, sizeof buf - o, "\n");
+  check_sm_count(mr, r, path, line);
   if (csvlog_append(out, buf, err, sizeof err) != 0) {
     fprintf(stderr, "sp-runner: %s\n", err);
     return -1;
@@ -320,16 +381,47 @@ static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
   return 0;
 }
 
+/* The counters.csv header; with_launch 0 gives the header written before
+ * the launch columns existed. */
+static void counters_header(char *header, size_t size, int with_launch)
+{
+  size_t o = (size_t)snprintf(header, size, "kernel,cu,engine_mhz,memory_mhz");
+  for (int f = 0; f < NFEATURES; ++f)
+    o += (size_t)snprintf(header + o, size - o, ",%s", FEATURES[f].name);
+  for (int f = 0; with_launch && f < NLAUNCH; ++f)
+    o += (size_t)snprintf(header + o, size - o, ",%s", LAUNCH[f].name);
+  snprintf(header + o, size - o, "\n");
+}
+
+/* Whether path starts with the header of an older sp-runner.  Its rows
+ * have no launch columns; appending longer rows would make it ragged. */
+static int old_format(const char *path)
+{
+  char old[4096], first[4096];
+  FILE *fp = fopen(path, "r");
+  int is_old = 0;
+  if (fp == NULL)
+    return 0;
+  counters_header(old, sizeof old, 0);
+  if (fgets(first, sizeof first, fp))
+    is_old = strcmp(first, old) == 0;
+  fclose(fp);
+  return is_old;
+}
+
 static int open_counters(const char *path, csvlog **out)
 {
   char header[4096], err[512];
   long dropped = 0;
-  size_t o = (size_t)snprintf(header, sizeof header,
-                              "kernel,cu,engine_mhz,memory_mhz");
-  for (int f = 0; f < NFEATURES; ++f)
-    o += (size_t)snprintf(header + o, sizeof header - o, ",%s",
-                          FEATURES[f].name);
-  snprintf(header + o, sizeof header - o, "\n");
+  if (old_format(path)) {
+    fprintf(stderr, "sp-runner: %s has the counters.csv columns of an "
+            "older sp-runner (%d features, without the launch columns "
+            "grid_blocks...theoretical_occupancy_pct); rows with the new "
+            "columns are not appended to it: import into a new file\n",
+            path, NFEATURES);
+    return -1;
+  }
+  counters_header(header, sizeof header, 1);
   if (csvlog_open(path, header, out, &dropped, err, sizeof err) != 0) {
     fprintf(stderr, "sp-runner: %s\n", err);
     return -1;

@@ -15,12 +15,23 @@ enum {
   RUNNER_UNAVAILABLE = 3  /* the backend or device is not on this machine */
 };
 
-enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 256 };
+enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 1024 };
+
+/* Which kernel table --suite selects: the training suite
+ * (training/kernels/suite.c), the held-out validation suite
+ * (training/validation/validation.c), or both, training first. */
+typedef enum runner_suite {
+  RUNNER_SUITE_TRAIN,
+  RUNNER_SUITE_VALIDATION,
+  RUNNER_SUITE_ALL
+} runner_suite;
 
 typedef struct runner_opts {
   const char *backend;
   const char *runs, *meta, *detail, *manifest, *counters, *import_ncu;
-  const char *kernel_dir;
+  const char *kernel_dir;     /* training/kernels: sources and sp_port.h */
+  const char *validation_dir; /* training/validation's sources */
+  runner_suite suite;
   const char *power;      /* auto, nvml, rapl, none */
   const char *arch;       /* --compile-only target for CUDA */
   const kdesc *kernels[RUNNER_MAX_KERNELS];
@@ -35,6 +46,18 @@ typedef struct runner_opts {
   char command[2048];     /* the command line, for the metadata */
 } runner_opts;
 
+/* The kernels of a suite selection, in run order, and a lookup by name
+ * (the training suite first under RUNNER_SUITE_ALL). */
+size_t runner_suite_count(runner_suite s);
+const kdesc *runner_suite_at(runner_suite s, size_t i);
+const kdesc *runner_suite_find(runner_suite s, const char *name);
+/* The folder holding d's device source: validation_dir for a validation
+ * kernel, else kernel_dir. */
+const char *runner_source_dir(const runner_opts *o, const kdesc *d);
+/* The folders device sources include from (NULL-terminated): the kernel
+ * folder (sp_port.h) and the validation folder. */
+void runner_include_dirs(const runner_opts *o, const char *dirs[3]);
+
 /* Measures (or, with counters_base, launches once for a profiler) every
  * selected kernel at every --cu level.  Returns a RUNNER_* status. */
 int runner_sweep(const runner_opts *o);
@@ -47,10 +70,18 @@ typedef struct meta_state {
   const char *power_source;
   const char *started;
 } meta_state;
+/* What a session did, for the end of its metadata block. */
+typedef struct meta_tally {
+  size_t written;     /* rows (or checked launches) written */
+  size_t skipped;     /* configurations already in the runs file */
+  size_t failed;
+  size_t unsupported; /* kernels the backend cannot compile (CUDA-only) */
+  int interrupted;    /* stopped by a signal */
+  double counter_period_ms;
+  int counter_intervals;
+} meta_tally;
 void meta_begin(const meta_state *m);
-void meta_end(const meta_state *m, size_t written, size_t skipped,
-              size_t failed, int interrupted, double counter_period_ms,
-              int counter_intervals);
+void meta_end(const meta_state *m, const meta_tally *t);
 /* ISO 8601 UTC time into buf. */
 void meta_now(char *buf, size_t size);
 

@@ -56,6 +56,7 @@ typedef struct sweep {
   csvlog *runs, *detail, *manifest;
   int engine, memory;
   size_t written, skipped, failed;
+  size_t unsupported; /* kernels this backend cannot compile */
   double setup_ms;  /* host setup + device preparation of the kernel */
   double level_t0;  /* when the current configuration started */
   mcounter counter; /* the energy counter's update intervals */
@@ -210,7 +211,15 @@ static void run_kernel(sweep *s, const kdesc *d)
     kjob_free(&job);
     return;
   }
-  int prepared = ops->prepare(s->b, &job);
+  if (!ops->accepts(job.source)) {
+    /* Not a failure: a CUDA-only kernel is measured by the cuda backend. */
+    fprintf(stderr, "sp-runner: %s: skipped: %s is CUDA C++, which the %s "
+            "backend cannot compile\n", d->name, job.source, ops->name);
+    s->unsupported++;
+    kjob_free(&job);
+    return;
+  }
+  int prepared = ops->prepare(s->b, &job, runner_source_dir(s->o, d));
   s->setup_ms = measure_now_ms() - t0;
   if (prepared != 0)
     failure(s, d->name, 0, "preparing the device", bk_error(s->b));
@@ -292,7 +301,9 @@ static int start(sweep *s)
 {
   char err[1024];
   const bk_ops *ops = bk_find(s->o->backend);
-  int rc = ops->open(&s->b, s->o->device, s->o->kernel_dir, err, sizeof err);
+  const char *dirs[3];
+  runner_include_dirs(s->o, dirs);
+  int rc = ops->open(&s->b, s->o->device, dirs, err, sizeof err);
   if (rc != 0) {
     fprintf(stderr, "sp-runner: %s backend %s: %s\n", s->o->backend,
             rc == 1 ? "unavailable" : "failed", err);
@@ -342,12 +353,17 @@ int runner_sweep(const runner_opts *o)
   catch_stop_signals();
   for (size_t k = 0; k < o->nkernels && !stop_requested; ++k)
     run_kernel(&s, o->kernels[k]);
-  meta_end(&m, s.written, s.skipped, s.failed, stop_requested != 0,
-           mcounter_period(&s.counter), s.counter.n);
+  meta_tally t = {s.written, s.skipped, s.failed, s.unsupported,
+                  stop_requested != 0, mcounter_period(&s.counter),
+                  s.counter.n};
+  meta_end(&m, &t);
   if (stop_requested)
     fprintf(stderr, "sp-runner: stopped by a signal; run again to resume\n");
   fprintf(stderr, "sp-runner: %zu rows written, %zu already present, "
-          "%zu failures\n", s.written, s.skipped, s.failed);
+          "%zu failures", s.written, s.skipped, s.failed);
+  if (s.unsupported)
+    fprintf(stderr, ", %zu CUDA-only kernels skipped", s.unsupported);
+  fprintf(stderr, "\n");
   stop(&s);
   return s.failed || stop_requested ? RUNNER_FAILED : RUNNER_OK;
 }

@@ -1,0 +1,149 @@
+/* featplan.c: feature vocabularies (featplan.h).
+ *
+ * The quantities are those that decide how time responds to fewer compute
+ * units or slower clocks: achieved DRAM and L2 traffic (how close the kernel
+ * is to the memory system's limits), pipe utilisation and IPC (how close to
+ * the SMs' limits), occupancy and the grid size (how much parallelism is
+ * left to spread), atomics, stalls and memory operations per instruction.
+ * Absolute power is never a feature: two boards of one model read power
+ * differently, while these counters do not depend on the board. */
+#include "featplan.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct term {
+  const char *num[4], *den[4];
+  int logf;
+} term;
+
+typedef struct vocabulary {
+  const char *name;
+  const char *blocks[2];
+  term t[SP_FEATURES_MAX];
+  size_t nt;
+} vocabulary;
+
+/* This project's Nsight Compute features (docs/harness.md, "Counters"). */
+static const vocabulary NSIGHT = {
+    "nsight",
+    {"grid_blocks", "work_groups"},
+    {{{"mem_time_pct"}, {NULL}, 0},
+     {{"read_bw_gbs", "write_bw_gbs"}, {NULL}, 0},
+     {{"l2_busy_pct"}, {NULL}, 0},
+     {{"l2_hit_pct"}, {NULL}, 0},
+     {{"ipc"}, {NULL}, 0},
+     {{"occupancy_pct"}, {NULL}, 0},
+     {{"valu_busy_pct"}, {NULL}, 0},
+     {{"fma_busy_pct"}, {NULL}, 0},
+     {{"fp64_busy_pct"}, {NULL}, 0},
+     {{"xu_busy_pct"}, {NULL}, 0},
+     {{"mem_unit_busy_pct"}, {NULL}, 0},
+     {{"atomic_insts_pct"}, {NULL}, 0},
+     {{"mem_unit_stalled"}, {NULL}, 0},
+     {{"lds_insts_pct"}, {NULL}, 0},
+     {{"valu_insts_pct"}, {NULL}, 0},
+     {{"work_groups"}, {NULL}, 1}},
+    16};
+
+/* nvprof metrics (the GeForce sets of ../shared/datasets). */
+static const vocabulary NVPROF = {
+    "nvprof",
+    {"num_blocks", NULL},
+    {{{"dram_read_throughput", "dram_write_throughput"}, {NULL}, 0},
+     {{"l2_read_throughput", "l2_write_throughput"}, {NULL}, 0},
+     {{"ipc"}, {NULL}, 0},
+     {{"achieved_occupancy"}, {NULL}, 0},
+     {{"sm_efficiency"}, {NULL}, 0},
+     {{"eligible_warps_per_cycle"}, {NULL}, 0},
+     {{"num_blocks"}, {NULL}, 1},
+     {{"dram_read_transactions", "dram_write_transactions"}, {"inst_executed", "inst_issued"}, 1},
+     {{"l2_read_transactions", "l2_write_transactions"}, {"inst_executed", "inst_issued"}, 1},
+     {{"shared_load_transactions", "shared_store_transactions"},
+      {"inst_executed", "inst_issued"},
+      1},
+     {{"gld_throughput", "gst_throughput"}, {NULL}, 0},
+     {{"dram_read_transactions", "dram_write_transactions"}, {NULL}, 1},
+     {{"inst_executed", "inst_issued"}, {NULL}, 1}},
+    13};
+
+static long find(const char *const *names, size_t n, const char *want) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(names[i], want)) return (long)i;
+  return -1;
+}
+
+/* Maps a list of counter names to indices; names missing from the data are
+ * dropped.  Returns how many were found. */
+static int map_names(const char *const *names, size_t n, const char *const *want,
+                     long *idx) {
+  int found = 0;
+  for (int i = 0; i < 4; i++) idx[i] = -1;
+  for (int i = 0; i < 4 && want[i]; i++) {
+    long j = find(names, n, want[i]);
+    if (j >= 0) idx[found++] = j;
+  }
+  return found;
+}
+
+/* A vocabulary applies when every one of its terms finds a numerator. */
+static int try_vocabulary(const vocabulary *v, const char *const *names, size_t n,
+                          sp_featplan *plan) {
+  memset(plan, 0, sizeof *plan);
+  plan->vocabulary = v->name;
+  plan->ncounters = n;
+  for (size_t i = 0; i < v->nt; i++) {
+    if (!map_names(names, n, v->t[i].num, plan->num[i + 1])) return -1;
+    map_names(names, n, v->t[i].den, plan->den[i + 1]);
+    plan->logf[i + 1] = v->t[i].logf;
+  }
+  plan->nfeat = v->nt + 1;
+  for (int b = 0; b < 2; b++) plan->blocks[b] = v->blocks[b] ? find(names, n, v->blocks[b]) : -1;
+  return 0;
+}
+
+void sp__features_plan(const char *const *names, size_t n, sp_featplan *plan) {
+  if (!try_vocabulary(&NSIGHT, names, n, plan) || !try_vocabulary(&NVPROF, names, n, plan))
+    return;
+  memset(plan, 0, sizeof *plan);
+  plan->vocabulary = "generic";
+  plan->generic = 1;
+  plan->ncounters = n;
+  plan->nfeat = n + 1;
+  plan->blocks[0] = plan->blocks[1] = -1;
+}
+
+static double sum(const long *idx, const double *c) {
+  double s = 0;
+  for (int i = 0; i < 4 && idx[i] >= 0; i++) s += isfinite(c[idx[i]]) ? c[idx[i]] : 0;
+  return s;
+}
+
+void sp__features_compute(const sp_featplan *plan, const double *counters,
+                          double base_time_ms, double *f) {
+  f[0] = log(base_time_ms);
+  if (plan->generic) {
+    /* asinh keeps counters that span decades comparable without losing
+     * the sign; trees only need the order, but the order of a sum of
+     * features does not survive a monotone map, so a fixed one is used. */
+    for (size_t c = 0; c < plan->ncounters; c++)
+      f[c + 1] = isfinite(counters[c]) ? asinh(counters[c]) : 0;
+    return;
+  }
+  for (size_t i = 1; i < plan->nfeat; i++) {
+    double v = sum(plan->num[i], counters);
+    if (plan->den[i][0] >= 0) {
+      double d = sum(plan->den[i], counters);
+      v = d > 0 ? v / d : 0;
+    }
+    f[i] = plan->logf[i] ? log1p(fabs(v)) : v;
+  }
+}
+
+double sp__features_blocks(const sp_featplan *plan, const double *counters) {
+  for (int b = 0; b < 2; b++) {
+    long i = plan->blocks[b];
+    if (i >= 0 && isfinite(counters[i]) && counters[i] >= 1) return counters[i];
+  }
+  return 0;
+}

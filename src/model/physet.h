@@ -1,0 +1,82 @@
+/* physet.h: the "physet" prediction method: a physical prior for each
+ * quantity plus the residual scaling of similar training kernels, where
+ * similarity is learned by extremely randomized trees.  Internal.
+ *
+ * Time.  A kernel's log time ratio target/base is the prior
+ *   log(ceil(B / cu_target) / ceil(B / cu_base))
+ * (B thread blocks spread over the compute units: a grid smaller than the
+ * CU count does not slow down until the CUs run out, and a grid of a few
+ * waves slows down in steps) plus a residual.  The residual surfaces of the
+ * training kernels are averaged with the forest's weights for the new
+ * kernel's features (featplan.h).  Without a block count the prior is 0.
+ *
+ * Power.  Board power is a floor F (what the board draws with its clocks up
+ * and nothing to do) plus a dynamic part whose energy per launch changes
+ * little with the configuration, so
+ *   P(c) / P(base) = phi(c) + (1 - phi(c)) * T(base) / T(c),
+ *   phi(c) = F(c) / P(base),
+ * times a learned residual as for time.  phi is a ratio, the same on two
+ * boards of one model that read power differently; it comes from the
+ * user's own floor measurement when given, else from the training kernels
+ * that the forest finds similar.  Without a floor in the training data the
+ * prior is 1 and power is learned as time is.
+ *
+ * Further measurements.  When the kernel was also measured at other
+ * configurations, the training kernels are reweighted by how well their
+ * residuals match those measurements (a Gaussian in log space of width
+ * sigma), and the remaining mismatch is interpolated (inverse squared
+ * distance in log-configuration space, zero at the base) so that the
+ * prediction passes through every measured point. */
+#ifndef SP_PHYSET_H
+#define SP_PHYSET_H
+
+#include <stddef.h>
+
+#include "forest.h"
+#include "scalepredict.h"
+#include "surface.h"
+
+typedef struct sp_physet sp_physet;
+
+typedef struct sp_physet_params {
+  sp_forest_params forest;
+  double sigma;             /* reweighting width, log units */
+  const char *floor_kernel; /* kernel whose power is the floor, or NULL */
+} sp_physet_params;
+
+/* The forest defaults, sigma 0.05, no floor kernel. */
+void sp__physet_params_init(sp_physet_params *pp);
+
+/* Training input: kernels[0..n) of ds, measured at base, over the time grid
+ * and the power grid (NULL: no power model).  Counters are ds's, in ds's
+ * order, which is the model's. */
+typedef struct sp_physet_data {
+  const sp_dataset *ds;
+  const size_t *kernels;
+  size_t n;
+  sp_config base;
+  const sp_grid *grid[2];
+} sp_physet_data;
+
+int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physet **out,
+                   sp_error *err);
+void sp__physet_free(sp_physet *p);
+
+/* Predicts q at every point of its grid (out: grid size values).  lo and hi
+ * (either may be NULL) receive a 90% interval.  SP_ENOPOWER when the
+ * method has no power model or the observation no base power. */
+int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *obs,
+                       double *out, double *lo, double *hi);
+
+/* Vocabulary of features in use ("nsight", "nvprof", "generic"). */
+const char *sp__physet_vocabulary(const sp_physet *p);
+int sp__physet_has_floor(const sp_physet *p);
+
+/* Text file of the method's state.  Load re-derives the feature plan from
+ * the model's counter names and checks it against the file. */
+int sp__physet_save(const sp_physet *p, const char *path, sp_error *err);
+int sp__physet_load(const char *path, const char *const *counter_names, size_t ncounters,
+                    const sp_config *base, const sp_grid *const grid[2], sp_physet **out,
+                    sp_error *err);
+
+#endif
