@@ -232,7 +232,8 @@ static int score_physet(sp_eval_job *j, const sp_model *m, sp_quantity q, const 
   (void)sp_dataset_power(j->ds, k, base, &obs.base_power_w);
   sp_model_observe_more(m, j->ds, k, p->extra, p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA,
                         ec, et, ep, &obs);
-  int st = sp__physet_predict(m->physet, q, &obs, j->pred, NULL, NULL);
+  const sp_method_slot *ms = sp__model_slot(m, "physet");
+  int st = ms->type->predict(m, ms->state, q, &obs, j->pred);
   if (st == SP_ENOPOWER) return SP_OK;
   if (st) return st;
   const sp_grid *g = &m->sub[q].grid;
@@ -342,7 +343,7 @@ int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
   for (size_t k = 0; k < j->ds->nkernels && !st; k++) {
     if (j->train[k] || !c->surf[k]) continue;
     if (first_k) st = score_baselines(j, q, c, &m->sub[q].grid, k);
-    if (!st && first_k && m->physet) st = score_physet(j, m, q, c, k);
+    if (!st && first_k && sp__model_slot(m, "physet")) st = score_physet(j, m, q, c, k);
     if (!st) st = score_clustered(j, m, q, c, k, kk);
   }
   if (st && !j->err.status) sp__fail(&j->err, st, NULL, 0, 0, NULL, "out of memory");

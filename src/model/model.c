@@ -1,11 +1,14 @@
 /* model.c: the model object: allocation and release, the accessors and
- * setters of the public API, counter normalization, and the cluster sets'
+ * setters of the public API, counter normalization, the cluster sets'
  * classification and nearest-centroid steps that prediction, training and
- * evaluation share.  Training (train.c), prediction (predict.c) and the
- * saved-model directory (modelio.c) build on this file; it calls none of
- * them. */
+ * evaluation share, and the slots of the methods the model carries.
+ * Training (train.c), prediction (predict.c), the methods (wu2015.c,
+ * physet.c) and the saved-model directory (modelio.c) build on this file;
+ * it calls none of them, and reaches the methods only through their types
+ * (method.h: the table in methods.c, and each type's free). */
 #include "model.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +23,11 @@ int sp__set_string(char **dst, const char *src) {
   return (src && !*dst) ? SP_ENOMEM : SP_OK;
 }
 
-sp_model *sp__model_alloc(void) { return calloc(1, sizeof(sp_model)); }
+sp_model *sp__model_alloc(void) {
+  sp_model *m = calloc(1, sizeof(sp_model));
+  if (m) m->methods[m->nmethods++].type = sp__method_table[0];
+  return m;
+}
 
 static void free_submodel(sp_submodel *s) {
   for (size_t i = 0; i < s->nsets; i++) {
@@ -48,7 +55,8 @@ void sp_model_free(sp_model *m) {
   free(m->runs_path);
   free(m->counters_path);
   free(m->power_note);
-  sp__physet_free(m->physet);
+  for (size_t i = 0; i < m->nmethods; i++)
+    if (m->methods[i].type->free) m->methods[i].type->free(m->methods[i].state);
   free(m);
 }
 
@@ -86,6 +94,19 @@ void sp__model_normalize(const sp_model *m, const double *raw, double *x,
      * inf / inf); halving is exact, so other results are unchanged. */
     x[c] = hi > lo ? (v / 2 - lo / 2) / (hi / 2 - lo / 2) : 0.0;
   }
+}
+
+double *sp__model_normalized(const sp_model *m, const double *raw, double *stack,
+                             sp_predict_info *info) {
+  double *x = m->ncounters <= SP_NORM_STACK ? stack : malloc(m->ncounters * sizeof(double));
+  if (x) sp__model_normalize(m, raw, x, info);
+  return x;
+}
+
+int sp__check_positive(const double *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!(isfinite(v[i]) && v[i] > 0)) return SP_ENUMERIC;
+  return SP_OK;
 }
 
 int sp_model_set_name(sp_model *m, const char *name) {
@@ -127,23 +148,52 @@ size_t sp_model_config_index(const sp_model *m, sp_quantity q,
 
 /* ---- methods ------------------------------------------------------------- */
 
-static const char WU2015[] = "wu2015", PHYSET[] = "physet";
+const sp_method_type *sp__method_find(const char *name, size_t *index) {
+  for (size_t i = 0; sp__method_table[i]; i++)
+    if (!strcmp(sp__method_table[i]->name, name)) {
+      if (index) *index = i;
+      return sp__method_table[i];
+    }
+  return NULL;
+}
 
-size_t sp_model_method_count(const sp_model *m) { return 1 + (m->physet != NULL); }
+int sp__model_add_method(sp_model *m, const sp_method_type *type, void *state) {
+  if (m->nmethods == SP_MODEL_MAX_METHODS) {
+    if (type->free) type->free(state);
+    return SP_EINVAL;
+  }
+  m->methods[m->nmethods] = (sp_method_slot){type, state};
+  m->recommended = m->in_use = m->nmethods++;
+  return SP_OK;
+}
+
+const sp_method_slot *sp__model_slot(const sp_model *m, const char *name) {
+  for (size_t i = 0; i < m->nmethods; i++)
+    if (!strcmp(m->methods[i].type->name, name)) return &m->methods[i];
+  return NULL;
+}
+
+sp_method_context sp__model_method_context(const sp_model *m) {
+  return (sp_method_context){(const char *const *)m->counter_names, m->ncounters, m->base,
+                             {&m->sub[SP_TIME].grid,
+                              m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL}};
+}
+
+size_t sp_model_method_count(const sp_model *m) { return m->nmethods; }
 
 const char *sp_model_method_name(const sp_model *m, size_t i) {
-  return i == 0 ? WU2015 : i == 1 && m->physet ? PHYSET : NULL;
+  return i < m->nmethods ? m->methods[i].type->name : NULL;
 }
 
 const char *sp_model_recommended_method(const sp_model *m) {
-  return m->recommend_physet ? PHYSET : WU2015;
+  return m->methods[m->recommended].type->name;
 }
 
-const char *sp_model_method(const sp_model *m) { return m->use_physet ? PHYSET : WU2015; }
+const char *sp_model_method(const sp_model *m) { return m->methods[m->in_use].type->name; }
 
 int sp_model_use_method(sp_model *m, const char *name) {
-  if (!strcmp(name, WU2015)) m->use_physet = 0;
-  else if (!strcmp(name, PHYSET) && m->physet) m->use_physet = 1;
-  else return SP_ENOTFOUND;
+  const sp_method_slot *s = sp__model_slot(m, name);
+  if (!s) return SP_ENOTFOUND;
+  m->in_use = (size_t)(s - m->methods);
   return SP_OK;
 }

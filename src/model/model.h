@@ -14,13 +14,23 @@
 #include <stddef.h>
 
 #include "classifier.h"
-#include "physet.h"
+#include "method.h"
 #include "scalepredict.h"
 #include "surface.h"
 
 /* Version 2 added the methods a model carries (version 1 models carry
  * wu2015 only and still load). */
 #define SP_MODEL_FORMAT_VERSION 2
+
+/* A saved model lists at most this many methods (its manifest is checked
+ * against it): room for every table entry with some to spare. */
+#define SP_MODEL_MAX_METHODS 16
+
+/* One method a model carries: its type and the state that type made. */
+typedef struct sp_method_slot {
+  const sp_method_type *type;
+  void *state;
+} sp_method_slot;
 
 typedef enum sp_set_kind { SP_SET_REGION = 0, SP_SET_CU = 1 } sp_set_kind;
 
@@ -66,16 +76,24 @@ struct sp_model {
   double desired_error;
   char created[32];
   char *power_note;       /* why power is absent or reduced, or NULL */
-  /* Methods besides wu2015 (model.h's only one so far: physet). */
-  sp_physet *physet;      /* NULL when the model does not carry it */
-  int recommend_physet;   /* physet is the recommended method */
-  int use_physet;         /* physet is the method in use */
+  /* The methods the model carries (method.h): slot 0 is wu2015, whose
+   * state is the submodels above; the others follow in table order. */
+  size_t nmethods;
+  sp_method_slot methods[SP_MODEL_MAX_METHODS];
+  size_t recommended;     /* slot of the recommended method */
+  size_t in_use;          /* slot of the method predictions use */
 };
 
-/* ---- model.c: the object, shared by train.c, predict.c and modelio.c --- */
+/* ---- model.c: the object, shared by every other file of the folder ----- */
 
-/* Allocates an empty model (everything zeroed). */
+/* Allocates an empty model (everything zeroed) that carries wu2015 only. */
 sp_model *sp__model_alloc(void);
+/* Adds a method with its state (the model owns it from then on; it is
+ * freed here on failure) and makes it the recommended one and the one in
+ * use.  SP_EINVAL when the model already carries SP_MODEL_MAX_METHODS. */
+int sp__model_add_method(sp_model *m, const sp_method_type *type, void *state);
+/* The context a method of m sees (method.h). */
+sp_method_context sp__model_method_context(const sp_model *m);
 /* Replaces *dst with a copy of src (NULL allowed); SP_ENOMEM on failure. */
 int sp__set_string(char **dst, const char *src);
 /* SP_OK when q is a quantity the model predicts, else SP_EINVAL or
@@ -93,8 +111,22 @@ size_t sp__set_nearest(const sp_cluster_set *cs, const double *features);
 /* Normalizes raw counters into x (ncounters values) with clamping. */
 void sp__model_normalize(const sp_model *m, const double *raw, double *x,
                          sp_predict_info *info);
+/* Typical counter sets fit on the stack; only very wide ones allocate. */
+#define SP_NORM_STACK 256
+/* raw normalized into stack (SP_NORM_STACK values) or, for wider models, a
+ * heap buffer the caller frees when it is not stack; NULL when out of
+ * memory. */
+double *sp__model_normalized(const sp_model *m, const double *raw, double *stack,
+                             sp_predict_info *info);
+/* SP_OK when every v[0..n) is a positive finite time or power, else
+ * SP_ENUMERIC: a product of scaling values can still overflow or underflow
+ * for extreme inputs, a numerical failure, never a value to print. */
+int sp__check_positive(const double *v, size_t n);
 
-/* ---- predict.c ----------------------------------------------------------- */
+/* The method of m named name, or NULL when m does not carry it. */
+const sp_method_slot *sp__model_slot(const sp_model *m, const char *name);
+
+/* ---- wu2015.c ------------------------------------------------------------ */
 
 /* Predicts every grid point of q from explicit cluster choices (one per set,
  * in set order); used for oracle evaluation. */

@@ -14,7 +14,6 @@
 #include "util/textout.h"
 
 #define MANIFEST "manifest.txt"
-#define PHYSET_FILE "method-physet.txt"
 #define MAX_MANIFEST_BYTES ((size_t)256 << 20)
 static const char *const qname[2] = {"time", "power"};
 
@@ -154,16 +153,31 @@ static const char *base_name(const char *dir) {
   return buf;
 }
 
+/* The file that holds a method's state in the model directory. */
+static void method_file(const sp_method_type *type, char *buf, size_t size) {
+  snprintf(buf, size, "method-%s.txt", type->name);
+}
+
 /* The methods section: every method the model carries, the files that
- * hold their state with checksums, and the recommended one. */
-static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m, const char *physet_sum) {
-  put(h, fp, "methods %zu\nmethod wu2015\n", sp_model_method_count(m));
-  if (m->physet) put(h, fp, "method physet file %s sha256 %s\n", PHYSET_FILE, physet_sum);
+ * hold their state with checksums (for those with a state of their own),
+ * and the recommended one. */
+static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m,
+                          char (*method_sums)[65]) {
+  put(h, fp, "methods %zu\n", m->nmethods);
+  for (size_t i = 0; i < m->nmethods; i++) {
+    const sp_method_type *type = m->methods[i].type;
+    char file[80];
+    method_file(type, file, sizeof file);
+    if (type->save)
+      put(h, fp, "method %s file %s sha256 %s\n", type->name, file, method_sums[i]);
+    else
+      put(h, fp, "method %s\n", type->name);
+  }
   put(h, fp, "recommended %s\n", sp_model_recommended_method(m));
 }
 
 static int write_manifest(const sp_model *m, const char *tmp, const char *name,
-                          char (*sums[2])[65], const char *physet_sum, sp_error *err) {
+                          char (*sums[2])[65], char (*method_sums)[65], sp_error *err) {
   char *path = sp__path_join(tmp, MANIFEST);
   if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   sp_atomic_file af;
@@ -174,7 +188,7 @@ static int write_manifest(const sp_model *m, const char *tmp, const char *name,
   sp__sha256_init(&h);
   write_header(&h, af.fp, m, name);
   for (int q = 0; q < 2; q++) write_submodel(&h, af.fp, m, (sp_quantity)q, sums[q]);
-  write_methods(&h, af.fp, m, physet_sum);
+  write_methods(&h, af.fp, m, method_sums);
   put(&h, af.fp, "end\n");
   char hex[65];
   sp__sha256_final_hex(&h, hex);
@@ -190,13 +204,21 @@ static char *strip_slashes(const char *dir) {
   return strndup(dir, n);
 }
 
-static int save_physet(const sp_model *m, const char *tmp, char *sum, sp_error *err) {
-  char *path = sp__path_join(tmp, PHYSET_FILE);
-  if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-  int st = sp__physet_save(m->physet, path, err);
-  if (!st && sp__sha256_file(path, sum))
-    st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot checksum the method file");
-  free(path);
+/* Saves the state of every method that has one, with its checksum. */
+static int save_methods(const sp_model *m, const char *tmp, char (*sums)[65], sp_error *err) {
+  int st = SP_OK;
+  for (size_t i = 0; i < m->nmethods && !st; i++) {
+    const sp_method_slot *s = &m->methods[i];
+    if (!s->type->save) continue;
+    char file[80];
+    method_file(s->type, file, sizeof file);
+    char *path = sp__path_join(tmp, file);
+    if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    st = s->type->save(s->state, path, err);
+    if (!st && sp__sha256_file(path, sums[i]))
+      st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot checksum the method file");
+    free(path);
+  }
   return st;
 }
 
@@ -212,9 +234,9 @@ static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
     else st = save_networks(m, (sp_quantity)q, tmp, sums[q], err);
   }
   const char *name = m->name ? m->name : base_name(dir);
-  char physet_sum[65] = "";
-  if (!st && m->physet) st = save_physet(m, tmp, physet_sum, err);
-  if (!st) st = write_manifest(m, tmp, name, sums, physet_sum, err);
+  char method_sums[SP_MODEL_MAX_METHODS][65] = {{0}};
+  if (!st) st = save_methods(m, tmp, method_sums, err);
+  if (!st) st = write_manifest(m, tmp, name, sums, method_sums, err);
   if (!st) st = sp__tmpdir_commit(tmp, dir, err);
   if (st && tmp) sp__tree_remove(tmp);
   free(tmp);
@@ -567,9 +589,12 @@ static int read_submodel(cursor *c, const char *dir, sp_model *m, sp_quantity q)
   return st;
 }
 
-static int load_physet(cursor *c, const char *dir, sp_model *m, const char *file,
-                       const char *sum) {
-  if (strcmp(file, PHYSET_FILE)) return bad(c, "the physet file must be %s", PHYSET_FILE);
+/* Loads the state of a method from file, checked against its checksum. */
+static int load_method(cursor *c, const char *dir, sp_model *m, const sp_method_type *type,
+                       const char *file, const char *sum) {
+  char want[80];
+  method_file(type, want, sizeof want);
+  if (strcmp(file, want)) return bad(c, "the %s file must be %s", type->name, want);
   char *path = sp__path_join(dir, file), hex[65];
   if (!path) return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   int st = SP_OK;
@@ -578,37 +603,48 @@ static int load_physet(cursor *c, const char *dir, sp_model *m, const char *file
   else if (strcmp(hex, sum))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL,
                   "method file does not match its checksum in the manifest (edited or corrupt)");
-  const sp_grid *grids[2] = {&m->sub[SP_TIME].grid,
-                             m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL};
-  if (!st)
-    st = sp__physet_load(path, (const char *const *)m->counter_names, m->ncounters, &m->base,
-                         grids, &m->physet, c->err);
+  const sp_method_context ctx = sp__model_method_context(m);
+  void *state = NULL;
+  if (!st) st = type->load(&ctx, path, &state, c->err);
+  if (st && type->free) type->free(state);
+  else if (!st && sp__model_add_method(m, type, state))
+    st = bad(c, "more than %d methods", SP_MODEL_MAX_METHODS);
   free(path);
   return st;
 }
 
-/* "method NAME [file F sha256 H]" lines, then "recommended NAME". */
+/* One "method NAME [file F sha256 H]" line: a method of the table (method.h)
+ * that the model does not carry yet.  wu2015, whose state is the core read
+ * above, may be listed more than once. */
+static int read_method(cursor *c, const char *dir, sp_model *m, char **name, char **file,
+                       char **sum) {
+  int st = expect_line(c, "method");
+  if (!st) st = get_string(c, name);
+  if (st) return st;
+  const sp_method_type *type = *name ? sp__method_find(*name, NULL) : NULL;
+  if (type && !type->load && type == m->methods[0].type) return end_of_line(c);
+  if (!type || !type->load || sp__model_slot(m, *name))
+    return bad(c, "unknown or repeated method '%s'", *name ? *name : "");
+  st = get_word(c, "file");
+  if (!st) st = get_string(c, file);
+  if (!st) st = get_word(c, "sha256");
+  if (!st) st = get_string(c, sum);
+  if (!st) st = end_of_line(c);
+  if (!st) st = load_method(c, dir, m, type, *file ? *file : "", *sum ? *sum : "");
+  return st;
+}
+
+/* "methods N", N method lines, then "recommended NAME", which becomes the
+ * method in use. */
 static int read_methods(cursor *c, const char *dir, sp_model *m) {
   size_t n;
   char *name = NULL, *file = NULL, *sum = NULL;
-  int st = key_size(c, "methods", &n, 16);
-  for (size_t i = 0; i < n && !st; i++) {
-    st = expect_line(c, "method");
-    if (!st) st = get_string(c, &name);
-    if (!st && name && !strcmp(name, "wu2015")) st = end_of_line(c);
-    else if (!st && name && !strcmp(name, "physet") && !m->physet) {
-      st = get_word(c, "file");
-      if (!st) st = get_string(c, &file);
-      if (!st) st = get_word(c, "sha256");
-      if (!st) st = get_string(c, &sum);
-      if (!st) st = end_of_line(c);
-      if (!st) st = load_physet(c, dir, m, file ? file : "", sum ? sum : "");
-    } else if (!st) st = bad(c, "unknown or repeated method '%s'", name ? name : "");
-  }
+  int st = key_size(c, "methods", &n, SP_MODEL_MAX_METHODS);
+  for (size_t i = 0; i < n && !st; i++) st = read_method(c, dir, m, &name, &file, &sum);
   if (!st) st = key_string(c, "recommended", &name);
-  if (!st && name && !strcmp(name, "physet") && m->physet) m->recommend_physet = 1;
-  else if (!st && (!name || strcmp(name, "wu2015"))) st = bad(c, "unknown recommended method");
-  m->use_physet = m->recommend_physet;
+  const sp_method_slot *rec = !st && name ? sp__model_slot(m, name) : NULL;
+  if (!st && !rec) st = bad(c, "unknown recommended method");
+  if (!st) m->recommended = m->in_use = (size_t)(rec - m->methods);
   free(name);
   free(file);
   free(sum);

@@ -1,4 +1,5 @@
-/* physet.c: physical prior + forest-weighted residuals (physet.h). */
+/* physet.c: physical prior + forest-weighted residuals (physet.h), and the
+ * method's type for the table of method.h (at the end). */
 #include "physet.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 
 #include "data/dataset.h"
 #include "featplan.h"
+#include "method.h"
 #include "util/fsutil.h"
 #include "util/status.h"
 
@@ -656,3 +658,49 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
   *out = p;
   return SP_OK;
 }
+
+/* ---- the method's type (method.h) ------------------------------------------ */
+
+static int physet_fit(const sp_method_data *d, const sp_train_params *p, void **state,
+                      sp_error *err) {
+  sp_physet_params pp;
+  sp__physet_params_init(&pp);
+  pp.floor_kernel = p->floor_kernel;
+  pp.forest.seed = p->seed;
+  sp_physet_data pd = {d->ds, d->kernels, d->n, d->ctx.base, {d->ctx.grid[0], d->ctx.grid[1]}};
+  sp_physet *ps = NULL;
+  int st = sp__physet_fit(&pd, &pp, &ps, err);
+  *state = ps;
+  return st;
+}
+
+static int physet_predict(const sp_model *m, const void *state, sp_quantity q,
+                          const sp_observation *obs, double *out) {
+  (void)m;
+  return sp__physet_predict(state, q, obs, out, NULL, NULL);
+}
+
+static int physet_save(const void *state, const char *path, sp_error *err) {
+  return sp__physet_save(state, path, err);
+}
+
+static int physet_load(const sp_method_context *ctx, const char *path, void **state,
+                       sp_error *err) {
+  sp_physet *ps = NULL;
+  int st = sp__physet_load(path, ctx->counter_names, ctx->ncounters, &ctx->base, ctx->grid,
+                           &ps, err);
+  *state = ps;
+  return st;
+}
+
+static void physet_free(void *state) { sp__physet_free(state); }
+
+const sp_method_type sp__method_physet = {
+    .name = "physet",
+    .needs = SP_NEEDS_COUNTERS | SP_USES_MEASURED | SP_USES_FLOOR,
+    .fit = physet_fit,
+    .predict = physet_predict,
+    .save = physet_save,
+    .load = physet_load,
+    .free = physet_free,
+};

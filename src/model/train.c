@@ -331,19 +331,22 @@ static int record_provenance(trainer *t) {
   return SP_OK;
 }
 
-/* Fits physet on the same training kernels and grids as wu2015, and
- * makes it the recommended method (issue 10: it generalises better). */
-static int fit_physet(trainer *t) {
-  sp_model *m = t->m;
-  sp_physet_params pp;
-  sp__physet_params_init(&pp);
-  pp.floor_kernel = t->p->floor_kernel;
-  pp.forest.seed = t->p->seed;
-  sp_physet_data d = {t->ds, t->kernels, t->n, m->base,
-                      {&m->sub[SP_TIME].grid,
-                       m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL}};
-  int st = sp__physet_fit(&d, &pp, &m->physet, t->err);
-  if (!st) m->recommend_physet = m->use_physet = 1;
+/* Fits the methods besides wu2015 that params->methods asks for, in table
+ * order, on the same training kernels and grids; the last one fitted is the
+ * recommended method (physet, the only one so far: issue 10, it
+ * generalises better). */
+static int fit_methods(trainer *t) {
+  const sp_method_data d = {t->ds, t->kernels, t->n, sp__model_method_context(t->m)};
+  int st = SP_OK;
+  for (size_t i = 1; sp__method_table[i] && i <= 32 && !st; i++) {
+    if (!((t->p->methods >> (i - 1)) & 1u)) continue;
+    void *state = NULL;
+    st = sp__method_table[i]->fit(&d, t->p, &state, t->err);
+    if (st && sp__method_table[i]->free) sp__method_table[i]->free(state);
+    else if (sp__model_add_method(t->m, sp__method_table[i], state))
+      st = sp__fail(t->err, SP_EINVAL, NULL, 0, 0, "methods", "a model carries at most %d methods",
+                    SP_MODEL_MAX_METHODS);
+  }
   return st;
 }
 
@@ -413,7 +416,7 @@ int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
       t.total += t.m->sub[q].grid.n[0] + (t.m->sub[q].grid.n[0] > 1);
   for (int q = 0; q < 2 && !st; q++)
     if (t.m->sub[q].present) st = train_submodel(&t, (sp_quantity)q, surf[q]);
-  if (!st && (params->methods & (1u << SP_TRAIN_PHYSET))) st = fit_physet(&t);
+  if (!st) st = fit_methods(&t);
   if (!st) st = record_provenance(&t);
   for (int q = 0; q < 2; q++) free_surfaces(surf[q], t.n);
   free(t.kernels);
