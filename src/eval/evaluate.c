@@ -110,7 +110,7 @@ static void run_job(sp_eval_job *j) {
     tp.desired_error = p->desired_error;
     tp.use_kernel = j->train;
     /* physet does not depend on k: fitted once per job. */
-    tp.methods = ((p->methods >> SP_METHOD_PHYSET) & 1u) && ki == 0 ? 1u << SP_TRAIN_PHYSET : 0;
+    tp.methods = ki == 0 ? sp__eval_train_methods(p) : 0;
     tp.floor_kernel = p->floor_kernel;
     sp_model *m = NULL;
     j->status = sp_model_train(j->ds, &tp, NULL, NULL, &m, &j->err);

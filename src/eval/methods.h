@@ -56,5 +56,8 @@ typedef struct sp_eval_job {
 int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
                             sp_eval_qctx *c, unsigned kk, int first_k);
 void sp__eval_qctx_free(sp_eval_qctx *c, size_t nk);
+/* The bits of sp_train_params.methods that fit the methods of p the model
+ * carries (physet), for the training of a job's first cluster count. */
+unsigned sp__eval_train_methods(const sp_eval_params *p);
 
 #endif
