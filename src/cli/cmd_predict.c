@@ -260,11 +260,7 @@ int cli_predict_run(const predict_opts *o) {
   double *st_time = NULL, *st_power = NULL;
   measured_set ms = {0};
   int st = sp_model_load(o->model_dir, &m, &err);
-  if (!st && o->method && sp_model_use_method(m, o->method))
-    st = sp_error_set(&err, SP_ENOTFOUND, o->model_dir, 0, 0, "method",
-                      "the model does not carry the method '%s' (it has %s%s%s)", o->method,
-                      sp_model_method_name(m, 0), sp_model_method_count(m) > 1 ? ", " : "",
-                      sp_model_method_count(m) > 1 ? sp_model_method_name(m, 1) : "");
+  if (!st && o->method) st = cli_use_method(m, o->method, o->model_dir, &err);
   if (!st) st = check_base(m, o->base, &err);
   if (!st) st = resolve_measured(m, o->use_measured, &ms, &err);
   if (!st) st = resolve_targets(m, o->target, &t, &err);

@@ -112,6 +112,11 @@ expect_out "predict table" "model model, base $BASE" "stencil \"5pt\"" fft histo
 grep -q SYNTHETIC "$WORK/out" && fail "predict table: a measured model called synthetic"
 [ "$(grep -c '16cu/1000/475' "$WORK/out")" -eq 3 ] || fail "predict table: rows"
 
+sp predict --model model --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
+  --target 16cu/1000/475 --method nosuch
+expect_error "predict --method nosuch" 2 "model: field 'method'" "'nosuch'" \
+  "(it has wu2015, physet)"
+
 # ---- a synthetic model without power -------------------------------------------
 sed 's/,[0-9.]*$/,/' "$TRAIN/runs.csv" >nopower.csv
 sp train --runs nopower.csv --counters "$TRAIN/counters.csv" --base $BASE \
