@@ -158,8 +158,10 @@ typedef struct sp_train_params {
   unsigned max_epochs;   /* FANN training epochs */
   double desired_error;  /* FANN training stop (MSE) */
   const unsigned char *use_kernel; /* NULL = all; else 1 to train on kernel */
-  /* Methods fitted besides wu2015: bit (1u << SP_TRAIN_PHYSET).  The last
-   * one fitted becomes the model's recommended method. */
+  /* Methods fitted besides wu2015, which every model carries: bit
+   * (1u << (i - 1)) for method i of sp_train_method_name, so
+   * (1u << SP_TRAIN_PHYSET) for physet.  The last one fitted becomes the
+   * model's recommended method. */
   unsigned methods;
   /* Kernel whose power at each configuration is the board's floor (for
    * physet's power prior), or NULL. */
@@ -171,6 +173,14 @@ enum { SP_TRAIN_PHYSET = 0 };
 /* Fills defaults: k = 12, seed = 1, 10 restarts, 500 epochs, MSE 1e-4,
  * physet fitted (and recommended), no floor kernel. */
 void sp_train_params_init(sp_train_params *p);
+
+/* The methods a model can carry, in the library's order: 0 is wu2015;
+ * NULL past the last. */
+const char *sp_train_method_name(size_t i);
+/* Sets p->methods from a comma-separated list of those names (wu2015 may
+ * be listed: it is always fitted).  SP_EINVAL for a name that is not a
+ * method, p unchanged. */
+int sp_train_params_set_methods(sp_train_params *p, const char *list, sp_error *err);
 
 /* Progress callback for long operations: done out of total steps. */
 typedef void (*sp_progress_fn)(void *user, size_t done, size_t total,

@@ -318,7 +318,7 @@ static void usage(void) {
       "  --target CFG|all  configuration to predict, or all of them\n"
       "  --kernel NAME     only this kernel\n"
       "  --format FMT      table (default), csv or json\n"
-      "  --method NAME     prediction method the model carries: wu2015, or physet\n"
+      "  --method NAME     prediction method the model carries, e.g. wu2015 or physet\n"
       "                    (default: the model's recommended method; see the\n"
       "                    manifest's 'recommended' line)\n"
       "  --use-measured CFG[,CFG...]|all\n"

@@ -350,6 +350,29 @@ static int fit_methods(trainer *t) {
   return st;
 }
 
+const char *sp_train_method_name(size_t i) {
+  for (size_t j = 0; sp__method_table[j]; j++)
+    if (j == i) return sp__method_table[j]->name;
+  return NULL;
+}
+
+int sp_train_params_set_methods(sp_train_params *p, const char *list, sp_error *err) {
+  char *copy = strdup(list), *save = NULL;
+  if (!copy) return oom(err);
+  unsigned bits = 0;
+  int st = SP_OK;
+  for (char *t = strtok_r(copy, ",", &save); t && !st; t = strtok_r(NULL, ",", &save)) {
+    size_t i;
+    if (!sp__method_find(t, &i) || i > 32)
+      st = sp__fail(err, SP_EINVAL, NULL, 0, 0, "methods", "'%s' is not a method", t);
+    else if (i > 0)
+      bits |= 1u << (i - 1);
+  }
+  free(copy);
+  if (!st) p->methods = bits;
+  return st;
+}
+
 static int check_params(const sp_dataset *ds, const sp_train_params *p,
                         sp_error *err) {
   if (p->clusters < 1)

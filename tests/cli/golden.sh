@@ -14,12 +14,18 @@ sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE 
   --clusters 3 --seed 7 --out model
 expect_rc "train" 0
 expect_out "train" "trained model: 9 kernels, 3 counters, 8 configurations, base $BASE" \
-  "seed 7" "power model on 8 configurations"
+  "seed 7" "power model on 8 configurations" "methods: wu2015, physet; recommended: physet"
 [ -s model/manifest.txt ] || fail "train: no manifest"
 head -n 1 model/manifest.txt | grep -qx 'scalepredict-model 2' || fail "train: manifest header"
 tail -n 1 model/manifest.txt | grep -Eqx 'sha256 [0-9a-f]{64}' || fail "train: manifest checksum line"
 grep -qx 'name model' model/manifest.txt || fail "train: default name is not the directory's"
 no_leftovers "train" model.tmp
+
+sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE \
+  --clusters 3 --seed 7 --methods wu2015 --out wu-only
+expect_rc "train --methods wu2015" 0
+expect_out "train --methods wu2015" "methods: wu2015; recommended: wu2015"
+[ ! -e wu-only/method-physet.txt ] || fail "train --methods wu2015: a physet file"
 
 # Determinism: the same data and seed give byte-identical files, and --quiet
 # prints nothing.
