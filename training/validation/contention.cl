@@ -61,7 +61,8 @@ SP_KERNEL void v_sum_atomic(SP_GLOBAL const uint *SP_RESTRICT x,
  * work-item tests CP_PER consecutive elements, reserves room for its hits
  * in the group's range with a local atomic, and work-item 0 reserves the
  * group's range in the output with one global atomic on the counter.  The
- * output order therefore varies from run to run; the set does not. */
+ * output order therefore varies from run to run; the set does not.  n must
+ * be a power of two. */
 #define CP_PER 8
 
 SP_KERNEL void v_compact_counter(SP_GLOBAL const float *SP_RESTRICT v,
@@ -82,8 +83,12 @@ SP_KERNEL void v_compact_counter(SP_GLOBAL const float *SP_RESTRICT v,
   if (t == 0)
     lbase = SP_ATOMIC_ADD(counter, lcount);
   SP_BARRIER();
+  /* The counter is not reset between timed launches, so positions wrap
+   * modulo n (a power of two, which 2^32 is a multiple of): the first
+   * launch, the one checked, writes exactly what it did before, and later
+   * ones stay inside the output. */
   uint pos = lbase + off;
   for (int k = 0; k < CP_PER; ++k)
     if (first + k < n && v[first + k] > thresh)
-      out[pos++] = (uint)(first + k);
+      out[pos++ & (uint)(n - 1)] = (uint)(first + k);
 }

@@ -80,6 +80,14 @@ static int bias_gelu_job(kjob *job, const kdesc *d, ksize size)
 
 enum { CH_X = 24, CH_Y = 32, CH_Z = 16, CH_BINS = CH_X * CH_Y * CH_Z };
 
+/* The cell of a coordinate in [0, 1] (kfill_f32's float rounding can give
+ * exactly 1.0, which belongs to the last cell), as the kernel computes it. */
+static int cell(float x, int cells)
+{
+  const int c = (int)(x * cells);
+  return c < cells ? c : cells - 1;
+}
+
 static int cell_hist_job(kjob *job, const kdesc *d, ksize size)
 {
   const int groups = 529, n = groups * 256 * (size == KSIZE_FULL ? 64 : 1);
@@ -100,8 +108,8 @@ static int cell_hist_job(kjob *job, const kdesc *d, ksize size)
   const float *x = job->buf[p[0]].host, *y = job->buf[p[1]].host,
               *z = job->buf[p[2]].host;
   for (int i = 0; i < n; ++i)
-    ++ref[((int)(z[i] * CH_Z) * CH_Y + (int)(y[i] * CH_Y)) * CH_X +
-          (int)(x[i] * CH_X)];
+    ++ref[(cell(z[i], CH_Z) * CH_Y + cell(y[i], CH_Y)) * CH_X +
+          cell(x[i], CH_X)];
   for (int k = 0; k < 3; ++k)
     kjob_arg_buf(job, p[k]);
   kjob_arg_buf(job, c);

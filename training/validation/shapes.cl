@@ -60,6 +60,12 @@ SP_KERNEL void v_bias_gelu_grid(SP_GLOBAL const float *SP_RESTRICT x,
 #define CH_Z 16
 #define CH_BINS (CH_X * CH_Y * CH_Z)
 
+SP_FN int ch_cell(float x, int cells)
+{
+  const int c = (int)(x * cells);
+  return c < cells ? c : cells - 1;
+}
+
 SP_KERNEL void v_cell_hist(SP_GLOBAL const float *SP_RESTRICT px,
                            SP_GLOBAL const float *SP_RESTRICT py,
                            SP_GLOBAL const float *SP_RESTRICT pz,
@@ -71,8 +77,10 @@ SP_KERNEL void v_cell_hist(SP_GLOBAL const float *SP_RESTRICT px,
     lh[b] = 0;
   SP_BARRIER();
   for (int i = SP_GID(0); i < n; i += SP_GSIZE(0)) {
-    const int cx = (int)(px[i] * CH_X), cy = (int)(py[i] * CH_Y),
-              cz = (int)(pz[i] * CH_Z);
+    /* Coordinates are in [0, 1]: a float can round up to 1.0, whose cell
+     * is the last one. */
+    const int cx = ch_cell(px[i], CH_X), cy = ch_cell(py[i], CH_Y),
+              cz = ch_cell(pz[i], CH_Z);
     SP_ATOMIC_ADD(&lh[(cz * CH_Y + cy) * CH_X + cx], 1u);
   }
   SP_BARRIER();

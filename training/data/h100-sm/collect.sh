@@ -7,7 +7,12 @@
 #   contexts, the OpenCL path on the GPU.
 # PHASE sweep: every suite kernel at every SM level (resumable: rows already
 #   in OUTDIR/runs.csv, or in this folder's runs.csv, are skipped).
+# PHASE sweep-each: the same, one runner process per kernel, so a kernel
+#   that loses its CUDA context (an illegal access) costs only its own rows;
+#   stops starting kernels once SP_TIME_LIMIT seconds have passed.
 # PHASE counters: Nsight Compute counters at the 132-SM and 64-SM bases.
+#   A counters file with the old 34-column header (before the launch
+#   columns) is not appended to: OUTDIR/counters.csv starts afresh.
 #
 # Nothing here changes a GPU setting: clocks are only read (NVML), SM counts
 # come from green contexts, and ncu runs with --clock-control none.
@@ -15,13 +20,17 @@
 # SP_RUNNER pointing at a build).  Optional environment: SP_TIME_LIMIT
 # (seconds; stops a sweep between rows), SP_KERNELS and SP_LEVELS (subsets),
 # SP_RUNNER_ARGS (extra sweep options, e.g. --power-window-ms 1000),
-# SP_BASES (the counters' SM levels, default "132 64").
+# SP_BASES (the counters' SM levels, default "132 64"), SP_SUITE (train,
+# validation or all; default train), SP_NCU_TAG (a suffix for the folder
+# of raw ncu files, so that counters collected in parts keep every part).
 set -u
 phase=$1
 out=$2
 here=training/data/h100-sm
 runner=${SP_RUNNER:-training/runner/sp-runner}
 kdir=training/kernels
+vdir=training/validation
+suite=${SP_SUITE:-train}
 levels=8,16,24,32,40,48,56,64,80,96,112,128,132
 mkdir -p "$out"
 
@@ -45,11 +54,32 @@ probe)
   } >"$out/env.txt" 2>&1
   "$runner" --backend cuda --probe-cu >"$out/probe-cu.csv" 2>&1
   ;;
-sweep)
+sweep|sweep-each)
   c=$(clocks); e=${c%,*}; m=${c#*,}
   [ -f "$out/runs.csv" ] || cp "$here/runs.csv" "$out/runs.csv" 2>/dev/null
   [ -f "$out/details.csv" ] || cp "$here/details.csv" "$out/details.csv" 2>/dev/null
   [ -f "$out/metadata.txt" ] || cp "$here/metadata.txt" "$out/metadata.txt" 2>/dev/null
+  if [ "$phase" = sweep-each ]; then
+    start=$(date +%s)
+    names=${SP_KERNELS:-all}
+    [ "$names" = all ] && names=$("$runner" --list --suite "$suite" | cut -f1)
+    for k in $(echo "$names" | tr , ' '); do
+      nlev=$(echo "${SP_LEVELS:-$levels}" | tr , '\n' | wc -l)
+      if [ "$(grep -c "^$k," "$out/runs.csv")" -ge "$nlev" ]; then
+        continue # every level measured: skip without starting a process
+      fi
+      if [ $(($(date +%s) - start)) -ge "${SP_TIME_LIMIT:-540}" ]; then
+        echo "sweep-each: time limit reached before $k"
+        break
+      fi
+      "$runner" --backend cuda --suite "$suite" --kernel-dir "$kdir" \
+        --validation-dir "$vdir" --kernels "$k" --cu "${SP_LEVELS:-$levels}" \
+        --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
+        --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-} \
+        >>"$out/sweep.log" 2>&1 || echo "sweep-each: $k exit status $?"
+    done
+    exit 0
+  fi
   timeout -s TERM "${SP_TIME_LIMIT:-540}" "$runner" --backend cuda \
     --kernel-dir "$kdir" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
     --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
@@ -58,11 +88,14 @@ sweep)
   ;;
 counters)
   c=$(clocks); e=${c%,*}; m=${c#*,}
-  [ -f "$out/counters.csv" ] || cp "$here/counters.csv" "$out/counters.csv" 2>/dev/null
+  if [ ! -f "$out/counters.csv" ] && head -1 "$here/counters.csv" | grep -q grid_blocks; then
+    cp "$here/counters.csv" "$out/counters.csv"
+  fi
   for cu in ${SP_BASES:-132 64}; do
     SP_RUNNER=$runner training/runner/sp-counters --cu "$cu" --engine-mhz "$e" \
       --memory-mhz "$m" --counters "$out/counters.csv" --kernel-dir "$kdir" \
-      --kernels "${SP_KERNELS:-all}" --keep "$out/ncu"
+      --validation-dir "$vdir" --suite "$suite" \
+      --kernels "${SP_KERNELS:-all}" --keep "$out/ncu${SP_NCU_TAG:-}"
     echo "counters at $cu SMs: exit status $?"
   done
   ;;
