@@ -13,7 +13,7 @@
 
 #include <doublefann.h>
 
-#include "classifier.h"
+#include "model/classifier.h"
 #include "scalepredict.h"
 
 /* A separable 3-class problem with 4 normalized inputs: eight jittered

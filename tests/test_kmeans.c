@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmeans.h"
+#include "model/kmeans.h"
 #include "scalepredict.h"
 
 /* Three well-separated blobs of seven 2-D points each, blob b at rows

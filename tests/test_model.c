@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model.h"
+#include "model/model.h"
 #include "scalepredict.h"
-#include "sha256.h"
 #include "testutil.h"
+#include "util/sha256.h"
 
 #define NOT_FOUND ((size_t)-1)
 #define NKERNELS 12

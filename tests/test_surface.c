@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "csvread.h"
+#include "data/csvread.h"
+#include "model/surface.h"
 #include "scalepredict.h"
-#include "surface.h"
 #include "testutil.h"
 
 static char *scratch;

@@ -36,6 +36,10 @@ int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *
 
 
 /* Progress on stderr when it is a terminal (sp_progress_fn). */
+/* --method NAME: makes name the model's method in use; an error naming the
+ * methods the model does carry (model_dir for the message) when it lacks
+ * it. */
+int cli_use_method(sp_model *m, const char *name, const char *model_dir, sp_error *err);
 void cli_progress(void *user, size_t done, size_t total, const char *what);
 
 /* Directory holding the bundled models/ (see cmd_default.c); NULL if none. */
@@ -67,9 +71,10 @@ int cmd_evaluate(int argc, char **argv);
 /* A positive (or non-negative) finite number: 0, else -1. */
 int cli_parse_positive(const char *s, double *out);
 int cli_parse_nonnegative(const char *s, double *out);
-/* Loads the model and, when runs is not NULL, the dataset. */
-int cli_load_inputs(const char *model_dir, const char *runs, const char *counters,
-                    sp_model **m, sp_dataset **ds, sp_error *err);
+/* Loads the model, selects its method (method NULL: the one the model
+ * recommends) and, when runs is not NULL, loads the dataset. */
+int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
+                    const char *counters, sp_model **m, sp_dataset **ds, sp_error *err);
 /* A note on stderr about counters clamped to the training range. */
 void cli_note_clamped(const char *kernel, size_t clamped, const char *first);
 int cmd_dse(int argc, char **argv);

@@ -8,7 +8,7 @@
 #include "cli.h"
 
 typedef struct dse_opts {
-  const char *model_dir, *runs, *counters, *report;
+  const char *model_dir, *method, *runs, *counters, *report;
   int json;
   sp_dse_params p;
 } dse_opts;
@@ -16,7 +16,7 @@ typedef struct dse_opts {
 static void usage(void) {
   puts(
       "Usage: scalepredict dse --model DIR --runs FILE --counters FILE\n"
-      "                        [--weights FILE] [--reference CFG] [--power-cap W]\n"
+      "                        [--method NAME] [--weights FILE] [--reference CFG] [--power-cap W]\n"
       "                        [--time-budget X] [--candidates FILE] [--rank-by OBJ]\n"
       "                        [--grid-interp N] [--report DIR] [--json]\n"
       "\n"
@@ -32,6 +32,9 @@ static void usage(void) {
       "highest kernel power, which is what the power cap limits.\n"
       "\n"
       "  --model DIR         saved model (from 'scalepredict train'); needs power\n"
+      "  --method NAME       prediction method the model carries (default: the\n"
+      "                      model's recommended method; 'scalepredict train'\n"
+      "                      prints them)\n"
       "  --runs FILE         the kernels' runs.csv (a row at the model's base)\n"
       "  --counters FILE     the kernels' counters.csv (a row at the model's base)\n"
       "  --weights FILE      CSV kernel,weight (or count/invocations): the workload;\n"
@@ -138,7 +141,7 @@ static int run(const dse_opts *o) {
   sp_model *m;
   sp_dataset *ds;
   sp_dse_result *r = NULL;
-  int st = cli_load_inputs(o->model_dir, o->runs, o->counters, &m, &ds, &err);
+  int st = cli_load_inputs(o->model_dir, o->method, o->runs, o->counters, &m, &ds, &err);
   if (!st) st = sp_dse_run(m, ds, &o->p, &r, &err);
   if (!st && o->report) st = sp_dse_report_write(r, o->report, &err);
   if (!st) {
@@ -160,6 +163,7 @@ static int set_option(dse_opts *o, int c, const char *arg) {
   sp_error err;
   switch (c) {
     case 'm': o->model_dir = arg; break;
+    case 'M': o->method = arg; break;
     case 'r': o->runs = arg; break;
     case 'c': o->counters = arg; break;
     case 'w': o->p.weights_path = arg; break;
@@ -201,7 +205,8 @@ int cmd_dse(int argc, char **argv) {
       {"time-budget", required_argument, 0, 'T'}, {"candidates", required_argument, 0, 'C'},
       {"rank-by", required_argument, 0, 'k'},     {"grid-interp", required_argument, 0, 'g'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
-      {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+      {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
   dse_opts o = {0};
   sp_dse_params_init(&o.p);
   int c;

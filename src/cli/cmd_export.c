@@ -8,15 +8,15 @@
 #include "cli.h"
 
 typedef struct export_opts {
-  const char *model_dir, *runs, *counters, *out;
+  const char *model_dir, *method, *runs, *counters, *out;
   sp_export_params p;
 } export_opts;
 
 static void usage(void) {
   puts(
       "Usage: scalepredict export --model DIR --runs FILE --counters FILE\n"
-      "                           [--layout long|wide] [--with-measured]\n"
-      "                           [--grid-interp N] [--out FILE]\n"
+      "                           [--method NAME] [--layout long|wide]\n"
+      "                           [--with-measured] [--grid-interp N] [--out FILE]\n"
       "\n"
       "Writes every kernel's predicted time, power and energy at every configuration\n"
       "of the model's grid as CSV that spreadsheets open without fuss: RFC 4180 (CRLF\n"
@@ -25,6 +25,8 @@ static void usage(void) {
       "the locale.  Every kernel is checked before anything is written.\n"
       "\n"
       "  --model DIR       saved model\n"
+      "  --method NAME     prediction method the model carries (default: the model's\n"
+      "                    recommended method; 'scalepredict train' prints them)\n"
       "  --runs FILE       the kernels' runs.csv (a row at the model's base)\n"
       "  --counters FILE   the kernels' counters.csv (a row at the model's base)\n"
       "  --layout L        long (default): one row per kernel and configuration;\n"
@@ -57,7 +59,7 @@ static int run(const export_opts *o) {
   sp_error_clear(&err);
   sp_model *m;
   sp_dataset *ds;
-  int st = cli_load_inputs(o->model_dir, o->runs, o->counters, &m, &ds, &err);
+  int st = cli_load_inputs(o->model_dir, o->method, o->runs, o->counters, &m, &ds, &err);
   if (!st) {
     notes(m, ds);
     st = o->out ? sp_export_save(m, ds, &o->p, o->out, &err)
@@ -74,7 +76,8 @@ int cmd_export(int argc, char **argv) {
       {"model", required_argument, 0, 'm'},   {"runs", required_argument, 0, 'r'},
       {"counters", required_argument, 0, 'c'}, {"layout", required_argument, 0, 'l'},
       {"with-measured", no_argument, 0, 'w'}, {"grid-interp", required_argument, 0, 'g'},
-      {"out", required_argument, 0, 'o'},     {"help", no_argument, 0, 'h'},
+      {"out", required_argument, 0, 'o'},     {"method", required_argument, 0, 'M'},
+      {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   export_opts o = {0};
   sp_export_params_init(&o.p);
@@ -84,6 +87,7 @@ int cmd_export(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     switch (c) {
       case 'm': o.model_dir = optarg; break;
+      case 'M': o.method = optarg; break;
       case 'r': o.runs = optarg; break;
       case 'c': o.counters = optarg; break;
       case 'o': o.out = optarg; break;

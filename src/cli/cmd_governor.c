@@ -10,7 +10,7 @@
 #define MAX_POLICIES 16
 
 typedef struct gov_opts {
-  const char *model_dir, *trace, *runs, *counters, *report, *policies;
+  const char *model_dir, *method, *trace, *runs, *counters, *report, *policies;
   char *load_counters; /* copy of --load-counters, split in place */
   int json;
   sp_governor_params p;
@@ -18,7 +18,8 @@ typedef struct gov_opts {
 
 static void usage(void) {
   puts(
-      "Usage: scalepredict governor --model DIR --trace FILE [--policies LIST]\n"
+      "Usage: scalepredict governor --model DIR --trace FILE [--method NAME]\n"
+      "                             [--policies LIST]\n"
       "                             [--runs FILE [--counters FILE]] [--reference CFG]\n"
       "                             [--power-cap W] [--slowdown X]\n"
       "                             [--switch-latency-us U] [--switch-energy-mj E]\n"
@@ -49,6 +50,9 @@ static void usage(void) {
       "  oracle      as model, but choosing on measured data\n"
       "\n"
       "  --model DIR             saved model with a power model\n"
+      "  --method NAME           prediction method the model carries (default: the\n"
+      "                          model's recommended method; 'scalepredict train'\n"
+      "                          prints them)\n"
       "  --trace FILE            the kernel trace\n"
       "  --policies LIST         comma-separated policy names\n"
       "  --runs FILE             measurements: ground truth, the oracle's data and base\n"
@@ -160,7 +164,7 @@ static int run(const gov_opts *o) {
   sp_governor_result *res[MAX_POLICIES] = {0};
   const sp_governor_policy *pol[MAX_POLICIES];
   size_t n = 0;
-  int st = cli_load_inputs(o->model_dir, o->runs, o->counters, &m, &ds, &err);
+  int st = cli_load_inputs(o->model_dir, o->method, o->runs, o->counters, &m, &ds, &err);
   if (st) return cli_fail(&err);
   const char *missing;
   int rc = pick_policies(o, m, ds != NULL, pol, &n, &missing);
@@ -208,6 +212,7 @@ static int set_option(gov_opts *o, int c, const char *arg) {
   sp_error err;
   switch (c) {
     case 'm': o->model_dir = arg; return 0;
+    case 'M': o->method = arg; return 0;
     case 't': o->trace = arg; return 0;
     case 'r': o->runs = arg; return 0;
     case 'c': o->counters = arg; return 0;
@@ -247,7 +252,8 @@ int cmd_governor(int argc, char **argv) {
       {"switch-energy-mj", required_argument, 0, 'E'},
       {"load-counters", required_argument, 0, 'C'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
-      {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+      {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
   gov_opts o = {0};
   sp_governor_params_init(&o.p);
   int c;

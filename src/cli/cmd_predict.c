@@ -260,11 +260,7 @@ int cli_predict_run(const predict_opts *o) {
   double *st_time = NULL, *st_power = NULL;
   measured_set ms = {0};
   int st = sp_model_load(o->model_dir, &m, &err);
-  if (!st && o->method && sp_model_use_method(m, o->method))
-    st = sp_error_set(&err, SP_ENOTFOUND, o->model_dir, 0, 0, "method",
-                      "the model does not carry the method '%s' (it has %s%s%s)", o->method,
-                      sp_model_method_name(m, 0), sp_model_method_count(m) > 1 ? ", " : "",
-                      sp_model_method_count(m) > 1 ? sp_model_method_name(m, 1) : "");
+  if (!st && o->method) st = cli_use_method(m, o->method, o->model_dir, &err);
   if (!st) st = check_base(m, o->base, &err);
   if (!st) st = resolve_measured(m, o->use_measured, &ms, &err);
   if (!st) st = resolve_targets(m, o->target, &t, &err);
@@ -322,7 +318,7 @@ static void usage(void) {
       "  --target CFG|all  configuration to predict, or all of them\n"
       "  --kernel NAME     only this kernel\n"
       "  --format FMT      table (default), csv or json\n"
-      "  --method NAME     prediction method the model carries: wu2015, or physet\n"
+      "  --method NAME     prediction method the model carries, e.g. wu2015 or physet\n"
       "                    (default: the model's recommended method; see the\n"
       "                    manifest's 'recommended' line)\n"
       "  --use-measured CFG[,CFG...]|all\n"

@@ -13,7 +13,7 @@ static void usage(void) {
       "                          [--clusters K] [--seed S] [--restarts N]\n"
       "                          [--epochs N] [--name NAME] [--source TEXT]\n"
       "                          [--synthetic] [--floor-kernel NAME]\n"
-      "                          [--methods wu2015|wu2015,physet] [--quiet]\n"
+      "                          [--methods LIST] [--quiet]\n"
       "\n"
       "Builds scaling surfaces for every kernel of runs.csv, clusters them per CU\n"
       "count and over CU scaling (k-means++, best of N restarts), trains one\n"
@@ -37,8 +37,13 @@ static void usage(void) {
       "                    the kernel whose power is the board's floor at every\n"
       "                    configuration (an idle or launch-only kernel): physet\n"
       "                    then predicts power as floor plus a dynamic part\n"
-      "  --methods LIST    wu2015 alone, or wu2015,physet (default)\n"
+      "  --methods LIST    comma-separated methods to fit besides wu2015, which\n"
+      "                    every model carries; the last is recommended\n"
+      "                    (default: physet)\n"
       "  --quiet           print nothing on success");
+  fputs("\nMethods:", stdout);
+  for (size_t i = 0; sp_train_method_name(i); i++) printf(" %s", sp_train_method_name(i));
+  putchar('\n');
 }
 
 /* What training found that the user should know: clusters capped by the
@@ -78,6 +83,7 @@ int cmd_train(int argc, char **argv) {
       {"floor-kernel", required_argument, 0, 'f'}, {"methods", required_argument, 0, 'M'},
       {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
   const char *runs = NULL, *counters = NULL, *base = NULL, *out = NULL;
+  sp_error merr; /* --methods */
   const char *name = NULL, *source = NULL;
   int synthetic = 0, quiet = 0, c;
   unsigned long v;
@@ -96,10 +102,8 @@ int cmd_train(int argc, char **argv) {
       case 'q': quiet = 1; break;
       case 'f': p.floor_kernel = optarg; break;
       case 'M':
-        if (!strcmp(optarg, "wu2015")) p.methods = 0;
-        else if (!strcmp(optarg, "wu2015,physet") || !strcmp(optarg, "physet,wu2015"))
-          p.methods = 1u << SP_TRAIN_PHYSET;
-        else return cli_usage_error("train ", "--methods must be wu2015 or wu2015,physet, not '%s'", optarg);
+        if (sp_train_params_set_methods(&p, optarg, &merr))
+          return cli_usage_error("train ", "--methods: %s", merr.message);
         break;
       case 'k':
         if (cli_parse_ulong(optarg, &v) || v < 1)
@@ -155,10 +159,10 @@ int cmd_train(int argc, char **argv) {
     else
       printf("no power model: the data has no complete power grid around the base\n");
     report_training(m, p.clusters);
-    printf("methods: %s%s%s; recommended: %s\n", sp_model_method_name(m, 0),
-           sp_model_method_count(m) > 1 ? ", " : "",
-           sp_model_method_count(m) > 1 ? sp_model_method_name(m, 1) : "",
-           sp_model_recommended_method(m));
+    fputs("methods:", stdout);
+    for (size_t i = 0; i < sp_model_method_count(m); i++)
+      printf("%s %s", i ? "," : "", sp_model_method_name(m, i));
+    printf("; recommended: %s\n", sp_model_recommended_method(m));
   }
   sp_model_free(m);
   sp_dataset_free(ds);

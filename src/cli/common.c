@@ -114,3 +114,16 @@ int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *
   free(list);
   return st;
 }
+
+int cli_use_method(sp_model *m, const char *name, const char *model_dir, sp_error *err) {
+  if (!sp_model_use_method(m, name)) return SP_OK;
+  char have[256] = "";
+  size_t used = 0;
+  for (size_t i = 0; i < sp_model_method_count(m) && used < sizeof have; i++) {
+    int n = snprintf(have + used, sizeof have - used, "%s%s", i ? ", " : "",
+                     sp_model_method_name(m, i));
+    used += n > 0 ? (size_t)n : 0;
+  }
+  return sp_error_set(err, SP_ENOTFOUND, model_dir, 0, 0, "method",
+                      "the model does not carry the method '%s' (it has %s)", name, have);
+}

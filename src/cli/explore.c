@@ -23,11 +23,12 @@ int cli_parse_nonnegative(const char *s, double *out) {
   return 0;
 }
 
-int cli_load_inputs(const char *model_dir, const char *runs, const char *counters,
-                    sp_model **m, sp_dataset **ds, sp_error *err) {
+int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
+                    const char *counters, sp_model **m, sp_dataset **ds, sp_error *err) {
   *m = NULL;
   *ds = NULL;
   int st = sp_model_load(model_dir, m, err);
+  if (!st && method) st = cli_use_method(*m, method, model_dir, err);
   if (!st && runs) st = sp_dataset_load(runs, counters, ds, err);
   if (st && !err->status) err->status = st;
   return st;

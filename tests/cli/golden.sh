@@ -14,12 +14,18 @@ sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE 
   --clusters 3 --seed 7 --out model
 expect_rc "train" 0
 expect_out "train" "trained model: 9 kernels, 3 counters, 8 configurations, base $BASE" \
-  "seed 7" "power model on 8 configurations"
+  "seed 7" "power model on 8 configurations" "methods: wu2015, physet; recommended: physet"
 [ -s model/manifest.txt ] || fail "train: no manifest"
 head -n 1 model/manifest.txt | grep -qx 'scalepredict-model 2' || fail "train: manifest header"
 tail -n 1 model/manifest.txt | grep -Eqx 'sha256 [0-9a-f]{64}' || fail "train: manifest checksum line"
 grep -qx 'name model' model/manifest.txt || fail "train: default name is not the directory's"
 no_leftovers "train" model.tmp
+
+sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE \
+  --clusters 3 --seed 7 --methods wu2015 --out wu-only
+expect_rc "train --methods wu2015" 0
+expect_out "train --methods wu2015" "methods: wu2015; recommended: wu2015"
+[ ! -e wu-only/method-physet.txt ] || fail "train --methods wu2015: a physet file"
 
 # Determinism: the same data and seed give byte-identical files, and --quiet
 # prints nothing.
@@ -111,6 +117,11 @@ expect_rc "predict table" 0
 expect_out "predict table" "model model, base $BASE" "stencil \"5pt\"" fft histogram
 grep -q SYNTHETIC "$WORK/out" && fail "predict table: a measured model called synthetic"
 [ "$(grep -c '16cu/1000/475' "$WORK/out")" -eq 3 ] || fail "predict table: rows"
+
+sp predict --model model --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
+  --target 16cu/1000/475 --method nosuch
+expect_error "predict --method nosuch" 2 "model: field 'method'" "'nosuch'" \
+  "(it has wu2015, physet)"
 
 # ---- a synthetic model without power -------------------------------------------
 sed 's/,[0-9.]*$/,/' "$TRAIN/runs.csv" >nopower.csv

@@ -16,7 +16,8 @@ grep -Eq '^scalepredict [0-9]+\.[0-9]+\.[0-9]+$' "$WORK/out" || fail "--version:
 sp train --help
 expect_rc "train --help" 0
 expect_out "train --help" "Usage: scalepredict train" --runs --counters --base --out \
-  --clusters --seed --restarts --epochs --name --source --synthetic --quiet
+  --clusters --seed --restarts --epochs --name --source --synthetic --quiet --methods \
+  "Methods: wu2015 physet"
 
 sp predict --help
 expect_rc "predict --help" 0
@@ -50,6 +51,8 @@ usage_error "surfaces without --runs" surfaces --out s
 usage_error "zero clusters" train --runs r --counters c --base $BASE --out m --clusters 0
 usage_error "negative seed" train --runs r --counters c --base $BASE --out m --seed -1
 usage_error "text epochs" train --runs r --counters c --base $BASE --out m --epochs many
+usage_error "unknown method" train --runs r --counters c --base $BASE --out m --methods physet,fir
+grep -qF "'fir' is not a method" "$WORK/err" || fail "unknown method: $(cat "$WORK/err")"
 usage_error "unknown format" predict --model m --runs r --counters c --target all --format xml
 usage_error "unknown quantity" surfaces --runs r --quantity energy
 usage_error "stray argument" predict --model m --runs r --counters c --target all extra

@@ -68,6 +68,8 @@ sp $DSE --candidates c-off.csv
 expect_error "off-grid candidate" 2 "c-off.csv:2:" "nearest is 32cu/1000/1375"
 sp $DSE --reference 32cu/700/1375
 expect_error "off-grid reference" 2 "nearest is 32cu/500/1375"
+sp $DSE --method nosuch
+expect_error "unknown method" 2 "field 'method'" "'nosuch'" "(it has wu2015, physet)"
 sp $DSE --grid-interp 0
 expect_usage "grid-interp 0" "--grid-interp"
 sp $DSE --grid-interp 600

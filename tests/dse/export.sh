@@ -49,6 +49,8 @@ expect_error "kernel without counters" 2 "'solo'"
 no_leftovers "kernel without counters" bad.csv
 sp export --model "$MODEL" --runs r.csv --counters c.csv
 expect_error "kernel without counters, stdout" 2 "'solo'"
+sp $EXP --method nosuch
+expect_error "unknown method" 2 "field 'method'" "'nosuch'" "(it has wu2015, physet)"
 sp $EXP --layout tall
 expect_usage "bad layout" "--layout"
 sp $EXP --grid-interp x

@@ -61,6 +61,8 @@ fi
 sp $GOV --power-cap 20 --report bad-report
 expect_error "infeasible cap" 2 "20 W cap" "closest is 16cu/500/475"
 no_leftovers "infeasible cap" bad-report
+sp $GOV --method nosuch
+expect_error "unknown method" 2 "field 'method'" "'nosuch'" "(it has wu2015, physet)"
 sp $GOV --slowdown 0.5
 expect_error "infeasible slowdown" 2 "within 0.5 x"
 printf 'order,kernel\n1,fft\n2,sgemm\n' >t-missing.csv

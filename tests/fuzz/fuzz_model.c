@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 
 #include "fuzz.h"
-#include "model.h"
+#include "model/model.h"
 #include "scalepredict.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 #define FILE_MARK "\n@@file "
 #define MAX_FILES 16

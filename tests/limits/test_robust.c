@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model.h"
+#include "model/model.h"
 #include "scalepredict.h"
 #include "testutil.h"
 

@@ -15,9 +15,9 @@ dest=$work/dest
 make=${MAKE:-make}
 
 # The library, its header and scalepredict.pc; nothing else is needed.
-$make -s -C "$top/src" install-libLTLIBRARIES install-includeHEADERS DESTDIR="$dest" \
-  >"$work/install.log" 2>&1 &&
-  $make -s -C "$top" install-pkgconfigDATA DESTDIR="$dest" >>"$work/install.log" 2>&1 ||
+$make -s -C "$top/src" install-libLTLIBRARIES DESTDIR="$dest" >"$work/install.log" 2>&1 &&
+  $make -s -C "$top" install-includeHEADERS install-pkgconfigDATA DESTDIR="$dest" \
+    >>"$work/install.log" 2>&1 ||
   { cat "$work/install.log" >&2; exit 1; }
 pc=$(find "$dest" -name scalepredict.pc | head -n 1)
 [ -n "$pc" ] || { echo "scalepredict.pc was not installed" >&2; exit 1; }

@@ -1,0 +1,787 @@
+/* scalepredict.h: the public interface of libscalepredict.
+ *
+ * scalepredict predicts how a GPU kernel's run time and power change across
+ * hardware configurations (compute-unit count x engine clock x memory clock)
+ * from one measurement at a base configuration, following Wu et al.,
+ * "GPGPU performance and power estimation using machine learning" (HPCA 2015).
+ *
+ * Conventions: every function that can fail returns an sp_status (0 on
+ * success) and, where the failure concerns an input, fills an sp_error with
+ * the file, line, column and field at fault.  The library never prints and
+ * never exits.  Objects come in _alloc/_load and _free pairs; _free(NULL) is a
+ * no-op.
+ */
+#ifndef SCALEPREDICT_H
+#define SCALEPREDICT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SP_VERSION_STRING "0.1.0"
+
+/* ---- status codes and error context ---------------------------------- */
+
+typedef enum sp_status {
+  SP_OK = 0,
+  SP_ENOMEM,    /* out of memory */
+  SP_EIO,       /* a file could not be read or written */
+  SP_EPARSE,    /* malformed input: see the sp_error for where */
+  SP_EINVAL,    /* an argument is invalid */
+  SP_EGRID,     /* the configuration grid has a hole or a config is off-grid */
+  SP_ENOTFOUND, /* a named kernel, counter or configuration does not exist */
+  SP_ENOPOWER,  /* power was asked for but the data or model has none */
+  SP_EMODEL,    /* a saved model is corrupt, edited or of another version */
+  SP_ENUMERIC,  /* a numerical procedure failed (degenerate data) */
+  SP_STATUS_COUNT
+} sp_status;
+
+/* Human-readable name of a status code. Never NULL. */
+const char *sp_strerror(int status);
+
+/* Where and why an operation failed.  Fields that do not apply are empty
+ * strings or 0.  Line and column are 1-based. */
+typedef struct sp_error {
+  int status;
+  char file[512];
+  long line;
+  long column;
+  char field[128];
+  char message[512];
+} sp_error;
+
+void sp_error_clear(sp_error *err);
+/* Fills err (when not NULL) and returns status, for callers of the library
+ * that report their own errors in the same form (the CLI, user policies).
+ * file and field may be NULL. */
+int sp_error_set(sp_error *err, int status, const char *file, long line, long column,
+                 const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* One line: "FILE:LINE:COL: field 'F': MESSAGE" (parts omitted when absent). */
+int sp_error_format(const sp_error *err, char *buf, size_t size);
+
+/* ---- writing CSV and JSON ----------------------------------------------- */
+
+/* Writes s as a JSON string literal (quotes, backslashes and control
+ * characters escaped). */
+void sp_json_write_string(FILE *fp, const char *s);
+/* Writes s as one CSV field, quoted when it holds a comma, a double quote,
+ * CR or LF (RFC 4180). */
+void sp_csv_write_field(FILE *fp, const char *s);
+
+/* ---- hardware configurations ------------------------------------------ */
+
+typedef struct sp_config {
+  int cu;         /* compute units (SMs on NVIDIA) */
+  int engine_mhz; /* engine (core) clock */
+  int memory_mhz; /* memory clock */
+} sp_config;
+
+/* Parses "32cu/1000/1375" (the "cu" suffix is optional).  Returns SP_EPARSE
+ * with a message when the text is not a valid configuration. */
+int sp_config_parse(const char *text, sp_config *out, sp_error *err);
+/* Writes "32cu/1000/1375"; returns the snprintf result. */
+int sp_config_format(const sp_config *cfg, char *buf, size_t size);
+int sp_config_equal(const sp_config *a, const sp_config *b);
+
+/* ---- measurements: runs.csv + counters.csv ---------------------------- */
+
+typedef struct sp_dataset sp_dataset;
+
+/* Loads runs.csv (kernel,cu,engine_mhz,memory_mhz,time_ms,power_w) and,
+ * if counters_path is not NULL, counters.csv (kernel,cu,engine_mhz,
+ * memory_mhz,<counter>...).  Rows need not form a complete grid here;
+ * completeness is checked when surfaces are built. */
+int sp_dataset_load(const char *runs_path, const char *counters_path,
+                    sp_dataset **out, sp_error *err);
+void sp_dataset_free(sp_dataset *ds);
+
+size_t sp_dataset_kernel_count(const sp_dataset *ds);
+const char *sp_dataset_kernel_name(const sp_dataset *ds, size_t k);
+/* Index of a kernel by name, or (size_t)-1. */
+size_t sp_dataset_kernel_index(const sp_dataset *ds, const char *name);
+size_t sp_dataset_counter_count(const sp_dataset *ds);
+const char *sp_dataset_counter_name(const sp_dataset *ds, size_t c);
+const char *sp_dataset_runs_path(const sp_dataset *ds);
+const char *sp_dataset_counters_path(const sp_dataset *ds);
+
+/* Distinct values of each axis found in runs.csv, ascending. */
+size_t sp_dataset_axis(const sp_dataset *ds, int axis, const int **values);
+enum { SP_AXIS_CU = 0, SP_AXIS_ENGINE = 1, SP_AXIS_MEMORY = 2 };
+
+/* Measured time (ms) or power (W) of kernel k at cfg.  Returns SP_ENOTFOUND
+ * when there is no such row, SP_ENOPOWER when the row has no power. */
+int sp_dataset_time(const sp_dataset *ds, size_t k, const sp_config *cfg,
+                    double *time_ms);
+int sp_dataset_power(const sp_dataset *ds, size_t k, const sp_config *cfg,
+                     double *power_w);
+/* Counter row of kernel k at cfg (sp_dataset_counter_count values). */
+int sp_dataset_counters(const sp_dataset *ds, size_t k, const sp_config *cfg,
+                        const double **values);
+
+/* ---- scaling surfaces (paper III-B) ------------------------------------ */
+
+typedef enum sp_quantity { SP_TIME = 0, SP_POWER = 1 } sp_quantity;
+
+typedef struct sp_surface sp_surface;
+
+/* Builds the scaling surface of kernel k for time or power over the
+ * dataset's full grid.  A missing grid point is SP_EGRID naming it. */
+int sp_surface_build(const sp_dataset *ds, size_t k, sp_quantity q,
+                     sp_surface **out, sp_error *err);
+void sp_surface_free(sp_surface *s);
+/* Writes the surface as readable CSV: one row per scaling value with its
+ * region (cu), kind (engine|memory|cu) and the two configurations it links. */
+int sp_surface_write_csv(const sp_surface *s, FILE *fp);
+/* Writes the surfaces of kernels [k0, k1) for q to path as one CSV file
+ * with a header row, atomically (temporary file, fsync, rename): a hole in
+ * the grid or a write error leaves no file and no partial file behind. */
+int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
+                     const char *path, sp_error *err);
+/* Predicts the value at target from the value at base by applying the
+ * surface's own scaling values (exact for training data). */
+int sp_surface_scale(const sp_surface *s, const sp_config *base,
+                     const sp_config *target, double base_value, double *out);
+
+/* ---- models (paper III-C, III-D) ---------------------------------------- */
+
+typedef struct sp_model sp_model;
+
+typedef struct sp_train_params {
+  sp_config base;        /* base configuration */
+  size_t clusters;       /* k per cluster set (capped at the kernel count) */
+  unsigned long seed;    /* seeds k-means and network initialization */
+  unsigned restarts;     /* k-means restarts (best inertia kept) */
+  unsigned max_epochs;   /* FANN training epochs */
+  double desired_error;  /* FANN training stop (MSE) */
+  const unsigned char *use_kernel; /* NULL = all; else 1 to train on kernel */
+  /* Methods fitted besides wu2015, which every model carries: bit
+   * (1u << (i - 1)) for method i of sp_train_method_name, so
+   * (1u << SP_TRAIN_PHYSET) for physet.  The last one fitted becomes the
+   * model's recommended method. */
+  unsigned methods;
+  /* Kernel whose power at each configuration is the board's floor (for
+   * physet's power prior), or NULL. */
+  const char *floor_kernel;
+} sp_train_params;
+
+enum { SP_TRAIN_PHYSET = 0 };
+
+/* Fills defaults: k = 12, seed = 1, 10 restarts, 500 epochs, MSE 1e-4,
+ * physet fitted (and recommended), no floor kernel. */
+void sp_train_params_init(sp_train_params *p);
+
+/* The methods a model can carry, in the library's order: 0 is wu2015;
+ * NULL past the last. */
+const char *sp_train_method_name(size_t i);
+/* Sets p->methods from a comma-separated list of those names (wu2015 may
+ * be listed: it is always fitted).  SP_EINVAL for a name that is not a
+ * method, p unchanged. */
+int sp_train_params_set_methods(sp_train_params *p, const char *list, sp_error *err);
+
+/* Progress callback for long operations: done out of total steps. */
+typedef void (*sp_progress_fn)(void *user, size_t done, size_t total,
+                               const char *what);
+
+int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
+                   sp_progress_fn progress, void *user, sp_model **out,
+                   sp_error *err);
+void sp_model_free(sp_model *m);
+
+/* Saves into dir atomically (written to a temporary sibling, then renamed
+ * over dir): a versioned text manifest (manifest.txt, ending in a SHA-256 of
+ * its own contents) plus one FANN network file per non-trivial classifier.
+ * Loading checks the version, every field, the checksums and the networks'
+ * topologies; any problem is SP_EMODEL naming the file, line and field. */
+int sp_model_save(const sp_model *m, const char *dir, sp_error *err);
+int sp_model_load(const char *dir, sp_model **out, sp_error *err);
+
+/* Descriptive fields recorded in the manifest (copied). */
+int sp_model_set_name(sp_model *m, const char *name);
+int sp_model_set_source(sp_model *m, const char *source, int synthetic);
+
+const char *sp_model_name(const sp_model *m);
+sp_config sp_model_base(const sp_model *m);
+int sp_model_has_power(const sp_model *m);
+/* Free text provenance, e.g. "synthetic (training/synth, seed 1)". */
+const char *sp_model_source(const sp_model *m);
+int sp_model_is_synthetic(const sp_model *m);
+size_t sp_model_counter_count(const sp_model *m);
+const char *sp_model_counter_name(const sp_model *m, size_t c);
+/* Configurations the model can predict for quantity q, in grid order. */
+size_t sp_model_config_count(const sp_model *m, sp_quantity q);
+sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i);
+/* Index of cfg in the model's grid for q, or (size_t)-1. */
+size_t sp_model_config_index(const sp_model *m, sp_quantity q,
+                             const sp_config *cfg);
+
+/* How training went for quantity q, so that a tool can report degenerate
+ * data instead of hiding it: the effective clusters per set (k is capped at
+ * the number of distinct scaling surfaces), the counters that carry no
+ * information, and the classifiers that did not learn their training
+ * kernels.  Classifier results are known only for a model trained in this
+ * process (trained = 1); for a loaded one they read 0 and NaN. */
+typedef struct sp_train_summary {
+  int trained;
+  size_t sets;              /* cluster sets */
+  size_t k_min, k_max;      /* clusters per set */
+  size_t constant_counters; /* one value over all training kernels */
+  size_t networks;          /* sets with a classifier network (k > 1) */
+  size_t unconverged;       /* networks whose final training MSE is above
+                               the desired error */
+  double worst_mse;         /* highest final training MSE (0: no network) */
+  size_t misclassified;     /* (set, training kernel) pairs for which the
+                               classifier picks another cluster than k-means */
+  size_t assignments;       /* sets x training kernels */
+} sp_train_summary;
+
+/* SP_ENOPOWER when the model has no submodel for q. */
+int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out);
+
+/* ---- prediction --------------------------------------------------------- */
+
+/* A new kernel as measured at the model's base configuration, and
+ * optionally at other configurations too.  Fields after counters may be
+ * left zero: methods that cannot use them (wu2015) ignore them. */
+typedef struct sp_observation {
+  const char *kernel;      /* for messages */
+  double base_time_ms;
+  double base_power_w;     /* NaN when not measured */
+  const double *counters;  /* in the model's counter order */
+  /* Further measurements of the same kernel: nextra configurations with
+   * their times and powers (an entry NaN, or a NULL array, when that
+   * quantity was not measured there).  The physet method passes its
+   * prediction through each of them. */
+  size_t nextra;
+  const sp_config *extra_config;
+  const double *extra_time_ms;
+  const double *extra_power_w;
+  /* The board's power at the base configuration with nothing running on it
+   * (W); 0 or NaN when not measured.  physet then anchors the power floor
+   * on it instead of on the training kernels. */
+  double floor_w;
+} sp_observation;
+
+/* What happened while classifying: counters clamped to the training range. */
+typedef struct sp_predict_info {
+  size_t clamped;            /* how many counter values were clamped */
+  size_t first_clamped;      /* index of the first clamped counter */
+} sp_predict_info;
+
+/* Methods a model predicts with.  Every model has "wu2015" (the paper's
+ * classifier over cluster sets); a model trained with
+ * sp_train_params.methods may carry more, and records which one it
+ * recommends.  The method in use starts as the recommended one and applies
+ * to every prediction below (and so to dse, governor and export). */
+size_t sp_model_method_count(const sp_model *m);
+const char *sp_model_method_name(const sp_model *m, size_t i);
+const char *sp_model_recommended_method(const sp_model *m);
+const char *sp_model_method(const sp_model *m);
+/* Selects the method by name; SP_ENOTFOUND when the model does not carry
+ * it.  Not thread-safe with predictions on the same model. */
+int sp_model_use_method(sp_model *m, const char *name);
+
+/* Predicts q at target.  For SP_POWER the observation's base power is used
+ * and SP_ENOPOWER is returned when the model or observation has none. */
+int sp_model_predict(const sp_model *m, sp_quantity q,
+                     const sp_observation *obs, const sp_config *target,
+                     double *out, sp_predict_info *info);
+
+/* Predicts q at every configuration of the model's grid for q, writing
+ * sp_model_config_count(m, q) values into out (in grid order). */
+int sp_model_predict_all(const sp_model *m, sp_quantity q,
+                         const sp_observation *obs, double *out,
+                         sp_predict_info *info);
+
+/* Gathers kernel k's counters from ds at the model's base configuration in
+ * the model's counter order (missing counters are SP_ENOTFOUND naming
+ * them). out holds sp_model_counter_count(m) values. */
+int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
+                     double *counters, sp_observation *obs, sp_error *err);
+
+/* Adds to obs the further measurements of kernel k that ds holds at the
+ * configurations cfgs[0..n) (the base is skipped): cfg, time_ms and
+ * power_w receive up to n entries and obs points at them.  Returns how many
+ * were added; a configuration without a time row is skipped, one without
+ * power gets NaN power. */
+size_t sp_model_observe_more(const sp_model *m, const sp_dataset *ds, size_t k,
+                             const sp_config *cfgs, size_t n, sp_config *cfg,
+                             double *time_ms, double *power_w, sp_observation *obs);
+
+/* ---- evaluation (the paper's Section V accuracy study) ------------------- */
+
+/* Prediction methods compared by sp_evaluate.  SP_METHOD_WU2015 is the
+ * paper's method as specified; the others are baselines or refinements and
+ * never change what wu2015 means. */
+typedef enum sp_method {
+  SP_METHOD_WU2015 = 0, /* classifier picks one centroid per cluster set */
+  SP_METHOD_ORACLE,     /* the centroid nearest the kernel's true surface */
+  SP_METHOD_NEAREST,    /* surface of the nearest training kernel (counters) */
+  SP_METHOD_LINEAR,     /* per-target ridge fit of the log ratio on counters */
+  SP_METHOD_CONSTANT,   /* no scaling: the base value everywhere */
+  SP_METHOD_SOFT,       /* centroids blended by the network's outputs */
+  SP_METHOD_KNN,        /* distance-weighted surfaces of the 3 nearest kernels */
+  SP_METHOD_MIX,        /* engine/memory/CU shares fitted per kernel, predicted
+                           from counters by ridge regression */
+  SP_METHOD_STACK,      /* nearest, knn, linear, mix and constant blended in
+                           log space with weights chosen by leave-one-out
+                           over the training kernels */
+  SP_METHOD_PHYSET,     /* physical prior plus the residuals of similar
+                           training kernels, weighted by extremely
+                           randomized trees (docs/method.md) */
+  SP_METHOD_COUNT
+} sp_method;
+
+const char *sp_method_name(sp_method m);
+/* Parses a method name; SP_EINVAL when unknown. */
+int sp_method_parse(const char *name, sp_method *out);
+/* Whether the method's result depends on the cluster count k. */
+int sp_method_uses_clusters(sp_method m);
+
+typedef struct sp_eval_params {
+  int leave_one_out;        /* each kernel held out once (ignores holdout) */
+  double holdout;           /* fraction of kernels held out per split */
+  unsigned repeats;         /* random splits */
+  unsigned long seed;       /* splits, k-means and networks */
+  const sp_config *bases;   /* base configurations to evaluate */
+  size_t nbases;
+  const size_t *clusters;   /* cluster counts to evaluate */
+  size_t nclusters;
+  unsigned methods;         /* bit (1u << sp_method) per method */
+  unsigned quantities;      /* bit (1u << sp_quantity) */
+  unsigned restarts, max_epochs;
+  double desired_error;
+  unsigned threads;         /* worker threads (1 = serial) */
+  /* Groups: with groups set, each split holds out every kernel of one group
+   * (group[k] for dataset kernel k; kernel families, so that no variant of
+   * a held-out kernel is trained on) and repeats/holdout are ignored. */
+  const unsigned *groups;
+  /* Configurations at which held-out kernels count as measured besides the
+   * base (methods that use further measurements see them; the scores
+   * leave them out). */
+  const sp_config *extra;
+  size_t nextra;
+  const char *floor_kernel; /* sp_train_params.floor_kernel for physet */
+} sp_eval_params;
+
+/* Defaults: 20% holdout, 5 repeats, seed 1, all methods, time and power,
+ * training defaults of sp_train_params_init, 1 thread; bases and clusters
+ * must be set by the caller. */
+void sp_eval_params_init(sp_eval_params *p);
+
+/* One scored prediction: a held-out kernel, from a base, at a target. */
+typedef struct sp_eval_record {
+  unsigned char method;   /* sp_method */
+  unsigned char quantity; /* sp_quantity */
+  unsigned short split;
+  unsigned k;             /* cluster count, 0 for methods that use none */
+  unsigned kernel;        /* dataset kernel index */
+  unsigned base;          /* index into sp_eval_params.bases */
+  sp_config target;
+  double predicted, measured;
+} sp_eval_record;
+
+typedef struct sp_evaluation sp_evaluation;
+
+int sp_evaluate(const sp_dataset *ds, const sp_eval_params *params,
+                sp_progress_fn progress, void *user, sp_evaluation **out,
+                sp_error *err);
+void sp_evaluation_free(sp_evaluation *e);
+size_t sp_evaluation_count(const sp_evaluation *e);
+const sp_eval_record *sp_evaluation_records(const sp_evaluation *e);
+/* Splits actually run and, for a quantity, why nothing was scored
+ * (e.g. no power model at a base), or NULL. */
+size_t sp_evaluation_splits(const sp_evaluation *e);
+const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q);
+
+/* Absolute percentage error statistics over the records that match. */
+#define SP_EVAL_HIST_BINS 11 /* [0,10), [10,20) ... [90,100), >= 100 % */
+typedef struct sp_eval_stats {
+  size_t n;
+  double mape, median, p90, max;
+  size_t hist[SP_EVAL_HIST_BINS];
+} sp_eval_stats;
+
+/* Filter: SP_EVAL_ANY matches everything for that field.  A k filter also
+ * matches the records of methods that use no clusters (k == 0). */
+#define SP_EVAL_ANY ((size_t)-1)
+typedef struct sp_eval_filter {
+  size_t method, quantity, k, kernel, base;
+} sp_eval_filter;
+void sp_eval_filter_init(sp_eval_filter *f);
+int sp_evaluation_stats(const sp_evaluation *e, const sp_eval_filter *f,
+                        sp_eval_stats *out);
+
+/* Writes the evaluation report into dir (replaced atomically): CSV tables
+ * (summary, by_clusters, by_base, per_kernel, histogram, predictions), SVG
+ * plots (error vs cluster count, error histograms, per-base error maps,
+ * predicted vs measured) and an index.html that ties them together. */
+int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
+                               const sp_eval_params *params, const char *dir,
+                               sp_error *err);
+
+/* ==== design-space exploration, DVFS governors, CSV export ================
+ * (dse.c, governor.c, export.c; docs/dse.md)
+ *
+ * All three range over a configuration space: the model's grid (the
+ * configurations where it predicts time, and power when it has a power
+ * model), optionally refined between grid clocks.  grid_interp N places N-1
+ * evenly spaced clocks (rounded to whole MHz) between every two neighbouring
+ * engine clocks and every two neighbouring memory clocks; predictions there
+ * are interpolated log-linearly (the logarithm of the value is bilinear in
+ * the logarithms of the two clocks), so they are exact at grid clocks and
+ * follow a power law in between.  CU counts are never interpolated.
+ * Configurations are in grid order: CU count, then engine clock, then memory
+ * clock varying fastest.  Energy is power x time, W x ms = mJ.  Every writer
+ * below uses '.' as the decimal separator whatever the caller's locale. */
+
+#define SP_NO_CONFIG ((size_t)-1)
+
+/* ---- design-space exploration (dse.c) ---------------------------------- */
+
+typedef enum sp_dse_objective {
+  SP_DSE_MIN_TIME = 0,
+  SP_DSE_MIN_ENERGY,
+  SP_DSE_MIN_EDP,           /* energy x delay */
+  SP_DSE_MIN_ED2P,          /* energy x delay^2 */
+  SP_DSE_MIN_TIME_CAPPED,   /* minimum time with peak power <= the cap */
+  SP_DSE_MIN_ENERGY_BUDGET, /* minimum energy with time <= budget x reference */
+  SP_DSE_OBJECTIVE_COUNT
+} sp_dse_objective;
+
+/* "min-time", "min-energy", "min-edp", "min-ed2p", "min-time-capped",
+ * "min-energy-budget"; NULL for an invalid value. */
+const char *sp_dse_objective_name(int objective);
+/* Parses those names and the short forms "time", "energy", "edp", "ed2p";
+ * returns -1 for anything else. */
+int sp_dse_objective_parse(const char *name);
+
+typedef enum sp_dse_bound {
+  SP_DSE_NEITHER = 0,
+  SP_DSE_COMPUTE_BOUND,   /* time follows the engine clock */
+  SP_DSE_BANDWIDTH_BOUND  /* time follows the memory clock */
+} sp_dse_bound;
+
+/* "neither", "compute-bound", "bandwidth-bound". */
+const char *sp_dse_bound_name(int bound);
+
+typedef struct sp_dse_params {
+  /* CSV with the columns kernel,weight (weight may also be called count or
+   * invocations): the workload's kernels and how often each runs.  NULL:
+   * every kernel of the dataset, weight 1. */
+  const char *weights_path;
+  /* CSV with the columns name and either config (32cu/1000/1375) or
+   * cu,engine_mhz,memory_mhz: candidate products to rank.  NULL: none. */
+  const char *candidates_path;
+  sp_config reference;    /* cu == 0: the model's base configuration */
+  double power_cap_w;     /* 0: no cap */
+  double time_budget;     /* max time / reference time; 0: no budget */
+  unsigned grid_interp;   /* 1: the model's grid (see above) */
+  int rank_by;            /* sp_dse_objective ranking the candidates */
+  /* Classification: a kernel is compute-bound when the elasticity of its
+   * time to the engine clock is at least bound_elasticity in magnitude and
+   * bound_dominance times that to the memory clock (bandwidth-bound the
+   * other way round). */
+  double bound_elasticity;
+  double bound_dominance;
+} sp_dse_params;
+
+/* Defaults: no weights, candidates or constraints, the model's base as
+ * reference, grid_interp 1, rank by EDP, bound_elasticity 0.5,
+ * bound_dominance 1.5. */
+void sp_dse_params_init(sp_dse_params *p);
+
+/* A configuration chosen for an objective and what it gives. */
+typedef struct sp_dse_choice {
+  size_t config;        /* index into sp_dse_result.configs, or SP_NO_CONFIG */
+  double time_ms;
+  double energy_mj;
+  double avg_power_w;   /* energy / time */
+  double peak_power_w;  /* highest kernel power */
+} sp_dse_choice;
+
+/* Elasticities d ln(value) / d ln(axis value), indexed by SP_AXIS_*: measured
+ * between the ends of each axis through the reference configuration.  -1 for
+ * time against the engine clock is a kernel whose time halves when the clock
+ * doubles.  NaN for an axis with one value. */
+typedef struct sp_dse_sensitivity {
+  double time[3];
+  double power[3];
+  double energy[3];
+  sp_dse_bound bound;
+} sp_dse_sensitivity;
+
+typedef struct sp_dse_kernel {
+  char *name;
+  double weight;
+  double base_time_ms, base_power_w;
+  size_t clamped;             /* counters clamped to the training range */
+  char *first_clamped;        /* the first one's name, or NULL */
+  sp_dse_choice reference;    /* this kernel alone at the reference */
+  sp_dse_choice best[SP_DSE_OBJECTIVE_COUNT]; /* this kernel alone */
+  sp_dse_sensitivity sens;
+} sp_dse_kernel;
+
+typedef struct sp_dse_candidate {
+  char *name;
+  size_t config;        /* index into sp_dse_result.configs */
+  size_t rank;          /* 1 = best by the ranking objective */
+  int meets_cap;        /* 1 when no cap is set */
+  int meets_budget;     /* 1 when no budget is set */
+} sp_dse_candidate;
+
+/* Everything sp_dse_run found; read-only, freed by sp_dse_result_free. */
+typedef struct sp_dse_result {
+  char *model_name, *model_source;
+  int synthetic;
+  sp_dse_params params;       /* as given; the two paths are not kept */
+  size_t nconfigs;
+  sp_config *configs;         /* the space, in grid order */
+  size_t naxis[3];
+  int *axis[3];               /* the space's axis values, ascending */
+  /* The workload at each configuration: weighted sums over its kernels. */
+  double *time_ms, *energy_mj, *peak_power_w;
+  size_t reference;           /* index of the reference configuration */
+  sp_dse_choice best[SP_DSE_OBJECTIVE_COUNT];
+  /* Pareto fronts, configuration indices in ascending time: time vs energy
+   * and time vs average power. */
+  size_t npareto_energy, npareto_power;
+  size_t *pareto_energy, *pareto_power;
+  sp_dse_sensitivity sens;    /* the workload's */
+  size_t nkernels;
+  sp_dse_kernel *kernels;
+  size_t ncandidates;
+  sp_dse_candidate *candidates; /* best first */
+} sp_dse_result;
+
+/* Predicts every workload kernel at every configuration of the space and
+ * analyses the result.  Kernels named in the weights file but missing from
+ * the dataset are SP_ENOTFOUND naming them; a constraint that no
+ * configuration meets is SP_ENOTFOUND naming the closest configuration; a
+ * candidate off the space is SP_EGRID naming the nearest configuration.  The
+ * model must have a power model (SP_ENOPOWER). */
+int sp_dse_run(const sp_model *m, const sp_dataset *ds, const sp_dse_params *p,
+               sp_dse_result **out, sp_error *err);
+void sp_dse_result_free(sp_dse_result *r);
+
+/* Index of cfg in the result's space, or SP_NO_CONFIG. */
+size_t sp_dse_config_index(const sp_dse_result *r, const sp_config *cfg);
+/* The workload's choice at configuration i. */
+sp_dse_choice sp_dse_at(const sp_dse_result *r, size_t i);
+
+typedef enum sp_dse_table {
+  SP_DSE_TABLE_OBJECTIVES = 0, /* best configuration per objective */
+  SP_DSE_TABLE_PARETO_ENERGY,  /* time-energy front */
+  SP_DSE_TABLE_PARETO_POWER,   /* time-power front */
+  SP_DSE_TABLE_SENSITIVITY,    /* elasticities: the workload, each kernel */
+  SP_DSE_TABLE_AXES,           /* the workload along each axis */
+  SP_DSE_TABLE_KERNELS,        /* per kernel: reference, class, bests */
+  SP_DSE_TABLE_CANDIDATES,     /* candidate ranking */
+  SP_DSE_TABLE_CONFIGS,        /* the workload at every configuration */
+  SP_DSE_TABLE_COUNT
+} sp_dse_table;
+
+/* File stem of a table ("objectives", "pareto-energy", ...), NULL if none. */
+const char *sp_dse_table_name(int table);
+/* Writes one table as RFC 4180 CSV with a header row naming units. */
+int sp_dse_write_csv(const sp_dse_result *r, int table, FILE *fp);
+int sp_dse_write_json(const sp_dse_result *r, FILE *fp);
+/* Writes dir/index.html (self-contained, inline SVG plots), one SVG file
+ * per plot and one CSV per table, all at once: the directory is built
+ * beside dir and renamed into place, replacing an older report. */
+int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err);
+
+/* ---- DVFS governor replay (governor.c) --------------------------------- */
+
+/* A kernel trace: CSV with the columns order and kernel, plus optionally
+ * base_time_ms, base_power_w (measured at the model's base configuration)
+ * and counter columns named as in the model.  A row without them takes them
+ * from an earlier row of the same kernel, or else from the dataset given to
+ * sp_governor_trace_load (its base-configuration rows).  Rows are replayed in
+ * ascending order. */
+typedef struct sp_governor_trace sp_governor_trace;
+
+/* Loads a trace and predicts each distinct kernel at every configuration of
+ * the model's grid.  ds (may be NULL) supplies base data for rows without it
+ * and the measurements used as ground truth when replaying: where ds has a
+ * kernel at a configuration, outcomes there are measured, else predicted. */
+int sp_governor_trace_load(const char *path, const sp_model *m,
+                           const sp_dataset *ds, sp_governor_trace **out,
+                           sp_error *err);
+void sp_governor_trace_free(sp_governor_trace *t);
+size_t sp_governor_trace_length(const sp_governor_trace *t);
+size_t sp_governor_trace_kernel_count(const sp_governor_trace *t);
+const char *sp_governor_trace_kernel_name(const sp_governor_trace *t, size_t k);
+/* Counters of distinct kernel k clamped to the training range; *first gets
+ * the first one's name (NULL when none). */
+size_t sp_governor_trace_kernel_clamped(const sp_governor_trace *t, size_t k,
+                                        const char **first);
+/* 1 when the dataset measured distinct kernel k at any configuration. */
+int sp_governor_trace_kernel_measured(const sp_governor_trace *t, size_t k);
+/* The distinct kernel and the order value of invocation i (in replay order). */
+size_t sp_governor_trace_kernel_at(const sp_governor_trace *t, size_t i);
+long sp_governor_trace_order_at(const sp_governor_trace *t, size_t i);
+/* The configurations policies choose from: the model's grid. */
+size_t sp_governor_trace_config_count(const sp_governor_trace *t);
+sp_config sp_governor_trace_config_at(const sp_governor_trace *t, size_t i);
+const char *sp_governor_trace_model_name(const sp_governor_trace *t);
+
+typedef struct sp_governor_params {
+  sp_config reference;      /* cu == 0: the model's base configuration */
+  double power_cap_w;       /* 0: no cap */
+  double slowdown;          /* per-kernel time limit / time at the
+                               reference; 0: no limit */
+  double switch_latency_us; /* per changed axis (CUs, engine, memory) */
+  double switch_energy_mj;  /* per changed axis */
+  /* The reactive policy: the counters read as engine and memory load
+   * (percent) and the load above which it picks the highest clock. */
+  const char *engine_load_counter;
+  const char *memory_load_counter;
+  double up_threshold;
+} sp_governor_params;
+
+/* Defaults: the model's base as reference, no cap or limit, no switching
+ * costs, load counters VALUBusy and MemUnitBusy, up_threshold 80. */
+void sp_governor_params_init(sp_governor_params *p);
+
+/* One invocation as a policy sees it before choosing its configuration. */
+typedef struct sp_governor_kernel {
+  size_t position;          /* 0-based place in the trace */
+  long order;               /* the trace's order value */
+  size_t kernel;            /* distinct kernel index */
+  const char *name;
+  const sp_observation *obs;
+  const double *time_ms;    /* predicted at every configuration */
+  const double *power_w;    /* predicted at every configuration */
+  /* Measured at every configuration (NaN where not measured), or NULL when
+   * the dataset has none of this kernel.  Meant for oracles only. */
+  const double *measured_time_ms;
+  const double *measured_power_w;
+} sp_governor_kernel;
+
+/* What happened when an invocation ran. */
+typedef struct sp_governor_outcome {
+  size_t position;
+  size_t config;            /* index into the context's configs */
+  double time_ms, power_w, energy_mj; /* the kernel's run */
+  unsigned switches;        /* axes changed before it */
+  double switch_time_ms, switch_energy_mj;
+  int measured;             /* 1 when time and power were measured */
+  int over_cap;             /* 1 when power exceeded the cap */
+} sp_governor_outcome;
+
+typedef struct sp_governor_context {
+  const sp_model *model;
+  const sp_governor_params *params;
+  size_t nconfigs;
+  const sp_config *configs; /* the model's grid, in grid order */
+  size_t reference;         /* index of the reference configuration */
+  size_t start;             /* configuration before the first kernel */
+  size_t length;
+  const sp_governor_kernel *trace; /* every invocation: offline policies may
+                                      look ahead, online ones should not */
+} sp_governor_context;
+
+/* A policy.  choose picks the configuration index for the next invocation
+ * from the invocations so far (history, oldest first, nhistory of them);
+ * the others may be NULL.  A non-zero status from a callback stops the
+ * replay; init and choose may fill err to say why. */
+typedef struct sp_governor_policy {
+  const char *name;
+  int (*init)(const sp_governor_context *ctx, void *user, void **state,
+              sp_error *err);
+  int (*choose)(void *state, const sp_governor_context *ctx,
+                const sp_governor_kernel *next,
+                const sp_governor_outcome *history, size_t nhistory,
+                size_t *config, sp_error *err);
+  void (*observe)(void *state, const sp_governor_context *ctx,
+                  const sp_governor_outcome *outcome);
+  void (*free)(void *state);
+  void *user;               /* passed to init */
+} sp_governor_policy;
+
+/* Built-in policies: "reference" (static reference), "best-edp" (one
+ * configuration minimizing the whole trace's predicted EDP within the cap),
+ * "model" (per kernel: least predicted energy within the cap and slowdown
+ * limit, switching costs included), "reactive" (ondemand-like: clocks from
+ * the previous kernel's load counters), "oracle" (as "model" but on measured
+ * data).  NULL for another name; sp_governor_builtin_at(i) lists them and
+ * returns NULL past the end. */
+const sp_governor_policy *sp_governor_builtin(const char *name);
+const sp_governor_policy *sp_governor_builtin_at(size_t i);
+
+typedef struct sp_governor_result {
+  char *policy;
+  double time_ms;           /* kernels plus switching */
+  double energy_mj;         /* kernels plus switching */
+  double edp;               /* energy x time, mJ x ms */
+  double avg_power_w;       /* energy / time */
+  double peak_power_w;
+  size_t over_cap;          /* invocations above the cap */
+  double over_cap_time_ms;
+  size_t switches;          /* axis changes */
+  double switch_time_ms, switch_energy_mj;
+  size_t measured;          /* invocations with measured outcomes */
+  size_t length;
+  sp_governor_outcome *steps;
+} sp_governor_result;
+
+/* Replays the trace through one policy, starting at the reference.  A power
+ * cap or slowdown limit that no configuration meets for some kernel (by the
+ * predictions) is SP_ENOTFOUND naming the kernel and the closest
+ * configuration. */
+int sp_governor_replay(const sp_governor_trace *t, const sp_governor_policy *p,
+                       const sp_governor_params *params,
+                       sp_governor_result **out, sp_error *err);
+void sp_governor_result_free(sp_governor_result *r);
+
+/* The comparison of n results: JSON, CSV (one summary row per policy, or
+ * one row per policy and invocation) and an HTML report directory written
+ * at once like sp_dse_report_write's. */
+int sp_governor_write_json(const sp_governor_trace *t,
+                           const sp_governor_params *p,
+                           const sp_governor_result *const *results, size_t n,
+                           FILE *fp);
+int sp_governor_write_summary_csv(const sp_governor_result *const *results,
+                                  size_t n, FILE *fp);
+int sp_governor_write_steps_csv(const sp_governor_trace *t,
+                                const sp_governor_result *const *results,
+                                size_t n, FILE *fp);
+int sp_governor_report_write(const sp_governor_trace *t,
+                             const sp_governor_params *p,
+                             const sp_governor_result *const *results,
+                             size_t n, const char *dir, sp_error *err);
+
+/* ---- prediction matrix export (export.c) -------------------------------- */
+
+typedef enum sp_export_layout {
+  SP_EXPORT_LONG = 0, /* one row per kernel and configuration */
+  SP_EXPORT_WIDE      /* one row per kernel, columns per configuration */
+} sp_export_layout;
+
+typedef struct sp_export_params {
+  sp_export_layout layout;
+  int with_measured;      /* add measured values and signed % errors */
+  unsigned grid_interp;   /* 1: the model's grid */
+} sp_export_params;
+
+void sp_export_params_init(sp_export_params *p);
+
+/* Writes every kernel of ds predicted at every configuration as RFC 4180
+ * CSV (CRLF line ends, header row with units).  Every kernel is checked
+ * before the first byte is written. */
+int sp_export_write(const sp_model *m, const sp_dataset *ds,
+                    const sp_export_params *p, FILE *fp, sp_error *err);
+/* The same into path, atomically: nothing is left there on error. */
+int sp_export_save(const sp_model *m, const sp_dataset *ds,
+                   const sp_export_params *p, const char *path, sp_error *err);
+
+/* ==== end of design-space exploration, governors, export ================= */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SCALEPREDICT_H */

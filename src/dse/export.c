@@ -1,0 +1,200 @@
+/* export.c: the prediction matrix (kernels x configurations) as RFC 4180
+ * CSV that spreadsheets open as they are: CRLF line ends, a header row whose
+ * names carry the units, '.' decimals whatever the locale. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/space.h"
+#include "util/fsutil.h"
+#include "util/status.h"
+#include "util/textout.h"
+
+/* Seven significant digits keep measured inputs (usually four to six
+ * digits) exact while staying short. */
+#define DIGITS 7
+
+void sp_export_params_init(sp_export_params *p) {
+  memset(p, 0, sizeof *p);
+  p->layout = SP_EXPORT_LONG;
+  p->grid_interp = 1;
+}
+
+typedef struct exporter {
+  const sp_model *m;
+  const sp_dataset *ds;
+  const sp_export_params *p;
+  FILE *fp;
+  sp_space space;
+  double *counters;
+  double *v[7];       /* t, p, e, mt, mp, te, pe over the space */
+  sp_error *err;
+} exporter;
+
+enum { V_T, V_P, V_E, V_MT, V_MP, V_TE, V_PE, NV };
+static const char *const names[NV] = {"time_ms",          "power_w",          "energy_mj",
+                                      "measured_time_ms", "measured_power_w", "time_error_pct",
+                                      "power_error_pct"};
+/* Columns written per configuration: predictions, then measurements and
+ * errors when asked for (measured energy is implied by time and power). */
+static const int plain[] = {V_T, V_P, V_E};
+static const int measured[] = {V_T, V_P, V_E, V_MT, V_MP, V_TE, V_PE};
+
+static size_t column_count(const exporter *x) { return x->p->with_measured ? 7 : 3; }
+static int column(const exporter *x, size_t j) {
+  return x->p->with_measured ? measured[j] : plain[j];
+}
+
+static int check_params(const sp_export_params *p, sp_error *err) {
+  if (p->layout != SP_EXPORT_LONG && p->layout != SP_EXPORT_WIDE)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "layout", "must be long or wide");
+  return SP_OK;
+}
+
+static int exporter_init(exporter *x, sp_error *err) {
+  int st = sp__space_init(&x->space, x->m, x->p->grid_interp, err);
+  if (st) return st;
+  x->counters = malloc((sp_model_counter_count(x->m) + 1) * sizeof(double));
+  int ok = x->counters != NULL;
+  for (int i = 0; i < NV && ok; i++) ok = (x->v[i] = malloc(x->space.n * sizeof(double))) != NULL;
+  return ok ? SP_OK : sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+}
+
+static void exporter_free(exporter *x) {
+  sp__space_free(&x->space);
+  free(x->counters);
+  for (int i = 0; i < NV; i++) free(x->v[i]);
+}
+
+/* Every kernel must be predictable before anything is written. */
+static int check_kernels(exporter *x) {
+  size_t n = sp_dataset_kernel_count(x->ds);
+  if (!n)
+    return sp__fail(x->err, SP_EPARSE, sp_dataset_runs_path(x->ds), 0, 0, NULL, "no kernels");
+  for (size_t k = 0; k < n; k++) {
+    sp_observation obs;
+    int st = sp_model_observe(x->m, x->ds, k, x->counters, &obs, x->err);
+    if (st) return st;
+  }
+  return SP_OK;
+}
+
+/* Signed percentage error, rounded to 0.0001 points: finer digits are
+ * rounding noise of the scaling walk and would only make "0" look like
+ * "-2.7e-14". */
+static double pct(double pred, double meas) {
+  double v = round(1e4 * 100.0 * (pred - meas) / meas) / 1e4;
+  return v + 0.0; /* no negative zero */
+}
+
+static int fill_kernel(exporter *x, size_t k) {
+  sp_observation obs;
+  int st = sp_model_observe(x->m, x->ds, k, x->counters, &obs, x->err);
+  if (!st) st = sp__space_predict(&x->space, &obs, x->v[V_T], x->v[V_P], NULL);
+  if (st)
+    return sp__fail(x->err, st, sp_dataset_runs_path(x->ds), 0, 0, "kernel",
+                    "kernel '%s' cannot be predicted: %s", sp_dataset_kernel_name(x->ds, k),
+                    sp_strerror(st));
+  for (size_t i = 0; i < x->space.n; i++) x->v[V_E][i] = x->v[V_T][i] * x->v[V_P][i];
+  if (!x->p->with_measured) return SP_OK;
+  sp__space_measured(&x->space, x->ds, k, SP_TIME, x->v[V_MT]);
+  sp__space_measured(&x->space, x->ds, k, SP_POWER, x->v[V_MP]);
+  for (size_t i = 0; i < x->space.n; i++) {
+    x->v[V_TE][i] = pct(x->v[V_T][i], x->v[V_MT][i]);
+    x->v[V_PE][i] = pct(x->v[V_P][i], x->v[V_MP][i]);
+  }
+  return SP_OK;
+}
+
+/* ---- long: one row per kernel and configuration ---------------------------------- */
+
+static void long_header(exporter *x) {
+  fputs("kernel,config,cu,engine_mhz,memory_mhz", x->fp);
+  for (size_t j = 0; j < column_count(x); j++) fprintf(x->fp, ",%s", names[column(x, j)]);
+  fputs(SP_CSV_EOL, x->fp);
+}
+
+static void long_rows(exporter *x, const char *kernel) {
+  for (size_t i = 0; i < x->space.n; i++) {
+    sp_config c = sp__space_config(&x->space, i);
+    sp_csv_write_field(x->fp, kernel);
+    fprintf(x->fp, ",%dcu/%d/%d,%d,%d,%d", c.cu, c.engine_mhz, c.memory_mhz, c.cu,
+            c.engine_mhz, c.memory_mhz);
+    for (size_t j = 0; j < column_count(x); j++) {
+      fputc(',', x->fp);
+      sp__csv_number(x->fp, x->v[column(x, j)][i], DIGITS);
+    }
+    fputs(SP_CSV_EOL, x->fp);
+  }
+}
+
+/* ---- wide: one row per kernel, a block of columns per quantity ---------------------- */
+
+static void wide_header(exporter *x) {
+  fputs("kernel", x->fp);
+  for (size_t j = 0; j < column_count(x); j++)
+    for (size_t i = 0; i < x->space.n; i++) {
+      sp_config c = sp__space_config(&x->space, i);
+      fprintf(x->fp, ",%s@%dcu/%d/%d", names[column(x, j)], c.cu, c.engine_mhz, c.memory_mhz);
+    }
+  fputs(SP_CSV_EOL, x->fp);
+}
+
+static void wide_row(exporter *x, const char *kernel) {
+  sp_csv_write_field(x->fp, kernel);
+  for (size_t j = 0; j < column_count(x); j++)
+    for (size_t i = 0; i < x->space.n; i++) {
+      fputc(',', x->fp);
+      sp__csv_number(x->fp, x->v[column(x, j)][i], DIGITS);
+    }
+  fputs(SP_CSV_EOL, x->fp);
+}
+
+static int write_all(exporter *x) {
+  int wide = x->p->layout == SP_EXPORT_WIDE;
+  if (wide) wide_header(x);
+  else long_header(x);
+  for (size_t k = 0; k < sp_dataset_kernel_count(x->ds); k++) {
+    int st = fill_kernel(x, k);
+    if (st) return st;
+    const char *name = sp_dataset_kernel_name(x->ds, k);
+    if (wide) wide_row(x, name);
+    else long_rows(x, name);
+  }
+  if (ferror(x->fp))
+    return sp__fail(x->err, SP_EIO, NULL, 0, 0, NULL, "write error");
+  return SP_OK;
+}
+
+int sp_export_write(const sp_model *m, const sp_dataset *ds, const sp_export_params *p,
+                    FILE *fp, sp_error *err) {
+  sp_error local;
+  if (!err) err = &local;
+  sp_error_clear(err);
+  exporter x = {.m = m, .ds = ds, .p = p, .fp = fp, .err = err};
+  int st = check_params(p, err);
+  if (st) return st;
+  sp_c_numeric loc;
+  if (sp__c_numeric_begin(&loc)) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  st = exporter_init(&x, err);
+  if (!st) st = check_kernels(&x);
+  if (!st) st = write_all(&x);
+  exporter_free(&x);
+  sp__c_numeric_end(&loc);
+  return st;
+}
+
+int sp_export_save(const sp_model *m, const sp_dataset *ds, const sp_export_params *p,
+                   const char *path, sp_error *err) {
+  sp_error local;
+  if (!err) err = &local;
+  sp_atomic_file af;
+  int st = sp__atomic_open(&af, path, err);
+  if (st) return st;
+  st = sp_export_write(m, ds, p, af.fp, err);
+  if (st) {
+    sp__atomic_abort(&af);
+    return st;
+  }
+  return sp__atomic_commit(&af, err);
+}

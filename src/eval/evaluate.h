@@ -1,0 +1,19 @@
+/* evaluate.h: the evaluation object, owned by evaluate.c (the driver that
+ * fills it); methods.c appends records to it, stats.c and report.c read it.
+ * Internal. */
+#ifndef SP_EVALUATE_H
+#define SP_EVALUATE_H
+
+#include "scalepredict.h"
+
+struct sp_evaluation {
+  sp_eval_record *records;
+  size_t n, cap;
+  size_t splits;
+  char *note[2]; /* per quantity: why some or all of it was not scored */
+};
+
+/* Appends a record, growing the array; SP_ENOMEM on failure. */
+int sp__evaluation_push(sp_evaluation *e, const sp_eval_record *r);
+
+#endif

@@ -1,0 +1,706 @@
+/* physet.c: physical prior + forest-weighted residuals (physet.h), and the
+ * method's type for the table of method.h (at the end). */
+#include "physet.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/dataset.h"
+#include "featplan.h"
+#include "method.h"
+#include "util/fsutil.h"
+#include "util/status.h"
+
+#define PHYSET_MAGIC "physet 1"
+/* The floor share phi stays below this: a kernel measured at the floor
+ * itself would otherwise leave no dynamic part to scale. */
+#define PHI_MAX 0.98
+/* Reweighting keeps every kernel within this many log-likelihood units of
+ * the best one from vanishing entirely (exp(-700) is near DBL_MIN). */
+#define LOGLIK_FLOOR (-700.0)
+/* Share of the weight left out of each tail of the 90% interval. */
+#define TAIL 0.05
+
+struct sp_physet {
+  sp_featplan plan;
+  size_t n;               /* training kernels */
+  sp_config base;
+  sp_grid grid[2];
+  size_t gsize[2];
+  int has_power;
+  double sigma;
+  double *res[2];         /* n * gsize[q] residual surfaces (log units) */
+  sp_forest *forest[2];
+  double *floor_w;        /* gsize[SP_POWER] floor watts on our board, or NULL */
+  double *logphi;         /* n: log floor share at the base, or NULL */
+};
+
+void sp__physet_params_init(sp_physet_params *pp) {
+  sp__forest_params_init(&pp->forest);
+  pp->sigma = 0.05;
+  pp->floor_kernel = NULL;
+}
+
+void sp__physet_free(sp_physet *p) {
+  if (!p) return;
+  for (int q = 0; q < 2; q++) {
+    sp__grid_free(&p->grid[q]);
+    free(p->res[q]);
+    sp__forest_free(p->forest[q]);
+  }
+  free(p->floor_w);
+  free(p->logphi);
+  free(p);
+}
+
+const char *sp__physet_vocabulary(const sp_physet *p) { return p->plan.vocabulary; }
+int sp__physet_has_floor(const sp_physet *p) { return p->floor_w != NULL; }
+
+/* ---- the time prior ---------------------------------------------------- */
+
+/* log(ceil(B / cu) / ceil(B / cu_base)): the busiest CU's share of blocks. */
+static double block_prior(double blocks, int cu, int cu_base) {
+  if (blocks < 1 || cu == cu_base) return 0;
+  return log(ceil(blocks / cu) / ceil(blocks / cu_base));
+}
+
+static void time_prior(const sp_physet *p, double blocks, double *prior) {
+  for (size_t i = 0; i < p->gsize[SP_TIME]; i++) {
+    sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
+    prior[i] = block_prior(blocks, c.cu, p->base.cu);
+  }
+}
+
+/* Index in the time grid of each power grid point (the power grid is a
+ * sub-grid of the time grid). */
+static int power_to_time(const sp_physet *p, size_t *map) {
+  for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
+    sp_config c = sp__grid_config(&p->grid[SP_POWER], i);
+    sp_grid_point gp;
+    if (sp__grid_locate(&p->grid[SP_TIME], &c, &gp)) return SP_EGRID;
+    map[i] = sp__grid_flat(&p->grid[SP_TIME], &gp);
+  }
+  return SP_OK;
+}
+
+static size_t base_index(const sp_physet *p, sp_quantity q) {
+  sp_grid_point gp;
+  if (sp__grid_locate(&p->grid[q], &p->base, &gp)) return (size_t)-1;
+  return sp__grid_flat(&p->grid[q], &gp);
+}
+
+/* log(phi(c) + (1 - phi(c)) * ratio), phi(c) = phi_base * F(c) / F(base). */
+static double power_prior(double phi_base, double floor_c, double floor_b,
+                          double time_ratio_inv) {
+  double phi = phi_base * floor_c / floor_b;
+  phi = phi < 0 ? 0 : phi > PHI_MAX ? PHI_MAX : phi;
+  return log(phi + (1 - phi) * time_ratio_inv);
+}
+
+/* ---- fitting ------------------------------------------------------------- */
+
+typedef struct fitter {
+  const sp_physet_data *d;
+  sp_physet *p;
+  double *feat;   /* n * nfeat */
+  double *blocks; /* n */
+  double *lt;     /* n * gsize[TIME]: measured log time ratios */
+  sp_error *err;
+} fitter;
+
+static int oom(sp_error *err) { return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory"); }
+
+static int missing(const fitter *f, size_t k, const sp_config *c, const char *what) {
+  char cfg[64];
+  sp_config_format(c, cfg, sizeof cfg);
+  return sp__fail(f->err, SP_EGRID, sp_dataset_runs_path(f->d->ds), 0, 0, "kernel",
+                  "kernel '%s' has no %s at %s", sp_dataset_kernel_name(f->d->ds, k), what, cfg);
+}
+
+/* Features, block count and log time ratios of every training kernel. */
+static int gather_time(fitter *f) {
+  const sp_physet_data *d = f->d;
+  sp_physet *p = f->p;
+  const size_t g = p->gsize[SP_TIME], nf = p->plan.nfeat;
+  for (size_t j = 0; j < d->n; j++) {
+    size_t k = d->kernels[j];
+    const double *row;
+    double tb, t;
+    if (sp_dataset_time(d->ds, k, &d->base, &tb)) return missing(f, k, &d->base, "time");
+    if (sp_dataset_counters(d->ds, k, &d->base, &row))
+      return missing(f, k, &d->base, "counters");
+    sp__features_compute(&p->plan, row, tb, f->feat + j * nf);
+    f->blocks[j] = sp__features_blocks(&p->plan, row);
+    for (size_t i = 0; i < g; i++) {
+      sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
+      if (sp_dataset_time(d->ds, k, &c, &t)) return missing(f, k, &c, "time");
+      f->lt[j * g + i] = log(t / tb);
+    }
+  }
+  return SP_OK;
+}
+
+static int fit_time(fitter *f, const sp_physet_params *pp) {
+  sp_physet *p = f->p;
+  const size_t g = p->gsize[SP_TIME];
+  p->res[SP_TIME] = malloc(f->d->n * g * sizeof(double));
+  double *prior = malloc(g * sizeof *prior);
+  if (!p->res[SP_TIME] || !prior) {
+    free(prior);
+    return oom(f->err);
+  }
+  for (size_t j = 0; j < f->d->n; j++) {
+    time_prior(p, f->blocks[j], prior);
+    for (size_t i = 0; i < g; i++) p->res[SP_TIME][j * g + i] = f->lt[j * g + i] - prior[i];
+  }
+  free(prior);
+  int st = sp__forest_fit(f->feat, f->d->n, p->plan.nfeat, p->res[SP_TIME], g, &pp->forest,
+                          &p->forest[SP_TIME]);
+  return st == SP_ENOMEM ? oom(f->err) : st;
+}
+
+/* The floor kernel's power at every power grid point, or none. */
+static int gather_floor(fitter *f, const char *floor_kernel) {
+  const sp_physet_data *d = f->d;
+  sp_physet *p = f->p;
+  if (!floor_kernel) return SP_OK;
+  size_t k = sp_dataset_kernel_index(d->ds, floor_kernel);
+  if (k == (size_t)-1)
+    return sp__fail(f->err, SP_ENOTFOUND, sp_dataset_runs_path(d->ds), 0, 0, "kernel",
+                    "the floor kernel '%s' is not in the data", floor_kernel);
+  if (!(p->floor_w = malloc(p->gsize[SP_POWER] * sizeof(double)))) return oom(f->err);
+  for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
+    sp_config c = sp__grid_config(&p->grid[SP_POWER], i);
+    if (sp_dataset_power(d->ds, k, &c, &p->floor_w[i]) || !(p->floor_w[i] > 0))
+      return missing(f, k, &c, "power");
+  }
+  return SP_OK;
+}
+
+/* Residual power surfaces; the forest also learns log phi as one more
+ * output, so that kernels with a similar floor share end up together. */
+static int fit_power(fitter *f, const sp_physet_params *pp) {
+  const sp_physet_data *d = f->d;
+  sp_physet *p = f->p;
+  const size_t g = p->gsize[SP_POWER], gt = p->gsize[SP_TIME], m = g + 1;
+  size_t *map = malloc(g * sizeof *map);
+  double *y = malloc(d->n * m * sizeof *y);
+  p->res[SP_POWER] = malloc(d->n * g * sizeof(double));
+  p->logphi = malloc(d->n * sizeof(double));
+  int st = map && y && p->res[SP_POWER] && p->logphi ? power_to_time(p, map) : oom(f->err);
+  size_t bp = base_index(p, SP_POWER);
+  for (size_t j = 0; j < d->n && !st; j++) {
+    size_t k = d->kernels[j];
+    double pb, pc;
+    if (sp_dataset_power(d->ds, k, &d->base, &pb) || !(pb > 0)) {
+      st = missing(f, k, &d->base, "power");
+      break;
+    }
+    double phi = p->floor_w ? p->floor_w[bp] / pb : 0;
+    phi = phi > PHI_MAX ? PHI_MAX : phi;
+    p->logphi[j] = p->floor_w ? log(phi) : 0;
+    for (size_t i = 0; i < g && !st; i++) {
+      sp_config c = sp__grid_config(&p->grid[SP_POWER], i);
+      if (sp_dataset_power(d->ds, k, &c, &pc) || !(pc > 0)) {
+        st = missing(f, k, &c, "power");
+        break;
+      }
+      double prior = p->floor_w ? power_prior(phi, p->floor_w[i], p->floor_w[bp],
+                                              exp(-f->lt[j * gt + map[i]]))
+                                : 0;
+      p->res[SP_POWER][j * g + i] = y[j * m + i] = log(pc / pb) - prior;
+    }
+    y[j * m + g] = p->logphi[j];
+  }
+  if (!st) {
+    st = sp__forest_fit(f->feat, d->n, p->plan.nfeat, y, m, &pp->forest, &p->forest[SP_POWER]);
+    if (st == SP_ENOMEM) st = oom(f->err);
+  }
+  free(map);
+  free(y);
+  return st;
+}
+
+static int init_physet(sp_physet *p, const sp_physet_data *d, const sp_physet_params *pp) {
+  const char **names = malloc((sp_dataset_counter_count(d->ds) + 1) * sizeof *names);
+  if (!names) return SP_ENOMEM;
+  for (size_t c = 0; c < sp_dataset_counter_count(d->ds); c++)
+    names[c] = sp_dataset_counter_name(d->ds, c);
+  sp__features_plan(names, sp_dataset_counter_count(d->ds), &p->plan);
+  free(names);
+  p->n = d->n;
+  p->base = d->base;
+  p->sigma = pp->sigma;
+  p->has_power = d->grid[SP_POWER] != NULL;
+  for (int q = 0; q < 1 + p->has_power; q++) {
+    if (sp__grid_copy(&p->grid[q], d->grid[q])) return SP_ENOMEM;
+    p->gsize[q] = sp__grid_size(&p->grid[q]);
+  }
+  return SP_OK;
+}
+
+int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physet **out,
+                   sp_error *err) {
+  *out = NULL;
+  if (!d->n) return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL, "no training kernels");
+  sp_physet *p = calloc(1, sizeof *p);
+  fitter f = {.d = d, .p = p, .err = err};
+  int st = p && !init_physet(p, d, pp) ? SP_OK : oom(err);
+  if (!st) {
+    f.feat = malloc(d->n * p->plan.nfeat * sizeof(double));
+    f.blocks = malloc(d->n * sizeof(double));
+    f.lt = malloc(d->n * p->gsize[SP_TIME] * sizeof(double));
+    if (!f.feat || !f.blocks || !f.lt) st = oom(err);
+  }
+  if (!st) st = gather_time(&f);
+  if (!st) st = fit_time(&f, pp);
+  if (!st && p->has_power) st = gather_floor(&f, pp->floor_kernel);
+  if (!st && p->has_power) st = fit_power(&f, pp);
+  free(f.feat);
+  free(f.blocks);
+  free(f.lt);
+  if (st) {
+    sp__physet_free(p);
+    return st;
+  }
+  *out = p;
+  return SP_OK;
+}
+
+/* ---- prediction ------------------------------------------------------------ */
+
+/* Scratch for one prediction, on the heap only when the model is large. */
+typedef struct scratch {
+  double *w, *prior, *mean, *corr;
+  double *obs_val;  /* residual seen at each observed grid point */
+  size_t *obs_idx;
+  size_t nobs;
+} scratch;
+
+static void scratch_free(scratch *s) {
+  free(s->w);
+  free(s->prior);
+  free(s->mean);
+  free(s->corr);
+  free(s->obs_val);
+  free(s->obs_idx);
+}
+
+static int scratch_alloc(scratch *s, size_t n, size_t g, size_t nobs) {
+  memset(s, 0, sizeof *s);
+  s->w = malloc(n * sizeof *s->w);
+  s->prior = malloc(g * sizeof *s->prior);
+  s->mean = malloc(g * sizeof *s->mean);
+  s->corr = calloc(g, sizeof *s->corr);
+  s->obs_val = malloc((nobs + 1) * sizeof *s->obs_val);
+  s->obs_idx = malloc((nobs + 1) * sizeof *s->obs_idx);
+  if (s->w && s->prior && s->mean && s->corr && s->obs_val && s->obs_idx) return SP_OK;
+  scratch_free(s);
+  return SP_ENOMEM;
+}
+
+/* Multiplies w by the likelihood of the observed residuals under each
+ * training kernel's residual surface, then renormalizes. */
+static void reweight(const sp_physet *p, sp_quantity q, const scratch *s, double *w) {
+  const size_t g = p->gsize[q];
+  const double *res = p->res[q];
+  double best = -INFINITY, total = 0;
+  for (size_t j = 0; j < p->n; j++) {
+    double ll = 0;
+    for (size_t o = 0; o < s->nobs; o++) {
+      double z = (res[j * g + s->obs_idx[o]] - s->obs_val[o]) / p->sigma;
+      ll -= 0.5 * z * z;
+    }
+    w[j] = w[j] > 0 ? ll + log(w[j]) : -INFINITY;
+    best = w[j] > best ? w[j] : best;
+  }
+  for (size_t j = 0; j < p->n; j++) {
+    double d = w[j] - best;
+    w[j] = d > LOGLIK_FLOOR ? exp(d) : 0;
+    total += w[j];
+  }
+  for (size_t j = 0; j < p->n; j++) w[j] /= total;
+}
+
+static void weighted_mean(const sp_physet *p, sp_quantity q, const double *w, double *mean) {
+  const size_t g = p->gsize[q];
+  memset(mean, 0, g * sizeof *mean);
+  for (size_t j = 0; j < p->n; j++) {
+    if (w[j] == 0) continue;
+    const double *r = p->res[q] + j * g;
+    for (size_t i = 0; i < g; i++) mean[i] += w[j] * r[i];
+  }
+}
+
+/* Squared distance between two configurations in log space. */
+static double config_dist2(const sp_config *a, const sp_config *b) {
+  double d0 = log((double)a->cu / b->cu), d1 = log((double)a->engine_mhz / b->engine_mhz),
+         d2 = log((double)a->memory_mhz / b->memory_mhz);
+  return d0 * d0 + d1 * d1 + d2 * d2;
+}
+
+/* corr[i]: the mismatch at the observed points, interpolated by inverse
+ * squared distance with the base as a point of zero mismatch. */
+static void correction(const sp_physet *p, sp_quantity q, const scratch *s) {
+  const sp_grid *g = &p->grid[q];
+  for (size_t i = 0; i < p->gsize[q]; i++) {
+    sp_config c = sp__grid_config(g, i);
+    double db = config_dist2(&c, &p->base), num = 0, den = db > 0 ? 1 / db : INFINITY;
+    if (isinf(den)) {
+      s->corr[i] = 0;
+      continue;
+    }
+    int exact = 0;
+    for (size_t o = 0; o < s->nobs && !exact; o++) {
+      sp_config oc = sp__grid_config(g, s->obs_idx[o]);
+      double d = config_dist2(&c, &oc), mis = s->obs_val[o] - s->mean[s->obs_idx[o]];
+      if (d == 0) {
+        s->corr[i] = mis;
+        exact = 1;
+      }
+      num += mis / d;
+      den += 1 / d;
+    }
+    if (!exact) s->corr[i] = num / den;
+  }
+}
+
+/* The observation's extra measurements of q that fall on the grid, as
+ * residuals from the prior (prior must be filled). */
+static void observe_extra(const sp_physet *p, sp_quantity q, const sp_observation *obs,
+                          double base_value, scratch *s) {
+  s->nobs = 0;
+  const double *v = q == SP_TIME ? obs->extra_time_ms : obs->extra_power_w;
+  for (size_t e = 0; v && e < obs->nextra; e++) {
+    sp_grid_point gp;
+    if (!(v[e] > 0) || !isfinite(v[e]) || sp_config_equal(&obs->extra_config[e], &p->base) ||
+        sp__grid_locate(&p->grid[q], &obs->extra_config[e], &gp))
+      continue;
+    size_t i = sp__grid_flat(&p->grid[q], &gp);
+    s->obs_idx[s->nobs] = i;
+    s->obs_val[s->nobs++] = log(v[e] / base_value) - s->prior[i];
+  }
+}
+
+/* Weighted quantile of the residuals at grid point i. */
+static double quantile(const sp_physet *p, sp_quantity q, const double *w, size_t i,
+                       double share) {
+  const size_t g = p->gsize[q];
+  double best = INFINITY, acc;
+  /* The smallest residual whose cumulative weight reaches share: O(n^2)
+   * with n the training kernels, no allocation. */
+  for (size_t j = 0; j < p->n; j++) {
+    if (w[j] == 0) continue;
+    double v = p->res[q][j * g + i];
+    acc = 0;
+    for (size_t k = 0; k < p->n; k++)
+      if (p->res[q][k * g + i] <= v) acc += w[k];
+    if (acc >= share && v < best) best = v;
+  }
+  return best;
+}
+
+static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const double *w,
+                   double base_value, double *out, double *lo, double *hi) {
+  for (size_t i = 0; i < p->gsize[q]; i++) {
+    double shift = s->prior[i] + s->corr[i];
+    out[i] = base_value * exp(shift + s->mean[i]);
+    if (lo) lo[i] = base_value * exp(shift + quantile(p, q, w, i, TAIL));
+    if (hi) hi[i] = base_value * exp(shift + quantile(p, q, w, i, 1 - TAIL));
+  }
+}
+
+static int predict_time(const sp_physet *p, const sp_observation *obs, const double *feat,
+                        double blocks, double *out, double *lo, double *hi) {
+  scratch s;
+  if (scratch_alloc(&s, p->n, p->gsize[SP_TIME], obs->nextra)) return SP_ENOMEM;
+  sp__forest_weights(p->forest[SP_TIME], feat, s.w);
+  time_prior(p, blocks, s.prior);
+  observe_extra(p, SP_TIME, obs, obs->base_time_ms, &s);
+  if (s.nobs) reweight(p, SP_TIME, &s, s.w);
+  weighted_mean(p, SP_TIME, s.w, s.mean);
+  if (s.nobs) correction(p, SP_TIME, &s);
+  finish(p, SP_TIME, &s, s.w, obs->base_time_ms, out, lo, hi);
+  scratch_free(&s);
+  return SP_OK;
+}
+
+/* phi at the base: the user's floor when measured, else the similar
+ * training kernels' (weights w). */
+static double base_phi(const sp_physet *p, const sp_observation *obs, const double *w) {
+  if (obs->floor_w > 0) return obs->floor_w / obs->base_power_w;
+  double lp = 0;
+  for (size_t j = 0; j < p->n; j++) lp += w[j] * p->logphi[j];
+  return exp(lp);
+}
+
+static int predict_power(const sp_physet *p, const sp_observation *obs, const double *feat,
+                         double blocks, double *out, double *lo, double *hi) {
+  const size_t g = p->gsize[SP_POWER], gt = p->gsize[SP_TIME];
+  double *time = malloc(gt * sizeof *time);
+  size_t *map = malloc(g * sizeof *map);
+  scratch s;
+  int st = time && map && !scratch_alloc(&s, p->n, g, obs->nextra) ? SP_OK : SP_ENOMEM;
+  if (st) {
+    free(time);
+    free(map);
+    return st;
+  }
+  st = power_to_time(p, map);
+  if (!st) st = predict_time(p, obs, feat, blocks, time, NULL, NULL);
+  if (!st) {
+    sp__forest_weights(p->forest[SP_POWER], feat, s.w);
+    size_t bp = base_index(p, SP_POWER);
+    double phi = p->floor_w ? base_phi(p, obs, s.w) : 0;
+    for (size_t i = 0; i < g; i++)
+      s.prior[i] = p->floor_w ? power_prior(phi, p->floor_w[i], p->floor_w[bp],
+                                            obs->base_time_ms / time[map[i]])
+                              : 0;
+    observe_extra(p, SP_POWER, obs, obs->base_power_w, &s);
+    if (s.nobs) reweight(p, SP_POWER, &s, s.w);
+    weighted_mean(p, SP_POWER, s.w, s.mean);
+    if (s.nobs) correction(p, SP_POWER, &s);
+    finish(p, SP_POWER, &s, s.w, obs->base_power_w, out, lo, hi);
+  }
+  free(time);
+  free(map);
+  scratch_free(&s);
+  return st;
+}
+
+int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *obs,
+                       double *out, double *lo, double *hi) {
+  if (q == SP_POWER && (!p->has_power || !(obs->base_power_w > 0))) return SP_ENOPOWER;
+  if (!(obs->base_time_ms > 0) || !isfinite(obs->base_time_ms)) return SP_EINVAL;
+  double stackf[SP_FEATURES_MAX + 1];
+  double *feat = p->plan.nfeat <= SP_FEATURES_MAX + 1 ? stackf
+                                                      : malloc(p->plan.nfeat * sizeof *feat);
+  if (!feat) return SP_ENOMEM;
+  sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, feat);
+  double blocks = sp__features_blocks(&p->plan, obs->counters);
+  int st = q == SP_TIME ? predict_time(p, obs, feat, blocks, out, lo, hi)
+                        : predict_power(p, obs, feat, blocks, out, lo, hi);
+  if (feat != stackf) free(feat);
+  return st;
+}
+
+/* ---- text form ----------------------------------------------------------- */
+
+static void write_row(FILE *fp, const char *key, const double *v, size_t n) {
+  fprintf(fp, "%s", key);
+  for (size_t i = 0; i < n; i++) fprintf(fp, " %.17g", v[i]);
+  fprintf(fp, "\n");
+}
+
+static void write_quantity(const sp_physet *p, sp_quantity q, FILE *fp) {
+  const size_t g = p->gsize[q];
+  fprintf(fp, "quantity %s %zu\n", q == SP_TIME ? "time" : "power", g);
+  if (q == SP_POWER) {
+    if (p->floor_w) write_row(fp, "floor", p->floor_w, g);
+    else fprintf(fp, "floor none\n");
+    if (p->floor_w) write_row(fp, "logphi", p->logphi, p->n);
+  }
+  for (size_t j = 0; j < p->n; j++) write_row(fp, "r", p->res[q] + j * g, g);
+  sp__forest_save(p->forest[q], fp);
+}
+
+int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
+  sp_atomic_file af;
+  int st = sp__atomic_open(&af, path, err);
+  if (st) return st;
+  char base[64];
+  sp_config_format(&p->base, base, sizeof base);
+  fprintf(af.fp, "%s\nvocabulary %s features %zu\nbase %s\nsigma %.17g\ntrain %zu\n",
+          PHYSET_MAGIC, p->plan.vocabulary, p->plan.nfeat, base, p->sigma, p->n);
+  write_quantity(p, SP_TIME, af.fp);
+  if (p->has_power) write_quantity(p, SP_POWER, af.fp);
+  else fprintf(af.fp, "quantity power absent\n");
+  fprintf(af.fp, "end\n");
+  return sp__atomic_commit(&af, err);
+}
+
+typedef struct reader {
+  FILE *fp;
+  const char *path;
+  char *buf;
+  size_t cap;
+  long line;
+  sp_error *err;
+} reader;
+
+static int bad(reader *r, const char *what) {
+  return sp__fail(r->err, SP_EMODEL, r->path, r->line, 0, NULL, "%s", what);
+}
+
+/* Next line with its key checked; returns a pointer past "key ". */
+static char *next_line(reader *r, const char *key) {
+  r->line++;
+  if (getline(&r->buf, &r->cap, r->fp) <= 0) return NULL;
+  size_t n = strlen(key);
+  if (strncmp(r->buf, key, n) || (r->buf[n] != ' ' && r->buf[n] != '\n')) return NULL;
+  return r->buf + n;
+}
+
+static int parse_values(reader *r, char *s, double *v, size_t n) {
+  char *end;
+  for (size_t i = 0; i < n; i++) {
+    errno = 0;
+    v[i] = strtod(s, &end);
+    if (end == s || errno || !isfinite(v[i])) return bad(r, "a value is missing or not finite");
+    s = end;
+  }
+  return *s == '\n' || *s == '\0' ? SP_OK : bad(r, "more values than expected");
+}
+
+static int read_values(reader *r, const char *key, double *v, size_t n) {
+  char *s = next_line(r, key);
+  return s ? parse_values(r, s, v, n) : bad(r, "unexpected line: the method file is damaged");
+}
+
+static int read_forest(reader *r, sp_forest **f, size_t n, size_t nfeat) {
+  long line;
+  int st = sp__forest_load(r->fp, r->line + 1, &line, f);
+  r->line = line;
+  if (st == SP_ENOMEM) return oom(r->err);
+  if (st || sp__forest_samples(*f) != n || sp__forest_features(*f) != nfeat)
+    return bad(r, "the forest is damaged or does not match the model");
+  return SP_OK;
+}
+
+/* "floor none", or the floor watts followed by the kernels' log phi. */
+static int read_floor(reader *r, sp_physet *p, size_t g) {
+  char *s = next_line(r, "floor");
+  if (!s) return bad(r, "expected the floor line");
+  if (!strcmp(s, " none\n")) return SP_OK;
+  p->floor_w = malloc(g * sizeof(double));
+  p->logphi = malloc(p->n * sizeof(double));
+  if (!p->floor_w || !p->logphi) return oom(r->err);
+  int st = parse_values(r, s, p->floor_w, g);
+  for (size_t i = 0; !st && i < g; i++)
+    if (!(p->floor_w[i] > 0)) st = bad(r, "a floor power is not positive");
+  return st ? st : read_values(r, "logphi", p->logphi, p->n);
+}
+
+/* Returns 1 for "quantity power absent" in a model without power. */
+static int read_quantity(reader *r, sp_physet *p, sp_quantity q) {
+  char *s = next_line(r, "quantity");
+  size_t g;
+  const char *name = q == SP_TIME ? "time" : "power";
+  char want[32];
+  snprintf(want, sizeof want, " %s absent\n", name);
+  if (s && q == SP_POWER && !strcmp(s, want))
+    return p->has_power ? bad(r, "the power part is missing") : 1;
+  snprintf(want, sizeof want, " %s %%zu", name);
+  if (!s || sscanf(s, want, &g) != 1 || g != p->gsize[q] || (q == SP_POWER && !p->has_power))
+    return bad(r, "the quantity does not match the model's grid");
+  int st = q == SP_POWER ? read_floor(r, p, g) : SP_OK;
+  if (!st && !(p->res[q] = malloc(p->n * g * sizeof(double)))) st = oom(r->err);
+  for (size_t j = 0; j < p->n && !st; j++) st = read_values(r, "r", p->res[q] + j * g, g);
+  return st ? st : read_forest(r, &p->forest[q], p->n, p->plan.nfeat);
+}
+
+static int read_header(reader *r, sp_physet *p, const sp_config *base) {
+  char voc[32], cfgtext[64];
+  size_t nf;
+  char *s;
+  sp_config cfg;
+  sp_error ignore;
+  r->line++;
+  if (getline(&r->buf, &r->cap, r->fp) <= 0 || strcmp(r->buf, PHYSET_MAGIC "\n"))
+    return bad(r, "not a physet method file (or another version)");
+  if (!(s = next_line(r, "vocabulary")) || sscanf(s, " %31s features %zu", voc, &nf) != 2 ||
+      strcmp(voc, p->plan.vocabulary) || nf != p->plan.nfeat)
+    return bad(r, "the features do not match the model's counters");
+  if (!(s = next_line(r, "base")) || sscanf(s, " %63s", cfgtext) != 1 ||
+      sp_config_parse(cfgtext, &cfg, &ignore) || !sp_config_equal(&cfg, base))
+    return bad(r, "the base configuration does not match the model's");
+  if (!(s = next_line(r, "sigma")) || sscanf(s, " %lf", &p->sigma) != 1 || !(p->sigma > 0))
+    return bad(r, "sigma is missing or not positive");
+  if (!(s = next_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n ||
+      p->n > 1000000)
+    return bad(r, "the training kernel count is missing or out of range");
+  return SP_OK;
+}
+
+int sp__physet_load(const char *path, const char *const *counter_names, size_t ncounters,
+                    const sp_config *base, const sp_grid *const grid[2], sp_physet **out,
+                    sp_error *err) {
+  *out = NULL;
+  sp_physet *p = calloc(1, sizeof *p);
+  if (!p) return oom(err);
+  reader r = {.path = path, .err = err};
+  sp__features_plan(counter_names, ncounters, &p->plan);
+  p->base = *base;
+  p->has_power = grid[SP_POWER] != NULL;
+  int st = SP_OK;
+  for (int q = 0; q < 1 + p->has_power && !st; q++) {
+    if (sp__grid_copy(&p->grid[q], grid[q])) st = oom(err);
+    else p->gsize[q] = sp__grid_size(&p->grid[q]);
+  }
+  if (!st && !(r.fp = fopen(path, "rb")))
+    st = sp__fail(err, SP_EMODEL, path, 0, 0, NULL, "cannot open the method file: %s",
+                  strerror(errno));
+  if (!st) st = read_header(&r, p, base);
+  if (!st) st = read_quantity(&r, p, SP_TIME);
+  if (!st) {
+    st = read_quantity(&r, p, SP_POWER);
+    if (st == 1) st = SP_OK;
+  }
+  if (!st && !next_line(&r, "end")) st = bad(&r, "expected 'end'");
+  if (r.fp) fclose(r.fp);
+  free(r.buf);
+  if (st) {
+    sp__physet_free(p);
+    return st;
+  }
+  *out = p;
+  return SP_OK;
+}
+
+/* ---- the method's type (method.h) ------------------------------------------ */
+
+static int physet_fit(const sp_method_data *d, const sp_train_params *p, void **state,
+                      sp_error *err) {
+  sp_physet_params pp;
+  sp__physet_params_init(&pp);
+  pp.floor_kernel = p->floor_kernel;
+  pp.forest.seed = p->seed;
+  sp_physet_data pd = {d->ds, d->kernels, d->n, d->ctx.base, {d->ctx.grid[0], d->ctx.grid[1]}};
+  sp_physet *ps = NULL;
+  int st = sp__physet_fit(&pd, &pp, &ps, err);
+  *state = ps;
+  return st;
+}
+
+static int physet_predict(const sp_model *m, const void *state, sp_quantity q,
+                          const sp_observation *obs, double *out) {
+  (void)m;
+  return sp__physet_predict(state, q, obs, out, NULL, NULL);
+}
+
+static int physet_save(const void *state, const char *path, sp_error *err) {
+  return sp__physet_save(state, path, err);
+}
+
+static int physet_load(const sp_method_context *ctx, const char *path, void **state,
+                       sp_error *err) {
+  sp_physet *ps = NULL;
+  int st = sp__physet_load(path, ctx->counter_names, ctx->ncounters, &ctx->base, ctx->grid,
+                           &ps, err);
+  *state = ps;
+  return st;
+}
+
+static void physet_free(void *state) { sp__physet_free(state); }
+
+const sp_method_type sp__method_physet = {
+    .name = "physet",
+    .needs = SP_NEEDS_COUNTERS | SP_USES_MEASURED | SP_USES_FLOOR,
+    .fit = physet_fit,
+    .predict = physet_predict,
+    .save = physet_save,
+    .load = physet_load,
+    .free = physet_free,
+};

@@ -1,0 +1,119 @@
+/* predict.c: prediction with the method a model has in use (method.h), and
+ * the observations it predicts from. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/dataset.h"
+#include "model.h"
+#include "util/status.h"
+
+static int base_value(sp_quantity q, const sp_observation *obs, double *v) {
+  *v = q == SP_TIME ? obs->base_time_ms : obs->base_power_w;
+  if (q == SP_POWER && isnan(*v)) return SP_ENOPOWER;
+  return isfinite(*v) && *v > 0 ? SP_OK : SP_EINVAL;
+}
+
+/* The arguments every method shares. */
+static int check_observation(const sp_model *m, sp_quantity q, const sp_observation *obs) {
+  double v;
+  int st = sp__model_check_quantity(m, q);
+  return st ? st : base_value(q, obs, &v);
+}
+
+/* Fills info (when not NULL) with the counters outside the training range,
+ * whatever the method in use does with them. */
+static int report_clamped(const sp_model *m, const sp_observation *obs, sp_predict_info *info) {
+  if (!info) return SP_OK;
+  double stack[SP_NORM_STACK];
+  double *x = sp__model_normalized(m, obs->counters, stack, info);
+  if (!x) return SP_ENOMEM;
+  if (x != stack) free(x);
+  return SP_OK;
+}
+
+/* The method in use over the whole grid of q (the observation checked). */
+static int predict_grid(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                        double *out) {
+  const sp_method_slot *s = &m->methods[m->in_use];
+  int st = s->type->predict(m, s->state, q, obs, out);
+  return st ? st : sp__check_positive(out, sp__grid_size(&m->sub[q].grid));
+}
+
+int sp_model_predict_all(const sp_model *m, sp_quantity q,
+                         const sp_observation *obs, double *out,
+                         sp_predict_info *info) {
+  int st = check_observation(m, q, obs);
+  if (!st) st = report_clamped(m, obs, info);
+  return st ? st : predict_grid(m, q, obs, out);
+}
+
+int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                     const sp_config *target, double *out, sp_predict_info *info) {
+  int st = check_observation(m, q, obs);
+  if (st) return st;
+  const sp_submodel *sub = &m->sub[q];
+  sp_grid_point t;
+  if (sp__grid_locate(&sub->grid, target, &t)) return SP_EGRID;
+  st = report_clamped(m, obs, info);
+  if (st) return st;
+  const sp_method_slot *s = &m->methods[m->in_use];
+  if (s->type->predict_at) return s->type->predict_at(m, s->state, q, obs, &t, out);
+  double *all = malloc(sp__grid_size(&sub->grid) * sizeof *all);
+  if (!all) return SP_ENOMEM;
+  st = predict_grid(m, q, obs, all);
+  if (!st) *out = all[sp__grid_flat(&sub->grid, &t)];
+  free(all);
+  return st;
+}
+
+int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
+                     double *counters, sp_observation *obs, sp_error *err) {
+  char cfg[64];
+  sp_config_format(&m->base, cfg, sizeof cfg);
+  memset(obs, 0, sizeof *obs);
+  obs->kernel = sp_dataset_kernel_name(ds, k);
+  obs->counters = counters;
+  obs->base_power_w = NAN;
+  if (sp_dataset_time(ds, k, &m->base, &obs->base_time_ms))
+    return sp__fail(err, SP_ENOTFOUND, ds->runs_path, 0, 0, "kernel",
+                    "kernel '%s' has no row at the base configuration %s",
+                    obs->kernel, cfg);
+  (void)sp_dataset_power(ds, k, &m->base, &obs->base_power_w);
+  const double *row;
+  if (!ds->counters_path || sp_dataset_counters(ds, k, &m->base, &row))
+    return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, "kernel",
+                    "kernel '%s' has no counters at the base configuration %s",
+                    obs->kernel, cfg);
+  for (size_t c = 0; c < m->ncounters; c++) {
+    size_t j = 0;
+    while (j < ds->ncounters && strcmp(ds->counter_names[j], m->counter_names[c])) j++;
+    if (j == ds->ncounters)
+      return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 1, 0,
+                      m->counter_names[c],
+                      "counter required by the model is missing from the header");
+    counters[c] = row[j];
+    if (isnan(counters[c]))
+      return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, m->counter_names[c],
+                      "kernel '%s' has no value for this counter at the base "
+                      "configuration %s (empty field)", obs->kernel, cfg);
+  }
+  return SP_OK;
+}
+
+size_t sp_model_observe_more(const sp_model *m, const sp_dataset *ds, size_t k,
+                             const sp_config *cfgs, size_t n, sp_config *cfg,
+                             double *time_ms, double *power_w, sp_observation *obs) {
+  size_t used = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (sp_config_equal(&cfgs[i], &m->base) || sp_dataset_time(ds, k, &cfgs[i], &time_ms[used]))
+      continue;
+    if (sp_dataset_power(ds, k, &cfgs[i], &power_w[used])) power_w[used] = NAN;
+    cfg[used++] = cfgs[i];
+  }
+  obs->nextra = used;
+  obs->extra_config = cfg;
+  obs->extra_time_ms = time_ms;
+  obs->extra_power_w = power_w;
+  return used;
+}

@@ -1,0 +1,453 @@
+/* train.c: building a model from a dataset (paper III-B to III-D). */
+#include "model.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/dataset.h"
+#include "kmeans.h"
+#include "util/sha256.h"
+#include "util/status.h"
+
+void sp_train_params_init(sp_train_params *p) {
+  memset(p, 0, sizeof *p);
+  p->clusters = 12;
+  p->seed = 1;
+  p->restarts = 10;
+  p->max_epochs = 500;
+  p->desired_error = 1e-4;
+  p->methods = 1u << SP_TRAIN_PHYSET;
+}
+
+/* ---- training state ------------------------------------------------------ */
+
+typedef struct trainer {
+  const sp_dataset *ds;
+  const sp_train_params *p;
+  sp_model *m;
+  size_t *kernels;      /* dataset indices of training kernels */
+  size_t n;
+  double *x;            /* n * ncounters normalized base counters */
+  sp_progress_fn progress;
+  void *user;
+  size_t done, total;
+  sp_error *err;
+} trainer;
+
+static int oom(sp_error *err) {
+  return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+}
+
+static int pick_kernels(trainer *t) {
+  const sp_dataset *ds = t->ds;
+  t->kernels = malloc((ds->nkernels + 1) * sizeof *t->kernels);
+  if (!t->kernels) return oom(t->err);
+  for (size_t k = 0; k < ds->nkernels; k++)
+    if (!t->p->use_kernel || t->p->use_kernel[k]) t->kernels[t->n++] = k;
+  if (t->n < 2)
+    return sp__fail(t->err, SP_EPARSE, ds->runs_path, 0, 0, NULL,
+                    "%zu training kernel%s: at least 2 are needed to cluster", t->n,
+                    t->n == 1 ? "" : "s");
+  sp_model *m = t->m;
+  m->train_kernels = calloc(t->n, sizeof *m->train_kernels);
+  if (!m->train_kernels) return oom(t->err);
+  m->ntrain = t->n;
+  for (size_t i = 0; i < t->n; i++)
+    if (sp__set_string(&m->train_kernels[i], ds->kernels[t->kernels[i]]))
+      return oom(t->err);
+  return SP_OK;
+}
+
+/* Records counter names, the training min/max and normalized inputs. */
+static int gather_counters(trainer *t) {
+  const sp_dataset *ds = t->ds;
+  sp_model *m = t->m;
+  const size_t nc = ds->ncounters;
+  if (nc == 0)
+    return sp__fail(t->err, SP_EPARSE, ds->counters_path, 0, 0, NULL,
+                    "no performance counters: the classifiers need counters.csv");
+  m->ncounters = nc;
+  m->counter_names = calloc(nc, sizeof *m->counter_names);
+  m->cmin = malloc(nc * sizeof(double));
+  m->cmax = malloc(nc * sizeof(double));
+  t->x = malloc(t->n * nc * sizeof(double));
+  if (!m->counter_names || !m->cmin || !m->cmax || !t->x) return oom(t->err);
+  for (size_t c = 0; c < nc; c++)
+    if (sp__set_string(&m->counter_names[c], ds->counter_names[c])) return oom(t->err);
+  for (size_t i = 0; i < t->n; i++) {
+    const double *v;
+    if (sp_dataset_counters(ds, t->kernels[i], &m->base, &v)) {
+      char cfg[64];
+      sp_config_format(&m->base, cfg, sizeof cfg);
+      return sp__fail(t->err, SP_ENOTFOUND, ds->counters_path, 0, 0, "kernel",
+                      "kernel '%s' has no counters at the base configuration %s",
+                      ds->kernels[t->kernels[i]], cfg);
+    }
+    for (size_t c = 0; c < nc; c++) {
+      if (isnan(v[c])) {
+        char cfg[64];
+        sp_config_format(&m->base, cfg, sizeof cfg);
+        return sp__fail(t->err, SP_ENOTFOUND, ds->counters_path, 0, 0, ds->counter_names[c],
+                        "kernel '%s' has no value for this counter at the base "
+                        "configuration %s (empty field)",
+                        ds->kernels[t->kernels[i]], cfg);
+      }
+      m->cmin[c] = i ? fmin(m->cmin[c], v[c]) : v[c];
+      m->cmax[c] = i ? fmax(m->cmax[c], v[c]) : v[c];
+    }
+    memcpy(t->x + i * nc, v, nc * sizeof(double));
+  }
+  for (size_t i = 0; i < t->n; i++)
+    sp__model_normalize(m, t->x + i * nc, t->x + i * nc, NULL);
+  return SP_OK;
+}
+
+/* ---- the power grid: the largest complete sub-grid around the base ------- */
+
+static size_t count_missing(const trainer *t, unsigned char *keep[3],
+                            size_t *missing[3]) {
+  const sp_dataset *ds = t->ds;
+  size_t total = 0;
+  for (int a = 0; a < 3; a++) memset(missing[a], 0, ds->naxis[a] * sizeof(size_t));
+  for (size_t ic = 0; ic < ds->naxis[0]; ic++)
+    for (size_t ie = 0; ie < ds->naxis[1]; ie++)
+      for (size_t im = 0; im < ds->naxis[2]; im++) {
+        if (!keep[0][ic] || !keep[1][ie] || !keep[2][im]) continue;
+        sp_config c = {ds->axis[0][ic], ds->axis[1][ie], ds->axis[2][im]};
+        size_t miss = 0;
+        double v;
+        for (size_t i = 0; i < t->n; i++)
+          miss += sp_dataset_power(ds, t->kernels[i], &c, &v) != SP_OK;
+        missing[0][ic] += miss;
+        missing[1][ie] += miss;
+        missing[2][im] += miss;
+        total += miss;
+      }
+  return total;
+}
+
+/* Drops, one at a time, the axis value with the most missing power
+ * readings (never the base's own) until every kept cell has power. */
+static int power_grid(const trainer *t, const sp_grid_point *base, sp_grid *out,
+                      int *ok) {
+  const sp_dataset *ds = t->ds;
+  unsigned char *keep[3] = {0};
+  size_t *missing[3] = {0};
+  int st = SP_OK;
+  *ok = 0;
+  for (int a = 0; a < 3 && !st; a++) {
+    keep[a] = malloc(ds->naxis[a]);
+    missing[a] = malloc(ds->naxis[a] * sizeof(size_t));
+    if (!keep[a] || !missing[a]) st = SP_ENOMEM;
+    else memset(keep[a], 1, ds->naxis[a]);
+  }
+  while (!st && count_missing(t, keep, missing) > 0) {
+    int ba = -1;
+    size_t bi = 0, worst = 0;
+    for (int a = 0; a < 3; a++)
+      for (size_t i = 0; i < ds->naxis[a]; i++)
+        if (keep[a][i] && i != base->i[a] && missing[a][i] > worst) {
+          worst = missing[a][i];
+          ba = a;
+          bi = i;
+        }
+    if (ba < 0) break; /* only the base's own lines lack power */
+    keep[ba][bi] = 0;
+  }
+  if (!st && count_missing(t, keep, missing) == 0) {
+    size_t n[3] = {0};
+    int *v[3] = {0};
+    for (int a = 0; a < 3 && !st; a++) {
+      v[a] = malloc(ds->naxis[a] * sizeof(int));
+      if (!v[a]) st = SP_ENOMEM;
+      for (size_t i = 0; v[a] && i < ds->naxis[a]; i++)
+        if (keep[a][i]) v[a][n[a]++] = ds->axis[a][i];
+    }
+    const int *const cv[3] = {v[0], v[1], v[2]};
+    if (!st) st = sp__grid_init(out, n, cv);
+    *ok = !st && sp__grid_size(out) > 1;
+    if (!st && !*ok) sp__grid_free(out);
+    for (int a = 0; a < 3; a++) free(v[a]);
+  }
+  for (int a = 0; a < 3; a++) {
+    free(keep[a]);
+    free(missing[a]);
+  }
+  return st;
+}
+
+/* ---- cluster sets --------------------------------------------------------- */
+
+static int train_set(trainer *t, sp_cluster_set *set, const double *feat,
+                     unsigned long seed) {
+  sp_kmeans_params kp = {t->p->clusters, seed, t->p->restarts, 300};
+  sp_kmeans_result r;
+  int st = sp__kmeans(feat, t->n, set->dim, &kp, &r);
+  if (st)
+    return sp__fail(t->err, st, NULL, 0, 0, NULL, "k-means failed: %s",
+                    sp_strerror(st));
+  set->k = r.k;
+  set->centroids = r.centroids;
+  set->assign = r.assign;
+  set->inertia = r.inertia;
+  free(r.sizes);
+  sp_classifier_params cp = {seed, t->p->max_epochs, t->p->desired_error};
+  st = sp__classifier_train(t->x, set->assign, t->n, t->m->ncounters, set->k, &cp,
+                            &set->clf);
+  if (st)
+    return sp__fail(t->err, st, NULL, 0, 0, NULL, "classifier training failed: %s",
+                    sp_strerror(st));
+  /* Training can stop short of its target (too few epochs, or inputs that
+   * saturate the network); counting the kernels it gets wrong lets the
+   * caller report that rather than ship it silently. */
+  for (size_t i = 0; i < t->n; i++)
+    set->misclassified += sp__classifier_classify(set->clf, t->x + i * t->m->ncounters,
+                                                  NULL) != set->assign[i];
+  return SP_OK;
+}
+
+/* Scaling values are ratios of two measurements.  A kernel measured at,
+ * say, 1e-300 ms and 1e300 ms has ratios that overflow to infinity or
+ * underflow to zero; no centroid can represent them, so the kernel is named
+ * instead of letting k-means refuse the whole set. */
+static int check_features(const trainer *t, sp_quantity q, size_t i,
+                          const double *f, size_t dim) {
+  for (size_t d = 0; d < dim; d++)
+    if (!(isfinite(f[d]) && f[d] > 0))
+      return sp__fail(t->err, SP_ENUMERIC, t->ds->runs_path, 0, 0,
+                      q == SP_TIME ? "time_ms" : "power_w",
+                      "kernel '%s': a scaling value (the ratio of two of its "
+                      "measurements) is %g; its values span more than double "
+                      "precision can divide",
+                      t->ds->kernels[t->kernels[i]], f[d]);
+  return SP_OK;
+}
+
+static void report(trainer *t, const char *what) {
+  t->done++;
+  if (t->progress) t->progress(t->user, t->done, t->total, what);
+}
+
+static int train_submodel(trainer *t, sp_quantity q, sp_surface **surf) {
+  sp_submodel *s = &t->m->sub[q];
+  const sp_grid *g = &s->grid;
+  const size_t nc = g->n[0], rdim = sp__region_dim(g), cdim = sp__cu_dim(g);
+  s->nsets = nc + (nc > 1);
+  s->sets = calloc(s->nsets, sizeof *s->sets);
+  size_t maxdim = rdim > cdim ? rdim : cdim;
+  double *feat = malloc((t->n * maxdim + 1) * sizeof(double));
+  int st = (!s->sets || !feat) ? oom(t->err) : SP_OK;
+  for (size_t set = 0; set < s->nsets && !st; set++) {
+    sp_cluster_set *cs = &s->sets[set];
+    cs->kind = set < nc ? SP_SET_REGION : SP_SET_CU;
+    cs->region = set < nc ? set : 0;
+    cs->dim = cs->kind == SP_SET_REGION ? rdim : cdim;
+    for (size_t i = 0; i < t->n && !st; i++) {
+      if (cs->kind == SP_SET_REGION)
+        sp__surface_region_features(surf[i], set, feat + i * cs->dim);
+      else
+        sp__surface_cu_features(surf[i], s->base.i[1], s->base.i[2],
+                                feat + i * cs->dim);
+      st = check_features(t, q, i, feat + i * cs->dim, cs->dim);
+    }
+    /* Each set gets its own seed so sets do not share random streams. */
+    if (!st) st = train_set(t, cs, feat, t->p->seed * 1000003UL + set + 17UL * q);
+    report(t, q == SP_TIME ? "time cluster sets" : "power cluster sets");
+  }
+  free(feat);
+  return st;
+}
+
+static int build_surfaces(trainer *t, sp_quantity q, sp_surface ***out) {
+  sp_surface **surf = calloc(t->n, sizeof *surf);
+  if (!surf) return oom(t->err);
+  int st = SP_OK;
+  for (size_t i = 0; i < t->n && !st; i++)
+    st = sp__surface_build_on(t->ds, t->kernels[i], q, &t->m->sub[q].grid, &surf[i],
+                              t->err);
+  *out = surf;
+  return st;
+}
+
+static void free_surfaces(sp_surface **surf, size_t n) {
+  for (size_t i = 0; surf && i < n; i++) sp_surface_free(surf[i]);
+  free(surf);
+}
+
+static int setup_time_grid(trainer *t) {
+  sp_model *m = t->m;
+  sp_submodel *s = &m->sub[SP_TIME];
+  if (sp__grid_from_dataset(t->ds, &s->grid)) return oom(t->err);
+  if (sp__grid_size(&s->grid) < 2)
+    return sp__fail(t->err, SP_EGRID, t->ds->runs_path, 0, 0, NULL,
+                    "single-configuration grid: there is nothing to scale between");
+  if (sp__grid_locate(&s->grid, &m->base, &s->base)) {
+    char cfg[64];
+    sp_config_format(&m->base, cfg, sizeof cfg);
+    return sp__fail(t->err, SP_EGRID, t->ds->runs_path, 0, 0, "base",
+                    "base configuration %s is not on the grid of the data", cfg);
+  }
+  s->present = 1;
+  return SP_OK;
+}
+
+static int setup_power_grid(trainer *t) {
+  sp_model *m = t->m;
+  sp_submodel *s = &m->sub[SP_POWER];
+  int ok;
+  if (power_grid(t, &m->sub[SP_TIME].base, &s->grid, &ok)) return oom(t->err);
+  if (!ok)
+    return sp__set_string(&m->power_note,
+                          "no power model: the data has no complete power grid "
+                          "around the base configuration")
+               ? oom(t->err) : SP_OK;
+  sp__grid_locate(&s->grid, &m->base, &s->base);
+  s->present = 1;
+  if (sp__grid_size(&s->grid) < sp__grid_size(&m->sub[SP_TIME].grid))
+    return sp__set_string(&m->power_note,
+                          "power is modeled on the sub-grid where every training "
+                          "kernel has power readings")
+               ? oom(t->err) : SP_OK;
+  return SP_OK;
+}
+
+static int record_provenance(trainer *t) {
+  sp_model *m = t->m;
+  const sp_dataset *ds = t->ds;
+  m->seed = t->p->seed;
+  m->clusters_requested = t->p->clusters;
+  m->restarts = t->p->restarts;
+  m->max_epochs = t->p->max_epochs;
+  m->desired_error = t->p->desired_error;
+  if (sp__set_string(&m->runs_path, ds->runs_path) ||
+      sp__set_string(&m->counters_path, ds->counters_path))
+    return oom(t->err);
+  if (sp__sha256_file(ds->runs_path, m->runs_sha256) ||
+      sp__sha256_file(ds->counters_path, m->counters_sha256))
+    return sp__fail(t->err, SP_EIO, ds->runs_path, 0, 0, NULL,
+                    "cannot checksum the training files");
+  return SP_OK;
+}
+
+/* Fits the methods besides wu2015 that params->methods asks for, in table
+ * order, on the same training kernels and grids; the last one fitted is the
+ * recommended method (physet, the only one so far: issue 10, it
+ * generalises better). */
+static int fit_methods(trainer *t) {
+  const sp_method_data d = {t->ds, t->kernels, t->n, sp__model_method_context(t->m)};
+  int st = SP_OK;
+  for (size_t i = 1; sp__method_table[i] && i <= 32 && !st; i++) {
+    if (!((t->p->methods >> (i - 1)) & 1u)) continue;
+    void *state = NULL;
+    st = sp__method_table[i]->fit(&d, t->p, &state, t->err);
+    if (st && sp__method_table[i]->free) sp__method_table[i]->free(state);
+    else if (sp__model_add_method(t->m, sp__method_table[i], state))
+      st = sp__fail(t->err, SP_EINVAL, NULL, 0, 0, "methods", "a model carries at most %d methods",
+                    SP_MODEL_MAX_METHODS);
+  }
+  return st;
+}
+
+const char *sp_train_method_name(size_t i) {
+  for (size_t j = 0; sp__method_table[j]; j++)
+    if (j == i) return sp__method_table[j]->name;
+  return NULL;
+}
+
+int sp_train_params_set_methods(sp_train_params *p, const char *list, sp_error *err) {
+  char *copy = strdup(list), *save = NULL;
+  if (!copy) return oom(err);
+  unsigned bits = 0;
+  int st = SP_OK;
+  for (char *t = strtok_r(copy, ",", &save); t && !st; t = strtok_r(NULL, ",", &save)) {
+    size_t i;
+    if (!sp__method_find(t, &i) || i > 32)
+      st = sp__fail(err, SP_EINVAL, NULL, 0, 0, "methods", "'%s' is not a method", t);
+    else if (i > 0)
+      bits |= 1u << (i - 1);
+  }
+  free(copy);
+  if (!st) p->methods = bits;
+  return st;
+}
+
+static int check_params(const sp_dataset *ds, const sp_train_params *p,
+                        sp_error *err) {
+  if (p->clusters < 1)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "clusters", "k must be at least 1");
+  if (p->restarts < 1 || p->max_epochs < 1)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL,
+                    "restarts and epochs must be at least 1");
+  if (!ds->counters_path)
+    return sp__fail(err, SP_EINVAL, ds->runs_path, 0, 0, NULL,
+                    "training needs counters.csv as well as runs.csv");
+  return SP_OK;
+}
+
+int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out) {
+  memset(out, 0, sizeof *out);
+  if ((q != SP_TIME && q != SP_POWER) || !m->sub[q].present) return SP_ENOPOWER;
+  const sp_submodel *s = &m->sub[q];
+  out->sets = s->nsets;
+  out->trained = 1;
+  out->k_min = (size_t)-1;
+  for (size_t i = 0; i < s->nsets; i++) {
+    const sp_cluster_set *cs = &s->sets[i];
+    out->k_min = cs->k < out->k_min ? cs->k : out->k_min;
+    out->k_max = cs->k > out->k_max ? cs->k : out->k_max;
+    out->assignments += m->ntrain;
+    if (cs->misclassified == (size_t)-1) out->trained = 0;
+    else out->misclassified += cs->misclassified;
+    if (!sp__classifier_has_network(cs->clf)) continue;
+    const double mse = sp__classifier_train_mse(cs->clf);
+    out->networks++;
+    out->unconverged += mse > m->desired_error;
+    if (mse > out->worst_mse) out->worst_mse = mse;
+  }
+  if (!out->trained) {
+    out->unconverged = out->misclassified = 0;
+    out->worst_mse = NAN;
+  }
+  for (size_t c = 0; c < m->ncounters; c++)
+    out->constant_counters += m->cmin[c] == m->cmax[c];
+  return SP_OK;
+}
+
+int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
+                   sp_progress_fn progress, void *user, sp_model **out,
+                   sp_error *err) {
+  *out = NULL;
+  /* GSL's default handler aborts; the library reports statuses instead. */
+  gsl_set_error_handler_off();
+  int st = check_params(ds, params, err);
+  if (st) return st;
+  trainer t = {ds, params, sp__model_alloc(), NULL, 0, NULL, progress, user, 0, 0, err};
+  if (!t.m) return oom(err);
+  t.m->base = params->base;
+  sp_surface **surf[2] = {NULL, NULL};
+  st = pick_kernels(&t);
+  if (!st) st = setup_time_grid(&t);
+  if (!st) st = gather_counters(&t);
+  if (!st) st = build_surfaces(&t, SP_TIME, &surf[SP_TIME]);
+  if (!st) st = setup_power_grid(&t);
+  if (!st && t.m->sub[SP_POWER].present)
+    st = build_surfaces(&t, SP_POWER, &surf[SP_POWER]);
+  for (int q = 0; q < 2; q++)
+    if (t.m->sub[q].present)
+      t.total += t.m->sub[q].grid.n[0] + (t.m->sub[q].grid.n[0] > 1);
+  for (int q = 0; q < 2 && !st; q++)
+    if (t.m->sub[q].present) st = train_submodel(&t, (sp_quantity)q, surf[q]);
+  if (!st) st = fit_methods(&t);
+  if (!st) st = record_provenance(&t);
+  for (int q = 0; q < 2; q++) free_surfaces(surf[q], t.n);
+  free(t.kernels);
+  free(t.x);
+  if (st) {
+    sp_model_free(t.m);
+    return st;
+  }
+  *out = t.m;
+  return SP_OK;
+}
