@@ -20,6 +20,7 @@ typedef struct term {
 typedef struct vocabulary {
   const char *name;
   const char *blocks[2];
+  const char *dram[4];
   term t[SP_FEATURES_MAX];
   size_t nt;
 } vocabulary;
@@ -28,6 +29,7 @@ typedef struct vocabulary {
 static const vocabulary NSIGHT = {
     "nsight",
     {"grid_blocks", "work_groups"},
+    {"read_bw_gbs", "write_bw_gbs"},
     {{{"mem_time_pct"}, {NULL}, 0},
      {{"read_bw_gbs", "write_bw_gbs"}, {NULL}, 0},
      {{"l2_busy_pct"}, {NULL}, 0},
@@ -50,6 +52,7 @@ static const vocabulary NSIGHT = {
 static const vocabulary NVPROF = {
     "nvprof",
     {"num_blocks", NULL},
+    {"dram_read_throughput", "dram_write_throughput"},
     {{{"dram_read_throughput", "dram_write_throughput"}, {NULL}, 0},
      {{"l2_read_throughput", "l2_write_throughput"}, {NULL}, 0},
      {{"ipc"}, {NULL}, 0},
@@ -99,8 +102,16 @@ static int try_vocabulary(const vocabulary *v, const char *const *names, size_t 
   }
   plan->nfeat = v->nt + 1;
   for (int b = 0; b < 2; b++) plan->blocks[b] = v->blocks[b] ? find(names, n, v->blocks[b]) : -1;
+  map_names(names, n, v->dram, plan->dram);
   return 0;
 }
+
+/* DRAM traffic for the generic vocabulary: the first of these found (DCGM's
+ * DRAM-active fraction; nvprof's, this project's or CodeXL's throughputs). */
+static const char *const GENERIC_DRAM[][4] = {{"DRAMA"},
+                                              {"dram_read_throughput", "dram_write_throughput"},
+                                              {"read_bw_gbs", "write_bw_gbs"},
+                                              {"ReadBandwidth", "WriteBandwidth"}};
 
 void sp__features_plan(const char *const *names, size_t n, sp_featplan *plan) {
   if (!try_vocabulary(&NSIGHT, names, n, plan) || !try_vocabulary(&NVPROF, names, n, plan))
@@ -111,6 +122,8 @@ void sp__features_plan(const char *const *names, size_t n, sp_featplan *plan) {
   plan->ncounters = n;
   plan->nfeat = n + 1;
   plan->blocks[0] = plan->blocks[1] = -1;
+  for (size_t i = 0; i < sizeof GENERIC_DRAM / sizeof GENERIC_DRAM[0]; i++)
+    if (map_names(names, n, GENERIC_DRAM[i], plan->dram)) break;
 }
 
 static double sum(const long *idx, const double *c) {
@@ -146,4 +159,8 @@ double sp__features_blocks(const sp_featplan *plan, const double *counters) {
     if (i >= 0 && isfinite(counters[i]) && counters[i] >= 1) return counters[i];
   }
   return 0;
+}
+
+double sp__features_dram(const sp_featplan *plan, const double *counters) {
+  return plan->dram[0] >= 0 ? sum(plan->dram, counters) : NAN;
 }

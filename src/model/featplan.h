@@ -10,7 +10,9 @@
  * Every vocabulary starts with the logarithm of the base time.
  *
  * The vocabulary also names the kernel's thread-block count (the grid), when
- * the counters have it: the physical prior of the CU axis needs it. */
+ * the counters have it: the physical prior of the CU axis needs it; and its
+ * achieved DRAM traffic (a throughput or a busy fraction at the base), which
+ * the physical prior of the clock axes reads as how memory-bound it is. */
 #ifndef SP_FEATPLAN_H
 #define SP_FEATPLAN_H
 
@@ -31,6 +33,8 @@ typedef struct sp_featplan {
   int logf[SP_FEATURES_MAX];       /* take log1p of the value */
   long blocks[2];                  /* counters giving the grid size, in
                                       order of preference (-1: none) */
+  long dram[4];                    /* counters summed for the DRAM traffic
+                                      (-1: unused; dram[0] == -1: none) */
 } sp_featplan;
 
 /* Chooses the vocabulary for the counters names[0..n).  Never fails. */
@@ -43,5 +47,9 @@ void sp__features_compute(const sp_featplan *plan, const double *counters,
 
 /* The kernel's thread-block count, or 0 when the counters do not say. */
 double sp__features_blocks(const sp_featplan *plan, const double *counters);
+
+/* The kernel's DRAM traffic at the base in the vocabulary's unit (a value
+ * not measured counts as 0), or NaN when the counters have none. */
+double sp__features_dram(const sp_featplan *plan, const double *counters);
 
 #endif

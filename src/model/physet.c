@@ -13,7 +13,9 @@
 #include "util/fsutil.h"
 #include "util/status.h"
 
-#define PHYSET_MAGIC "physet 1"
+#define PHYSET_MAGIC "physet 2"
+/* Version 1 files (no clock prior) still load, and predict as they did. */
+#define PHYSET_MAGIC_V1 "physet 1"
 /* The floor share phi stays below this: a kernel measured at the floor
  * itself would otherwise leave no dynamic part to scale. */
 #define PHI_MAX 0.98
@@ -22,6 +24,11 @@
 #define LOGLIK_FLOOR (-700.0)
 /* Share of the weight left out of each tail of the 90% interval. */
 #define TAIL 0.05
+/* Search ranges of the sigmoid that maps DRAM traffic to u. */
+#define U_MID_LO (-1.0)
+#define U_MID_HI 2.0
+#define U_WIDTH_LO 1e-3
+#define U_WIDTH_HI 10.0
 
 struct sp_physet {
   sp_featplan plan;
@@ -31,6 +38,13 @@ struct sp_physet {
   size_t gsize[2];
   int has_power;
   double sigma;
+  int clock;              /* the clock prior is on */
+  double clock_w;         /* its weight lambda */
+  double s_max, u_mid, u_width; /* u = sigmoid((s / s_max - u_mid) / u_width) */
+  /* Per time grid point: its CU count and base/target engine and memory
+   * clock ratios, so that the prior reads no grid on the prediction path. */
+  int *t_cu;
+  double *t_er, *t_mr;
   double *res[2];         /* n * gsize[q] residual surfaces (log units) */
   sp_forest *forest[2];
   double *floor_w;        /* gsize[SP_POWER] floor watts on our board, or NULL */
@@ -40,6 +54,7 @@ struct sp_physet {
 void sp__physet_params_init(sp_physet_params *pp) {
   sp__forest_params_init(&pp->forest);
   pp->sigma = 0.05;
+  pp->clock_weight = 0.75;
   pp->floor_kernel = NULL;
 }
 
@@ -52,6 +67,9 @@ void sp__physet_free(sp_physet *p) {
   }
   free(p->floor_w);
   free(p->logphi);
+  free(p->t_cu);
+  free(p->t_er);
+  free(p->t_mr);
   free(p);
 }
 
@@ -66,11 +84,36 @@ static double block_prior(double blocks, int cu, int cu_base) {
   return log(ceil(blocks / cu) / ceil(blocks / cu_base));
 }
 
-static void time_prior(const sp_physet *p, double blocks, double *prior) {
-  for (size_t i = 0; i < p->gsize[SP_TIME]; i++) {
+/* The memory-bound share u of a kernel with DRAM traffic s; the clock
+ * prior is log(u * m_base / m + (1 - u) * e_base / e): the share u of the
+ * time follows the memory clock, the rest the engine clock. */
+static double share_u(const sp_physet *p, double s) {
+  double x = (isfinite(s) ? s : 0) / p->s_max;
+  return 1 / (1 + exp(-(x - p->u_mid) / p->u_width));
+}
+
+static void time_prior(const sp_physet *p, double blocks, double dram, double *prior) {
+  const size_t g = p->gsize[SP_TIME];
+  for (size_t i = 0; i < g; i++) prior[i] = block_prior(blocks, p->t_cu[i], p->base.cu);
+  if (!p->clock) return;
+  double u = share_u(p, dram), w = p->clock_w;
+  for (size_t i = 0; i < g; i++) prior[i] += w * log(u * p->t_mr[i] + (1 - u) * p->t_er[i]);
+}
+
+/* Fills t_cu, t_er and t_mr from the time grid. */
+static int cache_time_grid(sp_physet *p) {
+  const size_t g = p->gsize[SP_TIME];
+  p->t_cu = malloc(g * sizeof *p->t_cu);
+  p->t_er = malloc(g * sizeof *p->t_er);
+  p->t_mr = malloc(g * sizeof *p->t_mr);
+  if (!p->t_cu || !p->t_er || !p->t_mr) return SP_ENOMEM;
+  for (size_t i = 0; i < g; i++) {
     sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
-    prior[i] = block_prior(blocks, c.cu, p->base.cu);
+    p->t_cu[i] = c.cu;
+    p->t_er[i] = (double)p->base.engine_mhz / c.engine_mhz;
+    p->t_mr[i] = (double)p->base.memory_mhz / c.memory_mhz;
   }
+  return SP_OK;
 }
 
 /* Index in the time grid of each power grid point (the power grid is a
@@ -106,6 +149,7 @@ typedef struct fitter {
   sp_physet *p;
   double *feat;   /* n * nfeat */
   double *blocks; /* n */
+  double *dram;   /* n: DRAM traffic at the base */
   double *lt;     /* n * gsize[TIME]: measured log time ratios */
   sp_error *err;
 } fitter;
@@ -133,6 +177,7 @@ static int gather_time(fitter *f) {
       return missing(f, k, &d->base, "counters");
     sp__features_compute(&p->plan, row, tb, f->feat + j * nf);
     f->blocks[j] = sp__features_blocks(&p->plan, row);
+    f->dram[j] = sp__features_dram(&p->plan, row);
     for (size_t i = 0; i < g; i++) {
       sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
       if (sp_dataset_time(d->ds, k, &c, &t)) return missing(f, k, &c, "time");
@@ -142,9 +187,115 @@ static int gather_time(fitter *f) {
   return SP_OK;
 }
 
+/* Squared misfit of the clock term with share u to the log ratios y. */
+static double u_misfit(const double *et, const double *mt, const double *y, size_t g, double u) {
+  double e = 0;
+  for (size_t i = 0; i < g; i++) {
+    double r = log(u * mt[i] + (1 - u) * et[i]) - y[i];
+    e += r * r;
+  }
+  return e;
+}
+
+/* The u in [0, 1] that best explains the log ratios y: a coarse scan, then
+ * golden-section search around the best point. */
+static double best_u(const double *et, const double *mt, const double *y, size_t g) {
+  enum { SCAN = 20, GOLDEN = 40 };
+  double best = INFINITY, ub = 0;
+  for (int k = 0; k <= SCAN; k++) {
+    double e = u_misfit(et, mt, y, g, (double)k / SCAN);
+    if (e < best) best = e, ub = (double)k / SCAN;
+  }
+  double a = fmax(0, ub - 1.0 / SCAN), b = fmin(1, ub + 1.0 / SCAN), r = (sqrt(5) - 1) / 2;
+  double c = b - r * (b - a), d = a + r * (b - a);
+  double fc = u_misfit(et, mt, y, g, c), fd = u_misfit(et, mt, y, g, d);
+  for (int k = 0; k < GOLDEN; k++) {
+    if (fc < fd) b = d, d = c, fd = fc, c = b - r * (b - a), fc = u_misfit(et, mt, y, g, c);
+    else a = c, c = d, fc = fd, d = a + r * (b - a), fd = u_misfit(et, mt, y, g, d);
+  }
+  double um = (a + b) / 2;
+  return u_misfit(et, mt, y, g, um) < best ? um : ub;
+}
+
+static double sigmoid_misfit(const double *x, const double *u, size_t n, double mid,
+                             double width) {
+  double e = 0;
+  for (size_t j = 0; j < n; j++) {
+    double r = 1 / (1 + exp(-(x[j] - mid) / width)) - u[j];
+    e += r * r;
+  }
+  return e;
+}
+
+/* Least-squares sigmoid through (x_j, u_j): a grid over the midpoint and
+ * the log width, then a pattern search that halves its steps. */
+static void fit_sigmoid(const double *x, const double *u, size_t n, double *mid,
+                        double *width) {
+  enum { NM = 60, NW = 40, PATTERN = 200 };
+  const double lw0 = log(U_WIDTH_LO), lw1 = log(U_WIDTH_HI);
+  double best = INFINITY, bm = 0, blw = 0;
+  for (int a = 0; a <= NM; a++)
+    for (int b = 0; b <= NW; b++) {
+      double m = U_MID_LO + (U_MID_HI - U_MID_LO) * a / NM, lw = lw0 + (lw1 - lw0) * b / NW;
+      double e = sigmoid_misfit(x, u, n, m, exp(lw));
+      if (e < best) best = e, bm = m, blw = lw;
+    }
+  double dm = (U_MID_HI - U_MID_LO) / NM, dw = (lw1 - lw0) / NW;
+  for (int k = 0; k < PATTERN && dm > 1e-7; k++) {
+    static const int step[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    int moved = 0;
+    for (int s = 0; s < 4; s++) {
+      double m = bm + step[s][0] * dm, lw = blw + step[s][1] * dw;
+      if (m < U_MID_LO || m > U_MID_HI || lw < lw0 || lw > lw1) continue;
+      double e = sigmoid_misfit(x, u, n, m, exp(lw));
+      if (e < best) best = e, bm = m, blw = lw, moved = 1;
+    }
+    if (!moved) dm /= 2, dw /= 2;
+  }
+  *mid = bm;
+  *width = exp(blw);
+}
+
+/* The clock prior: on when the grid varies a clock, the counters give DRAM
+ * traffic and some training kernel has any; its sigmoid is fitted to each
+ * training kernel's best u (after the CU prior). */
+static int fit_clock(fitter *f, const sp_physet_params *pp) {
+  sp_physet *p = f->p;
+  const size_t g = p->gsize[SP_TIME], n = f->d->n;
+  int varies = 0;
+  for (size_t i = 0; i < g && !varies; i++) {
+    sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
+    varies = c.engine_mhz != p->base.engine_mhz || c.memory_mhz != p->base.memory_mhz;
+  }
+  p->s_max = 0;
+  for (size_t j = 0; j < n; j++)
+    if (isfinite(f->dram[j]) && f->dram[j] > p->s_max) p->s_max = f->dram[j];
+  if (!varies || !(pp->clock_weight > 0) || !(p->s_max > 0)) return SP_OK;
+  const double *et = p->t_er, *mt = p->t_mr;
+  double *y = malloc(g * sizeof *y), *x = malloc(n * sizeof *x), *u = malloc(n * sizeof *u);
+  int st = y && x && u ? SP_OK : oom(f->err);
+  for (size_t j = 0; !st && j < n; j++) {
+    time_prior(p, f->blocks[j], 0, y); /* the CU prior alone: clock is still off */
+    for (size_t i = 0; i < g; i++) y[i] = f->lt[j * g + i] - y[i];
+    x[j] = (isfinite(f->dram[j]) ? f->dram[j] : 0) / p->s_max;
+    u[j] = best_u(et, mt, y, g);
+  }
+  if (!st) {
+    fit_sigmoid(x, u, n, &p->u_mid, &p->u_width);
+    p->clock = 1;
+    p->clock_w = pp->clock_weight > 1 ? 1 : pp->clock_weight;
+  }
+  free(y);
+  free(x);
+  free(u);
+  return st;
+}
+
 static int fit_time(fitter *f, const sp_physet_params *pp) {
   sp_physet *p = f->p;
   const size_t g = p->gsize[SP_TIME];
+  int st = fit_clock(f, pp);
+  if (st) return st;
   p->res[SP_TIME] = malloc(f->d->n * g * sizeof(double));
   double *prior = malloc(g * sizeof *prior);
   if (!p->res[SP_TIME] || !prior) {
@@ -152,12 +303,12 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
     return oom(f->err);
   }
   for (size_t j = 0; j < f->d->n; j++) {
-    time_prior(p, f->blocks[j], prior);
+    time_prior(p, f->blocks[j], f->dram[j], prior);
     for (size_t i = 0; i < g; i++) p->res[SP_TIME][j * g + i] = f->lt[j * g + i] - prior[i];
   }
   free(prior);
-  int st = sp__forest_fit(f->feat, f->d->n, p->plan.nfeat, p->res[SP_TIME], g, &pp->forest,
-                          &p->forest[SP_TIME]);
+  st = sp__forest_fit(f->feat, f->d->n, p->plan.nfeat, p->res[SP_TIME], g, &pp->forest,
+                      &p->forest[SP_TIME]);
   return st == SP_ENOMEM ? oom(f->err) : st;
 }
 
@@ -238,7 +389,7 @@ static int init_physet(sp_physet *p, const sp_physet_data *d, const sp_physet_pa
     if (sp__grid_copy(&p->grid[q], d->grid[q])) return SP_ENOMEM;
     p->gsize[q] = sp__grid_size(&p->grid[q]);
   }
-  return SP_OK;
+  return cache_time_grid(p);
 }
 
 int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physet **out,
@@ -251,8 +402,9 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
   if (!st) {
     f.feat = malloc(d->n * p->plan.nfeat * sizeof(double));
     f.blocks = malloc(d->n * sizeof(double));
+    f.dram = malloc(d->n * sizeof(double));
     f.lt = malloc(d->n * p->gsize[SP_TIME] * sizeof(double));
-    if (!f.feat || !f.blocks || !f.lt) st = oom(err);
+    if (!f.feat || !f.blocks || !f.dram || !f.lt) st = oom(err);
   }
   if (!st) st = gather_time(&f);
   if (!st) st = fit_time(&f, pp);
@@ -260,6 +412,7 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
   if (!st && p->has_power) st = fit_power(&f, pp);
   free(f.feat);
   free(f.blocks);
+  free(f.dram);
   free(f.lt);
   if (st) {
     sp__physet_free(p);
@@ -413,11 +566,11 @@ static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const do
 }
 
 static int predict_time(const sp_physet *p, const sp_observation *obs, const double *feat,
-                        double blocks, double *out, double *lo, double *hi) {
+                        double blocks, double dram, double *out, double *lo, double *hi) {
   scratch s;
   if (scratch_alloc(&s, p->n, p->gsize[SP_TIME], obs->nextra)) return SP_ENOMEM;
   sp__forest_weights(p->forest[SP_TIME], feat, s.w);
-  time_prior(p, blocks, s.prior);
+  time_prior(p, blocks, dram, s.prior);
   observe_extra(p, SP_TIME, obs, obs->base_time_ms, &s);
   if (s.nobs) reweight(p, SP_TIME, &s, s.w);
   weighted_mean(p, SP_TIME, s.w, s.mean);
@@ -437,7 +590,7 @@ static double base_phi(const sp_physet *p, const sp_observation *obs, const doub
 }
 
 static int predict_power(const sp_physet *p, const sp_observation *obs, const double *feat,
-                         double blocks, double *out, double *lo, double *hi) {
+                         double blocks, double dram, double *out, double *lo, double *hi) {
   const size_t g = p->gsize[SP_POWER], gt = p->gsize[SP_TIME];
   double *time = malloc(gt * sizeof *time);
   size_t *map = malloc(g * sizeof *map);
@@ -449,7 +602,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const do
     return st;
   }
   st = power_to_time(p, map);
-  if (!st) st = predict_time(p, obs, feat, blocks, time, NULL, NULL);
+  if (!st) st = predict_time(p, obs, feat, blocks, dram, time, NULL, NULL);
   if (!st) {
     sp__forest_weights(p->forest[SP_POWER], feat, s.w);
     size_t bp = base_index(p, SP_POWER);
@@ -480,8 +633,9 @@ int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *
   if (!feat) return SP_ENOMEM;
   sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, feat);
   double blocks = sp__features_blocks(&p->plan, obs->counters);
-  int st = q == SP_TIME ? predict_time(p, obs, feat, blocks, out, lo, hi)
-                        : predict_power(p, obs, feat, blocks, out, lo, hi);
+  double dram = sp__features_dram(&p->plan, obs->counters);
+  int st = q == SP_TIME ? predict_time(p, obs, feat, blocks, dram, out, lo, hi)
+                        : predict_power(p, obs, feat, blocks, dram, out, lo, hi);
   if (feat != stackf) free(feat);
   return st;
 }
@@ -512,8 +666,13 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
   if (st) return st;
   char base[64];
   sp_config_format(&p->base, base, sizeof base);
-  fprintf(af.fp, "%s\nvocabulary %s features %zu\nbase %s\nsigma %.17g\ntrain %zu\n",
-          PHYSET_MAGIC, p->plan.vocabulary, p->plan.nfeat, base, p->sigma, p->n);
+  fprintf(af.fp, "%s\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n", PHYSET_MAGIC,
+          p->plan.vocabulary, p->plan.nfeat, base, p->sigma);
+  if (p->clock)
+    fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
+  else
+    fprintf(af.fp, "clock none\n");
+  fprintf(af.fp, "train %zu\n", p->n);
   write_quantity(p, SP_TIME, af.fp);
   if (p->has_power) write_quantity(p, SP_POWER, af.fp);
   else fprintf(af.fp, "quantity power absent\n");
@@ -607,9 +766,12 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
   char *s;
   sp_config cfg;
   sp_error ignore;
+  int v1;
   r->line++;
-  if (getline(&r->buf, &r->cap, r->fp) <= 0 || strcmp(r->buf, PHYSET_MAGIC "\n"))
+  if (getline(&r->buf, &r->cap, r->fp) <= 0 ||
+      (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
     return bad(r, "not a physet method file (or another version)");
+  v1 = !strcmp(r->buf, PHYSET_MAGIC_V1 "\n");
   if (!(s = next_line(r, "vocabulary")) || sscanf(s, " %31s features %zu", voc, &nf) != 2 ||
       strcmp(voc, p->plan.vocabulary) || nf != p->plan.nfeat)
     return bad(r, "the features do not match the model's counters");
@@ -618,6 +780,15 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
     return bad(r, "the base configuration does not match the model's");
   if (!(s = next_line(r, "sigma")) || sscanf(s, " %lf", &p->sigma) != 1 || !(p->sigma > 0))
     return bad(r, "sigma is missing or not positive");
+  if (!v1 && !(s = next_line(r, "clock"))) return bad(r, "expected the clock line");
+  if (!v1 && strcmp(s, " none\n")) {
+    if (sscanf(s, " %lf %lf %lf %lf", &p->clock_w, &p->s_max, &p->u_mid, &p->u_width) != 4 ||
+        !(p->clock_w > 0 && p->clock_w <= 1) || !(p->s_max > 0 && isfinite(p->s_max)) ||
+        !(p->u_mid >= U_MID_LO && p->u_mid <= U_MID_HI) ||
+        !(p->u_width >= U_WIDTH_LO && p->u_width <= U_WIDTH_HI))
+      return bad(r, "the clock prior is damaged");
+    p->clock = 1;
+  }
   if (!(s = next_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n ||
       p->n > 1000000)
     return bad(r, "the training kernel count is missing or out of range");
@@ -639,6 +810,7 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
     if (sp__grid_copy(&p->grid[q], grid[q])) st = oom(err);
     else p->gsize[q] = sp__grid_size(&p->grid[q]);
   }
+  if (!st && cache_time_grid(p)) st = oom(err);
   if (!st && !(r.fp = fopen(path, "rb")))
     st = sp__fail(err, SP_EMODEL, path, 0, 0, NULL, "cannot open the method file: %s",
                   strerror(errno));

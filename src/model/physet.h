@@ -6,9 +6,18 @@
  *   log(ceil(B / cu_target) / ceil(B / cu_base))
  * (B thread blocks spread over the compute units: a grid smaller than the
  * CU count does not slow down until the CUs run out, and a grid of a few
- * waves slows down in steps) plus a residual.  The residual surfaces of the
- * training kernels are averaged with the forest's weights for the new
- * kernel's features (featplan.h).  Without a block count the prior is 0.
+ * waves slows down in steps), plus, where the grid varies the clocks, the
+ *   lambda * log(u * m_base / m + (1 - u) * e_base / e)
+ * of a kernel that spends the share u of its time waiting on DRAM (memory
+ * clock m) and the rest on the SMs (engine clock e), plus a residual.  u
+ * comes from the kernel's DRAM traffic at the base (featplan.h) through a
+ * sigmoid u = 1 / (1 + exp(-(s / s_max - mid) / width)) fitted to the u
+ * that best explains each training kernel's own surface; lambda < 1
+ * shrinks the prior toward the residual average, since DRAM traffic alone
+ * does not tell a half memory-bound kernel's u.  The residual surfaces of
+ * the training kernels are averaged with the forest's weights for the new
+ * kernel's features (featplan.h).  Without a block count the CU prior is 0;
+ * without DRAM counters, or on a grid of one clock pair, the clock prior is.
  *
  * Power.  Board power is a floor F (what the board draws with its clocks up
  * and nothing to do) plus a dynamic part whose energy per launch changes
@@ -41,10 +50,11 @@ typedef struct sp_physet sp_physet;
 typedef struct sp_physet_params {
   sp_forest_params forest;
   double sigma;             /* reweighting width, log units */
+  double clock_weight;      /* lambda of the clock prior, [0, 1]; 0: none */
   const char *floor_kernel; /* kernel whose power is the floor, or NULL */
 } sp_physet_params;
 
-/* The forest defaults, sigma 0.05, no floor kernel. */
+/* The forest defaults, sigma 0.05, clock weight 0.75, no floor kernel. */
 void sp__physet_params_init(sp_physet_params *pp);
 
 /* Training input: kernels[0..n) of ds, measured at base, over the time grid

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Held-out accuracy on the shared real measurements (../shared/datasets):
-# fails when a method's time MAPE (wu2015's, and stack's) is more than 2
+# fails when a method's time MAPE (wu2015's, stack's and physet's) is more than 2
 # points worse than the figure committed in tests/eval/accuracy-figures.txt
 # (and docs/accuracy.md).
 # Skips (77) on a machine without the shared data.
