@@ -56,6 +56,7 @@ typedef struct predict_opts {
   int main_job;         /* printing for the bundled-model main job */
   const char *method;   /* NULL = the model's recommended method */
   const char *use_measured; /* NULL, "all" or a list of configurations */
+  double floor_w;           /* the board's floor at the base (W), 0: not given */
 } predict_opts;
 
 int cli_predict_run(const predict_opts *o);

@@ -133,8 +133,8 @@ typedef struct measured_set {
 } measured_set;
 
 static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targets *t,
-                          const measured_set *ms, double *scratch_t, double *scratch_p,
-                          sp_error *err) {
+                          const measured_set *ms, double floor_w, double *scratch_t,
+                          double *scratch_p, sp_error *err) {
   const sp_model *m = p->m;
   double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
   if (!counters) return SP_ENOMEM;
@@ -143,6 +143,7 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
   int st = sp_model_observe(m, ds, k, counters, &obs, err);
   if (!st && ms->n)
     sp_model_observe_more(m, ds, k, ms->cfg, ms->n, ms->got, ms->time, ms->power, &obs);
+  obs.floor_w = floor_w;
   if (!st) st = sp_model_predict_all(m, SP_TIME, &obs, scratch_t, &info);
   int power = !st && sp_model_has_power(m) && !isnan(obs.base_power_w) &&
               sp_model_predict_all(m, SP_POWER, &obs, scratch_p, NULL) == SP_OK;
@@ -285,7 +286,7 @@ int cli_predict_run(const predict_opts *o) {
   printer p = {o, m, 0};
   if (!st) print_begin(&p);
   for (size_t k = k0; k < k1 && !st; k++)
-    st = predict_kernel(&p, ds, k, &t, &ms, st_time, st_power, &err);
+    st = predict_kernel(&p, ds, k, &t, &ms, o->floor_w, st_time, st_power, &err);
   if (!st) print_end(&p);
   if (st && !err.status) err.status = st;
   int rc = st ? cli_fail(&err) : EXIT_OK;
@@ -302,7 +303,8 @@ static void usage(void) {
   puts(
       "Usage: scalepredict predict --model DIR --runs FILE --counters FILE\n"
       "                            --target CFG|all [--base CFG] [--kernel NAME]\n"
-      "                            [--format table|csv|json]\n"
+      "                            [--format table|csv|json] [--method NAME]\n"
+      "                            [--use-measured CFG,...] [--floor-w WATTS]\n"
       "\n"
       "Predicts each kernel's time (and power, when the model has a power model and\n"
       "the kernel's base row has power) at the target configuration, or at every\n"
@@ -325,7 +327,13 @@ static void usage(void) {
       "                    also use each kernel's measured rows at these\n"
       "                    configurations: physet passes its prediction through\n"
       "                    them (a second SM count cuts the H100 error about 3x,\n"
-      "                    docs/accuracy.md); their errors then read 0");
+      "                    docs/accuracy.md); their errors then read 0\n"
+      "  --floor-w WATTS   the board's power at the base configuration with nothing\n"
+      "                    but an idle kernel running, measured with the kernels\n"
+      "                    (e.g. sp-runner's idle_spin): physet then anchors the\n"
+      "                    predicted power on this board's own floor rather than\n"
+      "                    on the training board's (two boards of one model can\n"
+      "                    read 10-15% apart)");
 }
 
 int cmd_predict(int argc, char **argv) {
@@ -335,7 +343,7 @@ int cmd_predict(int argc, char **argv) {
       {"target", required_argument, 0, 't'}, {"kernel", required_argument, 0, 'k'},
       {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'},
       {"method", required_argument, 0, 'M'}, {"use-measured", required_argument, 0, 'u'},
-      {0, 0, 0, 0}};
+      {"floor-w", required_argument, 0, 'F'}, {0, 0, 0, 0}};
   predict_opts o = {0};
   int c;
   opterr = 0;
@@ -349,6 +357,11 @@ int cmd_predict(int argc, char **argv) {
       case 'k': o.kernel = optarg; break;
       case 'M': o.method = optarg; break;
       case 'u': o.use_measured = optarg; break;
+      case 'F':
+        if (cli_parse_positive(optarg, &o.floor_w))
+          return cli_usage_error("predict ", "--floor-w must be a positive number of watts, not '%s'",
+                                 optarg);
+        break;
       case 'f':
         if (cli_parse_format(optarg, &o.format))
           return cli_usage_error("predict ", "--format must be table, csv or json, not '%s'", optarg);

@@ -15,11 +15,13 @@
 typedef struct term {
   const char *num[4], *den[4];
   int logf;
+  int optional; /* left out of the plan when the counters lack it */
 } term;
 
 typedef struct vocabulary {
   const char *name;
   const char *blocks[2];
+  const char *blocks_per_sm;
   const char *dram[4];
   term t[SP_FEATURES_MAX];
   size_t nt;
@@ -29,45 +31,58 @@ typedef struct vocabulary {
 static const vocabulary NSIGHT = {
     "nsight",
     {"grid_blocks", "work_groups"},
+    "blocks_per_sm",
     {"read_bw_gbs", "write_bw_gbs"},
-    {{{"mem_time_pct"}, {NULL}, 0},
-     {{"read_bw_gbs", "write_bw_gbs"}, {NULL}, 0},
-     {{"l2_busy_pct"}, {NULL}, 0},
-     {{"l2_hit_pct"}, {NULL}, 0},
-     {{"ipc"}, {NULL}, 0},
-     {{"occupancy_pct"}, {NULL}, 0},
-     {{"valu_busy_pct"}, {NULL}, 0},
-     {{"fma_busy_pct"}, {NULL}, 0},
-     {{"fp64_busy_pct"}, {NULL}, 0},
-     {{"xu_busy_pct"}, {NULL}, 0},
-     {{"mem_unit_busy_pct"}, {NULL}, 0},
-     {{"atomic_insts_pct"}, {NULL}, 0},
-     {{"mem_unit_stalled"}, {NULL}, 0},
-     {{"lds_insts_pct"}, {NULL}, 0},
-     {{"valu_insts_pct"}, {NULL}, 0},
-     {{"work_groups"}, {NULL}, 1}},
-    16};
+    {{{"mem_time_pct"}, {NULL}, 0, 0},
+     {{"read_bw_gbs", "write_bw_gbs"}, {NULL}, 0, 0},
+     {{"l2_busy_pct"}, {NULL}, 0, 0},
+     {{"l2_hit_pct"}, {NULL}, 0, 0},
+     {{"ipc"}, {NULL}, 0, 0},
+     {{"occupancy_pct"}, {NULL}, 0, 0},
+     {{"valu_busy_pct"}, {NULL}, 0, 0},
+     {{"fma_busy_pct"}, {NULL}, 0, 0},
+     {{"fp64_busy_pct"}, {NULL}, 0, 0},
+     {{"xu_busy_pct"}, {NULL}, 0, 0},
+     {{"mem_unit_busy_pct"}, {NULL}, 0, 0},
+     {{"atomic_insts_pct"}, {NULL}, 0, 0},
+     {{"mem_unit_stalled"}, {NULL}, 0, 0},
+     {{"lds_insts_pct"}, {NULL}, 0, 0},
+     {{"valu_insts_pct"}, {NULL}, 0, 0},
+     {{"work_groups"}, {NULL}, 1, 0},
+     /* The launch shape and SM activity (docs/harness.md, "Counters"):
+      * counters files from before these columns still get a plan. */
+     {{"grid_blocks"}, {NULL}, 1, 1},
+     {{"blocks_per_sm"}, {NULL}, 0, 1},
+     {{"waves"}, {NULL}, 1, 1},
+     {{"theoretical_occupancy_pct"}, {NULL}, 0, 1},
+     {{"sm_active_pct"}, {NULL}, 0, 1},
+     {{"sm_balance_pct"}, {NULL}, 0, 1},
+     {{"tensor_busy_pct"}, {NULL}, 0, 1},
+     {{"l2_bw_gbs"}, {NULL}, 1, 1},
+     {{"mio_stalled"}, {NULL}, 0, 1},
+     {{"barrier_stalled"}, {NULL}, 0, 1}},
+    26};
 
 /* nvprof metrics (the GeForce sets of ../shared/datasets). */
 static const vocabulary NVPROF = {
     "nvprof",
     {"num_blocks", NULL},
+    NULL,
     {"dram_read_throughput", "dram_write_throughput"},
-    {{{"dram_read_throughput", "dram_write_throughput"}, {NULL}, 0},
-     {{"l2_read_throughput", "l2_write_throughput"}, {NULL}, 0},
-     {{"ipc"}, {NULL}, 0},
-     {{"achieved_occupancy"}, {NULL}, 0},
-     {{"sm_efficiency"}, {NULL}, 0},
-     {{"eligible_warps_per_cycle"}, {NULL}, 0},
-     {{"num_blocks"}, {NULL}, 1},
-     {{"dram_read_transactions", "dram_write_transactions"}, {"inst_executed", "inst_issued"}, 1},
-     {{"l2_read_transactions", "l2_write_transactions"}, {"inst_executed", "inst_issued"}, 1},
+    {{{"dram_read_throughput", "dram_write_throughput"}, {NULL}, 0, 0},
+     {{"l2_read_throughput", "l2_write_throughput"}, {NULL}, 0, 0},
+     {{"ipc"}, {NULL}, 0, 0},
+     {{"achieved_occupancy"}, {NULL}, 0, 0},
+     {{"sm_efficiency"}, {NULL}, 0, 0},
+     {{"eligible_warps_per_cycle"}, {NULL}, 0, 0},
+     {{"num_blocks"}, {NULL}, 1, 0},
+     {{"dram_read_transactions", "dram_write_transactions"}, {"inst_executed", "inst_issued"}, 1, 0},
+     {{"l2_read_transactions", "l2_write_transactions"}, {"inst_executed", "inst_issued"}, 1, 0},
      {{"shared_load_transactions", "shared_store_transactions"},
-      {"inst_executed", "inst_issued"},
-      1},
-     {{"gld_throughput", "gst_throughput"}, {NULL}, 0},
-     {{"dram_read_transactions", "dram_write_transactions"}, {NULL}, 1},
-     {{"inst_executed", "inst_issued"}, {NULL}, 1}},
+      {"inst_executed", "inst_issued"}, 1, 0},
+     {{"gld_throughput", "gst_throughput"}, {NULL}, 0, 0},
+     {{"dram_read_transactions", "dram_write_transactions"}, {NULL}, 1, 0},
+     {{"inst_executed", "inst_issued"}, {NULL}, 1, 0}},
     13};
 
 static long find(const char *const *names, size_t n, const char *want) {
@@ -89,19 +104,28 @@ static int map_names(const char *const *names, size_t n, const char *const *want
   return found;
 }
 
-/* A vocabulary applies when every one of its terms finds a numerator. */
+/* A vocabulary applies when every one of its terms that is not optional
+ * finds a numerator. */
 static int try_vocabulary(const vocabulary *v, const char *const *names, size_t n,
-                          sp_featplan *plan) {
+                          int base_cu, sp_featplan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->vocabulary = v->name;
   plan->ncounters = n;
+  size_t f = 1;
   for (size_t i = 0; i < v->nt; i++) {
-    if (!map_names(names, n, v->t[i].num, plan->num[i + 1])) return -1;
-    map_names(names, n, v->t[i].den, plan->den[i + 1]);
-    plan->logf[i + 1] = v->t[i].logf;
+    if (!map_names(names, n, v->t[i].num, plan->num[f])) {
+      if (v->t[i].optional) continue;
+      return -1;
+    }
+    map_names(names, n, v->t[i].den, plan->den[f]);
+    plan->logf[f++] = v->t[i].logf;
   }
-  plan->nfeat = v->nt + 1;
   for (int b = 0; b < 2; b++) plan->blocks[b] = v->blocks[b] ? find(names, n, v->blocks[b]) : -1;
+  /* Blocks per CU at the base: whether the grid fills the CUs, and how
+   * many times over, whatever the CU count of the base. */
+  plan->base_cu = v->blocks_per_sm && plan->blocks[0] >= 0 ? base_cu : 0;
+  plan->nfeat = f + (plan->base_cu > 0);
+  plan->blocks_per_sm = v->blocks_per_sm ? find(names, n, v->blocks_per_sm) : -1;
   map_names(names, n, v->dram, plan->dram);
   return 0;
 }
@@ -113,15 +137,16 @@ static const char *const GENERIC_DRAM[][4] = {{"DRAMA"},
                                               {"read_bw_gbs", "write_bw_gbs"},
                                               {"ReadBandwidth", "WriteBandwidth"}};
 
-void sp__features_plan(const char *const *names, size_t n, sp_featplan *plan) {
-  if (!try_vocabulary(&NSIGHT, names, n, plan) || !try_vocabulary(&NVPROF, names, n, plan))
+void sp__features_plan(const char *const *names, size_t n, int base_cu, sp_featplan *plan) {
+  if (!try_vocabulary(&NSIGHT, names, n, base_cu, plan) ||
+      !try_vocabulary(&NVPROF, names, n, base_cu, plan))
     return;
   memset(plan, 0, sizeof *plan);
   plan->vocabulary = "generic";
   plan->generic = 1;
   plan->ncounters = n;
   plan->nfeat = n + 1;
-  plan->blocks[0] = plan->blocks[1] = -1;
+  plan->blocks[0] = plan->blocks[1] = plan->blocks_per_sm = -1;
   for (size_t i = 0; i < sizeof GENERIC_DRAM / sizeof GENERIC_DRAM[0]; i++)
     if (map_names(names, n, GENERIC_DRAM[i], plan->dram)) break;
 }
@@ -143,7 +168,9 @@ void sp__features_compute(const sp_featplan *plan, const double *counters,
       f[c + 1] = isfinite(counters[c]) ? asinh(counters[c]) : 0;
     return;
   }
-  for (size_t i = 1; i < plan->nfeat; i++) {
+  size_t last = plan->nfeat - (plan->base_cu > 0);
+  if (plan->base_cu > 0) f[last] = log1p(sp__features_blocks(plan, counters) / plan->base_cu);
+  for (size_t i = 1; i < last; i++) {
     double v = sum(plan->num[i], counters);
     if (plan->den[i][0] >= 0) {
       double d = sum(plan->den[i], counters);
@@ -159,6 +186,11 @@ double sp__features_blocks(const sp_featplan *plan, const double *counters) {
     if (i >= 0 && isfinite(counters[i]) && counters[i] >= 1) return counters[i];
   }
   return 0;
+}
+
+double sp__features_blocks_per_sm(const sp_featplan *plan, const double *counters) {
+  long i = plan->blocks_per_sm;
+  return i >= 0 && isfinite(counters[i]) && counters[i] >= 1 ? counters[i] : 0;
 }
 
 double sp__features_dram(const sp_featplan *plan, const double *counters) {

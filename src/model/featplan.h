@@ -9,8 +9,13 @@
  * the model's counter list is used; the generic one takes every counter.
  * Every vocabulary starts with the logarithm of the base time.
  *
- * The vocabulary also names the kernel's thread-block count (the grid), when
- * the counters have it: the physical prior of the CU axis needs it; and its
+ * A vocabulary's term may be optional (the launch-shape and SM-activity
+ * columns that older counters files lack): the plan leaves it out when the
+ * counters do not have it, so the feature count depends on the counters.
+ *
+ * The vocabulary also names the kernel's thread-block count (the grid) and
+ * how many blocks one CU holds at once, when the counters have them: the
+ * physical prior and bound of the CU axis need them; and its
  * achieved DRAM traffic (a throughput or a busy fraction at the base), which
  * the physical prior of the clock axes reads as how memory-bound it is. */
 #ifndef SP_FEATPLAN_H
@@ -33,12 +38,17 @@ typedef struct sp_featplan {
   int logf[SP_FEATURES_MAX];       /* take log1p of the value */
   long blocks[2];                  /* counters giving the grid size, in
                                       order of preference (-1: none) */
+  int base_cu;                     /* > 0: the last feature is log(1 + blocks
+                                      per CU at the base) */
+  long blocks_per_sm;              /* counter giving the thread blocks one
+                                      CU holds at once (-1: none) */
   long dram[4];                    /* counters summed for the DRAM traffic
                                       (-1: unused; dram[0] == -1: none) */
 } sp_featplan;
 
-/* Chooses the vocabulary for the counters names[0..n).  Never fails. */
-void sp__features_plan(const char *const *names, size_t n, sp_featplan *plan);
+/* Chooses the vocabulary for the counters names[0..n) of a model whose
+ * base has base_cu CUs.  Never fails. */
+void sp__features_plan(const char *const *names, size_t n, int base_cu, sp_featplan *plan);
 
 /* Features of one kernel: counters in the model's order (NaN for a value
  * not measured: the feature becomes 0) and its base time (ms, > 0). */
@@ -47,6 +57,10 @@ void sp__features_compute(const sp_featplan *plan, const double *counters,
 
 /* The kernel's thread-block count, or 0 when the counters do not say. */
 double sp__features_blocks(const sp_featplan *plan, const double *counters);
+
+/* The thread blocks one CU holds at once (occupancy), or 0 when the
+ * counters do not say. */
+double sp__features_blocks_per_sm(const sp_featplan *plan, const double *counters);
 
 /* The kernel's DRAM traffic at the base in the vocabulary's unit (a value
  * not measured counts as 0), or NaN when the counters have none. */

@@ -13,9 +13,15 @@
 #include "util/fsutil.h"
 #include "util/status.h"
 
-#define PHYSET_MAGIC "physet 2"
-/* Version 1 files (no clock prior) still load, and predict as they did. */
+#define PHYSET_MAGIC "physet 3"
+/* Version 1 files (no clock prior) and version 2 files (no CU mode: the
+ * block prior) still load, and predict as they did. */
 #define PHYSET_MAGIC_V1 "physet 1"
+#define PHYSET_MAGIC_V2 "physet 2"
+/* How far (log units: 5%) the bound of the CU axis lets a prediction rise
+ * above max(ceil(B / cu), waves) / base: on the H100 suite 8 of 3132
+ * measured ratios exceed the bound by more than 5%. */
+#define CU_BOUND_SLACK 0.04879016416943205
 /* The floor share phi stays below this: a kernel measured at the floor
  * itself would otherwise leave no dynamic part to scale. */
 #define PHI_MAX 0.98
@@ -39,6 +45,7 @@ struct sp_physet {
   int has_power;
   double sigma;
   int clock;              /* the clock prior is on */
+  int cu_bounded;         /* CU axis: no prior, capped by the block bound */
   double clock_w;         /* its weight lambda */
   double s_max, u_mid, u_width; /* u = sigmoid((s / s_max - u_mid) / u_width) */
   /* Per time grid point: its CU count and base/target engine and memory
@@ -56,6 +63,7 @@ void sp__physet_params_init(sp_physet_params *pp) {
   pp->sigma = 0.05;
   pp->clock_weight = 0.75;
   pp->floor_kernel = NULL;
+  pp->cu_mode = SP_PHYSET_CU_AUTO;
 }
 
 void sp__physet_free(sp_physet *p) {
@@ -92,9 +100,31 @@ static double share_u(const sp_physet *p, double s) {
   return 1 / (1 + exp(-(x - p->u_mid) / p->u_width));
 }
 
+/* The bound of the CU axis: blocks spread over cu CUs, each holding at most
+ * bps at once, take no longer than the busiest CU's share of blocks one at
+ * a time, nor than the waves of bps blocks, when neither is shorter than
+ * the same at the base: log max(ceil(B / cu) / ceil(B / cu_b),
+ * ceil(B / (cu bps)) / ceil(B / (cu_b bps))). */
+static double block_bound(double blocks, double bps, int cu, int cu_base) {
+  if (blocks < 1 || cu == cu_base) return 0;
+  double waves = log(ceil(blocks / (cu * bps)) / ceil(blocks / (cu_base * bps)));
+  double one = block_prior(blocks, cu, cu_base);
+  return one > waves ? one : waves;
+}
+
+/* cap[i]: the most the log time ratio may be at grid point i (block_bound,
+ * plus the slower of the two clock ratios, plus the slack). */
+static void time_cap(const sp_physet *p, double blocks, double bps, double *cap) {
+  for (size_t i = 0; i < p->gsize[SP_TIME]; i++) {
+    double clock = p->t_er[i] > p->t_mr[i] ? p->t_er[i] : p->t_mr[i];
+    cap[i] = block_bound(blocks, bps, p->t_cu[i], p->base.cu) + log(clock) + CU_BOUND_SLACK;
+  }
+}
+
 static void time_prior(const sp_physet *p, double blocks, double dram, double *prior) {
   const size_t g = p->gsize[SP_TIME];
-  for (size_t i = 0; i < g; i++) prior[i] = block_prior(blocks, p->t_cu[i], p->base.cu);
+  for (size_t i = 0; i < g; i++)
+    prior[i] = p->cu_bounded ? 0 : block_prior(blocks, p->t_cu[i], p->base.cu);
   if (!p->clock) return;
   double u = share_u(p, dram), w = p->clock_w;
   for (size_t i = 0; i < g; i++) prior[i] += w * log(u * p->t_mr[i] + (1 - u) * p->t_er[i]);
@@ -149,6 +179,7 @@ typedef struct fitter {
   sp_physet *p;
   double *feat;   /* n * nfeat */
   double *blocks; /* n */
+  double *bps;    /* n: blocks one CU holds at once (0: unknown) */
   double *dram;   /* n: DRAM traffic at the base */
   double *lt;     /* n * gsize[TIME]: measured log time ratios */
   sp_error *err;
@@ -177,6 +208,7 @@ static int gather_time(fitter *f) {
       return missing(f, k, &d->base, "counters");
     sp__features_compute(&p->plan, row, tb, f->feat + j * nf);
     f->blocks[j] = sp__features_blocks(&p->plan, row);
+    f->bps[j] = sp__features_blocks_per_sm(&p->plan, row);
     f->dram[j] = sp__features_dram(&p->plan, row);
     for (size_t i = 0; i < g; i++) {
       sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
@@ -291,9 +323,21 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
   return st;
 }
 
+/* The CU axis is bounded (no prior, the block bound as a cap) when asked,
+ * or by default when every training kernel's launch shape is known: the
+ * block prior alone misjudges kernels limited by DRAM bandwidth, critical
+ * paths or occupancy (docs/method.md), which the features then describe. */
+static void choose_cu_mode(fitter *f, const sp_physet_params *pp) {
+  int known = 1;
+  for (size_t j = 0; j < f->d->n; j++) known = known && f->blocks[j] >= 1 && f->bps[j] >= 1;
+  f->p->cu_bounded = pp->cu_mode == SP_PHYSET_CU_BOUNDED ||
+                     (pp->cu_mode == SP_PHYSET_CU_AUTO && known);
+}
+
 static int fit_time(fitter *f, const sp_physet_params *pp) {
   sp_physet *p = f->p;
   const size_t g = p->gsize[SP_TIME];
+  choose_cu_mode(f, pp);
   int st = fit_clock(f, pp);
   if (st) return st;
   p->res[SP_TIME] = malloc(f->d->n * g * sizeof(double));
@@ -379,7 +423,7 @@ static int init_physet(sp_physet *p, const sp_physet_data *d, const sp_physet_pa
   if (!names) return SP_ENOMEM;
   for (size_t c = 0; c < sp_dataset_counter_count(d->ds); c++)
     names[c] = sp_dataset_counter_name(d->ds, c);
-  sp__features_plan(names, sp_dataset_counter_count(d->ds), &p->plan);
+  sp__features_plan(names, sp_dataset_counter_count(d->ds), d->base.cu, &p->plan);
   free(names);
   p->n = d->n;
   p->base = d->base;
@@ -402,9 +446,10 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
   if (!st) {
     f.feat = malloc(d->n * p->plan.nfeat * sizeof(double));
     f.blocks = malloc(d->n * sizeof(double));
+    f.bps = malloc(d->n * sizeof(double));
     f.dram = malloc(d->n * sizeof(double));
     f.lt = malloc(d->n * p->gsize[SP_TIME] * sizeof(double));
-    if (!f.feat || !f.blocks || !f.dram || !f.lt) st = oom(err);
+    if (!f.feat || !f.blocks || !f.bps || !f.dram || !f.lt) st = oom(err);
   }
   if (!st) st = gather_time(&f);
   if (!st) st = fit_time(&f, pp);
@@ -412,6 +457,7 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
   if (!st && p->has_power) st = fit_power(&f, pp);
   free(f.feat);
   free(f.blocks);
+  free(f.bps);
   free(f.dram);
   free(f.lt);
   if (st) {
@@ -427,6 +473,7 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
 /* Scratch for one prediction, on the heap only when the model is large. */
 typedef struct scratch {
   double *w, *prior, *mean, *corr;
+  double *cap;      /* most the log ratio may be at each point, or NULL */
   double *obs_val;  /* residual seen at each observed grid point */
   size_t *obs_idx;
   size_t nobs;
@@ -437,6 +484,7 @@ static void scratch_free(scratch *s) {
   free(s->prior);
   free(s->mean);
   free(s->corr);
+  free(s->cap);
   free(s->obs_val);
   free(s->obs_idx);
 }
@@ -555,25 +603,52 @@ static double quantile(const sp_physet *p, sp_quantity q, const double *w, size_
   return best;
 }
 
+/* Keeps the mean residual under the cap, before the correction sees it:
+ * the prediction still passes through every measured point. */
+static void apply_cap(const sp_physet *p, sp_quantity q, scratch *s) {
+  for (size_t i = 0; s->cap && i < p->gsize[q]; i++)
+    if (s->prior[i] + s->mean[i] > s->cap[i]) s->mean[i] = s->cap[i] - s->prior[i];
+}
+
+/* prior + residual, capped, at grid point i. */
+static double capped(const scratch *s, size_t i, double residual) {
+  double v = s->prior[i] + residual;
+  return s->cap && v > s->cap[i] ? s->cap[i] : v;
+}
+
 static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const double *w,
                    double base_value, double *out, double *lo, double *hi) {
   for (size_t i = 0; i < p->gsize[q]; i++) {
-    double shift = s->prior[i] + s->corr[i];
-    out[i] = base_value * exp(shift + s->mean[i]);
-    if (lo) lo[i] = base_value * exp(shift + quantile(p, q, w, i, TAIL));
-    if (hi) hi[i] = base_value * exp(shift + quantile(p, q, w, i, 1 - TAIL));
+    double c = s->corr[i];
+    out[i] = base_value * exp(s->prior[i] + s->mean[i] + c);
+    if (lo) lo[i] = base_value * exp(capped(s, i, quantile(p, q, w, i, TAIL)) + c);
+    if (hi) hi[i] = base_value * exp(capped(s, i, quantile(p, q, w, i, 1 - TAIL)) + c);
   }
 }
 
+/* What the counters say about the kernel's launch and memory traffic. */
+typedef struct shape {
+  double blocks, bps, dram;
+} shape;
+
 static int predict_time(const sp_physet *p, const sp_observation *obs, const double *feat,
-                        double blocks, double dram, double *out, double *lo, double *hi) {
+                        const shape *sh, double *out, double *lo, double *hi) {
   scratch s;
-  if (scratch_alloc(&s, p->n, p->gsize[SP_TIME], obs->nextra)) return SP_ENOMEM;
+  const size_t g = p->gsize[SP_TIME];
+  if (scratch_alloc(&s, p->n, g, obs->nextra)) return SP_ENOMEM;
+  if (p->cu_bounded && sh->blocks >= 1 && sh->bps >= 1) {
+    if (!(s.cap = malloc(g * sizeof *s.cap))) {
+      scratch_free(&s);
+      return SP_ENOMEM;
+    }
+    time_cap(p, sh->blocks, sh->bps, s.cap);
+  }
   sp__forest_weights(p->forest[SP_TIME], feat, s.w);
-  time_prior(p, blocks, dram, s.prior);
+  time_prior(p, sh->blocks, sh->dram, s.prior);
   observe_extra(p, SP_TIME, obs, obs->base_time_ms, &s);
   if (s.nobs) reweight(p, SP_TIME, &s, s.w);
   weighted_mean(p, SP_TIME, s.w, s.mean);
+  apply_cap(p, SP_TIME, &s);
   if (s.nobs) correction(p, SP_TIME, &s);
   finish(p, SP_TIME, &s, s.w, obs->base_time_ms, out, lo, hi);
   scratch_free(&s);
@@ -590,7 +665,7 @@ static double base_phi(const sp_physet *p, const sp_observation *obs, const doub
 }
 
 static int predict_power(const sp_physet *p, const sp_observation *obs, const double *feat,
-                         double blocks, double dram, double *out, double *lo, double *hi) {
+                         const shape *sh, double *out, double *lo, double *hi) {
   const size_t g = p->gsize[SP_POWER], gt = p->gsize[SP_TIME];
   double *time = malloc(gt * sizeof *time);
   size_t *map = malloc(g * sizeof *map);
@@ -602,7 +677,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const do
     return st;
   }
   st = power_to_time(p, map);
-  if (!st) st = predict_time(p, obs, feat, blocks, dram, time, NULL, NULL);
+  if (!st) st = predict_time(p, obs, feat, sh, time, NULL, NULL);
   if (!st) {
     sp__forest_weights(p->forest[SP_POWER], feat, s.w);
     size_t bp = base_index(p, SP_POWER);
@@ -632,10 +707,11 @@ int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *
                                                       : malloc(p->plan.nfeat * sizeof *feat);
   if (!feat) return SP_ENOMEM;
   sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, feat);
-  double blocks = sp__features_blocks(&p->plan, obs->counters);
-  double dram = sp__features_dram(&p->plan, obs->counters);
-  int st = q == SP_TIME ? predict_time(p, obs, feat, blocks, dram, out, lo, hi)
-                        : predict_power(p, obs, feat, blocks, dram, out, lo, hi);
+  shape sh = {sp__features_blocks(&p->plan, obs->counters),
+              sp__features_blocks_per_sm(&p->plan, obs->counters),
+              sp__features_dram(&p->plan, obs->counters)};
+  int st = q == SP_TIME ? predict_time(p, obs, feat, &sh, out, lo, hi)
+                        : predict_power(p, obs, feat, &sh, out, lo, hi);
   if (feat != stackf) free(feat);
   return st;
 }
@@ -672,7 +748,7 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
     fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
   else
     fprintf(af.fp, "clock none\n");
-  fprintf(af.fp, "train %zu\n", p->n);
+  fprintf(af.fp, "cu %s\ntrain %zu\n", p->cu_bounded ? "bounded" : "blocks", p->n);
   write_quantity(p, SP_TIME, af.fp);
   if (p->has_power) write_quantity(p, SP_POWER, af.fp);
   else fprintf(af.fp, "quantity power absent\n");
@@ -766,12 +842,14 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
   char *s;
   sp_config cfg;
   sp_error ignore;
-  int v1;
+  int v1, v2;
   r->line++;
   if (getline(&r->buf, &r->cap, r->fp) <= 0 ||
-      (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
+      (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V2 "\n") &&
+       strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
     return bad(r, "not a physet method file (or another version)");
   v1 = !strcmp(r->buf, PHYSET_MAGIC_V1 "\n");
+  v2 = !strcmp(r->buf, PHYSET_MAGIC_V2 "\n");
   if (!(s = next_line(r, "vocabulary")) || sscanf(s, " %31s features %zu", voc, &nf) != 2 ||
       strcmp(voc, p->plan.vocabulary) || nf != p->plan.nfeat)
     return bad(r, "the features do not match the model's counters");
@@ -789,6 +867,11 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
       return bad(r, "the clock prior is damaged");
     p->clock = 1;
   }
+  if (!v1 && !v2) {
+    if (!(s = next_line(r, "cu")) || (strcmp(s, " bounded\n") && strcmp(s, " blocks\n")))
+      return bad(r, "expected 'cu bounded' or 'cu blocks'");
+    p->cu_bounded = !strcmp(s, " bounded\n");
+  }
   if (!(s = next_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n ||
       p->n > 1000000)
     return bad(r, "the training kernel count is missing or out of range");
@@ -802,7 +885,7 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
   sp_physet *p = calloc(1, sizeof *p);
   if (!p) return oom(err);
   reader r = {.path = path, .err = err};
-  sp__features_plan(counter_names, ncounters, &p->plan);
+  sp__features_plan(counter_names, ncounters, base->cu, &p->plan);
   p->base = *base;
   p->has_power = grid[SP_POWER] != NULL;
   int st = SP_OK;

@@ -47,14 +47,22 @@
 
 typedef struct sp_physet sp_physet;
 
+/* The CU axis: the block prior (log ceil(B / cu) / ceil(B / cu_base)), or
+ * no prior with the block bound as a cap ("bounded"); AUTO takes bounded
+ * when every training kernel's launch shape (blocks, blocks per CU) is
+ * known. */
+typedef enum { SP_PHYSET_CU_AUTO, SP_PHYSET_CU_BLOCKS, SP_PHYSET_CU_BOUNDED } sp_physet_cu_mode;
+
 typedef struct sp_physet_params {
   sp_forest_params forest;
+  sp_physet_cu_mode cu_mode;
   double sigma;             /* reweighting width, log units */
   double clock_weight;      /* lambda of the clock prior, [0, 1]; 0: none */
   const char *floor_kernel; /* kernel whose power is the floor, or NULL */
 } sp_physet_params;
 
-/* The forest defaults, sigma 0.05, clock weight 0.75, no floor kernel. */
+/* The forest defaults, sigma 0.05, clock weight 0.75, no floor kernel,
+ * CU mode AUTO. */
 void sp__physet_params_init(sp_physet_params *pp);
 
 /* Training input: kernels[0..n) of ds, measured at base, over the time grid

@@ -1,0 +1,74 @@
+#!/bin/sh
+# physet_h100.sh: the physet method on the project's H100 SM-count data
+# (training/data/h100-sm): the launch shape turns the CU axis "bounded";
+# the block bound caps what a grid smaller than the SM count can do; a
+# model trained on 45-column counters refuses a 34-column file; --floor-w anchors power on
+# the user's floor and refuses a value that is not a positive number.
+# Skips (77) when the data is not in the source tree (a distribution
+# tarball without it).
+. "$(dirname "$0")/lib.sh"
+H100=${SP_TOP_SRCDIR:-$sp_here/../..}/training/data/h100-sm
+[ -f "$H100/runs.csv" ] || { echo "no $H100/runs.csv: skipped"; exit 77; }
+HB=132cu/1980/2619
+
+sp train --quiet --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
+  --base $HB --clusters 4 --epochs 50 --restarts 2 --floor-kernel idle_spin --out "$WORK/model"
+[ "$rc" -eq 0 ] || fail "train on the H100 data: $(cat "$WORK/err")"
+grep -q '^cu bounded$' "$WORK/model/method-physet.txt" || fail "the CU axis is not bounded"
+grep -q '^vocabulary nsight features 28$' "$WORK/model/method-physet.txt" ||
+  fail "expected 28 nsight features: $(sed -n 2p "$WORK/model/method-physet.txt")"
+
+# ratio FILE KERNEL CU: predicted time at CU SMs over the base time.
+ratio() {
+  awk -F, -v k="$2" -v c="$3cu/1980/2619" '$1 == k && $2 == c { print $4 / $3 }' "$1"
+}
+
+# stream_copy as launched (thousands of blocks) slows down at 8 SMs ...
+sp predict --model "$WORK/model" --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
+  --kernel stream_copy --target all --format csv
+[ "$rc" -eq 0 ] || fail "predict stream_copy: $(cat "$WORK/err")"
+awk -v r="$(ratio "$WORK/out" stream_copy 8)" 'BEGIN { exit !(r > 2) }' ||
+  fail "stream_copy at 8 SMs: ratio $(ratio "$WORK/out" stream_copy 8), expected > 2"
+
+# ... but the same counters with a grid of 4 blocks cannot: 4 blocks fit on
+# 8 SMs at once, so no SM count of the grid may predict more than the 5%
+# slack over the base.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i; print; next }
+  $1 == "stream_copy" { $c["grid_blocks"] = 4; $c["work_groups"] = 4; $c["waves"] = 0.0038 }
+  { print }' OFS=, "$H100/counters.csv" >small.csv
+sp predict --model "$WORK/model" --runs "$H100/runs.csv" --counters small.csv \
+  --kernel stream_copy --target all --format csv
+[ "$rc" -eq 0 ] || fail "predict the 4-block stream_copy: $(cat "$WORK/err")"
+for cu in 8 16 32 64 128; do
+  awk -v r="$(ratio "$WORK/out" stream_copy $cu)" 'BEGIN { exit !(r <= 1.0501) }' ||
+    fail "4 blocks at $cu SMs: ratio $(ratio "$WORK/out" stream_copy $cu) above the bound"
+done
+
+# Counters without the launch and activity columns (the first 34): refused,
+# naming the first missing column, since a feature read as 0 would describe
+# another kernel (an SM balance of 0 is the worst critical path).
+cut -d, -f1-34 "$H100/counters.csv" >old.csv
+sp predict --model "$WORK/model" --runs "$H100/runs.csv" --counters old.csv \
+  --kernel gemv_rowmajor --target 64cu/1980/2619 --format csv
+[ "$rc" -ne 0 ] || fail "34-column counters were accepted by a 45-column model"
+grep -q "grid_blocks" "$WORK/err" || fail "34-column counters: $(cat "$WORK/err")"
+
+# --floor-w: a higher floor leaves less dynamic power to scale, so power at
+# 8 SMs falls less.
+power8() {
+  sp predict --model "$WORK/model" --runs "$H100/runs.csv" \
+    --counters "$H100/counters.csv" --kernel stream_copy --target 8cu/1980/2619 \
+    --format csv "$@"
+  [ "$rc" -eq 0 ] || fail "predict with $*: $(cat "$WORK/err")"
+  awk -F, 'NR == 2 { print $8 }' "$WORK/out"
+}
+lo=$(power8 --floor-w 60)
+hi=$(power8 --floor-w 300)
+awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(b > a * 1.2) }' ||
+  fail "--floor-w 300 gave $hi W at 8 SMs, --floor-w 60 $lo W"
+sp predict --model "$WORK/model" --runs "$H100/runs.csv" \
+  --counters "$H100/counters.csv" --target all --floor-w -3
+[ "$rc" -eq 1 ] || fail "--floor-w -3: exit status $rc, expected 1"
+grep -q -- '--floor-w' "$WORK/err" || fail "--floor-w -3: the message does not name the option"
+
+finish
