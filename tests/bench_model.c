@@ -1,0 +1,89 @@
+/* bench_model.c: prediction speed of a saved model, per method it carries:
+ * one kernel's whole design space (time at every configuration of the
+ * model's grid), and time plus power.  Run by `make bench` on the bundled
+ * H100 model (models/h100-sm) and the suite's first kernel; see
+ * docs/performance.md.  Timings use CLOCK_MONOTONIC; the median of several
+ * rounds is shown. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "scalepredict.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static int die(const sp_error *e) {
+  char buf[1024];
+  sp_error_format(e, buf, sizeof buf);
+  fprintf(stderr, "bench_model: %s\n", buf);
+  return 1;
+}
+
+enum { ROUNDS = 7 };
+
+/* Median seconds per call of predicting q (and power too when both). */
+static double time_it(const sp_model *m, sp_observation *obs, int both, double *out,
+                      double *pout, long iters, double *sink) {
+  double per[ROUNDS];
+  size_t last = sp_model_config_count(m, SP_TIME) - 1;
+  for (int r = 0; r < ROUNDS; r++) {
+    double t0 = now();
+    for (long i = 0; i < iters; i++) {
+      obs->base_time_ms = 1.0 + 1e-9 * (double)i; /* keeps the loop from folding */
+      sp_model_predict_all(m, SP_TIME, obs, out, NULL);
+      if (both) sp_model_predict_all(m, SP_POWER, obs, pout, NULL);
+      *sink += out[last];
+    }
+    per[r] = (now() - t0) / (double)iters;
+  }
+  qsort(per, ROUNDS, sizeof *per, cmp);
+  return per[ROUNDS / 2];
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: bench_model MODEL_DIR RUNS COUNTERS\n");
+    return 2;
+  }
+  sp_error err;
+  sp_error_clear(&err);
+  sp_model *m = NULL;
+  sp_dataset *ds = NULL;
+  if (sp_model_load(argv[1], &m, &err) || sp_dataset_load(argv[2], argv[3], &ds, &err))
+    return die(&err);
+  size_t ncfg = sp_model_config_count(m, SP_TIME);
+  double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
+  double *out = malloc(ncfg * sizeof(double));
+  double *pout = malloc((sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
+  sp_observation obs;
+  if (!counters || !out || !pout) return fprintf(stderr, "bench_model: out of memory\n"), 1;
+  if (sp_model_observe(m, ds, 0, counters, &obs, &err)) return die(&err);
+  int power = sp_model_has_power(m) && obs.base_power_w > 0;
+  double sink = 0;
+  for (size_t i = 0; i < sp_model_method_count(m); i++) {
+    const char *name = sp_model_method_name(m, i);
+    sp_model_use_method(m, name);
+    double t = time_it(m, &obs, 0, out, pout, 20000, &sink);
+    double tp = power ? time_it(m, &obs, 1, out, pout, 10000, &sink) : 0;
+    printf("%s (%s, %zu configurations): time design space median %.2f us", argv[1], name,
+           ncfg, 1e6 * t);
+    if (power) printf(", time and power %.2f us", 1e6 * tp);
+    printf("\n");
+  }
+  printf("(checksum %.3g)\n", sink);
+  free(counters);
+  free(out);
+  free(pout);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  return 0;
+}
