@@ -6,27 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "benchutil.h"
 #include "scalepredict.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static int die(const sp_error *e) {
-  char buf[1024];
-  sp_error_format(e, buf, sizeof buf);
-  fprintf(stderr, "bench_core: %s\n", buf);
-  return 1;
-}
 
 int main(int argc, char **argv) {
   if (argc != 4) {
@@ -36,20 +18,20 @@ int main(int argc, char **argv) {
   sp_error err;
   sp_error_clear(&err);
   sp_dataset *ds;
-  if (sp_dataset_load(argv[1], argv[2], &ds, &err)) return die(&err);
+  if (sp_dataset_load(argv[1], argv[2], &ds, &err)) return bench_die("bench_core", &err);
   sp_train_params p;
   sp_train_params_init(&p);
-  if (sp_config_parse(argv[3], &p.base, &err)) return die(&err);
+  if (sp_config_parse(argv[3], &p.base, &err)) return bench_die("bench_core", &err);
   enum { BUILDS = 5 };
   double build[BUILDS];
   sp_model *m = NULL;
   for (int i = 0; i < BUILDS; i++) {
     sp_model_free(m);
-    double t0 = now();
-    if (sp_model_train(ds, &p, NULL, NULL, &m, &err)) return die(&err);
-    build[i] = now() - t0;
+    double t0 = bench_now();
+    if (sp_model_train(ds, &p, NULL, NULL, &m, &err)) return bench_die("bench_core", &err);
+    build[i] = bench_now() - t0;
   }
-  qsort(build, BUILDS, sizeof *build, cmp);
+  qsort(build, BUILDS, sizeof *build, bench_cmp_double);
   size_t nk = sp_dataset_kernel_count(ds), ncfg = sp_model_config_count(m, SP_TIME);
   printf("model build: %zu kernels x %zu configurations, k = %zu: median %.3f s (min %.3f, max %.3f) over %d builds\n",
          nk, ncfg, p.clusters, build[BUILDS / 2], build[0], build[BUILDS - 1], BUILDS);
@@ -57,20 +39,20 @@ int main(int argc, char **argv) {
   double *counters = malloc(sp_model_counter_count(m) * sizeof(double));
   double *out = malloc(ncfg * sizeof(double));
   sp_observation obs;
-  if (!counters || !out || sp_model_observe(m, ds, 0, counters, &obs, &err)) return die(&err);
+  if (!counters || !out || sp_model_observe(m, ds, 0, counters, &obs, &err)) return bench_die("bench_core", &err);
   enum { ROUNDS = 7 };
   double per[ROUNDS], sink = 0;
   long iters = 20000;
   for (int r = 0; r < ROUNDS; r++) {
-    double t0 = now();
+    double t0 = bench_now();
     for (long i = 0; i < iters; i++) {
       obs.base_time_ms = 1.0 + 1e-9 * (double)i; /* keeps the loop from folding */
       sp_model_predict_all(m, SP_TIME, &obs, out, NULL);
       sink += out[ncfg - 1];
     }
-    per[r] = (now() - t0) / (double)iters;
+    per[r] = (bench_now() - t0) / (double)iters;
   }
-  qsort(per, ROUNDS, sizeof *per, cmp);
+  qsort(per, ROUNDS, sizeof *per, bench_cmp_double);
   printf("design space of one kernel (time at all %zu configurations, classifiers included): "
          "median %.2f us, %.0f design spaces/s, %.0f predictions/s (checksum %.3g)\n",
          ncfg, 1e6 * per[ROUNDS / 2], 1.0 / per[ROUNDS / 2], (double)(ncfg - 1) / per[ROUNDS / 2],

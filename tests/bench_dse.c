@@ -7,29 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "benchutil.h"
 #include "scalepredict.h"
 
 #define REPS 3
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static int die(const sp_error *e) {
-  char buf[1024];
-  sp_error_format(e, buf, sizeof buf);
-  fprintf(stderr, "bench_dse: %s\n", buf);
-  return 1;
-}
 
 /* Median seconds of REPS runs at one refinement; the last result in *keep. */
 static int time_run(const sp_model *m, const sp_dataset *ds, unsigned interp, double *median,
@@ -41,14 +23,14 @@ static int time_run(const sp_model *m, const sp_dataset *ds, unsigned interp, do
   p.time_budget = 1.2;
   for (int r = 0; r < REPS; r++) {
     sp_dse_result *res = NULL;
-    double t0 = now();
+    double t0 = bench_now();
     int st = sp_dse_run(m, ds, &p, &res, err);
-    t[r] = now() - t0;
+    t[r] = bench_now() - t0;
     if (st) return st;
     if (r == REPS - 1) *keep = res;
     else sp_dse_result_free(res);
   }
-  qsort(t, REPS, sizeof *t, cmp);
+  qsort(t, REPS, sizeof *t, bench_cmp_double);
   *median = t[REPS / 2];
   return SP_OK;
 }
@@ -58,14 +40,14 @@ static int bench(const sp_model *m, const sp_dataset *ds, unsigned interp, const
   sp_error_clear(&err);
   double median;
   sp_dse_result *r = NULL;
-  if (time_run(m, ds, interp, &median, &r, &err)) return die(&err);
+  if (time_run(m, ds, interp, &median, &r, &err)) return bench_die("bench_dse", &err);
   printf("dse --grid-interp %-3u %8zu configurations x %zu kernels: %8.3f s  (%.1f ns per "
          "kernel-configuration)\n", interp, r->nconfigs, r->nkernels, median,
          1e9 * median / ((double)r->nconfigs * (double)r->nkernels));
   if (report) {
-    double t0 = now();
-    if (sp_dse_report_write(r, report, &err)) return die(&err);
-    printf("  report (HTML, SVG, CSV of every table) written in %.3f s\n", now() - t0);
+    double t0 = bench_now();
+    if (sp_dse_report_write(r, report, &err)) return bench_die("bench_dse", &err);
+    printf("  report (HTML, SVG, CSV of every table) written in %.3f s\n", bench_now() - t0);
   }
   sp_dse_result_free(r);
   return 0;
@@ -81,7 +63,7 @@ int main(int argc, char **argv) {
   sp_model *m = NULL;
   sp_dataset *ds = NULL;
   if (sp_model_load(argv[1], &m, &err) || sp_dataset_load(argv[2], argv[3], &ds, &err))
-    return die(&err);
+    return bench_die("bench_dse", &err);
   unsigned interp = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 10) : 18;
   int rc = bench(m, ds, 1, NULL);
   if (!rc) rc = bench(m, ds, interp, argc > 5 ? argv[5] : NULL);

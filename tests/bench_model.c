@@ -6,27 +6,9 @@
  * rounds is shown. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "benchutil.h"
 #include "scalepredict.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static int die(const sp_error *e) {
-  char buf[1024];
-  sp_error_format(e, buf, sizeof buf);
-  fprintf(stderr, "bench_model: %s\n", buf);
-  return 1;
-}
 
 enum { ROUNDS = 7 };
 
@@ -36,16 +18,16 @@ static double time_it(const sp_model *m, sp_observation *obs, int both, double *
   double per[ROUNDS];
   size_t last = sp_model_config_count(m, SP_TIME) - 1;
   for (int r = 0; r < ROUNDS; r++) {
-    double t0 = now();
+    double t0 = bench_now();
     for (long i = 0; i < iters; i++) {
       obs->base_time_ms = 1.0 + 1e-9 * (double)i; /* keeps the loop from folding */
       sp_model_predict_all(m, SP_TIME, obs, out, NULL);
       if (both) sp_model_predict_all(m, SP_POWER, obs, pout, NULL);
       *sink += out[last];
     }
-    per[r] = (now() - t0) / (double)iters;
+    per[r] = (bench_now() - t0) / (double)iters;
   }
-  qsort(per, ROUNDS, sizeof *per, cmp);
+  qsort(per, ROUNDS, sizeof *per, bench_cmp_double);
   return per[ROUNDS / 2];
 }
 
@@ -59,14 +41,14 @@ int main(int argc, char **argv) {
   sp_model *m = NULL;
   sp_dataset *ds = NULL;
   if (sp_model_load(argv[1], &m, &err) || sp_dataset_load(argv[2], argv[3], &ds, &err))
-    return die(&err);
+    return bench_die("bench_model", &err);
   size_t ncfg = sp_model_config_count(m, SP_TIME);
   double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
   double *out = malloc(ncfg * sizeof(double));
   double *pout = malloc((sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
   sp_observation obs;
   if (!counters || !out || !pout) return fprintf(stderr, "bench_model: out of memory\n"), 1;
-  if (sp_model_observe(m, ds, 0, counters, &obs, &err)) return die(&err);
+  if (sp_model_observe(m, ds, 0, counters, &obs, &err)) return bench_die("bench_model", &err);
   int power = sp_model_has_power(m) && obs.base_power_w > 0;
   double sink = 0;
   for (size_t i = 0; i < sp_model_method_count(m); i++) {
