@@ -230,13 +230,19 @@ static double f_write_bw(const ncu_row *r) { return m(r, "dram__bytes_write.sum.
  * pipe and the L2 were.  A few long blocks (a critical path) show as a low
  * balance: the busiest SM is active for the whole launch, the average one
  * for much less. */
+/* ratio(), but NaN when either metric is missing (ratio() gives 0 for a
+ * missing denominator): the column is then left empty. */
+static double ratio_measured(double a, double b, double scale)
+{
+  return isnan(a) || isnan(b) ? NAN : ratio(a, b, scale);
+}
 static double f_sm_active(const ncu_row *r)
 {
-  return ratio(m(r, "sm__cycles_active.avg"), m(r, "sm__cycles_elapsed.max"), 100.0);
+  return ratio_measured(m(r, "sm__cycles_active.avg"), m(r, "sm__cycles_elapsed.max"), 100.0);
 }
 static double f_sm_balance(const ncu_row *r)
 {
-  return ratio(m(r, "sm__cycles_active.avg"), m(r, "sm__cycles_active.max"), 100.0);
+  return ratio_measured(m(r, "sm__cycles_active.avg"), m(r, "sm__cycles_active.max"), 100.0);
 }
 static double f_tensor_busy(const ncu_row *r)
 {
@@ -279,17 +285,10 @@ static const feature LAUNCH[] = {
 enum { NLAUNCH = sizeof LAUNCH / sizeof *LAUNCH };
 
 /* SM activity, after the launch columns; empty where ncu did not report
- * the metrics (a raw CSV collected with an older metric list).  ratio()
- * gives 0 for a missing denominator, so a missing metric is tested first. */
+ * the metrics (a raw CSV collected with an older metric list). */
 static const feature ACTIVITY[] = {
     {"sm_active_pct", f_sm_active},    {"sm_balance_pct", f_sm_balance},
     {"tensor_busy_pct", f_tensor_busy}, {"l2_bw_gbs", f_l2_bw},
-};
-static const char *const ACTIVITY_NEEDS[][2] = {
-    {"sm__cycles_active.avg", "sm__cycles_elapsed.max"},
-    {"sm__cycles_active.avg", "sm__cycles_active.max"},
-    {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", NULL},
-    {"lts__t_bytes.sum.per_second", NULL},
 };
 enum { NACTIVITY = sizeof ACTIVITY / sizeof *ACTIVITY };
 
@@ -388,6 +387,20 @@ static void check_sm_count(const manifest_row *mr, const ncu_row *r,
             "%s\n", path, line, sms, mr->key);
 }
 
+/* Appends the columns of table[0..n) at buf + *o: empty where a column's
+ * metrics are missing (its function gives NaN). */
+static void append_optional(char *buf, size_t size, size_t *o, const feature *table, int n,
+                            const ncu_row *r)
+{
+  for (int f = 0; f < n; ++f) {
+    double v = table[f].fn(r);
+    if (isnan(v))
+      *o += (size_t)snprintf(buf + *o, size - *o, ",");
+    else
+      *o += (size_t)snprintf(buf + *o, size - *o, ",%.6g", v);
+  }
+}
+
 static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
                      const char *path, int line)
 {
@@ -402,21 +415,8 @@ static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
     }
     o += (size_t)snprintf(buf + o, sizeof buf - o, ",%.6g", v);
   }
-  for (int f = 0; f < NLAUNCH; ++f) {
-    double v = LAUNCH[f].fn(r);
-    if (isnan(v))
-      o += (size_t)snprintf(buf + o, sizeof buf - o, ",");
-    else
-      o += (size_t)snprintf(buf + o, sizeof buf - o, ",%.6g", v);
-  }
-  for (int f = 0; f < NACTIVITY; ++f) {
-    int have = !isnan(m(r, ACTIVITY_NEEDS[f][0])) &&
-               (ACTIVITY_NEEDS[f][1] == NULL || !isnan(m(r, ACTIVITY_NEEDS[f][1])));
-    if (have)
-      o += (size_t)snprintf(buf + o, sizeof buf - o, ",%.6g", ACTIVITY[f].fn(r));
-    else
-      o += (size_t)snprintf(buf + o, sizeof buf - o, ",");
-  }
+  append_optional(buf, sizeof buf, &o, LAUNCH, NLAUNCH, r);
+  append_optional(buf, sizeof buf, &o, ACTIVITY, NACTIVITY, r);
   snprintf(buf + o, sizeof buf - o, "\n");
   check_sm_count(mr, r, path, line);
   if (csvlog_append(out, buf, err, sizeof err) != 0) {
