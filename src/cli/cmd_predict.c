@@ -133,8 +133,8 @@ typedef struct measured_set {
 } measured_set;
 
 static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targets *t,
-                          const measured_set *ms, double floor_w, double *scratch_t,
-                          double *scratch_p, sp_error *err) {
+                          const measured_set *ms, double *scratch_t, double *scratch_p,
+                          sp_error *err) {
   const sp_model *m = p->m;
   double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
   if (!counters) return SP_ENOMEM;
@@ -143,7 +143,7 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
   int st = sp_model_observe(m, ds, k, counters, &obs, err);
   if (!st && ms->n)
     sp_model_observe_more(m, ds, k, ms->cfg, ms->n, ms->got, ms->time, ms->power, &obs);
-  obs.floor_w = floor_w;
+  obs.floor_w = p->o->floor_w;
   if (!st) st = sp_model_predict_all(m, SP_TIME, &obs, scratch_t, &info);
   int power = !st && sp_model_has_power(m) && !isnan(obs.base_power_w) &&
               sp_model_predict_all(m, SP_POWER, &obs, scratch_p, NULL) == SP_OK;
@@ -286,7 +286,7 @@ int cli_predict_run(const predict_opts *o) {
   printer p = {o, m, 0};
   if (!st) print_begin(&p);
   for (size_t k = k0; k < k1 && !st; k++)
-    st = predict_kernel(&p, ds, k, &t, &ms, o->floor_w, st_time, st_power, &err);
+    st = predict_kernel(&p, ds, k, &t, &ms, st_time, st_power, &err);
   if (!st) print_end(&p);
   if (st && !err.status) err.status = st;
   int rc = st ? cli_fail(&err) : EXIT_OK;
