@@ -180,17 +180,19 @@ void sp__features_compute(const sp_featplan *plan, const double *counters,
   }
 }
 
+/* The count in counter i (blocks), or 0 when there is no such counter or
+ * it holds no count of at least one. */
+static double count_at(long i, const double *counters) {
+  return i >= 0 && isfinite(counters[i]) && counters[i] >= 1 ? counters[i] : 0;
+}
+
 double sp__features_blocks(const sp_featplan *plan, const double *counters) {
-  for (int b = 0; b < 2; b++) {
-    long i = plan->blocks[b];
-    if (i >= 0 && isfinite(counters[i]) && counters[i] >= 1) return counters[i];
-  }
-  return 0;
+  double b = count_at(plan->blocks[0], counters);
+  return b > 0 ? b : count_at(plan->blocks[1], counters);
 }
 
 double sp__features_blocks_per_sm(const sp_featplan *plan, const double *counters) {
-  long i = plan->blocks_per_sm;
-  return i >= 0 && isfinite(counters[i]) && counters[i] >= 1 ? counters[i] : 0;
+  return count_at(plan->blocks_per_sm, counters);
 }
 
 double sp__features_dram(const sp_featplan *plan, const double *counters) {

@@ -100,10 +100,11 @@ static double share_u(const sp_physet *p, double s) {
   return 1 / (1 + exp(-(x - p->u_mid) / p->u_width));
 }
 
-/* The bound of the CU axis: blocks spread over cu CUs, each holding at most
- * bps at once, take no longer than the busiest CU's share of blocks one at
- * a time, nor than the waves of bps blocks, when neither is shorter than
- * the same at the base: log max(ceil(B / cu) / ceil(B / cu_b),
+/* The bound of the CU axis: B blocks over cu CUs, each CU holding at most
+ * bps blocks at once.  Relative to the base, time grows at most like the
+ * busiest CU's share of blocks run one at a time (ceil(B / cu)), or like
+ * the number of waves of bps blocks per CU (ceil(B / (cu bps))), whichever
+ * grows more: log max(ceil(B / cu) / ceil(B / cu_b),
  * ceil(B / (cu bps)) / ceil(B / (cu_b bps))). */
 static double block_bound(double blocks, double bps, int cu, int cu_base) {
   if (blocks < 1 || cu == cu_base) return 0;
