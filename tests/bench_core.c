@@ -40,23 +40,10 @@ int main(int argc, char **argv) {
   double *out = malloc(ncfg * sizeof(double));
   sp_observation obs;
   if (!counters || !out || sp_model_observe(m, ds, 0, counters, &obs, &err)) return bench_die("bench_core", &err);
-  enum { ROUNDS = 7 };
-  double per[ROUNDS], sink = 0;
-  long iters = 20000;
-  for (int r = 0; r < ROUNDS; r++) {
-    double t0 = bench_now();
-    for (long i = 0; i < iters; i++) {
-      obs.base_time_ms = 1.0 + 1e-9 * (double)i; /* keeps the loop from folding */
-      sp_model_predict_all(m, SP_TIME, &obs, out, NULL);
-      sink += out[ncfg - 1];
-    }
-    per[r] = (bench_now() - t0) / (double)iters;
-  }
-  qsort(per, ROUNDS, sizeof *per, bench_cmp_double);
+  double sink = 0, t = bench_design_space(m, &obs, 0, out, NULL, 20000, &sink);
   printf("design space of one kernel (time at all %zu configurations, classifiers included): "
          "median %.2f us, %.0f design spaces/s, %.0f predictions/s (checksum %.3g)\n",
-         ncfg, 1e6 * per[ROUNDS / 2], 1.0 / per[ROUNDS / 2], (double)(ncfg - 1) / per[ROUNDS / 2],
-         sink);
+         ncfg, 1e6 * t, 1.0 / t, (double)(ncfg - 1) / t, sink);
   free(counters);
   free(out);
   sp_model_free(m);

@@ -58,12 +58,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: bench_dse MODEL RUNS COUNTERS [INTERP [REPORT_DIR]]\n");
     return 2;
   }
-  sp_error err;
-  sp_error_clear(&err);
-  sp_model *m = NULL;
-  sp_dataset *ds = NULL;
-  if (sp_model_load(argv[1], &m, &err) || sp_dataset_load(argv[2], argv[3], &ds, &err))
-    return bench_die("bench_dse", &err);
+  sp_model *m;
+  sp_dataset *ds;
+  if (bench_load("bench_dse", argv[1], argv[2], argv[3], &m, &ds)) return 1;
   unsigned interp = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 10) : 18;
   int rc = bench(m, ds, 1, NULL);
   if (!rc) rc = bench(m, ds, interp, argc > 5 ? argv[5] : NULL);

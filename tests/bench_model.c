@@ -10,27 +10,6 @@
 #include "benchutil.h"
 #include "scalepredict.h"
 
-enum { ROUNDS = 7 };
-
-/* Median seconds per call of predicting q (and power too when both). */
-static double time_it(const sp_model *m, sp_observation *obs, int both, double *out,
-                      double *pout, long iters, double *sink) {
-  double per[ROUNDS];
-  size_t last = sp_model_config_count(m, SP_TIME) - 1;
-  for (int r = 0; r < ROUNDS; r++) {
-    double t0 = bench_now();
-    for (long i = 0; i < iters; i++) {
-      obs->base_time_ms = 1.0 + 1e-9 * (double)i; /* keeps the loop from folding */
-      sp_model_predict_all(m, SP_TIME, obs, out, NULL);
-      if (both) sp_model_predict_all(m, SP_POWER, obs, pout, NULL);
-      *sink += out[last];
-    }
-    per[r] = (bench_now() - t0) / (double)iters;
-  }
-  qsort(per, ROUNDS, sizeof *per, bench_cmp_double);
-  return per[ROUNDS / 2];
-}
-
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: bench_model MODEL_DIR RUNS COUNTERS\n");
@@ -38,10 +17,9 @@ int main(int argc, char **argv) {
   }
   sp_error err;
   sp_error_clear(&err);
-  sp_model *m = NULL;
-  sp_dataset *ds = NULL;
-  if (sp_model_load(argv[1], &m, &err) || sp_dataset_load(argv[2], argv[3], &ds, &err))
-    return bench_die("bench_model", &err);
+  sp_model *m;
+  sp_dataset *ds;
+  if (bench_load("bench_model", argv[1], argv[2], argv[3], &m, &ds)) return 1;
   size_t ncfg = sp_model_config_count(m, SP_TIME);
   double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
   double *out = malloc(ncfg * sizeof(double));
@@ -54,8 +32,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sp_model_method_count(m); i++) {
     const char *name = sp_model_method_name(m, i);
     sp_model_use_method(m, name);
-    double t = time_it(m, &obs, 0, out, pout, 20000, &sink);
-    double tp = power ? time_it(m, &obs, 1, out, pout, 10000, &sink) : 0;
+    double t = bench_design_space(m, &obs, 0, out, pout, 20000, &sink);
+    double tp = power ? bench_design_space(m, &obs, 1, out, pout, 10000, &sink) : 0;
     printf("%s (%s, %zu configurations): time design space median %.2f us", argv[1], name,
            ncfg, 1e6 * t);
     if (power) printf(", time and power %.2f us", 1e6 * tp);

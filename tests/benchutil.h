@@ -1,6 +1,7 @@
 /* benchutil.h: what the benchmarks (bench_*.c, `make bench`) share: a
- * monotonic clock, a comparison for qsort of doubles (medians), and the
- * one-line report of a library error. */
+ * monotonic clock, a comparison for qsort of doubles (medians), the
+ * one-line report of a library error, loading a model with its kernels,
+ * and timing one kernel's design space. */
 #ifndef SP_BENCHUTIL_H
 #define SP_BENCHUTIL_H
 
@@ -14,5 +15,17 @@ int bench_cmp_double(const void *a, const void *b);
 
 /* Prints "PROGRAM: <error>" on standard error; returns 1 (the exit status). */
 int bench_die(const char *program, const sp_error *e);
+
+/* Loads the model MODEL_DIR and the kernels of RUNS/COUNTERS; on failure
+ * reports it as program does and returns 1 (nothing to free). */
+int bench_load(const char *program, const char *model_dir, const char *runs,
+               const char *counters, sp_model **m, sp_dataset **ds);
+
+/* Median seconds (of 7 rounds of iters calls) of predicting time at every
+ * configuration of m's grid into out, and power into pout too when
+ * with_power; the base time is varied so that no call can be folded, and
+ * the last time predicted is added to *sink. */
+double bench_design_space(const sp_model *m, sp_observation *obs, int with_power, double *out,
+                          double *pout, long iters, double *sink);
 
 #endif
