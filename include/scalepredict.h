@@ -265,10 +265,18 @@ typedef struct sp_observation {
   double floor_w;
 } sp_observation;
 
-/* What happened while classifying: counters clamped to the training range. */
+/* What a prediction rests on: counters outside the training range (clamped
+ * to it) and how unlike every training kernel the kernel is. */
 typedef struct sp_predict_info {
   size_t clamped;            /* how many counter values were clamped */
   size_t first_clamped;      /* index of the first clamped counter */
+  /* Distance of the kernel's features to the nearest training kernel, over
+   * the distance that nine in ten training kernels keep to their own
+   * nearest other; NaN when the method in use cannot tell (wu2015). */
+  double novelty;
+  /* 1 when the kernel lies outside the training data: a counter outside
+   * its training range (clamped > 0) or novelty above 1. */
+  int outside;
 } sp_predict_info;
 
 /* Methods a model predicts with.  Every model has "wu2015" (the paper's
@@ -295,6 +303,13 @@ int sp_model_predict(const sp_model *m, sp_quantity q,
 int sp_model_predict_all(const sp_model *m, sp_quantity q,
                          const sp_observation *obs, double *out,
                          sp_predict_info *info);
+
+/* sp_model_predict_all with each prediction's 90% interval: lo and hi
+ * receive sp_model_config_count(m, q) values each, NaN where the method in
+ * use gives no interval (wu2015 gives none). */
+int sp_model_predict_interval(const sp_model *m, sp_quantity q,
+                              const sp_observation *obs, double *out,
+                              double *lo, double *hi, sp_predict_info *info);
 
 /* Gathers kernel k's counters from ds at the model's base configuration in
  * the model's counter order (missing counters are SP_ENOTFOUND naming
@@ -382,6 +397,9 @@ typedef struct sp_eval_record {
   unsigned base;          /* index into sp_eval_params.bases */
   sp_config target;
   double predicted, measured;
+  double lo, hi;          /* the 90% interval, NaN when the method gives none */
+  double novelty;         /* sp_predict_info.novelty, NaN when unknown */
+  unsigned char outside;  /* sp_predict_info.outside */
 } sp_eval_record;
 
 typedef struct sp_evaluation sp_evaluation;
@@ -403,6 +421,14 @@ typedef struct sp_eval_stats {
   size_t n;
   double mape, median, p90, max;
   size_t hist[SP_EVAL_HIST_BINS];
+  /* Records with a 90% interval, and the share (%) whose measured value
+   * lies inside it (NaN when none has an interval). */
+  size_t n_interval;
+  double coverage;
+  /* Records of kernels outside the training data, and their MAPE (NaN
+   * when none). */
+  size_t n_outside;
+  double mape_outside;
 } sp_eval_stats;
 
 /* Filter: SP_EVAL_ANY matches everything for that field.  A k filter also
@@ -414,6 +440,12 @@ typedef struct sp_eval_filter {
 void sp_eval_filter_init(sp_eval_filter *f);
 int sp_evaluation_stats(const sp_evaluation *e, const sp_eval_filter *f,
                         sp_eval_stats *out);
+/* The same for energy per launch (time x power): every time record that
+ * has the power record of the same method, split, cluster count, kernel,
+ * base and target is scored as predicted time x power against measured
+ * time x power (f's quantity is ignored; no intervals). */
+int sp_evaluation_energy_stats(const sp_evaluation *e, const sp_eval_filter *f,
+                               sp_eval_stats *out);
 
 /* Writes the evaluation report into dir (replaced atomically): CSV tables
  * (summary, by_clusters, by_base, per_kernel, histogram, predictions), SVG

@@ -196,6 +196,76 @@ START_TEST(test_shape_pinned) {
 }
 END_TEST
 
+/* physet's records carry a 90% interval around the prediction, the other
+ * methods' none; the coverage statistic counts the measured values inside. */
+START_TEST(test_intervals) {
+  const sp_eval_record *r = sp_evaluation_records(ev);
+  for (int q = 0; q < 2; q++) {
+    size_t n = 0, in = 0, out = 0;
+    for (size_t i = 0; i < sp_evaluation_count(ev); i++) {
+      if (r[i].quantity != q) continue;
+      if (r[i].method != SP_METHOD_PHYSET) {
+        ck_assert(isnan(r[i].lo) && isnan(r[i].hi) && isnan(r[i].novelty) && !r[i].outside);
+        continue;
+      }
+      ck_assert_msg(r[i].lo <= r[i].predicted && r[i].predicted <= r[i].hi,
+                    "interval %g..%g around %g", r[i].lo, r[i].hi, r[i].predicted);
+      ck_assert(r[i].novelty >= 0);
+      n++;
+      in += r[i].lo <= r[i].measured && r[i].measured <= r[i].hi;
+      out += r[i].outside;
+    }
+    sp_eval_filter f;
+    sp_eval_stats st;
+    sp_eval_filter_init(&f);
+    f.method = SP_METHOD_PHYSET;
+    f.quantity = (size_t)q;
+    ck_assert_int_eq(sp_evaluation_stats(ev, &f, &st), SP_OK);
+    ck_assert_uint_gt(n, 0);
+    ck_assert_uint_eq(st.n_interval, n);
+    ck_assert_double_eq_tol(st.coverage, 100.0 * (double)in / (double)n, 1e-9);
+    ck_assert_uint_eq(st.n_outside, out);
+    f.method = SP_METHOD_WU2015;
+    ck_assert_int_eq(sp_evaluation_stats(ev, &f, &st), SP_OK);
+    ck_assert_uint_eq(st.n_interval, 0);
+    ck_assert(isnan(st.coverage));
+  }
+}
+END_TEST
+
+/* Energy pairs each time record with the power record of the same point:
+ * checked against a brute-force pairing. */
+START_TEST(test_energy) {
+  const sp_eval_record *r = sp_evaluation_records(ev);
+  const size_t n = sp_evaluation_count(ev);
+  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+    size_t pairs = 0;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (r[i].method != m || r[i].quantity != SP_TIME) continue;
+      for (size_t j = 0; j < n; j++) {
+        const sp_eval_record *a = &r[i], *b = &r[j];
+        if (b->method != m || b->quantity != SP_POWER || a->split != b->split ||
+            a->k != b->k || a->kernel != b->kernel || a->base != b->base ||
+            !sp_config_equal(&a->target, &b->target))
+          continue;
+        double pe = a->predicted * b->predicted, me = a->measured * b->measured;
+        sum += 100.0 * fabs(pe - me) / me;
+        pairs++;
+      }
+    }
+    sp_eval_filter f;
+    sp_eval_stats st;
+    sp_eval_filter_init(&f);
+    f.method = (size_t)m;
+    ck_assert_int_eq(sp_evaluation_energy_stats(ev, &f, &st), SP_OK);
+    ck_assert_uint_eq(st.n, pairs);
+    ck_assert_uint_gt(pairs, 0);
+    ck_assert_double_eq_tol(st.mape, sum / (double)pairs, 1e-9 * (1 + st.mape));
+  }
+}
+END_TEST
+
 static Suite *evaluate_suite(void) {
   Suite *s = suite_create("evaluate");
   TCase *tc = tcase_create("pinned");
@@ -203,6 +273,8 @@ static Suite *evaluate_suite(void) {
   tcase_add_unchecked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_every_method_pinned);
   tcase_add_test(tc, test_shape_pinned);
+  tcase_add_test(tc, test_intervals);
+  tcase_add_test(tc, test_energy);
   suite_add_tcase(s, tc);
   return s;
 }

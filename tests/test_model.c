@@ -355,17 +355,21 @@ START_TEST(test_clamping) {
   ck_assert_ptr_null(sp_model_counter_name(m, 3));
   double ctr[3];
   sp_observation obs = observe(m, ds, 4, ctr);
-  sp_predict_info info = {99, 99};
+  sp_predict_info info = {99, 99, 0, 99};
   const sp_config target = {16, 750, 925};
   double in_range, clamped;
   ck_assert_int_eq(sp_model_predict(m, SP_TIME, &obs, &target, &in_range, &info), SP_OK);
   ck_assert_uint_eq(info.clamped, 0);
+  /* wu2015 has no novelty measure: only clamping puts a kernel outside. */
+  ck_assert(isnan(info.novelty));
+  ck_assert_int_eq(info.outside, 0);
   /* Counter 1 above the training maximum, counter 2 below the minimum. */
   ctr[1] = m->cmax[1] + 17.25;
   ctr[2] = m->cmin[2] * 0.5;
   ck_assert_int_eq(sp_model_predict(m, SP_TIME, &obs, &target, &clamped, &info), SP_OK);
   ck_assert_uint_eq(info.clamped, 2);
   ck_assert_uint_eq(info.first_clamped, 1);
+  ck_assert_int_eq(info.outside, 1);
   ck_assert(isfinite(clamped) && clamped > 0);
   /* Clamping means the value at the edge of the range predicts the same. */
   double edge;

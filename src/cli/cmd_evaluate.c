@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -135,14 +136,21 @@ static int resolve_bases(eval_cli *c, const sp_dataset *ds, sp_error *err) {
   return SP_OK;
 }
 
-static void print_stats_json(const sp_evaluation *e, sp_method m, sp_quantity q) {
-  static const char *const qn[2] = {"time", "power"};
+/* A number, or null when it has none (NaN). */
+static void print_number_json(const char *key, double v) {
+  if (isfinite(v)) printf("\"%s\":%.6g", key, v);
+  else printf("\"%s\":null", key);
+}
+
+static void print_stats_json(const sp_evaluation *e, sp_method m, int q) {
+  static const char *const qn[3] = {"time", "power", "energy"};
   sp_eval_filter f;
   sp_eval_stats s;
   sp_eval_filter_init(&f);
   f.method = m;
-  f.quantity = q;
-  sp_evaluation_stats(e, &f, &s);
+  f.quantity = q < 2 ? (size_t)q : SP_EVAL_ANY;
+  if (q < 2) sp_evaluation_stats(e, &f, &s);
+  else sp_evaluation_energy_stats(e, &f, &s);
   if (!s.n) {
     printf("\"%s_mape_pct\":null,\"%s_median_ape_pct\":null,\"%s_p90_ape_pct\":null,\"%s_n\":0",
            qn[q], qn[q], qn[q], qn[q]);
@@ -153,6 +161,14 @@ static void print_stats_json(const sp_evaluation *e, sp_method m, sp_quantity q)
          qn[q], s.mape, qn[q], s.median, qn[q], s.p90, qn[q], s.n, qn[q]);
   for (int b = 0; b < SP_EVAL_HIST_BINS; b++) printf("%s%zu", b ? "," : "", s.hist[b]);
   printf("]");
+  if (q == 2) return;
+  char key[64];
+  snprintf(key, sizeof key, "%s_coverage90_pct", qn[q]);
+  putchar(',');
+  print_number_json(key, s.coverage);
+  printf(",\"%s_outside_n\":%zu,", qn[q], s.n_outside);
+  snprintf(key, sizeof key, "%s_outside_mape_pct", qn[q]);
+  print_number_json(key, s.mape_outside);
 }
 
 static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluation *e) {
@@ -161,7 +177,7 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
   printf(",\"counters\":");
   sp_json_write_string(stdout, c->counters);
   printf(",\"protocol\":\"%s\",\"holdout\":%g,\"splits\":%zu,\"seed\":%lu,\"kernels\":[",
-         c->p.leave_one_out ? "leave-one-out" : "holdout", c->p.leave_one_out ? 0.0 : c->p.holdout,
+         c->p.groups ? "leave-one-family-out" : c->p.leave_one_out ? "leave-one-out" : "holdout", c->p.leave_one_out ? 0.0 : c->p.holdout,
          sp_evaluation_splits(e), c->p.seed);
   for (size_t k = 0; k < sp_dataset_kernel_count(ds); k++) {
     if (k) putchar(',');
@@ -184,6 +200,8 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
     print_stats_json(e, (sp_method)m, SP_TIME);
     putchar(',');
     print_stats_json(e, (sp_method)m, SP_POWER);
+    putchar(',');
+    print_stats_json(e, (sp_method)m, 2);
     putchar('}');
   }
   printf("},\"predictions\":[");
@@ -196,34 +214,71 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
            i ? "," : "", sp_method_name((sp_method)r->method), r->quantity ? "power" : "time",
            (unsigned)r->split, r->k);
     sp_json_write_string(stdout, sp_dataset_kernel_name(ds, r->kernel));
-    printf(",\"base\":\"%s\",\"target\":\"%s\",\"predicted\":%.6g,\"measured\":%.6g}", base,
+    printf(",\"base\":\"%s\",\"target\":\"%s\",\"predicted\":%.6g,\"measured\":%.6g,", base,
            target, r->predicted, r->measured);
+    print_number_json("lo90", r->lo);
+    putchar(',');
+    print_number_json("hi90", r->hi);
+    putchar(',');
+    print_number_json("novelty", r->novelty);
+    printf(",\"outside_training\":%s}", r->outside ? "true" : "false");
   }
   printf("\n]}\n");
 }
 
+static const char *protocol_name(const eval_cli *c) {
+  return c->p.groups ? "leave-one-family-out" : c->p.leave_one_out ? "leave-one-out"
+                                                                   : "random splits";
+}
+
+/* Coverage of the 90% intervals and the error outside the training data,
+ * for the methods that give intervals. */
+static void print_intervals(const eval_cli *c, const sp_evaluation *e) {
+  int header = 0;
+  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+    for (int q = 0; q < 2 && ((c->p.methods >> m) & 1u); q++) {
+      sp_eval_filter f;
+      sp_eval_stats s;
+      sp_eval_filter_init(&f);
+      f.method = (size_t)m;
+      f.quantity = (size_t)q;
+      sp_evaluation_stats(e, &f, &s);
+      if (!s.n_interval) continue;
+      if (!header++)
+        printf("\n%-10s %-8s %12s %10s %12s %14s\n", "method", "quantity", "coverage90",
+               "n", "outside_n", "outside_mape");
+      printf("%-10s %-8s %11.2f%% %10zu %12zu ", sp_method_name((sp_method)m),
+             q ? "power" : "time", s.coverage, s.n_interval, s.n_outside);
+      if (s.n_outside) printf("%13.2f%%\n", s.mape_outside);
+      else printf("%14s\n", "-");
+    }
+  }
+}
+
 static void print_table(const eval_cli *c, const sp_evaluation *e) {
-  printf("held-out evaluation: %s, %zu split%s, %zu base%s, k = %zu", c->p.leave_one_out ? "leave-one-out" : "random splits",
+  printf("held-out evaluation: %s, %zu split%s, %zu base%s, k = %zu", protocol_name(c),
          sp_evaluation_splits(e), sp_evaluation_splits(e) == 1 ? "" : "s", c->p.nbases,
          c->p.nbases == 1 ? "" : "s", c->p.clusters[0]);
   if (c->p.nclusters > 1) printf("..%zu", c->p.clusters[c->p.nclusters - 1]);
-  printf("\n%-10s %10s %10s %10s %10s %10s %10s %10s\n", "method", "time_mape", "time_med",
-         "time_p90", "n", "power_mape", "power_med", "n");
+  printf("\n%-10s %10s %10s %10s %10s %10s %10s %10s %11s\n", "method", "time_mape", "time_med",
+         "time_p90", "n", "power_mape", "power_med", "n", "energy_mape");
   for (int m = 0; m < SP_METHOD_COUNT; m++) {
     if (!((c->p.methods >> m) & 1u)) continue;
     sp_eval_filter f;
-    sp_eval_stats t, p;
+    sp_eval_stats t, p, en;
     sp_eval_filter_init(&f);
     f.method = (size_t)m;
     f.quantity = SP_TIME;
     sp_evaluation_stats(e, &f, &t);
     f.quantity = SP_POWER;
     sp_evaluation_stats(e, &f, &p);
+    sp_evaluation_energy_stats(e, &f, &en);
     printf("%-10s %9.2f%% %9.2f%% %9.2f%% %10zu ", sp_method_name((sp_method)m), t.mape, t.median,
            t.p90, t.n);
-    if (p.n) printf("%9.2f%% %9.2f%% %10zu\n", p.mape, p.median, p.n);
-    else printf("%10s %10s %10s\n", "-", "-", "0");
+    if (p.n) printf("%9.2f%% %9.2f%% %10zu %10.2f%%\n", p.mape, p.median, p.n, en.mape);
+    else printf("%10s %10s %10s %11s\n", "-", "-", "0", "-");
   }
+  print_intervals(c, e);
   for (int q = 0; q < 2; q++)
     if (sp_evaluation_note(e, (sp_quantity)q)) printf("note: %s\n", sp_evaluation_note(e, (sp_quantity)q));
 }

@@ -13,6 +13,9 @@ typedef struct row {
   sp_config target;
   double base_time, time, measured_time;     /* NaN when absent */
   double base_power, power, measured_power;
+  double time_lo, time_hi, power_lo, power_hi; /* 90% intervals, NaN: none */
+  double novelty;                              /* sp_predict_info */
+  int outside;
 } row;
 
 typedef struct printer {
@@ -37,7 +40,8 @@ static void print_begin(printer *p) {
   sp_config_format(&cb, base, sizeof base);
   if (p->o->format == FMT_CSV) {
     puts("kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,"
-         "base_power_w,power_w,measured_power_w,power_error_pct");
+         "base_power_w,power_w,measured_power_w,power_error_pct,"
+         "time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training");
   } else if (p->o->format == FMT_JSON) {
     printf("{\"model\":");
     sp_json_write_string(stdout, sp_model_name(m));
@@ -51,8 +55,9 @@ static void print_begin(printer *p) {
       printf("note: this model was trained on SYNTHETIC data (%s), not on measurements\n",
              *sp_model_source(m) ? sp_model_source(m) : "no source recorded");
     if (!sp_model_has_power(m)) puts("this model has no power model: power is not predicted");
-    printf("%-34s %-15s %11s %11s %11s %7s %9s %9s %7s\n", "kernel", "target",
-           "base_ms", "pred_ms", "meas_ms", "err%", "pred_W", "meas_W", "err%");
+    printf("%-34s %-15s %11s %11s %23s %11s %7s %9s %9s %7s\n", "kernel", "target",
+           "base_ms", "pred_ms", "90% interval ms", "meas_ms", "err%", "pred_W", "meas_W",
+           "err%");
   }
 }
 
@@ -65,36 +70,42 @@ static void print_row(printer *p, const row *r) {
   if (p->o->format == FMT_CSV) {
     sp_csv_write_field(o, r->kernel);
     fprintf(o, ",%s,", target);
-    const double v[8] = {r->base_time, r->time, r->measured_time, te,
-                         r->base_power, r->power, r->measured_power, pe};
-    for (int i = 0; i < 8; i++) {
+    const double v[13] = {r->base_time, r->time,     r->measured_time, te,
+                          r->base_power, r->power,   r->measured_power, pe,
+                          r->time_lo,   r->time_hi, r->power_lo, r->power_hi, r->novelty};
+    for (int i = 0; i < 13; i++) {
       put_num(o, v[i], "%.6g", "");
-      fputc(i < 7 ? ',' : '\n', o);
+      fputc(',', o);
     }
+    fprintf(o, "%d\n", r->outside);
   } else if (p->o->format == FMT_JSON) {
-    static const char *const keys[8] = {"base_time_ms", "time_ms", "measured_time_ms",
-                                        "time_error_pct", "base_power_w", "power_w",
-                                        "measured_power_w", "power_error_pct"};
-    const double v[8] = {r->base_time, r->time, r->measured_time, te,
-                         r->base_power, r->power, r->measured_power, pe};
+    static const char *const keys[13] = {
+        "base_time_ms", "time_ms",      "measured_time_ms", "time_error_pct", "base_power_w",
+        "power_w",      "measured_power_w", "power_error_pct", "time_lo90_ms", "time_hi90_ms",
+        "power_lo90_w", "power_hi90_w", "novelty"};
+    const double v[13] = {r->base_time, r->time,     r->measured_time, te,
+                          r->base_power, r->power,   r->measured_power, pe,
+                          r->time_lo,   r->time_hi, r->power_lo, r->power_hi, r->novelty};
     fputs(p->count ? ",\n{\"kernel\":" : "\n{\"kernel\":", o);
     sp_json_write_string(o, r->kernel);
     fprintf(o, ",\"target\":\"%s\"", target);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 13; i++) {
       fprintf(o, ",\"%s\":", keys[i]);
       put_num(o, v[i], "%.6g", "null");
     }
-    fputc('}', o);
+    fprintf(o, ",\"outside_training\":%s}", r->outside ? "true" : "false");
   } else {
     fprintf(o, "%-34s %-15s ", r->kernel, target);
     put_num(o, r->base_time, "%11.4g ", "          - ");
     put_num(o, r->time, "%11.4g ", "          - ");
+    if (isnan(r->time_lo)) fprintf(o, "%23s ", "-");
+    else fprintf(o, "%10.4g .. %-10.4g ", r->time_lo, r->time_hi);
     put_num(o, r->measured_time, "%11.4g ", "          - ");
     put_num(o, te, "%7.1f ", "      - ");
     put_num(o, r->power, "%9.4g ", "        - ");
     put_num(o, r->measured_power, "%9.4g ", "        - ");
     put_num(o, pe, "%7.1f", "      -");
-    fputc('\n', o);
+    fputs(r->outside ? "  outside the training data\n" : "\n", o);
   }
   p->count++;
 }
@@ -111,6 +122,11 @@ static double measured(const sp_dataset *ds, size_t k, const sp_config *c, sp_qu
 }
 
 static void warn_clamped(const sp_model *m, const char *kernel, const sp_predict_info *info) {
+  if (info->novelty > 1)
+    fprintf(stderr,
+            "scalepredict: note: kernel '%s' is unlike every training kernel (novelty "
+            "%.2f > 1): trust its prediction less than the accuracy tables say\n",
+            kernel, info->novelty);
   if (!info->clamped) return;
   fprintf(stderr,
           "scalepredict: note: kernel '%s': %zu counter value%s outside the training "
@@ -144,16 +160,32 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
   if (!st && ms->n)
     sp_model_observe_more(m, ds, k, ms->cfg, ms->n, ms->got, ms->time, ms->power, &obs);
   obs.floor_w = p->o->floor_w;
-  if (!st) st = sp_model_predict_all(m, SP_TIME, &obs, scratch_t, &info);
+  const size_t gt = sp_model_config_count(m, SP_TIME), gp = sp_model_config_count(m, SP_POWER);
+  if (!st)
+    st = sp_model_predict_interval(m, SP_TIME, &obs, scratch_t, scratch_t + gt,
+                                   scratch_t + 2 * gt, &info);
   int power = !st && sp_model_has_power(m) && !isnan(obs.base_power_w) &&
-              sp_model_predict_all(m, SP_POWER, &obs, scratch_p, NULL) == SP_OK;
+              sp_model_predict_interval(m, SP_POWER, &obs, scratch_p, scratch_p + gp,
+                                        scratch_p + 2 * gp, NULL) == SP_OK;
   if (!st) warn_clamped(m, obs.kernel, &info);
   for (size_t i = 0; i < t->n && !st; i++) {
     size_t ti = sp_model_config_index(m, SP_TIME, &t->cfg[i]);
     size_t pi = power ? sp_model_config_index(m, SP_POWER, &t->cfg[i]) : (size_t)-1;
-    row r = {obs.kernel, t->cfg[i], obs.base_time_ms, scratch_t[ti],
-             measured(ds, k, &t->cfg[i], SP_TIME), obs.base_power_w,
-             pi != (size_t)-1 ? scratch_p[pi] : NAN, measured(ds, k, &t->cfg[i], SP_POWER)};
+    int hp = pi != (size_t)-1;
+    row r = {obs.kernel,
+             t->cfg[i],
+             obs.base_time_ms,
+             scratch_t[ti],
+             measured(ds, k, &t->cfg[i], SP_TIME),
+             obs.base_power_w,
+             hp ? scratch_p[pi] : NAN,
+             measured(ds, k, &t->cfg[i], SP_POWER),
+             scratch_t[gt + ti],
+             scratch_t[2 * gt + ti],
+             hp ? scratch_p[gp + pi] : NAN,
+             hp ? scratch_p[2 * gp + pi] : NAN,
+             info.novelty,
+             info.outside};
     print_row(p, &r);
   }
   if (st && !err->status) err->status = st;
@@ -279,8 +311,8 @@ int cli_predict_run(const predict_opts *o) {
   }
   if (!st) st = observe_all(m, ds, k0, k1, &err);
   if (!st) {
-    st_time = malloc((sp_model_config_count(m, SP_TIME) + 1) * sizeof(double));
-    st_power = malloc((sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
+    st_time = malloc((3 * sp_model_config_count(m, SP_TIME) + 1) * sizeof(double));
+    st_power = malloc((3 * sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
     if (!st_time || !st_power) st = err.status = SP_ENOMEM;
   }
   printer p = {o, m, 0};

@@ -136,8 +136,21 @@ static int score_carried(sp_eval_job *j, const sp_model *m, sp_quantity q, const
   if (s->type->needs & SP_USES_MEASURED)
     sp_model_observe_more(m, j->ds, k, p->extra, p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA,
                           ec, et, ep, &obs);
-  int st = s->type->predict(m, s->state, q, &obs, pred);
+  const size_t g = sp__grid_size(&m->sub[q].grid);
+  int st = s->type->predict_interval
+               ? s->type->predict_interval(m, s->state, q, &obs, pred, pred + g, pred + 2 * g)
+               : s->type->predict(m, s->state, q, &obs, pred);
   *none = st == SP_ENOPOWER;
+  if (!s->type->predict_interval)
+    for (size_t t = 0; t < g; t++) pred[g + t] = pred[2 * g + t] = NAN;
+  if (!st) {
+    sp_predict_info info = {0};
+    double stack[SP_NORM_STACK], *x = sp__model_normalized(m, obs.counters, stack, &info);
+    if (!x) return SP_ENOMEM;
+    if (x != stack) free(x);
+    j->novelty = s->type->novelty ? s->type->novelty(s->state, &obs) : NAN;
+    j->outside = info.clamped > 0 || j->novelty > 1;
+  }
   return *none ? SP_OK : st;
 }
 
@@ -302,17 +315,22 @@ static int is_extra(const sp_eval_params *p, const sp_config *c) {
   return 0;
 }
 
-/* Records pred for every target but the base; a method that saw the extra
+/* Records pred for every target but the base, with the interval the method
+ * gave (carried: pred holds the values, then lo, then hi) and whether the
+ * kernel lay outside its training data; a method that saw the extra
  * configurations as measured (skip_extra) is not scored on them. */
 static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned k, size_t kernel,
-                const sp_eval_qctx *c, const sp_grid *g, const double *pred, int skip_extra) {
+                const sp_eval_qctx *c, const sp_grid *g, const double *pred, int carried,
+                int skip_extra) {
   const sp_surface *s = c->surf[kernel];
   for (size_t t = 0; t < c->g; t++) {
     if (t == c->base_flat) continue;
     sp_config tc = sp__grid_config(g, t);
     if (skip_extra && is_extra(j->p, &tc)) continue;
     sp_eval_record r = {(unsigned char)m, (unsigned char)q, (unsigned short)j->split,
-                        k, (unsigned)kernel, (unsigned)j->base, tc, pred[t], s->values[t]};
+                        k, (unsigned)kernel, (unsigned)j->base, tc, pred[t], s->values[t],
+                        carried ? pred[c->g + t] : NAN, carried ? pred[2 * c->g + t] : NAN,
+                        carried ? j->novelty : NAN, (unsigned char)(carried && j->outside)};
     if (sp__evaluation_push(&j->out, &r)) return SP_ENOMEM;
   }
   return SP_OK;
@@ -449,7 +467,7 @@ int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
     }
     /* The buffers serve both quantities, whose grids may differ in size
      * (power on a sub-grid), so they only ever grow. */
-    if (grow_buffer(&j->pred, &j->pred_cap, c->g) ||
+    if (grow_buffer(&j->pred, &j->pred_cap, 3 * c->g) ||
         grow_buffer(&j->scratch, &j->scratch_cap, widest) ||
         grow_buffer(&j->blend, &j->blend_cap, total) ||
         grow_buffer(&j->members, &j->members_cap, SP_STACK_MEMBERS * c->g + SP_MIX_TERMS))
@@ -468,7 +486,7 @@ int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
       const int skip_extra = slot && slot->type->needs & SP_USES_MEASURED;
       if (!st && !none)
         st = emit(j, e->id, q, e->how & CLUSTERED ? kk : 0, k, c, &m->sub[q].grid, j->pred,
-                  skip_extra);
+                  slot != NULL, skip_extra);
     }
   }
   if (st && !j->err.status) sp__fail(&j->err, st, NULL, 0, 0, NULL, "out of memory");

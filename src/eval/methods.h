@@ -43,7 +43,9 @@ typedef struct sp_eval_job {
   sp_evaluation out;
   sp_error err;
   int status;
-  double *pred, *scratch;      /* g values each */
+  double *pred, *scratch;      /* 3 g (values, lo, hi) and g values */
+  double novelty;              /* of the kernel a carried method last scored */
+  int outside;                 /* and whether it lay outside the training data */
   double *blend;               /* soft method: every set's blended features */
   double *members;             /* stack method: every member's log ratios */
   size_t pred_cap, scratch_cap, blend_cap, members_cap;

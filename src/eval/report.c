@@ -127,6 +127,38 @@ static void stats_of(const report *r, size_t method, size_t quantity, size_t k,
   sp_evaluation_stats(r->e, &f, out);
 }
 
+/* The filter of one group of a table. */
+static void group_filter(const group *g, group_by by, sp_eval_filter *f) {
+  sp_eval_filter_init(f);
+  f->method = g->method;
+  f->quantity = g->quantity;
+  if (by == BY_K) f->k = g->index;
+  else if (by == BY_BASE) f->base = g->index;
+  else if (by == BY_KERNEL) f->kernel = g->index;
+}
+
+/* ",coverage,outside_n,outside_mape" with empty fields for NaN. */
+static void write_interval_fields(FILE *fp, const sp_eval_stats *s) {
+  if (isfinite(s->coverage)) fprintf(fp, ",%.4f", s->coverage);
+  else fputc(',', fp);
+  fprintf(fp, ",%zu", s->n_outside);
+  if (isfinite(s->mape_outside)) fprintf(fp, ",%.4f", s->mape_outside);
+  else fputc(',', fp);
+}
+
+/* The energy rows of the summary: time x power of the paired records. */
+static void write_energy_rows(report *r, FILE *fp) {
+  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+    sp_eval_filter f;
+    sp_eval_stats s;
+    sp_eval_filter_init(&f);
+    f.method = (size_t)m;
+    if (sp_evaluation_energy_stats(r->e, &f, &s) || !s.n) continue;
+    fprintf(fp, "%s,energy,%zu,%.4f,%.4f,%.4f,,,\n", sp_method_name((sp_method)m), s.n, s.mape,
+            s.median, s.p90);
+  }
+}
+
 static int write_table(report *r, const char *name, group_by by, const char *column) {
   group *g;
   size_t n, ng = groups_for(r, by);
@@ -137,18 +169,25 @@ static int write_table(report *r, const char *name, group_by by, const char *col
     free(g);
     return r->err->status ? r->err->status : SP_ENOMEM;
   }
-  fprintf(fp, "method,quantity%s%s,n,mape_pct,median_ape_pct,p90_ape_pct\n", column ? "," : "",
-          column ? column : "");
+  fprintf(fp, "method,quantity%s%s,n,mape_pct,median_ape_pct,p90_ape_pct,coverage90_pct,"
+          "outside_n,outside_mape_pct\n", column ? "," : "", column ? column : "");
   char label[512];
   for (size_t i = 0; i < n; i++) {
+    sp_eval_filter f;
+    sp_eval_stats st;
+    group_filter(&g[i], by, &f);
+    sp_evaluation_stats(r->e, &f, &st);
     fprintf(fp, "%s,%s", sp_method_name((sp_method)g[i].method), qname[g[i].quantity]);
     if (column) {
       index_label(r, by, g[i].index, label, sizeof label);
       fputc(',', fp);
       sp_csv_write_field(fp, label);
     }
-    fprintf(fp, ",%zu,%.4f,%.4f,%.4f\n", g[i].n, g[i].mape, g[i].median, g[i].p90);
+    fprintf(fp, ",%zu,%.4f,%.4f,%.4f", g[i].n, g[i].mape, g[i].median, g[i].p90);
+    write_interval_fields(fp, &st);
+    fputc('\n', fp);
   }
+  if (by == BY_NONE) write_energy_rows(r, fp);
   free(g);
   return sp__atomic_commit(&af, r->err);
 }
@@ -176,7 +215,8 @@ static int write_predictions(report *r) {
   sp_atomic_file af;
   FILE *fp = open_out(r, "predictions.csv", &af);
   if (!fp) return r->err->status;
-  fputs("method,quantity,split,k,kernel,base,target,predicted,measured,ape_pct\n", fp);
+  fputs("method,quantity,split,k,kernel,base,target,predicted,measured,ape_pct,lo90,hi90,"
+        "novelty,outside_training\n", fp);
   char base[64], target[64];
   for (size_t i = 0; i < r->e->n; i++) {
     const sp_eval_record *x = &r->e->records[i];
@@ -185,8 +225,13 @@ static int write_predictions(report *r) {
     fprintf(fp, "%s,%s,%u,%u,", sp_method_name((sp_method)x->method), qname[x->quantity],
             (unsigned)x->split, x->k);
     sp_csv_write_field(fp, r->ds->kernels[x->kernel]);
-    fprintf(fp, ",%s,%s,%.9g,%.9g,%.4f\n", base, target, x->predicted, x->measured,
+    fprintf(fp, ",%s,%s,%.9g,%.9g,%.4f", base, target, x->predicted, x->measured,
             100.0 * fabs(x->predicted - x->measured) / x->measured);
+    if (isfinite(x->lo) && isfinite(x->hi)) fprintf(fp, ",%.9g,%.9g", x->lo, x->hi);
+    else fputs(",,", fp);
+    if (isfinite(x->novelty)) fprintf(fp, ",%.4f", x->novelty);
+    else fputc(',', fp);
+    fprintf(fp, ",%d\n", x->outside);
   }
   return sp__atomic_commit(&af, r->err);
 }

@@ -68,6 +68,13 @@ typedef struct sp_method_type {
    * predicts the whole grid and picks t. */
   int (*predict_at)(const sp_model *m, const void *state, sp_quantity q,
                     const sp_observation *obs, const sp_grid_point *t, double *out);
+  /* Optional: as predict, with each prediction's 90% interval in lo and hi
+   * (as many values as out); NULL: the method gives no interval. */
+  int (*predict_interval)(const sp_model *m, const void *state, sp_quantity q,
+                          const sp_observation *obs, double *out, double *lo, double *hi);
+  /* Optional: how unlike the training kernels the observation is
+   * (sp_predict_info.novelty); NULL: the method cannot tell. */
+  double (*novelty)(const void *state, const sp_observation *obs);
 } sp_method_type;
 
 /* The table (methods.c, from method-table.h): every method a model can

@@ -86,6 +86,10 @@ void sp__physet_free(sp_physet *p);
 int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *obs,
                        double *out, double *lo, double *hi);
 
+/* How unlike the training kernels the observed kernel is (novelty.h), or
+ * NaN when the method file has no novelty measure (versions 1-3). */
+double sp__physet_novelty(const sp_physet *p, const sp_observation *obs);
+
 /* Vocabulary of features in use ("nsight", "nvprof", "generic"). */
 const char *sp__physet_vocabulary(const sp_physet *p);
 int sp__physet_has_floor(const sp_physet *p);

@@ -22,13 +22,16 @@ static int check_observation(const sp_model *m, sp_quantity q, const sp_observat
 }
 
 /* Fills info (when not NULL) with the counters outside the training range,
- * whatever the method in use does with them. */
+ * whatever the method in use does with them, and the kernel's novelty. */
 static int report_clamped(const sp_model *m, const sp_observation *obs, sp_predict_info *info) {
   if (!info) return SP_OK;
   double stack[SP_NORM_STACK];
   double *x = sp__model_normalized(m, obs->counters, stack, info);
   if (!x) return SP_ENOMEM;
   if (x != stack) free(x);
+  const sp_method_slot *s = &m->methods[m->in_use];
+  info->novelty = s->type->novelty ? s->type->novelty(s->state, obs) : NAN;
+  info->outside = info->clamped > 0 || info->novelty > 1;
   return SP_OK;
 }
 
@@ -46,6 +49,21 @@ int sp_model_predict_all(const sp_model *m, sp_quantity q,
   int st = check_observation(m, q, obs);
   if (!st) st = report_clamped(m, obs, info);
   return st ? st : predict_grid(m, q, obs, out);
+}
+
+int sp_model_predict_interval(const sp_model *m, sp_quantity q,
+                              const sp_observation *obs, double *out,
+                              double *lo, double *hi, sp_predict_info *info) {
+  const sp_method_slot *s = &m->methods[m->in_use];
+  if (!s->type->predict_interval) {
+    int st = sp_model_predict_all(m, q, obs, out, info);
+    for (size_t i = 0; !st && i < sp__grid_size(&m->sub[q].grid); i++) lo[i] = hi[i] = NAN;
+    return st;
+  }
+  int st = check_observation(m, q, obs);
+  if (!st) st = report_clamped(m, obs, info);
+  if (!st) st = s->type->predict_interval(m, s->state, q, obs, out, lo, hi);
+  return st ? st : sp__check_positive(out, sp__grid_size(&m->sub[q].grid));
 }
 
 int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs,

@@ -1,0 +1,232 @@
+/* test_physet.c: what physet says about its own predictions: the novelty
+ * measure (src/model/novelty.h) and the 90% intervals (src/model/physet.h),
+ * through the public API where there is one. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/novelty.h"
+#include "scalepredict.h"
+#include "testutil.h"
+
+/* ---- novelty ------------------------------------------------------------------ */
+
+/* Ten points on a line in the first two features (spacing 1 in scaled
+ * units is not assumed: only ratios are checked) and a constant third. */
+static void line_points(double *x) {
+  for (int j = 0; j < 10; j++) {
+    x[j * 3 + 0] = j;
+    x[j * 3 + 1] = 2.0 * j;
+    x[j * 3 + 2] = 5.0;
+  }
+}
+
+START_TEST(test_novelty_basics) {
+  double x[30];
+  line_points(x);
+  sp_novelty *nv;
+  ck_assert_int_eq(sp__novelty_fit(x, 10, 3, &nv), SP_OK);
+  /* A training point is at distance 0; a midpoint between two is half the
+   * spacing away (every training point's nearest other is one step). */
+  ck_assert_double_eq_tol(sp__novelty_of(nv, x + 9), 0, 1e-12);
+  const double mid[3] = {3.5, 7.0, 5.0};
+  ck_assert_double_eq_tol(sp__novelty_of(nv, mid), 0.5, 1e-12);
+  /* The constant feature carries no scale: moving along it changes nothing. */
+  const double off[3] = {3.5, 7.0, 500.0};
+  ck_assert_double_eq_tol(sp__novelty_of(nv, off), 0.5, 1e-12);
+  /* Ten steps past the last point: novelty 10, outside. */
+  const double far[3] = {19.0, 38.0, 5.0};
+  ck_assert_double_eq_tol(sp__novelty_of(nv, far), 10, 1e-9);
+  sp__novelty_free(nv);
+  ck_assert_int_eq(sp__novelty_fit(x, 1, 3, &nv), SP_EINVAL);
+  ck_assert_ptr_null(nv);
+}
+END_TEST
+
+/* Identical training points leave no spacing; the fit still gives a finite
+ * measure. */
+START_TEST(test_novelty_twins) {
+  double x[6] = {1, 2, 1, 2, 1, 2};
+  sp_novelty *nv;
+  ck_assert_int_eq(sp__novelty_fit(x, 3, 2, &nv), SP_OK);
+  ck_assert_double_eq_tol(sp__novelty_of(nv, x), 0, 1e-12);
+  const double q[2] = {3, 4};
+  ck_assert(isfinite(sp__novelty_of(nv, q)));
+  sp__novelty_free(nv);
+}
+END_TEST
+
+static char *scratch;
+
+static void setup(void) { scratch = tu_mkdtemp(); }
+static void teardown(void) {
+  tu_rmtree(scratch);
+  free(scratch);
+}
+
+/* Saved and loaded, the measure answers the same; damaged text is refused. */
+START_TEST(test_novelty_file) {
+  double x[30];
+  line_points(x);
+  sp_novelty *nv, *back;
+  ck_assert_int_eq(sp__novelty_fit(x, 10, 3, &nv), SP_OK);
+  char *path = tu_path(scratch, "novelty.txt");
+  FILE *fp = fopen(path, "w+");
+  ck_assert_ptr_nonnull(fp);
+  ck_assert_int_eq(sp__novelty_save(nv, fp), SP_OK);
+  fputs("end\n", fp);
+  rewind(fp);
+  long line;
+  ck_assert_int_eq(sp__novelty_load(fp, 3, 1, &line, &back), SP_OK);
+  const double q[3] = {2.25, 11.0, -3.0};
+  ck_assert_double_eq(sp__novelty_of(nv, q), sp__novelty_of(back, q));
+  sp__novelty_free(back);
+  rewind(fp);
+  ck_assert_int_eq(sp__novelty_load(fp, 4, 1, &line, &back), SP_EMODEL);
+  ck_assert_ptr_null(back);
+  fclose(fp);
+  static const char *const damaged[] = {
+      "novelty 2 2 1\nscale 1 1\nx 0 0\nx 1 nan\n",  /* a value not finite */
+      "novelty 2 2 1\nscale 1 1\nx 0 0\n",           /* a row missing */
+      "novelty 2 2 0\nscale 1 1\nx 0 0\nx 1 1\n",    /* no spacing */
+      "novelty 2 2 1\nscale -1 1\nx 0 0\nx 1 1\n",   /* a negative scale */
+      "novelty 2 2 1\nscale 1 1\nx 0 0\nx 1 1 1\n",  /* a value too many */
+  };
+  for (size_t i = 0; i < sizeof damaged / sizeof *damaged; i++) {
+    char *p = tu_write(scratch, "damaged.txt", damaged[i]);
+    fp = fopen(p, "r");
+    ck_assert_int_eq(sp__novelty_load(fp, 2, 1, &line, &back), SP_EMODEL);
+    ck_assert_ptr_null(back);
+    fclose(fp);
+    free(p);
+  }
+  sp__novelty_free(nv);
+  free(path);
+}
+END_TEST
+
+/* ---- intervals through the public API ----------------------------------------- */
+
+static const sp_config base_cfg = {32, 1000, 1375};
+
+static sp_model *train_physet(sp_dataset **ds) {
+  const char *data = getenv("SP_TEST_DATA");
+  ck_assert_ptr_nonnull(data);
+  char runs[4096], counters[4096];
+  snprintf(runs, sizeof runs, "%s/train/runs.csv", data);
+  snprintf(counters, sizeof counters, "%s/train/counters.csv", data);
+  sp_error err;
+  sp_error_clear(&err);
+  ck_assert_int_eq(sp_dataset_load(runs, counters, ds, &err), SP_OK);
+  sp_train_params tp;
+  sp_train_params_init(&tp);
+  tp.base = base_cfg;
+  tp.clusters = 3;
+  tp.methods = 1u << SP_TRAIN_PHYSET;
+  sp_model *m = NULL;
+  ck_assert_int_eq(sp_model_train(*ds, &tp, NULL, NULL, &m, &err), SP_OK);
+  ck_assert_str_eq(sp_model_method(m), "physet");
+  return m;
+}
+
+/* Around every prediction, collapsing to the measurement at the base and
+ * at a further measured configuration. */
+START_TEST(test_intervals) {
+  sp_dataset *ds;
+  sp_model *m = train_physet(&ds);
+  const size_t g = sp_model_config_count(m, SP_TIME);
+  double ctr[16], out[64], lo[64], hi[64];
+  ck_assert_uint_le(g, 64);
+  ck_assert_uint_le(sp_model_counter_count(m), 16);
+  sp_observation obs;
+  sp_error err;
+  ck_assert_int_eq(sp_model_observe(m, ds, 2, ctr, &obs, &err), SP_OK);
+  const sp_config extra = {16, 1000, 1375};
+  double et, ep;
+  ck_assert_int_eq(sp_dataset_time(ds, 2, &extra, &et), SP_OK);
+  ck_assert_int_eq(sp_dataset_power(ds, 2, &extra, &ep), SP_OK);
+  obs.nextra = 1;
+  obs.extra_config = &extra;
+  obs.extra_time_ms = &et;
+  obs.extra_power_w = &ep;
+  sp_predict_info info;
+  for (int q = 0; q < 2; q++) {
+    ck_assert_int_eq(sp_model_predict_interval(m, (sp_quantity)q, &obs, out, lo, hi, &info),
+                     SP_OK);
+    ck_assert(isfinite(info.novelty) && info.novelty >= 0);
+    ck_assert_int_eq(info.outside, info.clamped > 0 || info.novelty > 1);
+    for (size_t i = 0; i < sp_model_config_count(m, (sp_quantity)q); i++) {
+      sp_config c = sp_model_config_at(m, (sp_quantity)q, i);
+      ck_assert_msg(lo[i] <= out[i] && out[i] <= hi[i], "q%d point %zu: %g..%g around %g", q,
+                    i, lo[i], hi[i], out[i]);
+      int at_measured = sp_config_equal(&c, &base_cfg) || sp_config_equal(&c, &extra);
+      if (at_measured) {
+        double v = sp_config_equal(&c, &base_cfg) ? (q ? obs.base_power_w : obs.base_time_ms)
+                                                  : (q ? ep : et);
+        ck_assert_double_eq_tol(out[i], v, 1e-9 * v);
+        ck_assert(lo[i] == out[i] && hi[i] == out[i]);
+      } else {
+        ck_assert(hi[i] > lo[i]);
+      }
+    }
+  }
+  /* A kernel far from every training kernel is outside. */
+  for (size_t c = 0; c < sp_model_counter_count(m); c++) ctr[c] *= 1e6;
+  obs.nextra = 0;
+  ck_assert_int_eq(sp_model_predict_interval(m, SP_TIME, &obs, out, lo, hi, &info), SP_OK);
+  ck_assert(info.novelty > 1 && info.outside);
+  /* wu2015 gives no interval. */
+  ck_assert_int_eq(sp_model_use_method(m, "wu2015"), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(m, SP_TIME, &obs, out, lo, hi, &info), SP_OK);
+  ck_assert(isnan(lo[0]) && isnan(hi[g - 1]) && isnan(info.novelty));
+  sp_model_free(m);
+  sp_dataset_free(ds);
+}
+END_TEST
+
+/* A saved model predicts the same intervals and novelty after loading. */
+START_TEST(test_intervals_saved) {
+  sp_dataset *ds;
+  sp_model *m = train_physet(&ds), *back = NULL;
+  sp_error err;
+  char *dir = tu_path(scratch, "model");
+  ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+  ck_assert_int_eq(sp_model_load(dir, &back, &err), SP_OK);
+  double ctr[16], a[3][64], b[3][64];
+  sp_observation obs;
+  ck_assert_int_eq(sp_model_observe(m, ds, 5, ctr, &obs, &err), SP_OK);
+  sp_predict_info ia, ib;
+  ck_assert_int_eq(sp_model_predict_interval(m, SP_POWER, &obs, a[0], a[1], a[2], &ia), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(back, SP_POWER, &obs, b[0], b[1], b[2], &ib), SP_OK);
+  ck_assert_double_eq(ia.novelty, ib.novelty);
+  for (size_t i = 0; i < sp_model_config_count(m, SP_POWER); i++)
+    for (int r = 0; r < 3; r++) ck_assert_double_eq_tol(a[r][i], b[r][i], 1e-12 * a[r][i]);
+  free(dir);
+  sp_model_free(back);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+}
+END_TEST
+
+static Suite *physet_suite(void) {
+  Suite *s = suite_create("physet");
+  TCase *tc = tcase_create("novelty");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, test_novelty_basics);
+  tcase_add_test(tc, test_novelty_twins);
+  tcase_add_test(tc, test_novelty_file);
+  tcase_add_test(tc, test_intervals);
+  tcase_add_test(tc, test_intervals_saved);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(physet_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
