@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/forest.h"
 #include "model/novelty.h"
 #include "scalepredict.h"
 #include "testutil.h"
@@ -104,6 +105,37 @@ START_TEST(test_novelty_file) {
   }
   sp__novelty_free(nv);
   free(path);
+}
+END_TEST
+
+/* A forest file whose nodes do not form trees (a child shared by both
+ * branches) is refused; the same forest with two distinct leaves loads and
+ * weighs each sample by its leaf. */
+START_TEST(test_forest_shared_child) {
+  static const char *const good = "forest 1 samples 2 features 1 trees 1 nodes 3\nroots 0\n"
+                                  "s 0 0.5 1 2\nl 1 0\nl 1 1\n";
+  static const char *const shared = "forest 1 samples 2 features 1 trees 1 nodes 3\nroots 0\n"
+                                    "s 0 0.5 1 1\nl 1 0\nl 1 1\n";
+  long line;
+  sp_forest *f;
+  char *p = tu_write(scratch, "forest.txt", good);
+  FILE *fp = fopen(p, "r");
+  ck_assert_int_eq(sp__forest_load(fp, 1, &line, &f), SP_OK);
+  fclose(fp);
+  double w[2];
+  const double left = 0.25, right = 0.75;
+  sp__forest_weights(f, &left, w);
+  ck_assert(w[0] == 1 && w[1] == 0);
+  sp__forest_weights(f, &right, w);
+  ck_assert(w[0] == 0 && w[1] == 1);
+  sp__forest_free(f);
+  free(p);
+  p = tu_write(scratch, "forest.txt", shared);
+  fp = fopen(p, "r");
+  ck_assert_int_eq(sp__forest_load(fp, 1, &line, &f), SP_EMODEL);
+  ck_assert_ptr_null(f);
+  fclose(fp);
+  free(p);
 }
 END_TEST
 
@@ -217,6 +249,7 @@ static Suite *physet_suite(void) {
   tcase_add_test(tc, test_novelty_basics);
   tcase_add_test(tc, test_novelty_twins);
   tcase_add_test(tc, test_novelty_file);
+  tcase_add_test(tc, test_forest_shared_child);
   tcase_add_test(tc, test_intervals);
   tcase_add_test(tc, test_intervals_saved);
   suite_add_tcase(s, tc);

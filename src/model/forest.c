@@ -27,13 +27,29 @@ typedef struct node {
   size_t a, b;    /* inner: left and right child; leaf: first sample, count */
 } node;
 
+/* The prediction path's copy of a node (see compact()): 16 bytes, laid out
+ * per tree in depth-first order so that a left child follows its parent. */
+typedef struct cnode {
+  union {
+    double thresh;  /* inner: go left when x[feature] < thresh */
+    uint32_t count; /* leaf: how many samples */
+  } u;
+  uint32_t right;   /* inner: the right child; leaf: first sample in csamples */
+  int32_t feature;  /* -1 for a leaf */
+} cnode;
+
 struct sp_forest {
   size_t n, p, ntrees;
   size_t *root;     /* ntrees node indices */
   node *nodes;
   size_t nnodes, cap;
   size_t *samples;  /* ntrees * n: each tree's leaves partition 0..n-1 */
+  cnode *cnodes;    /* nnodes, built by compact(); tree t starts at croot[t] */
+  uint32_t *croot;
+  uint32_t *csamples; /* ntrees * n */
 };
+
+static int compact(sp_forest *f);
 
 void sp__forest_params_init(sp_forest_params *fp) {
   fp->trees = 200;
@@ -57,6 +73,9 @@ void sp__forest_free(sp_forest *f) {
   free(f->root);
   free(f->nodes);
   free(f->samples);
+  free(f->cnodes);
+  free(f->croot);
+  free(f->csamples);
   free(f);
 }
 
@@ -236,6 +255,7 @@ int sp__forest_fit(const double *x, size_t n, size_t p, const double *y, size_t 
   int st = f && g.sum_l && g.feat && stack ? SP_OK : SP_ENOMEM;
   for (size_t i = 0; !st && i < p; i++) g.feat[i] = i;
   for (size_t t = 0; !st && t < fp->trees; t++) st = grow_tree(f, &g, t, stack);
+  if (!st) st = compact(f) ? SP_ENOMEM : SP_OK;
   free(g.sum_l);
   free(g.feat);
   free(stack);
@@ -249,13 +269,92 @@ int sp__forest_fit(const double *x, size_t n, size_t p, const double *y, size_t 
 
 /* ---- weights -------------------------------------------------------------- */
 
+/* Scratch of compact(): pending nodes with the slot whose right child each
+ * becomes, and the nodes already copied. */
+typedef struct walker {
+  size_t *stack;
+  uint32_t *fix;
+  unsigned char *seen;
+} walker;
+
+/* Copies the tree from node r on into cnodes (depth-first, left child
+ * first) and its leaves' samples into csamples; *at and *sat are the next
+ * free slots.  -1 when a node is reached twice (a damaged file). */
+static int compact_tree(sp_forest *f, size_t r, uint32_t *at, uint32_t *sat, walker *wk) {
+  size_t top = 0;
+  wk->stack[top] = r;
+  wk->fix[top++] = UINT32_MAX;
+  while (top) {
+    top--;
+    size_t i = wk->stack[top];
+    if (wk->seen[i]) return -1;
+    wk->seen[i] = 1;
+    const node *nd = &f->nodes[i];
+    uint32_t here = (*at)++;
+    if (wk->fix[top] != UINT32_MAX) f->cnodes[wk->fix[top]].right = here;
+    cnode *c = &f->cnodes[here];
+    if (nd->feature < 0) {
+      *c = (cnode){.u.count = (uint32_t)nd->b, .right = *sat, .feature = -1};
+      for (size_t k = 0; k < nd->b; k++) f->csamples[(*sat)++] = (uint32_t)f->samples[nd->a + k];
+      continue;
+    }
+    *c = (cnode){.u.thresh = nd->thresh, .right = 0, .feature = (int32_t)nd->feature};
+    /* Every node is pushed by its parent and copied once, so at most
+     * nnodes are ever pending. */
+    wk->stack[top] = nd->b;
+    wk->fix[top++] = here;
+    wk->stack[top] = nd->a;
+    wk->fix[top++] = UINT32_MAX;
+  }
+  return 0;
+}
+
+/* Builds the prediction path's compact copy of the trees: SP_ENOMEM, or
+ * SP_EMODEL when the nodes do not form trees. */
+static int compact(sp_forest *f) {
+  if (f->nnodes >= UINT32_MAX / 2 || f->ntrees * f->n >= UINT32_MAX) return SP_EMODEL;
+  f->cnodes = malloc(f->nnodes * sizeof *f->cnodes);
+  f->croot = malloc(f->ntrees * sizeof *f->croot);
+  f->csamples = malloc(f->ntrees * f->n * sizeof *f->csamples);
+  walker wk = {malloc((f->nnodes + 2) * sizeof *wk.stack),
+               malloc((f->nnodes + 2) * sizeof *wk.fix), calloc(f->nnodes, 1)};
+  int st = f->cnodes && f->croot && f->csamples && wk.stack && wk.fix && wk.seen ? SP_OK
+                                                                                 : SP_ENOMEM;
+  uint32_t at = 0, sat = 0;
+  for (size_t t = 0; t < f->ntrees && !st; t++) {
+    f->croot[t] = at;
+    if (compact_tree(f, f->root[t], &at, &sat, &wk)) st = SP_EMODEL;
+  }
+  free(wk.stack);
+  free(wk.fix);
+  free(wk.seen);
+  return st;
+}
+
+/* Trees walked side by side: their nodes' cache misses overlap. */
+#define LANES 8
+
 void sp__forest_weights(const sp_forest *f, const double *xq, double *w) {
   memset(w, 0, f->n * sizeof *w);
-  for (size_t t = 0; t < f->ntrees; t++) {
-    const node *nd = &f->nodes[f->root[t]];
-    while (nd->feature >= 0) nd = &f->nodes[xq[nd->feature] < nd->thresh ? nd->a : nd->b];
-    double share = 1.0 / ((double)f->ntrees * (double)nd->b);
-    for (size_t i = 0; i < nd->b; i++) w[f->samples[nd->a + i]] += share;
+  const double scale = 1.0 / (double)f->ntrees;
+  for (size_t t0 = 0; t0 < f->ntrees; t0 += LANES) {
+    const size_t lanes = f->ntrees - t0 < LANES ? f->ntrees - t0 : LANES;
+    const cnode *nd[LANES];
+    for (size_t l = 0; l < lanes; l++) nd[l] = &f->cnodes[f->croot[t0 + l]];
+    for (int inner = 1; inner;) {
+      inner = 0;
+      for (size_t l = 0; l < lanes; l++) {
+        const cnode *c = nd[l];
+        if (c->feature < 0) continue;
+        nd[l] = xq[c->feature] < c->u.thresh ? c + 1 : &f->cnodes[c->right];
+        inner = 1;
+      }
+    }
+    for (size_t l = 0; l < lanes; l++) {
+      const uint32_t *smp = f->csamples + nd[l]->right;
+      double share = scale / (double)nd[l]->u.count;
+      for (uint32_t i = 0; i < nd[l]->u.count; i++) w[smp[i]] += share;
+    }
   }
 }
 
@@ -395,6 +494,10 @@ int sp__forest_load(FILE *fp, long first_line, long *line, sp_forest **out) {
     for (size_t t = 0; t < f->ntrees && !st; t++)
       if (t ? f->root[t] <= f->root[t - 1] : f->root[0] != 0) st = -1;
     if (!st) st = load_nodes(fp, &buf, &cap, f, line);
+  }
+  if (!st) {
+    int c = compact(f);
+    st = c == SP_ENOMEM ? -2 : c ? -1 : 0;
   }
   free(buf);
   if (st) {
