@@ -597,6 +597,12 @@ int sp_dse_write_json(const sp_dse_result *r, FILE *fp);
  * beside dir and renamed into place, replacing an older report. */
 int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err);
 
+/* The workload file dse reads (kernel,weight; weight may be called count,
+ * as in a profile's launches.csv) as a weight per dataset kernel: weights
+ * holds sp_dataset_kernel_count(ds) values, 0 for a kernel it does not
+ * list.  A kernel missing from ds is SP_ENOTFOUND naming it. */
+int sp_workload_load(const char *path, const sp_dataset *ds, double *weights, sp_error *err);
+
 /* ---- DVFS governor replay (governor.c) --------------------------------- */
 
 /* A kernel trace: CSV with the columns order and kernel, plus optionally

@@ -64,6 +64,7 @@ typedef struct predict_opts {
   const char *method;   /* NULL = the model's recommended method */
   const char *use_measured; /* NULL, "all" or a list of configurations */
   double floor_w;           /* the board's floor at the base (W), 0: not given */
+  const char *weights;      /* launches.csv of a profile: application rows */
 } predict_opts;
 
 int cli_predict_run(const predict_opts *o);

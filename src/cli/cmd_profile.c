@@ -118,6 +118,11 @@ static int explain_ncu(const char *log, int status, const char *program) {
             "--cap-add=SYS_ADMIN.  Nothing written\n");
     return EXIT_SYSTEM;
   }
+  if (status == 0 && find_line(log, "No kernels were profiled", line, sizeof line) == 0) {
+    fprintf(stderr, "scalepredict: '%s' launched no GPU kernel that ncu could profile (%s); "
+            "nothing written\n", program, line);
+    return EXIT_DATA;
+  }
   if (status != 0) {
     int err = find_line(log, "==ERROR==", line, sizeof line) == 0;
     fprintf(stderr, "scalepredict: '%s' failed under ncu (exit status %d)%s%s; nothing written\n",
@@ -134,7 +139,7 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
     fprintf(stderr, "scalepredict: the profiler '%s' was not found%s: install NVIDIA Nsight "
             "Compute (the CUDA toolkit's 'nsight-compute' package, or "
             "https://developer.nvidia.com/nsight-compute) and put ncu on PATH, or give "
-            "--profiler PATH; nothing written\n", want, o->profiler ? "" : " on PATH");
+            "--profiler PATH; nothing written\n", want, strchr(want, '/') ? "" : " on PATH");
     return EXIT_SYSTEM;
   }
   if (find_program(o->argv[0], program, sizeof program)) {
@@ -236,8 +241,11 @@ int cmd_profile(int argc, char **argv) {
   if (!o.import == !o.argv)
     return cli_usage_error("profile ", "give either --import FILE or -- PROGRAM [ARGS...]");
   struct stat sb;
-  if (stat(o.out, &sb) == 0)
-    return cli_usage_error("profile ", "--out %s already exists: give a new directory", o.out);
+  if (stat(o.out, &sb) == 0) {
+    fprintf(stderr, "scalepredict: --out %s already exists: profile writes a new directory "
+            "and never replaces one\n", o.out);
+    return EXIT_USAGE;
+  }
   char dir[PATH_MAX];
   sp_error err;
   sp_model *m = NULL;
