@@ -137,7 +137,8 @@ static int has_manifest(const char *dir) {
 
 int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err) {
   const char *root = cli_data_root();
-  if (has_manifest(spec) || strchr(spec, '/')) {
+  struct stat st;
+  if (has_manifest(spec) || strchr(spec, '/') || stat(spec, &st) == 0) {
     snprintf(buf, size, "%s", spec);
     return SP_OK;
   }
@@ -146,9 +147,10 @@ int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err) {
     snprintf(buf, size, "%s/models/%s", where[i] ? where[i] : "", spec);
     if (where[i] && has_manifest(buf)) return SP_OK;
   }
+  char manifest[4096];
   snprintf(buf, size, "%s", spec);
-  if (!root) return SP_OK; /* no bundled models: load the directory and say why not */
-  return sp_error_set(err, SP_EMODEL, spec, 0, 0, "model",
-                      "neither a model directory nor a bundled model's name (see "
+  snprintf(manifest, sizeof manifest, "%s/manifest.txt", spec);
+  return sp_error_set(err, SP_EMODEL, manifest, 0, 0, "model",
+                      "no such model directory, and no bundled model of that name (see "
                       "'scalepredict models')");
 }

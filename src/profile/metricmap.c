@@ -15,6 +15,7 @@
 #include "metricmap.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* a / b x scale; 0 when the denominator is not positive (no shared-memory
@@ -213,6 +214,19 @@ const sp_counter_rule *sp__metricmap_find(int vendor, const char *counter)
     if (strcmp(r->counter, counter) == 0)
       return r;
   return NULL;
+}
+
+double sp__metric_number(const char *s)
+{
+  char clean[128];
+  size_t o = 0;
+  for (; *s && o + 1 < sizeof clean; ++s)
+    if (*s != ',' && *s != ' ')
+      clean[o++] = *s;
+  clean[o] = '\0';
+  char *end;
+  double v = strtod(clean, &end);
+  return o > 0 && *s == '\0' && *end == '\0' && isfinite(v) ? v : NAN;
 }
 
 size_t sp__rule_metric_count(const sp_counter_rule *r)

@@ -27,6 +27,9 @@ typedef struct sp_counter_rule {
 const sp_counter_rule *sp__metricmap_find(int vendor, const char *counter);
 /* Rule i of vendor's table, NULL past the last. */
 const sp_counter_rule *sp__metricmap_at(int vendor, size_t i);
+/* A metric's value as a profiler prints it ("1,234.5" with thousands
+ * separators); NaN for "n/a", "" or anything else that is not a number. */
+double sp__metric_number(const char *s);
 /* How many metrics rule r reads. */
 size_t sp__rule_metric_count(const sp_counter_rule *r);
 

@@ -42,7 +42,7 @@ static const char *field(const char *const *f, long col)
 int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err)
 {
   const sp__columns *c = &p->cols;
-  if (n != c->ncols || isnan(sp__profile_number(f[c->id])))
+  if (n != c->ncols || isnan(sp__metric_number(f[c->id])))
     return SP_OK; /* the units row, the profiler's messages */
   char shape[256];
   snprintf(shape, sizeof shape, "grid %s block %s", field(f, c->grid), field(f, c->block));
@@ -50,7 +50,7 @@ int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_err
   int st = sp__profile_push(p, f[c->kernel], shape, line, &l, err);
   for (size_t i = 0; i < p->nmetrics && !st; i++)
     if (c->metric[i] >= 0)
-      l->v[i] = sp__profile_number(f[c->metric[i]]);
+      l->v[i] = sp__metric_number(f[c->metric[i]]);
   if (!st && !p->device && c->device >= 0 && !(p->device = strdup(f[c->device])))
     st = sp__fail(err, SP_ENOMEM, p->path, line, 0, NULL, "out of memory");
   return st;

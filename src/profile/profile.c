@@ -20,19 +20,6 @@ static const char *const CONTEXT[SP_VENDOR_COUNT][CTX_N] = {
     [SP_VENDOR_AMD] = {"Start_Timestamp", "End_Timestamp", NULL, NULL, NULL},
 };
 
-double sp__profile_number(const char *s)
-{
-  char clean[128];
-  size_t o = 0;
-  for (; *s && o + 1 < sizeof clean; ++s)
-    if (*s != ',' && *s != ' ')
-      clean[o++] = *s;
-  clean[o] = '\0';
-  char *end;
-  double v = strtod(clean, &end);
-  return o > 0 && *s == '\0' && *end == '\0' && isfinite(v) ? v : NAN;
-}
-
 long sp__profile_column(const char *const *fields, size_t n, const char *name)
 {
   for (size_t c = 0; c < n; c++)

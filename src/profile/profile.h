@@ -78,8 +78,6 @@ int sp__profile_group(sp_profile *p, sp_error *err);
 double sp__launch_ms(const sp_profile *p, const sp__launch *l);
 /* Index of metric name among the wanted ones, or (size_t)-1. */
 size_t sp__profile_metric(const sp_profile *p, const char *name);
-/* A number as a profiler prints it ("1,234.5"; "n/a" and "" are NaN). */
-double sp__profile_number(const char *s);
 
 /* The readers (ncuread.c, rocread.c): whether a header row is their
  * format's; taking it (the wanted metrics are set); then each later row. */

@@ -113,7 +113,7 @@ static int dispatch(sp_profile *p, const char *const *f, long line, sp__launch *
   c->hval[s] = p->nlaunches - 1;
   for (size_t i = 0; i < p->nmetrics && !st; i++)
     if (c->metric[i] >= 0)
-      (*out)->v[i] = sp__profile_number(f[c->metric[i]]);
+      (*out)->v[i] = sp__metric_number(f[c->metric[i]]);
   return st;
 }
 
@@ -123,7 +123,7 @@ int sp__roc_row(sp_profile *p, const char *const *f, size_t n, long line, sp_err
   if (n != c->ncols)
     return sp__fail(err, SP_EPARSE, p->path, line, 0, NULL,
                     "%zu fields, the header has %zu", n, c->ncols);
-  double v = sp__profile_number(f[c->value]);
+  double v = sp__metric_number(f[c->value]);
   if (isnan(v))
     return sp__fail(err, SP_EPARSE, p->path, line, (long)c->value + 1, "Counter_Value",
                     "'%s' is not a number", f[c->value]);

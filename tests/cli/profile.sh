@@ -146,6 +146,13 @@ expect_out "info" "base 132cu/1980/2619" "cu       8 16 24 32 40 48 56 64 80 96 
   "methods: wu2015 physet (recommended: physet)" "training kernels: 261:" \
   "valu_insts_pct (Table II: VALUInsts)" "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active" \
   "nvidia metrics to collect: "
+# The harness asks ncu for every metric of the same table (its own list,
+# training/runner/ncu-metrics.txt; the clocks are profile's alone).
+for m in $(sed -n 's/^nvidia metrics to collect: //p' "$WORK/out" | tr ',' ' '); do
+  case $m in *cycles_elapsed.avg.per_second) continue ;; esac
+  grep -qx -- "$m" "$sp_here/../../training/runner/ncu-metrics.txt" ||
+    fail "ncu-metrics.txt lacks $m"
+done
 sp info --model no-such-model
-expect_error "unknown model" 3 "no-such-model" "scalepredict models"
+expect_error "unknown model" 3 "no-such-model/manifest.txt" "scalepredict models"
 finish

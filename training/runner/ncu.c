@@ -104,20 +104,6 @@ static int read_csv(FILE *fp, csvline *l)
   return l->n;
 }
 
-/* A number as ncu prints it ("1,234.5", "n/a", ""): NAN when not one. */
-static double number(const char *s)
-{
-  char clean[128];
-  size_t o = 0;
-  for (; *s && o + 1 < sizeof clean; ++s)
-    if (*s != ',' && *s != ' ')
-      clean[o++] = *s;
-  clean[o] = '\0';
-  char *end;
-  double v = strtod(clean, &end);
-  return o > 0 && *end == '\0' ? v : NAN;
-}
-
 typedef struct ncu_table {
   char **names;
   int ncols, col_kernel, col_id;
@@ -403,7 +389,7 @@ static int convert(FILE *fp, const ncu_table *t, const manifest_row *mr,
   size_t i = 0, written = 0;
   int rc = l && r && v ? 0 : -1;
   for (int line = 2; rc == 0 && read_csv(fp, l) >= 0; ++line) {
-    if (l->n != t->ncols || !isfinite(number(l->f[t->col_id])))
+    if (l->n != t->ncols || !isfinite(sp__metric_number(l->f[t->col_id])))
       continue; /* the units row, blank or "==PROF==" lines */
     if (i == nman || !same_kernel(l->f[t->col_kernel], mr[i].entry)) {
       fprintf(stderr, "sp-runner: %s:%d: launch '%s' does not match the "
@@ -415,7 +401,7 @@ static int convert(FILE *fp, const ncu_table *t, const manifest_row *mr,
     r->t = t;
     r->v = v;
     for (int c = 0; c < t->ncols; ++c)
-      r->v[c] = number(l->f[c]);
+      r->v[c] = sp__metric_number(l->f[c]);
     if (!mr[i].checked)
       fprintf(stderr, "sp-runner: %s failed its check: no counters\n",
               mr[i].key);
