@@ -211,6 +211,9 @@ const char *sp_model_source(const sp_model *m);
 int sp_model_is_synthetic(const sp_model *m);
 size_t sp_model_counter_count(const sp_model *m);
 const char *sp_model_counter_name(const sp_model *m, size_t c);
+/* The kernels the model was trained on (NULL past the last). */
+size_t sp_model_kernel_count(const sp_model *m);
+const char *sp_model_kernel_name(const sp_model *m, size_t k);
 /* Configurations the model can predict for quantity q, in grid order. */
 size_t sp_model_config_count(const sp_model *m, sp_quantity q);
 sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i);
@@ -626,6 +629,12 @@ int sp_dse_write_json(const sp_dse_result *r, FILE *fp);
  * beside dir and renamed into place, replacing an older report. */
 int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err);
 
+/* The workload file dse reads (kernel,weight; weight may be called count,
+ * as in a profile's launches.csv) as a weight per dataset kernel: weights
+ * holds sp_dataset_kernel_count(ds) values, 0 for a kernel it does not
+ * list.  A kernel missing from ds is SP_ENOTFOUND naming it. */
+int sp_workload_load(const char *path, const sp_dataset *ds, double *weights, sp_error *err);
+
 /* ---- DVFS governor replay (governor.c) --------------------------------- */
 
 /* A kernel trace: CSV with the columns order and kernel, plus optionally
@@ -812,6 +821,60 @@ int sp_export_save(const sp_model *m, const sp_dataset *ds,
                    const sp_export_params *p, const char *path, sp_error *err);
 
 /* ==== end of design-space exploration, governors, export ================= */
+
+/* ==== profiles of the user's own application (profile/; docs/profile.md) ====
+ *
+ * A vendor profiler's output (Nsight Compute's raw CSV, rocprofv3's counter
+ * CSV) turned into the model's input: the counters the model needs are
+ * computed from the vendor's metrics by one table, the same one the
+ * measurement harness trained the models with. */
+
+enum { SP_VENDOR_NVIDIA = 0, SP_VENDOR_AMD = 1, SP_VENDOR_COUNT };
+
+/* "nvidia", "amd"; NULL for another value. */
+const char *sp_vendor_name(int vendor);
+/* The vendor metrics the model counter named counter is computed from:
+ * their number (0 when the vendor has none for it) and, when metrics is not
+ * NULL, the names. */
+size_t sp_counter_metrics(int vendor, const char *counter, const char *const **metrics);
+/* The counter's analogue in Wu et al.'s Table II ("" when none), NULL when
+ * the vendor has no metric for it. */
+const char *sp_counter_analogue(int vendor, const char *counter);
+/* Every vendor metric that model m's counters need, with the launch time
+ * and the device's SM count and clocks, comma-separated for the profiler's
+ * command line (malloc'ed into *out).  SP_ENOTFOUND when a counter has no
+ * metric of that vendor. */
+int sp_profile_metric_list(const sp_model *m, int vendor, char **out, sp_error *err);
+
+typedef struct sp_profile sp_profile;
+
+/* Reads a profile for model m: an Nsight Compute raw CSV (ncu --csv --page
+ * raw --print-units base, of any width, "==PROF==" lines before the table
+ * allowed) or a rocprofv3 counter collection CSV, told apart by the header.
+ * Launches of one kernel at one launch shape form one entry (the median
+ * time, the counters of that launch, the count).  Metrics the model needs
+ * but the profile lacks do not fail the load: sp_profile_missing lists every
+ * one of them. */
+int sp_profile_load(const char *path, const sp_model *m, sp_profile **out, sp_error *err);
+void sp_profile_free(sp_profile *p);
+int sp_profile_vendor(const sp_profile *p);
+size_t sp_profile_launch_count(const sp_profile *p);
+size_t sp_profile_entry_count(const sp_profile *p);
+/* The device's name as the profile gives it, or "". */
+const char *sp_profile_device(const sp_profile *p);
+/* Wanted metrics (or, with a note, whole counters) the profile lacks. */
+size_t sp_profile_missing_count(const sp_profile *p);
+const char *sp_profile_missing(const sp_profile *p, size_t i);
+/* Writes a new directory dir (an existing one is refused, never replaced)
+ * holding runs.csv, counters.csv (at base), launches.csv (kernel, count,
+ * median and total time, the kernel function and launch shape),
+ * profile.txt (device, SM count, clocks) and profile-raw.csv, all at once.
+ * A missing metric, no launch, an SM count other than base's or an entry
+ * whose values read n/a is an error before anything is written. */
+int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir,
+                     sp_error *err);
+
+/* ==== end of profiles ===================================================== */
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,13 @@ void cli_progress(void *user, size_t done, size_t total, const char *what);
 
 /* Directory holding the bundled models/ (see cmd_default.c); NULL if none. */
 const char *cli_data_root(void);
+/* --model DIR|NAME: a model directory, or the name of a bundled model
+ * (under cli_data_root()/models or the installed models); its directory
+ * into buf. */
+int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err);
+int cmd_profile(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_models(int argc, char **argv);
 
 typedef struct predict_opts {
   const char *model_dir;
@@ -57,6 +64,7 @@ typedef struct predict_opts {
   const char *method;   /* NULL = the model's recommended method */
   const char *use_measured; /* NULL, "all" or a list of configurations */
   double floor_w;           /* the board's floor at the base (W), 0: not given */
+  const char *weights;      /* launches.csv of a profile: application rows */
 } predict_opts;
 
 int cli_predict_run(const predict_opts *o);

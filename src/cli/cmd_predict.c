@@ -18,10 +18,23 @@ typedef struct row {
   int outside;
 } row;
 
+typedef struct targets {
+  size_t n;
+  sp_config *cfg;
+} targets;
+
+/* The application of a profile at each target: sums over its kernels
+ * weighted by their launch counts (time, and energy = time x power). */
+typedef struct app_sum {
+  double base_time, time, base_energy, energy;
+} app_sum;
+
 typedef struct printer {
   const predict_opts *o;
   const sp_model *m;
   size_t count;
+  const double *weights;  /* per dataset kernel, or NULL */
+  app_sum *app;           /* per target */
 } printer;
 
 static double pct_error(double pred, double meas) {
@@ -110,6 +123,17 @@ static void print_row(printer *p, const row *r) {
   p->count++;
 }
 
+/* One row per target for the whole application: its time, and its average
+ * power (energy / time; energy itself is time x power). */
+static void print_application(printer *p, const targets *t) {
+  for (size_t i = 0; p->weights && i < t->n; i++) {
+    const app_sum *a = &p->app[i];
+    row r = {"(application)", t->cfg[i], a->base_time, a->time, NAN,
+             a->base_energy / a->base_time, a->energy / a->time, NAN};
+    print_row(p, &r);
+  }
+}
+
 static void print_end(printer *p) {
   if (p->o->format == FMT_JSON) puts("\n]}");
 }
@@ -134,11 +158,6 @@ static void warn_clamped(const sp_model *m, const char *kernel, const sp_predict
           kernel, info->clamped, info->clamped == 1 ? "" : "s",
           sp_model_counter_name(m, info->first_clamped));
 }
-
-typedef struct targets {
-  size_t n;
-  sp_config *cfg;
-} targets;
 
 /* The configurations --use-measured names (all: the model's grid). */
 typedef struct measured_set {
@@ -187,6 +206,13 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
              info.novelty,
              info.outside};
     print_row(p, &r);
+    if (p->weights) {
+      double w = p->weights[k];
+      p->app[i].base_time += w * r.base_time;
+      p->app[i].time += w * r.time;
+      p->app[i].base_energy += w * r.base_time * r.base_power;
+      p->app[i].energy += w * r.time * r.power;
+    }
   }
   if (st && !err->status) err->status = st;
   free(counters);
@@ -292,7 +318,9 @@ int cli_predict_run(const predict_opts *o) {
   targets t = {0, NULL};
   double *st_time = NULL, *st_power = NULL;
   measured_set ms = {0};
-  int st = sp_model_load(o->model_dir, &m, &err);
+  char dir[4096];
+  int st = cli_find_model(o->model_dir, dir, sizeof dir, &err);
+  if (!st) st = sp_model_load(dir, &m, &err);
   if (!st && o->method) st = cli_use_method(m, o->method, o->model_dir, &err);
   if (!st) st = check_base(m, o->base, &err);
   if (!st) st = resolve_measured(m, o->use_measured, &ms, &err);
@@ -309,17 +337,26 @@ int cli_predict_run(const predict_opts *o) {
       snprintf(err.message, sizeof err.message, "no kernel named '%s'", o->kernel);
     }
   }
+  double *weights = NULL;
+  if (!st && o->weights) {
+    weights = malloc((sp_dataset_kernel_count(ds) + 1) * sizeof *weights);
+    st = weights ? sp_workload_load(o->weights, ds, weights, &err) : (err.status = SP_ENOMEM);
+  }
   if (!st) st = observe_all(m, ds, k0, k1, &err);
   if (!st) {
     st_time = malloc((3 * sp_model_config_count(m, SP_TIME) + 1) * sizeof(double));
     st_power = malloc((3 * sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
     if (!st_time || !st_power) st = err.status = SP_ENOMEM;
   }
-  printer p = {o, m, 0};
+  printer p = {o, m, 0, weights, calloc(t.n + 1, sizeof(app_sum))};
+  if (!st && !p.app) st = err.status = SP_ENOMEM;
   if (!st) print_begin(&p);
   for (size_t k = k0; k < k1 && !st; k++)
     st = predict_kernel(&p, ds, k, &t, &ms, st_time, st_power, &err);
+  if (!st) print_application(&p, &t);
   if (!st) print_end(&p);
+  free(p.app);
+  free(weights);
   if (st && !err.status) err.status = st;
   int rc = st ? cli_fail(&err) : EXIT_OK;
   free(st_time);
@@ -337,6 +374,7 @@ static void usage(void) {
       "                            --target CFG|all [--base CFG] [--kernel NAME]\n"
       "                            [--format table|csv|json] [--method NAME]\n"
       "                            [--use-measured CFG,...] [--floor-w WATTS]\n"
+      "       scalepredict predict --model DIR --profile DIR --target CFG|all [...]\n"
       "\n"
       "Predicts each kernel's time (and power, when the model has a power model and\n"
       "the kernel's base row has power) at the target configuration, or at every\n"
@@ -346,6 +384,11 @@ static void usage(void) {
       "prediction's percentage error.\n"
       "\n"
       "  --model DIR       saved model (from 'scalepredict train')\n"
+      "  --profile DIR     what 'scalepredict profile' wrote: its runs.csv and\n"
+      "                    counters.csv, and after the kernels one row per target\n"
+      "                    for the whole application, '(application)': the sum of\n"
+      "                    its kernels' times weighted by launches.csv's counts, and\n"
+      "                    its average power (energy / time) where power is known\n"
       "  --runs FILE       the new kernels' runs.csv\n"
       "  --counters FILE   the new kernels' counters.csv\n"
       "  --base CFG        checked against the model's base configuration\n"
@@ -375,8 +418,10 @@ int cmd_predict(int argc, char **argv) {
       {"target", required_argument, 0, 't'}, {"kernel", required_argument, 0, 'k'},
       {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'},
       {"method", required_argument, 0, 'M'}, {"use-measured", required_argument, 0, 'u'},
-      {"floor-w", required_argument, 0, 'F'}, {0, 0, 0, 0}};
+      {"floor-w", required_argument, 0, 'F'}, {"profile", required_argument, 0, 'P'},
+      {0, 0, 0, 0}};
   predict_opts o = {0};
+  char runs[4096], counters[4096], launches[4096];
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -389,6 +434,14 @@ int cmd_predict(int argc, char **argv) {
       case 'k': o.kernel = optarg; break;
       case 'M': o.method = optarg; break;
       case 'u': o.use_measured = optarg; break;
+      case 'P':
+        snprintf(runs, sizeof runs, "%s/runs.csv", optarg);
+        snprintf(counters, sizeof counters, "%s/counters.csv", optarg);
+        snprintf(launches, sizeof launches, "%s/launches.csv", optarg);
+        o.runs = runs;
+        o.counters = counters;
+        o.weights = launches;
+        break;
       case 'F':
         if (cli_parse_positive(optarg, &o.floor_w))
           return cli_usage_error("predict ", "--floor-w must be a positive number of watts, not '%s'",
@@ -405,6 +458,7 @@ int cmd_predict(int argc, char **argv) {
   }
   if (optind < argc) return cli_usage_error("predict ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters || !o.target)
-    return cli_usage_error("predict ", "--model, --runs, --counters and --target are required");
+    return cli_usage_error("predict ", "--model, --runs and --counters (or --profile), and "
+                           "--target are required");
   return cli_predict_run(&o);
 }

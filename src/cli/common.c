@@ -127,3 +127,30 @@ int cli_use_method(sp_model *m, const char *name, const char *model_dir, sp_erro
   return sp_error_set(err, SP_ENOTFOUND, model_dir, 0, 0, "method",
                       "the model does not carry the method '%s' (it has %s)", name, have);
 }
+
+static int has_manifest(const char *dir) {
+  char path[PATH_MAX];
+  struct stat st;
+  int n = snprintf(path, sizeof path, "%s/manifest.txt", dir);
+  return n > 0 && (size_t)n < sizeof path && stat(path, &st) == 0;
+}
+
+int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err) {
+  const char *root = cli_data_root();
+  struct stat st;
+  if (has_manifest(spec) || strchr(spec, '/') || stat(spec, &st) == 0) {
+    snprintf(buf, size, "%s", spec);
+    return SP_OK;
+  }
+  const char *where[] = {root, SP_PKGDATADIR};
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(buf, size, "%s/models/%s", where[i] ? where[i] : "", spec);
+    if (where[i] && has_manifest(buf)) return SP_OK;
+  }
+  char manifest[4096];
+  snprintf(buf, size, "%s", spec);
+  snprintf(manifest, sizeof manifest, "%s/manifest.txt", spec);
+  return sp_error_set(err, SP_EMODEL, manifest, 0, 0, "model",
+                      "no such model directory, and no bundled model of that name (see "
+                      "'scalepredict models')");
+}

@@ -27,6 +27,10 @@ static void usage(FILE *fp) {
       "            sensitivity, candidate ranking, HTML report\n"
       "  governor  replay a kernel trace through DVFS / power-gating policies\n"
       "  export    the prediction matrix (kernels x configurations) as CSV\n"
+      "  profile   profile your own application for a model (ncu, rocprofv3)\n"
+      "  info      what a model needs and gives: grid, base, methods, counters and\n"
+      "            the profiler metrics behind them, training kernels, provenance\n"
+      "  models    list the bundled models\n"
       "\n"
       "Run 'scalepredict COMMAND --help' for a command's options.\n"
       "  -h, --help     show this help\n"
@@ -47,6 +51,9 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "dse")) return cmd_dse(argc - 1, argv + 1);
     if (!strcmp(c, "governor")) return cmd_governor(argc - 1, argv + 1);
     if (!strcmp(c, "export")) return cmd_export(argc - 1, argv + 1);
+    if (!strcmp(c, "profile")) return cmd_profile(argc - 1, argv + 1);
+    if (!strcmp(c, "info")) return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(c, "models")) return cmd_models(argc - 1, argv + 1);
     if (!strcmp(c, "-h") || !strcmp(c, "--help") || !strcmp(c, "help")) {
       usage(stdout);
       return EXIT_OK;

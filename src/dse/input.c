@@ -201,3 +201,15 @@ int sp__dse_read_candidates(const char *path, sp_dse_named_config **out,
   *n = c.n;
   return SP_OK;
 }
+
+/* ---- the workload for callers: a weight per dataset kernel --------------- */
+
+int sp_workload_load(const char *path, const sp_dataset *ds, double *weights, sp_error *err) {
+  sp_dse_weight *w = NULL;
+  size_t n = 0;
+  int st = sp__dse_read_weights(path, ds, &w, &n, err);
+  for (size_t k = 0; !st && k < sp_dataset_kernel_count(ds); k++) weights[k] = 0.0;
+  for (size_t i = 0; !st && i < n; i++) weights[w[i].kernel] = w[i].weight;
+  free(w);
+  return st;
+}

@@ -130,6 +130,10 @@ const char *sp_model_counter_name(const sp_model *m, size_t c) {
   return c < m->ncounters ? m->counter_names[c] : NULL;
 }
 
+size_t sp_model_kernel_count(const sp_model *m) { return m->ntrain; }
+const char *sp_model_kernel_name(const sp_model *m, size_t k) {
+  return k < m->ntrain ? m->train_kernels[k] : NULL;
+}
 size_t sp_model_config_count(const sp_model *m, sp_quantity q) {
   return sp__model_check_quantity(m, q) ? 0 : sp__grid_size(&m->sub[q].grid);
 }

@@ -10,11 +10,15 @@
  * The features are size-independent ratios that mirror the paper's Table II
  * (docs/harness.md maps each to its Table II counterpart), followed by the
  * launch shape (grid, block, registers, shared memory, occupancy limits,
- * waves).  The launch columns were added later: ncu output collected with
- * an older metric list lacks most of them, and they are then left empty
- * ("not measured"), while a ratio feature whose metrics are missing is an
- * error. */
+ * waves).  Each is computed by the library's table of vendor metrics
+ * (src/profile/metricmap.c, compiled in here), which `scalepredict profile`
+ * uses on a user's application, so the two agree by construction.  The
+ * launch columns were added later: ncu output collected with an older
+ * metric list lacks most of them, and they are then left empty ("not
+ * measured"), while a ratio feature whose metrics are missing is an error
+ * naming every missing metric at once.  Lines of any width are read. */
 #define _POSIX_C_SOURCE 200809L
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,37 +26,74 @@
 #include <string.h>
 
 #include "csvlog.h"
+#include "metricmap.h"
 #include "runner.h"
 
-/* ncu's raw page has ~400 columns (device attributes and the metrics). */
-enum { MAX_FIELDS = 2048, LINE_MAX_LEN = 1 << 18 };
-
-/* A parsed CSV line: fields point into buf. */
+/* A parsed CSV line of any width (ncu --set full has ~2,300 columns):
+ * fields point into buf. */
 typedef struct csvline {
-  char raw[LINE_MAX_LEN];
-  char buf[LINE_MAX_LEN];
-  char *f[MAX_FIELDS];
+  char *raw;
+  size_t rawcap;
+  char *buf;
+  size_t bufcap;
+  char **f;
+  size_t fcap;
   int n;
 } csvline;
 
+static void csvline_free(csvline *l)
+{
+  if (l == NULL)
+    return;
+  free(l->raw);
+  free(l->buf);
+  free(l->f);
+  free(l);
+}
+
+/* Room for one more field pointer. */
+static int more_fields(csvline *l)
+{
+  if ((size_t)l->n < l->fcap)
+    return 0;
+  size_t cap = l->fcap ? 2 * l->fcap : 256;
+  char **f = realloc(l->f, cap * sizeof *f);
+  if (f == NULL)
+    return -1;
+  l->f = f;
+  l->fcap = cap;
+  return 0;
+}
+
 /* Splits one line (RFC 4180 quoting, no embedded newlines).  Returns the
- * field count, or -1 at end of file. */
+ * field count, or -1 at end of file (or out of memory). */
 static int read_csv(FILE *fp, csvline *l)
 {
-  const char *raw = l->raw;
-  if (fgets(l->raw, sizeof l->raw, fp) == NULL)
+  ssize_t len = getline(&l->raw, &l->rawcap, fp);
+  if (len < 0)
     return -1;
+  if (l->bufcap < (size_t)len + 1) {
+    char *b = realloc(l->buf, (size_t)len + 1);
+    if (b == NULL)
+      return -1;
+    l->buf = b;
+    l->bufcap = (size_t)len + 1;
+  }
   size_t o = 0;
   int quoted = 0;
   l->n = 0;
+  if (more_fields(l) != 0)
+    return -1;
   l->f[l->n++] = l->buf;
-  for (const char *p = raw; *p && *p != '\n' && *p != '\r'; ++p) {
+  for (const char *p = l->raw; *p && *p != '\n' && *p != '\r'; ++p) {
     if (quoted && *p == '"' && p[1] == '"') {
       l->buf[o++] = '"';
       ++p;
     } else if (*p == '"') {
       quoted = !quoted;
-    } else if (*p == ',' && !quoted && l->n < MAX_FIELDS) {
+    } else if (*p == ',' && !quoted) {
+      if (more_fields(l) != 0)
+        return -1;
       l->buf[o++] = '\0';
       l->f[l->n++] = l->buf + o;
     } else {
@@ -63,234 +104,82 @@ static int read_csv(FILE *fp, csvline *l)
   return l->n;
 }
 
-/* A number as ncu prints it ("1,234.5", "n/a", ""): NAN when not one. */
-static double number(const char *s)
-{
-  char clean[128];
-  size_t o = 0;
-  for (; *s && o + 1 < sizeof clean; ++s)
-    if (*s != ',' && *s != ' ')
-      clean[o++] = *s;
-  clean[o] = '\0';
-  char *end;
-  double v = strtod(clean, &end);
-  return o > 0 && *end == '\0' ? v : NAN;
-}
-
 typedef struct ncu_table {
-  char names[MAX_FIELDS][160];
+  char **names;
   int ncols, col_kernel, col_id;
 } ncu_table;
 
 typedef struct ncu_row {
   const ncu_table *t;
-  double v[MAX_FIELDS];
+  double *v;
 } ncu_row;
+
+static void table_free(ncu_table *t)
+{
+  for (int c = 0; t && c < t->ncols; ++c)
+    free(t->names[c]);
+  if (t)
+    free(t->names);
+  free(t);
+}
+
+/* The column of metric name, or -1. */
+static int column(const ncu_table *t, const char *name)
+{
+  for (int c = 0; c < t->ncols; ++c)
+    if (strcmp(t->names[c], name) == 0)
+      return c;
+  return -1;
+}
 
 static double m(const ncu_row *r, const char *name)
 {
-  for (int c = 0; c < r->t->ncols; ++c)
-    if (strcmp(r->t->names[c], name) == 0)
-      return r->v[c];
-  return NAN;
+  int c = column(r->t, name);
+  return c < 0 ? NAN : r->v[c];
 }
 
-static double ratio(double a, double b, double scale)
-{
-  return b > 0.0 ? scale * a / b : 0.0;
-}
-
-static double max4(double a, double b, double c, double d)
-{
-  double x = a > b ? a : b, y = c > d ? c : d;
-  return x > y ? x : y;
-}
-
-#define INST "smsp__inst_executed.sum"
-#define OP(x) "smsp__sass_inst_executed_op_" x ".sum"
-#define PIPE(x) "smsp__inst_executed_pipe_" x ".sum"
-#define BUSY(x) "sm__pipe_" x "_cycles_active.avg.pct_of_peak_sustained_active"
-#define STALL(x) \
-  "smsp__average_warps_issue_stalled_" x "_per_issue_active.ratio"
-
-/* Blocks resident at once on a full H100 (32 per SM x 132 SMs): the grid
- * size saturates here, as Table II's NumWorkGroups saturates at 320. */
-#define WORK_GROUPS_CAP 4224.0
-
-static double f_valu(const ncu_row *r)
-{
-  return ratio(m(r, PIPE("fma")) + m(r, PIPE("alu")) + m(r, PIPE("fp64")) +
-                   m(r, PIPE("xu")),
-               m(r, INST), 100.0);
-}
-static double f_salu(const ncu_row *r) { return ratio(m(r, PIPE("uniform")), m(r, INST), 100.0); }
-static double f_vfetch(const ncu_row *r) { return ratio(m(r, OP("global_ld")), m(r, INST), 100.0); }
-static double f_vwrite(const ncu_row *r) { return ratio(m(r, OP("global_st")), m(r, INST), 100.0); }
-static double f_lds(const ncu_row *r)
-{
-  return ratio(m(r, OP("shared_ld")) + m(r, OP("shared_st")), m(r, INST), 100.0);
-}
-static double f_atomic(const ncu_row *r)
-{
-  return ratio(m(r, OP("global_atom")) + m(r, OP("global_red")), m(r, INST), 100.0);
-}
-static double f_branch(const ncu_row *r) { return ratio(m(r, OP("branch")), m(r, INST), 100.0); }
-static double f_valu_util(const ncu_row *r)
-{
-  return 100.0 / 32.0 * m(r, "smsp__thread_inst_executed_per_inst_executed.ratio");
-}
-static double f_valu_busy(const ncu_row *r)
-{
-  return max4(m(r, BUSY("fma")), m(r, BUSY("alu")), m(r, BUSY("fp64")),
-              m(r, "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active"));
-}
-static double f_fma(const ncu_row *r) { return m(r, BUSY("fma")); }
-static double f_fp64(const ncu_row *r) { return m(r, BUSY("fp64")); }
-static double f_xu(const ncu_row *r)
-{
-  return m(r, "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active");
-}
-static double f_salu_busy(const ncu_row *r)
-{
-  return m(r, "sm__inst_executed_pipe_uniform.avg.pct_of_peak_sustained_active");
-}
-static double f_l2_hit(const ncu_row *r) { return m(r, "lts__t_sector_hit_rate.pct"); }
-static double f_l1_hit(const ncu_row *r) { return m(r, "l1tex__t_sector_hit_rate.pct"); }
-static double f_mem_busy(const ncu_row *r)
-{
-  return m(r, "l1tex__throughput.avg.pct_of_peak_sustained_active");
-}
-static double f_l2_busy(const ncu_row *r)
-{
-  return m(r, "lts__throughput.avg.pct_of_peak_sustained_elapsed");
-}
-static double f_mem_stall(const ncu_row *r) { return m(r, STALL("long_scoreboard")); }
-static double f_write_stall(const ncu_row *r) { return m(r, STALL("lg_throttle")); }
-static double f_mio_stall(const ncu_row *r) { return m(r, STALL("mio_throttle")); }
-static double f_barrier_stall(const ncu_row *r) { return m(r, STALL("barrier")); }
-static double f_bank(const ncu_row *r)
-{
-  return ratio(m(r, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"),
-               m(r, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"), 100.0);
-}
-static double f_occupancy(const ncu_row *r)
-{
-  return m(r, "sm__warps_active.avg.pct_of_peak_sustained_active");
-}
-static double f_ipc(const ncu_row *r) { return m(r, "sm__inst_executed.avg.per_cycle_active"); }
-static double f_mem_time(const ncu_row *r)
-{
-  return m(r, "dram__throughput.avg.pct_of_peak_sustained_elapsed");
-}
-static double f_fetch_per_byte(const ncu_row *r)
-{
-  return ratio(m(r, OP("global_ld")),
-               m(r, "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum"), 1.0);
-}
-static double f_write_per_byte(const ncu_row *r)
-{
-  return ratio(m(r, OP("global_st")),
-               m(r, "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum"), 1.0);
-}
-static double f_groups(const ncu_row *r)
-{
-  double g = m(r, "launch__grid_size");
-  return g > WORK_GROUPS_CAP ? WORK_GROUPS_CAP : g;
-}
-static double f_grid(const ncu_row *r) { return m(r, "launch__grid_size"); }
-static double f_block(const ncu_row *r) { return m(r, "launch__block_size"); }
-static double f_regs(const ncu_row *r) { return m(r, "launch__registers_per_thread"); }
-/* Static plus dynamic shared memory (the suite uses only static). */
-static double f_smem(const ncu_row *r)
-{
-  return m(r, "launch__shared_mem_per_block_static") +
-         m(r, "launch__shared_mem_per_block_dynamic");
-}
-/* Resident blocks per SM in theory: the tightest of ncu's four limits. */
-static double f_blocks_per_sm(const ncu_row *r)
-{
-  double a = m(r, "launch__occupancy_limit_blocks");
-  double b = m(r, "launch__occupancy_limit_registers");
-  double c = m(r, "launch__occupancy_limit_shared_mem");
-  double d = m(r, "launch__occupancy_limit_warps");
-  if (isnan(a) || isnan(b) || isnan(c) || isnan(d))
-    return NAN;
-  double x = a < b ? a : b, y = c < d ? c : d;
-  return x < y ? x : y;
-}
-static double f_waves(const ncu_row *r) { return m(r, "launch__waves_per_multiprocessor"); }
-static double f_theo_occ(const ncu_row *r)
-{
-  return m(r, "sm__maximum_warps_per_active_cycle_pct");
-}
-static double f_read_bw(const ncu_row *r) { return m(r, "dram__bytes_read.sum.per_second") * 1e-9; }
-static double f_write_bw(const ncu_row *r) { return m(r, "dram__bytes_write.sum.per_second") * 1e-9; }
-
-/* SM activity: how evenly the SMs were kept busy, how busy the tensor
- * pipe and the L2 were.  A few long blocks (a critical path) show as a low
- * balance: the busiest SM is active for the whole launch, the average one
- * for much less. */
-/* ratio(), but NaN when either metric is missing (ratio() gives 0 for a
- * missing denominator): the column is then left empty. */
-static double ratio_measured(double a, double b, double scale)
-{
-  return isnan(a) || isnan(b) ? NAN : ratio(a, b, scale);
-}
-static double f_sm_active(const ncu_row *r)
-{
-  return ratio_measured(m(r, "sm__cycles_active.avg"), m(r, "sm__cycles_elapsed.max"), 100.0);
-}
-static double f_sm_balance(const ncu_row *r)
-{
-  return ratio_measured(m(r, "sm__cycles_active.avg"), m(r, "sm__cycles_active.max"), 100.0);
-}
-static double f_tensor_busy(const ncu_row *r)
-{
-  return m(r, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
-}
-static double f_l2_bw(const ncu_row *r) { return m(r, "lts__t_bytes.sum.per_second") * 1e-9; }
-
-typedef struct feature {
-  const char *name;
-  double (*fn)(const ncu_row *r);
-} feature;
-
-static const feature FEATURES[] = {
-    {"valu_insts_pct", f_valu},        {"salu_insts_pct", f_salu},
-    {"vfetch_insts_pct", f_vfetch},    {"vwrite_insts_pct", f_vwrite},
-    {"lds_insts_pct", f_lds},          {"atomic_insts_pct", f_atomic},
-    {"branch_insts_pct", f_branch},    {"valu_utilization_pct", f_valu_util},
-    {"valu_busy_pct", f_valu_busy},    {"fma_busy_pct", f_fma},
-    {"fp64_busy_pct", f_fp64},         {"xu_busy_pct", f_xu},
-    {"salu_busy_pct", f_salu_busy},    {"l2_hit_pct", f_l2_hit},
-    {"l1_hit_pct", f_l1_hit},          {"mem_unit_busy_pct", f_mem_busy},
-    {"l2_busy_pct", f_l2_busy},        {"mem_unit_stalled", f_mem_stall},
-    {"write_unit_stalled", f_write_stall}, {"mio_stalled", f_mio_stall},
-    {"barrier_stalled", f_barrier_stall}, {"lds_bank_conflict_pct", f_bank},
-    {"occupancy_pct", f_occupancy},    {"ipc", f_ipc},
-    {"mem_time_pct", f_mem_time},      {"fetch_per_load_byte", f_fetch_per_byte},
-    {"write_per_store_byte", f_write_per_byte}, {"work_groups", f_groups},
-    {"read_bw_gbs", f_read_bw},        {"write_bw_gbs", f_write_bw},
+/* The counters.csv columns after the key, in three groups: the features
+ * (every metric required), the launch shape and the SM activity (empty
+ * where ncu did not report the metrics behind a column).  How each is
+ * computed is the library's table (src/profile/metricmap.c), which user
+ * profiles go through too. */
+static const char *const FEATURES[] = {
+    "valu_insts_pct", "salu_insts_pct", "vfetch_insts_pct", "vwrite_insts_pct",
+    "lds_insts_pct", "atomic_insts_pct", "branch_insts_pct", "valu_utilization_pct",
+    "valu_busy_pct", "fma_busy_pct", "fp64_busy_pct", "xu_busy_pct", "salu_busy_pct",
+    "l2_hit_pct", "l1_hit_pct", "mem_unit_busy_pct", "l2_busy_pct", "mem_unit_stalled",
+    "write_unit_stalled", "mio_stalled", "barrier_stalled", "lds_bank_conflict_pct",
+    "occupancy_pct", "ipc", "mem_time_pct", "fetch_per_load_byte", "write_per_store_byte",
+    "work_groups", "read_bw_gbs", "write_bw_gbs",
 };
 enum { NFEATURES = sizeof FEATURES / sizeof *FEATURES };
 
-/* The launch shape, after the features; empty where ncu did not report
- * the metrics behind a column. */
-static const feature LAUNCH[] = {
-    {"grid_blocks", f_grid},           {"block_threads", f_block},
-    {"regs_per_thread", f_regs},       {"smem_per_block", f_smem},
-    {"blocks_per_sm", f_blocks_per_sm}, {"waves", f_waves},
-    {"theoretical_occupancy_pct", f_theo_occ},
+static const char *const LAUNCH[] = {
+    "grid_blocks", "block_threads", "regs_per_thread",
+    "smem_per_block", "blocks_per_sm", "waves", "theoretical_occupancy_pct",
 };
 enum { NLAUNCH = sizeof LAUNCH / sizeof *LAUNCH };
 
-/* SM activity, after the launch columns; empty where ncu did not report
- * the metrics (a raw CSV collected with an older metric list). */
-static const feature ACTIVITY[] = {
-    {"sm_active_pct", f_sm_active},    {"sm_balance_pct", f_sm_balance},
-    {"tensor_busy_pct", f_tensor_busy}, {"l2_bw_gbs", f_l2_bw},
+static const char *const ACTIVITY[] = {
+    "sm_active_pct", "sm_balance_pct", "tensor_busy_pct", "l2_bw_gbs",
 };
 enum { NACTIVITY = sizeof ACTIVITY / sizeof *ACTIVITY };
+
+/* Counter name of the row by the library's rule; every metric of the rule
+ * that the raw CSV lacks is appended to missing (", "-separated). */
+static double counter(const ncu_row *r, const char *name, char *missing, size_t size)
+{
+  const sp_counter_rule *rule = sp__metricmap_find(SP_VENDOR_NVIDIA, name);
+  double v[SP_RULE_METRICS];
+  assert(rule != NULL);
+  for (size_t j = 0; j < sp__rule_metric_count(rule); j++) {
+    v[j] = m(r, rule->metrics[j]);
+    size_t o = strlen(missing);
+    if (column(r->t, rule->metrics[j]) < 0 && !strstr(missing, rule->metrics[j]) && o < size)
+      snprintf(missing + o, size - o, "%s%s", o ? ", " : "", rule->metrics[j]);
+  }
+  return rule->fn(v);
+}
 
 /* The column groups of counters.csv, in order; an older sp-runner wrote
  * only the first one or two. */
@@ -298,24 +187,26 @@ enum { GROUPS_FEATURES = 1, GROUPS_LAUNCH = 2, GROUPS_ALL = 3 };
 
 static int read_header(FILE *fp, ncu_table *t, const char *path)
 {
-  csvline *l = malloc(sizeof *l);
+  csvline *l = calloc(1, sizeof *l);
   int rc = -1;
   t->col_kernel = t->col_id = -1;
   /* ncu may print "==PROF==" lines before the table. */
   while (l && read_csv(fp, l) >= 0) {
     if (l->n < 2 || strcmp(l->f[0], "ID") != 0)
       continue;
-    t->ncols = l->n;
-    for (int c = 0; c < l->n; ++c) {
-      snprintf(t->names[c], sizeof t->names[c], "%s", l->f[c]);
+    t->names = calloc((size_t)l->n, sizeof *t->names);
+    for (int c = 0; t->names && c < l->n; ++c) {
+      if ((t->names[c] = strdup(l->f[c])) == NULL)
+        break;
+      t->ncols = c + 1;
       if (strcmp(l->f[c], "Kernel Name") == 0)
         t->col_kernel = c;
     }
     t->col_id = 0;
-    rc = 0;
+    rc = t->ncols == l->n ? 0 : -1;
     break;
   }
-  free(l);
+  csvline_free(l);
   if (rc != 0 || t->col_kernel < 0)
     fprintf(stderr, "sp-runner: %s: no ncu raw CSV header (\"ID\",...,"
             "\"Kernel Name\",...)\n", path);
@@ -331,7 +222,7 @@ typedef struct manifest_row {
 static manifest_row *read_manifest(const char *path, size_t *n)
 {
   FILE *fp = fopen(path, "r");
-  csvline *l = malloc(sizeof *l);
+  csvline *l = calloc(1, sizeof *l);
   manifest_row *rows = NULL;
   size_t cap = 0;
   *n = 0;
@@ -364,7 +255,7 @@ static manifest_row *read_manifest(const char *path, size_t *n)
 done:
   if (fp)
     fclose(fp);
-  free(l);
+  csvline_free(l);
   return rows;
 }
 
@@ -387,13 +278,15 @@ static void check_sm_count(const manifest_row *mr, const ncu_row *r,
             "%s\n", path, line, sms, mr->key);
 }
 
-/* Appends the columns of table[0..n) at buf + *o: empty where a column's
- * metrics are missing (its function gives NaN). */
-static void append_optional(char *buf, size_t size, size_t *o, const feature *table, int n,
-                            const ncu_row *r)
+/* Appends the columns of names[0..n) at buf + *o: empty where a column's
+ * metrics are missing (its rule gives NaN). */
+static void append_optional(char *buf, size_t size, size_t *o, const char *const *names,
+                            int n, const ncu_row *r)
 {
+  char missing[1024];
   for (int f = 0; f < n; ++f) {
-    double v = table[f].fn(r);
+    missing[0] = '\0';
+    double v = counter(r, names[f], missing, sizeof missing);
     if (isnan(v))
       *o += (size_t)snprintf(buf + *o, size - *o, ",");
     else
@@ -404,16 +297,20 @@ static void append_optional(char *buf, size_t size, size_t *o, const feature *ta
 static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
                      const char *path, int line)
 {
-  char buf[4096], err[256];
+  char buf[4096], err[256], missing[4096] = "", unset[1024] = "";
   size_t o = (size_t)snprintf(buf, sizeof buf, "%s", mr->key);
   for (int f = 0; f < NFEATURES; ++f) {
-    double v = FEATURES[f].fn(r);
-    if (isnan(v)) {
-      fprintf(stderr, "sp-runner: %s:%d: a metric behind %s is missing\n",
-              path, line, FEATURES[f].name);
-      return -1;
-    }
+    size_t before = strlen(missing), u = strlen(unset);
+    double v = counter(r, FEATURES[f], missing, sizeof missing);
+    if (isnan(v) && strlen(missing) == before && u < sizeof unset)
+      snprintf(unset + u, sizeof unset - u, "%s%s", u ? ", " : "", FEATURES[f]);
     o += (size_t)snprintf(buf + o, sizeof buf - o, ",%.6g", v);
+  }
+  if (missing[0] || unset[0]) {
+    fprintf(stderr, "sp-runner: %s:%d: %s%s%s%s%s\n", path, line,
+            missing[0] ? "metrics missing from the raw CSV: " : "", missing,
+            missing[0] && unset[0] ? "; " : "", unset[0] ? "n/a values behind " : "", unset);
+    return -1;
   }
   append_optional(buf, sizeof buf, &o, LAUNCH, NLAUNCH, r);
   append_optional(buf, sizeof buf, &o, ACTIVITY, NACTIVITY, r);
@@ -431,11 +328,11 @@ static void counters_header(char *header, size_t size, int groups)
 {
   size_t o = (size_t)snprintf(header, size, "kernel,cu,engine_mhz,memory_mhz");
   for (int f = 0; f < NFEATURES; ++f)
-    o += (size_t)snprintf(header + o, size - o, ",%s", FEATURES[f].name);
+    o += (size_t)snprintf(header + o, size - o, ",%s", FEATURES[f]);
   for (int f = 0; groups >= GROUPS_LAUNCH && f < NLAUNCH; ++f)
-    o += (size_t)snprintf(header + o, size - o, ",%s", LAUNCH[f].name);
+    o += (size_t)snprintf(header + o, size - o, ",%s", LAUNCH[f]);
   for (int f = 0; groups >= GROUPS_ALL && f < NACTIVITY; ++f)
-    o += (size_t)snprintf(header + o, size - o, ",%s", ACTIVITY[f].name);
+    o += (size_t)snprintf(header + o, size - o, ",%s", ACTIVITY[f]);
   snprintf(header + o, size - o, "\n");
 }
 
@@ -486,12 +383,13 @@ static int open_counters(const char *path, csvlog **out)
 static int convert(FILE *fp, const ncu_table *t, const manifest_row *mr,
                    size_t nman, csvlog *out, const char *path)
 {
-  csvline *l = malloc(sizeof *l);
+  csvline *l = calloc(1, sizeof *l);
   ncu_row *r = malloc(sizeof *r);
+  double *v = malloc(((size_t)t->ncols + 1) * sizeof *v);
   size_t i = 0, written = 0;
-  int rc = l && r ? 0 : -1;
+  int rc = l && r && v ? 0 : -1;
   for (int line = 2; rc == 0 && read_csv(fp, l) >= 0; ++line) {
-    if (l->n != t->ncols || !isfinite(number(l->f[t->col_id])))
+    if (l->n != t->ncols || !isfinite(sp__metric_number(l->f[t->col_id])))
       continue; /* the units row, blank or "==PROF==" lines */
     if (i == nman || !same_kernel(l->f[t->col_kernel], mr[i].entry)) {
       fprintf(stderr, "sp-runner: %s:%d: launch '%s' does not match the "
@@ -501,8 +399,9 @@ static int convert(FILE *fp, const ncu_table *t, const manifest_row *mr,
       break;
     }
     r->t = t;
+    r->v = v;
     for (int c = 0; c < t->ncols; ++c)
-      r->v[c] = number(l->f[c]);
+      r->v[c] = sp__metric_number(l->f[c]);
     if (!mr[i].checked)
       fprintf(stderr, "sp-runner: %s failed its check: no counters\n",
               mr[i].key);
@@ -520,8 +419,9 @@ static int convert(FILE *fp, const ncu_table *t, const manifest_row *mr,
   }
   if (rc == 0)
     fprintf(stderr, "sp-runner: %zu counter rows written\n", written);
-  free(l);
+  csvline_free(l);
   free(r);
+  free(v);
   return rc;
 }
 
@@ -531,7 +431,7 @@ int runner_import_ncu(const char *ncu_csv, const char *manifest,
   size_t nman = 0;
   manifest_row *mr = read_manifest(manifest, &nman);
   FILE *fp = fopen(ncu_csv, "r");
-  ncu_table *t = malloc(sizeof *t);
+  ncu_table *t = calloc(1, sizeof *t);
   csvlog *out = NULL;
   int rc = -1;
   if (fp == NULL)
@@ -542,7 +442,7 @@ int runner_import_ncu(const char *ncu_csv, const char *manifest,
   csvlog_close(out);
   if (fp)
     fclose(fp);
-  free(t);
+  table_free(t);
   free(mr);
   return rc == 0 ? RUNNER_OK : RUNNER_FAILED;
 }

@@ -1,0 +1,47 @@
+#!/bin/sh
+# measure-h100.sh: the measurements behind docs/accuracy.md, "Your own
+# application": the example profiled with `scalepredict profile` at the
+# base (132 SMs), an `ncu --set full` profile of one iteration (the wide
+# fixture of tests/cli/profile.sh), and the example timed at the 13 SM
+# counts of models/h100-sm through green contexts (SP_GREEN_SMS, the helper
+# in greenctx/).  Run from the source tree on the GPU machine:
+#
+#   OUT=results SP=scalepredict docs/examples/profile/measure-h100.sh
+#
+# Nothing here changes a GPU setting: ncu runs with --clock-control none.
+set -u
+OUT=${OUT:-results}
+SP=${SP:-scalepredict}
+NCU=${NCU:-ncu}
+ITERS=${ITERS:-3}
+LEVELS="8 16 24 32 40 48 56 64 80 96 112 128 132"
+mkdir -p "$OUT"
+app=$OUT/app
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem \
+    --format=csv
+  "$NCU" --version | tail -1
+} >"$OUT/environment.txt" 2>&1
+nvcc -O3 -arch=sm_90 -Igreenctx -o "$app" docs/examples/profile/app.cu greenctx/sp_greenctx.c \
+  -ldl || exit 1
+for n in 8 64 132; do
+  printf '%s,' "$n"
+  SP_GREEN_SMS=$n "$app" --probe
+done >"$OUT/probe.csv" 2>&1
+
+# The profile, as a user makes it.
+"$SP" profile --model models/h100-sm --out "$OUT/profile" -- "$app" --iters "$ITERS" \
+  >"$OUT/profile.log" 2>&1
+echo "scalepredict profile: exit status $?" >>"$OUT/profile.log"
+# ncu --set full of one iteration: every section's metrics (~2,300 columns).
+"$NCU" --clock-control none --set full --csv --page raw --print-units base \
+  --print-kernel-base demangled --log-file "$OUT/ncu-full.csv" "$app" --iters 1 \
+  >"$OUT/ncu-full.log" 2>&1
+
+# The same application at every SM count of the model's grid.
+for n in $LEVELS; do
+  SP_GREEN_SMS=$n "$app" --time --iters "$ITERS"
+done >"$OUT/times.csv" 2>"$OUT/times.log"
+"$app" --time --iters "$ITERS" >"$OUT/times-primary.csv" 2>>"$OUT/times.log"
+rm -f "$app"

@@ -1,0 +1,162 @@
+/* cmd_info.c: scalepredict info (what a model needs and gives) and
+ * scalepredict models (the bundled ones). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The distinct values of one axis of the model's time grid, ascending (the
+ * grid is in grid order, so a value repeats only next to larger ones). */
+static void print_axis(const sp_model *m, const char *name, int axis) {
+  size_t n = sp_model_config_count(m, SP_TIME);
+  int last = -1;
+  printf("  %-8s", name);
+  for (int printed = 0, v; ; last = v, printed++) {
+    v = INT_MAX;
+    for (size_t i = 0; i < n; i++) {
+      sp_config c = sp_model_config_at(m, SP_TIME, i);
+      int x = axis == SP_AXIS_CU ? c.cu : axis == SP_AXIS_ENGINE ? c.engine_mhz : c.memory_mhz;
+      if (x > last && x < v) v = x;
+    }
+    if (v == INT_MAX) break;
+    printf(" %d", v);
+  }
+  putchar('\n');
+}
+
+static void print_metrics(int vendor, const char *counter) {
+  const char *const *metrics;
+  size_t n = sp_counter_metrics(vendor, counter, &metrics);
+  printf("    %-7s", sp_vendor_name(vendor));
+  if (!n) fputs(" (no metric)", stdout);
+  for (size_t i = 0; i < n; i++) printf("%s%s", i ? ", " : " ", metrics[i]);
+  putchar('\n');
+}
+
+static void print_counters(const sp_model *m) {
+  printf("counters (%zu), each from the profiler metrics named:\n", sp_model_counter_count(m));
+  for (size_t c = 0; c < sp_model_counter_count(m); c++) {
+    const char *name = sp_model_counter_name(m, c);
+    const char *t2 = sp_counter_analogue(SP_VENDOR_NVIDIA, name);
+    if (!t2) t2 = sp_counter_analogue(SP_VENDOR_AMD, name);
+    printf("  %s%s%s%s\n", name, t2 && *t2 ? " (Table II: " : "", t2 && *t2 ? t2 : "",
+           t2 && *t2 ? ")" : "");
+    for (int v = 0; v < SP_VENDOR_COUNT; v++) print_metrics(v, name);
+  }
+}
+
+static void print_info(const sp_model *m, const char *dir, int all_kernels) {
+  char base[64];
+  sp_config b = sp_model_base(m);
+  sp_config_format(&b, base, sizeof base);
+  printf("model %s (%s)\nbase %s\nsource: %s%s\n", sp_model_name(m), dir, base,
+         sp_model_source(m), sp_model_is_synthetic(m) ? " (SYNTHETIC data)" : "");
+  printf("grid: %zu configurations for time, %zu for power\n", sp_model_config_count(m, SP_TIME),
+         sp_model_has_power(m) ? sp_model_config_count(m, SP_POWER) : 0);
+  print_axis(m, "cu", SP_AXIS_CU);
+  print_axis(m, "engine", SP_AXIS_ENGINE);
+  print_axis(m, "memory", SP_AXIS_MEMORY);
+  printf("methods:");
+  for (size_t i = 0; i < sp_model_method_count(m); i++)
+    printf(" %s", sp_model_method_name(m, i));
+  printf(" (recommended: %s)\n", sp_model_recommended_method(m));
+  size_t nk = sp_model_kernel_count(m), show = all_kernels || nk <= 12 ? nk : 12;
+  printf("training kernels: %zu:", nk);
+  for (size_t k = 0; k < show; k++) printf(" %s", sp_model_kernel_name(m, k));
+  printf("%s\n", show < nk ? " ... (--kernels lists all)" : "");
+  print_counters(m);
+  char *list = NULL;
+  sp_error err;
+  for (int v = 0; v < SP_VENDOR_COUNT; v++)
+    if (!sp_profile_metric_list(m, v, &list, &err)) {
+      printf("%s metrics to collect: %s\n", sp_vendor_name(v), list);
+      free(list);
+    } else {
+      printf("%s: %s\n", sp_vendor_name(v), err.message);
+    }
+  printf("profile an application for it: scalepredict profile --model %s --out DIR -- "
+         "PROGRAM [ARGS...]\n", dir);
+}
+
+int cmd_info(int argc, char **argv) {
+  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
+                                       {"kernels", no_argument, 0, 'k'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+  const char *spec = NULL;
+  int all = 0, c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    switch (c) {
+      case 'm': spec = optarg; break;
+      case 'k': all = 1; break;
+      case 'h':
+        puts("Usage: scalepredict info --model DIR|NAME [--kernels]\n"
+             "\n"
+             "Prints the model's base, grid, methods, training kernels (--kernels: all\n"
+             "of them), provenance, and its counters with the profiler metrics each is\n"
+             "computed from (NVIDIA Nsight Compute, AMD rocprofv3) and the list to ask\n"
+             "the profiler for.");
+        return EXIT_OK;
+      default:
+        return cli_usage_error("info ", "unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) return cli_usage_error("info ", "unexpected argument '%s'", argv[optind]);
+  if (!spec) return cli_usage_error("info ", "--model is required");
+  char dir[PATH_MAX];
+  sp_error err;
+  sp_model *m = NULL;
+  int st = cli_find_model(spec, dir, sizeof dir, &err);
+  if (!st) st = sp_model_load(dir, &m, &err);
+  if (st) return cli_fail(&err);
+  print_info(m, dir, all);
+  sp_model_free(m);
+  return EXIT_OK;
+}
+
+/* One line per model directory under root/models. */
+static size_t list_models(const char *root) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/models", root);
+  DIR *d = opendir(path);
+  struct dirent *e;
+  size_t n = 0;
+  while (d && (e = readdir(d)) != NULL) {
+    sp_model *m = NULL;
+    sp_error err;
+    char dir[PATH_MAX + 256], base[64];
+    snprintf(dir, sizeof dir, "%s/%s", path, e->d_name);
+    if (e->d_name[0] == '.' || sp_model_load(dir, &m, &err)) continue;
+    sp_config b = sp_model_base(m);
+    sp_config_format(&b, base, sizeof base);
+    printf("%-16s base %-16s %3zu counters %4zu kernels %s%s\n", e->d_name, base,
+           sp_model_counter_count(m), sp_model_kernel_count(m),
+           sp_model_has_power(m) ? "time+power" : "time", sp_model_is_synthetic(m) ? " SYNTHETIC" : "");
+    sp_model_free(m);
+    n++;
+  }
+  if (d) closedir(d);
+  return n;
+}
+
+int cmd_models(int argc, char **argv) {
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    puts("Usage: scalepredict models\n\nLists the bundled models, usable as --model NAME.");
+    return EXIT_OK;
+  }
+  if (argc > 1) return cli_usage_error("models ", "unexpected argument '%s'", argv[1]);
+  const char *root = cli_data_root();
+  size_t n = root ? list_models(root) : 0;
+  if (n == 0 && strcmp(root ? root : "", SP_PKGDATADIR)) n = list_models(SP_PKGDATADIR);
+  if (n == 0) {
+    fprintf(stderr, "scalepredict: no bundled models found (looked under "
+            "$SCALEPREDICT_DATADIR, beside the program, and %s/models)\n", SP_PKGDATADIR);
+    return EXIT_MODEL;
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,258 @@
+/* cmd_profile.c: scalepredict profile, the user's own application turned
+ * into the model's input (issue 11): a profile the user has (--import), or
+ * the program run under the vendor profiler with exactly the metrics the
+ * model needs.  Every failure says its fix, and leaves nothing behind. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+typedef struct profile_opts {
+  const char *model;
+  const char *out;
+  const char *base;
+  const char *import;
+  const char *profiler; /* NULL: ncu from PATH */
+  char **argv;          /* the program and its arguments, or NULL */
+} profile_opts;
+
+/* "the profile lacks N metrics the model needs: a, b, ..." in full: the
+ * library's message holds only what fits. */
+static int fail_missing(const sp_profile *p, const char *path) {
+  size_t n = sp_profile_missing_count(p);
+  fprintf(stderr, "scalepredict: %s: %zu metric%s the model needs %s missing from the profile:",
+          path, n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
+  for (size_t i = 0; i < n; i++) fprintf(stderr, "%s %s", i ? "," : "", sp_profile_missing(p, i));
+  fprintf(stderr, " (ask the profiler for them: 'scalepredict info --model DIR' lists them)\n");
+  return EXIT_DATA;
+}
+
+/* Reads the profile at path and writes the model's input into o->out. */
+static int convert(const profile_opts *o, const sp_model *m, const char *path) {
+  sp_error err;
+  sp_error_clear(&err);
+  sp_profile *p = NULL;
+  sp_config base = sp_model_base(m);
+  int st = o->base ? sp_config_parse(o->base, &base, &err) : SP_OK;
+  if (st) return cli_usage_error("profile ", "--base: %s", err.message);
+  st = sp_profile_load(path, m, &p, &err);
+  if (st) return cli_fail(&err);
+  int rc = EXIT_OK;
+  if (sp_profile_launch_count(p) == 0) {
+    fprintf(stderr, "scalepredict: %s: no kernel launch in the profile: the program launched "
+            "no GPU kernel, or the profiler profiled none (see its filters); nothing written\n",
+            path);
+    rc = EXIT_DATA;
+  } else if (sp_profile_missing_count(p)) {
+    rc = fail_missing(p, path);
+  } else if ((st = sp_profile_write(p, &base, o->out, &err)) != SP_OK) {
+    rc = cli_fail(&err);
+  } else {
+    printf("%s: %zu kernel launches as %zu entries (device: %s) for model %s\n", o->out,
+           sp_profile_launch_count(p), sp_profile_entry_count(p),
+           *sp_profile_device(p) ? sp_profile_device(p) : "not recorded", sp_model_name(m));
+  }
+  sp_profile_free(p);
+  return rc;
+}
+
+/* The full path of program name found on PATH, into buf; 0 when found. */
+static int find_program(const char *name, char *buf, size_t size) {
+  if (strchr(name, '/')) {
+    snprintf(buf, size, "%s", name);
+    return access(buf, X_OK);
+  }
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    size_t n = strcspn(path, ":");
+    snprintf(buf, size, "%.*s/%s", (int)n, n ? path : ".", name);
+    if (access(buf, X_OK) == 0) return 0;
+    path += n + (path[n] == ':');
+  }
+  return -1;
+}
+
+/* Runs argv and waits; its exit status, or 128 + the signal. */
+static int run_program(char *const *argv) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    ;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The first line of file holding text, into buf; 0 when found. */
+static int find_line(const char *file, const char *text, char *buf, size_t size) {
+  FILE *fp = fopen(file, "r");
+  int found = -1;
+  while (fp && found && fgets(buf, (int)size, fp))
+    if (strstr(buf, text)) {
+      buf[strcspn(buf, "\r\n")] = '\0';
+      found = 0;
+    }
+  if (fp) fclose(fp);
+  return found;
+}
+
+/* Why ncu's run gave nothing to read, with the fix; EXIT_SYSTEM. */
+static int explain_ncu(const char *log, int status, const char *program) {
+  char line[1024];
+  if (find_line(log, "ERR_NVGPUCTRPERM", line, sizeof line) == 0) {
+    fprintf(stderr,
+            "scalepredict: ncu may not read the GPU's performance counters "
+            "(ERR_NVGPUCTRPERM): the driver lets only administrators profile.  Run "
+            "as root (sudo), or allow every user: put 'options nvidia "
+            "NVreg_RestrictProfilingToAdminUsers=0' in a file under /etc/modprobe.d/ "
+            "and reload the nvidia module (or reboot); in a container, start it with "
+            "--cap-add=SYS_ADMIN.  Nothing written\n");
+    return EXIT_SYSTEM;
+  }
+  if (status == 0 && find_line(log, "No kernels were profiled", line, sizeof line) == 0) {
+    fprintf(stderr, "scalepredict: '%s' launched no GPU kernel that ncu could profile (%s); "
+            "nothing written\n", program, line);
+    return EXIT_DATA;
+  }
+  if (status != 0) {
+    int err = find_line(log, "==ERROR==", line, sizeof line) == 0;
+    fprintf(stderr, "scalepredict: '%s' failed under ncu (exit status %d)%s%s; nothing written\n",
+            program, status, err ? ": " : "", err ? line : "");
+    return EXIT_SYSTEM;
+  }
+  return EXIT_OK;
+}
+
+static int run_ncu(const profile_opts *o, const sp_model *m) {
+  char ncu[PATH_MAX], program[PATH_MAX], tmpl[] = "/tmp/scalepredict-profile-XXXXXX";
+  const char *want = o->profiler ? o->profiler : "ncu";
+  if (find_program(want, ncu, sizeof ncu)) {
+    fprintf(stderr, "scalepredict: the profiler '%s' was not found%s: install NVIDIA Nsight "
+            "Compute (the CUDA toolkit's 'nsight-compute' package, or "
+            "https://developer.nvidia.com/nsight-compute) and put ncu on PATH, or give "
+            "--profiler PATH; nothing written\n", want, strchr(want, '/') ? "" : " on PATH");
+    return EXIT_SYSTEM;
+  }
+  if (find_program(o->argv[0], program, sizeof program)) {
+    fprintf(stderr, "scalepredict: the program '%s' was not found or is not executable; "
+            "nothing written\n", o->argv[0]);
+    return EXIT_USAGE;
+  }
+  sp_error err;
+  char *metrics = NULL;
+  if (sp_profile_metric_list(m, SP_VENDOR_NVIDIA, &metrics, &err)) return cli_fail(&err);
+  const char *tmp = getenv("TMPDIR");
+  char dir[PATH_MAX], log[PATH_MAX + 32];
+  snprintf(dir, sizeof dir, "%s/%s", tmp && *tmp ? tmp : "/tmp", strrchr(tmpl, '/') + 1);
+  if (!mkdtemp(dir)) {
+    free(metrics);
+    perror("scalepredict: a temporary directory");
+    return EXIT_SYSTEM;
+  }
+  snprintf(log, sizeof log, "%s/ncu-raw.csv", dir);
+  size_t n = 0;
+  while (o->argv[n]) n++;
+  char **args = calloc(n + 20, sizeof *args);
+  int rc = EXIT_SYSTEM;
+  if (args) {
+    size_t a = 0;
+    const char *fixed[] = {ncu, "--clock-control", "none", "--csv", "--page", "raw",
+                           "--print-units", "base", "--print-kernel-base", "demangled",
+                           "--metrics", metrics, "--log-file", log};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
+    args[a++] = program;
+    for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
+    int status = run_program(args);
+    rc = status < 0 ? EXIT_SYSTEM : explain_ncu(log, status, o->argv[0]);
+    if (status >= 0 && rc == EXIT_OK) rc = convert(o, m, log);
+  }
+  free(args);
+  free(metrics);
+  unlink(log);
+  rmdir(dir);
+  return rc;
+}
+
+static void usage(void) {
+  puts(
+      "Usage: scalepredict profile --model DIR|NAME --out DIR [--base CFG]\n"
+      "                            [--profiler PATH] -- PROGRAM [ARGS...]\n"
+      "       scalepredict profile --model DIR|NAME --out DIR [--base CFG] --import FILE\n"
+      "\n"
+      "Profiles your own application at the model's base configuration and writes\n"
+      "what 'predict', 'dse' and 'export' read (--profile DIR) into a new directory:\n"
+      "runs.csv (each kernel's median time), counters.csv (the model's counters),\n"
+      "launches.csv (launch counts and total times), profile.txt (device and clocks)\n"
+      "and profile-raw.csv (the profiler's output).  A kernel launched at several\n"
+      "launch shapes is one entry per shape.\n"
+      "\n"
+      "With a program it runs, on NVIDIA GPUs,\n"
+      "  ncu --clock-control none --csv --page raw --print-units base\n"
+      "      --print-kernel-base demangled --metrics <what the model needs> PROGRAM ...\n"
+      "(ncu replays each launch a few times; clocks are left alone).  With --import it\n"
+      "reads a profile you have: an ncu raw CSV of any metric set (ncu --set full\n"
+      "--csv --page raw --print-units base) or a rocprofv3 counter CSV\n"
+      "(rocprofv3 --pmc ... --output-format csv).\n"
+      "\n"
+      "  --model DIR|NAME  the model (a directory, or a bundled model's name:\n"
+      "                    'scalepredict models')\n"
+      "  --out DIR         the directory to create (an existing one is refused)\n"
+      "  --base CFG        the configuration profiled (default: the model's base)\n"
+      "  --import FILE     convert this profile instead of running a program\n"
+      "  --profiler PATH   the ncu to run (default: ncu on PATH)\n"
+      "\n"
+      "Exit status: 1 usage, 2 the profile lacks metrics or launches, 3 model,\n"
+      "4 the profiler is missing, not permitted, or the program failed.");
+}
+
+int cmd_profile(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"model", required_argument, 0, 'm'},    {"out", required_argument, 0, 'o'},
+      {"base", required_argument, 0, 'b'},     {"import", required_argument, 0, 'i'},
+      {"profiler", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  profile_opts o = {0};
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+    switch (c) {
+      case 'm': o.model = optarg; break;
+      case 'o': o.out = optarg; break;
+      case 'b': o.base = optarg; break;
+      case 'i': o.import = optarg; break;
+      case 'p': o.profiler = optarg; break;
+      case 'h': usage(); return EXIT_OK;
+      default:
+        return cli_usage_error("profile ", "unknown or incomplete option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) o.argv = argv + optind;
+  if (!o.model || !o.out)
+    return cli_usage_error("profile ", "--model and --out are required");
+  if (!o.import == !o.argv)
+    return cli_usage_error("profile ", "give either --import FILE or -- PROGRAM [ARGS...]");
+  struct stat sb;
+  if (stat(o.out, &sb) == 0) {
+    fprintf(stderr, "scalepredict: --out %s already exists: profile writes a new directory "
+            "and never replaces one\n", o.out);
+    return EXIT_USAGE;
+  }
+  char dir[PATH_MAX];
+  sp_error err;
+  sp_model *m = NULL;
+  int st = cli_find_model(o.model, dir, sizeof dir, &err);
+  if (!st) st = sp_model_load(dir, &m, &err);
+  if (st) return cli_fail(&err);
+  int rc = o.import ? convert(&o, m, o.import) : run_ncu(&o, m);
+  sp_model_free(m);
+  return rc;
+}

@@ -1,0 +1,93 @@
+/* profile.h: a vendor profile of the user's application in memory: its
+ * kernel launches with the vendor metrics the model's counters need, and
+ * the launches grouped into entries (one kernel at one launch shape).
+ * Internal. */
+#ifndef SP_PROFILE_H
+#define SP_PROFILE_H
+
+#include <stddef.h>
+
+#include "metricmap.h"
+#include "scalepredict.h"
+
+/* One profiled launch. */
+typedef struct sp__launch {
+  char *kernel;
+  char *shape;     /* "grid X,Y,Z block X,Y,Z" as the profiler reports it */
+  double *v;       /* a value per wanted metric, NaN when n/a or absent */
+  long line;       /* where it starts in the profile */
+} sp__launch;
+
+/* Launches of one kernel at one launch shape. */
+typedef struct sp__entry {
+  char *name;      /* the kernel, with its shape when it has several */
+  size_t rep;      /* the launch of median time, whose counters stand */
+  size_t first;    /* its first launch: entries keep the profile's order */
+  size_t count;
+  double median_ms, total_ms;   /* over the launches with a time */
+} sp__entry;
+
+/* Metrics read besides the model's: the time, and what the profile says
+ * about the device. */
+enum { CTX_TIME, CTX_TIME_END, CTX_SMS, CTX_SM_HZ, CTX_MEM_HZ, CTX_N };
+
+/* Where a reader finds things in the profile's header row. */
+typedef struct sp__columns {
+  size_t ncols;          /* the header's width */
+  long id, kernel, grid, block; /* ncu: ID, Kernel Name, Grid Size, Block Size;
+                                   rocprofv3: Dispatch_Id, Kernel_Name,
+                                   Grid_Size, Workgroup_Size */
+  long name, value;      /* rocprofv3: Counter_Name, Counter_Value */
+  long device;           /* ncu: device__attribute_display_name */
+  long *metric;          /* per wanted metric, its column or -1 */
+  /* rocprofv3: dispatch id -> launch, open addressing */
+  size_t hcap;
+  char **hkey;
+  size_t *hval;
+} sp__columns;
+
+struct sp_profile {
+  int vendor;
+  sp__columns cols;
+  char *path;
+  long header_line;
+  /* The wanted metrics: every metric of the model's counters' rules, then
+   * the context metrics. */
+  size_t nmetrics;
+  char **metrics;
+  unsigned char *seen;          /* 1 when the profile has the metric */
+  size_t ctx[CTX_N];            /* their indexes in metrics, or (size_t)-1 */
+  size_t ncounters;
+  const sp_counter_rule **rules;   /* the model's counters, in its order */
+  size_t (*at)[SP_RULE_METRICS];   /* rule metric j of counter c: metrics[at[c][j]] */
+  size_t nlaunches, cap;
+  sp__launch *launches;
+  size_t nentries;
+  sp__entry *entries;
+  char *device;
+  size_t nmissing;
+  char **missing;               /* wanted metrics the profile lacks */
+};
+
+/* Adds a launch (kernel and shape copied); its values start NaN. */
+int sp__profile_push(sp_profile *p, const char *kernel, const char *shape, long line,
+                     sp__launch **out, sp_error *err);
+/* Groups the launches into entries (group.c). */
+int sp__profile_group(sp_profile *p, sp_error *err);
+/* A launch's time in ms, NaN when the profile has none. */
+double sp__launch_ms(const sp_profile *p, const sp__launch *l);
+/* Index of metric name among the wanted ones, or (size_t)-1. */
+size_t sp__profile_metric(const sp_profile *p, const char *name);
+
+/* The readers (ncuread.c, rocread.c): whether a header row is their
+ * format's; taking it (the wanted metrics are set); then each later row. */
+int sp__ncu_is_header(const char *const *fields, size_t n);
+int sp__ncu_header(sp_profile *p, const char *const *fields, size_t n, sp_error *err);
+int sp__ncu_row(sp_profile *p, const char *const *fields, size_t n, long line, sp_error *err);
+int sp__roc_is_header(const char *const *fields, size_t n);
+int sp__roc_header(sp_profile *p, const char *const *fields, size_t n, sp_error *err);
+int sp__roc_row(sp_profile *p, const char *const *fields, size_t n, long line, sp_error *err);
+/* Column of name in a header row, or -1. */
+long sp__profile_column(const char *const *fields, size_t n, const char *name);
+
+#endif

@@ -1,0 +1,158 @@
+#!/bin/sh
+# profile.sh: scalepredict profile, info and models, and predict --profile
+# (issue 11).  Fixtures: tests/data/profile/h100-example-ncu.csv is the raw
+# CSV `scalepredict profile` had ncu write for docs/examples/profile/app.cu on
+# the H100 (24 launches, 6 entries); h100-example-full.csv is `ncu --set full`
+# of one iteration (2,238 columns), which lacks 12 of the metrics the H100
+# model needs; rocprofv3-counters.csv is rocprofv3's documented counter CSV
+# (hand-made: no AMD GPU here).  A stand-in `ncu` first in PATH plays the
+# profiler: it records its arguments, writes a fixture (or an error) as its
+# log and runs the program.
+. "${srcdir:-.}/cli/lib.sh"
+P=$SP_TEST_DATA/profile
+H100=$SP_TOP_BUILDDIR/models/h100-sm
+[ -f "$H100/manifest.txt" ] || H100=$sp_here/../../models/h100-sm
+
+# ---- --import: the real ncu raw CSV -------------------------------------
+sp profile --model "$H100" --out prof --import "$P/h100-example-ncu.csv"
+expect_rc "import ncu" 0
+expect_out "import ncu" "24 kernel launches as 6 entries" "NVIDIA H100 80GB HBM3"
+for f in runs.csv counters.csv launches.csv profile.txt profile-raw.csv; do
+  [ -s "prof/$f" ] || fail "import ncu: no $f"
+done
+# Names with commas and templates are quoted; saxpy's two launch shapes are
+# two entries; repeated launches are counted.
+grep -qF '"void poly<256, 4>(float *, int)",132,1980,2619,' prof/runs.csv ||
+  fail "template name not quoted: $(cat prof/runs.csv)"
+[ "$(grep -c '^"saxpy(float, const float \*, float \*, int) \[grid' prof/runs.csv)" -eq 2 ] ||
+  fail "saxpy shapes: $(cat prof/runs.csv)"
+grep -qF '"stencil(const float *, float *, int, int)",6,' prof/launches.csv ||
+  fail "stencil count: $(cat prof/launches.csv)"
+grep -q '^sm_count: 132$' prof/profile.txt || fail "profile.txt: $(cat prof/profile.txt)"
+[ "$(head -1 prof/counters.csv | tr ',' '\n' | wc -l)" -eq 45 ] || fail "counters header"
+cmp -s prof/profile-raw.csv "$P/h100-example-ncu.csv" || fail "profile-raw.csv differs"
+
+# predict --profile: per kernel, then the application (counts x times).
+sp predict --model "$H100" --profile prof --target 8cu/1980/2619 --format csv
+expect_rc "predict --profile" 0
+app=$(grep '^(application),8cu' "$WORK/out" | cut -d, -f4)
+[ -n "$app" ] || fail "no application row: $(cat "$WORK/out")"
+awk -v a="$app" 'BEGIN { exit !(a > 80 && a < 110) }' || fail "application time $app"
+sp predict --model h100-sm --profile prof --target all --format json
+expect_rc "predict --profile json, bundled model by name" 0
+expect_out "json" '"kernel":"(application)"'
+
+# ---- the full set: every missing metric named at once --------------------
+sp profile --model "$H100" --out full --import "$P/h100-example-full.csv"
+expect_error "full set" 2 "12 metrics the model needs are missing" \
+  "smsp__inst_executed_pipe_fma.sum" "lts__t_bytes.sum.per_second"
+no_leftovers "full set" full
+
+# ---- the base the profile was taken at ----------------------------------
+sp profile --model "$H100" --out b64 --base 64cu/1980/2619 --import "$P/h100-example-ncu.csv"
+expect_error "base SM count" 2 "profiled on 132 SMs" "launch__sm_count"
+no_leftovers "base SM count" b64
+
+# ---- not a profile; an existing --out ------------------------------------
+sp profile --model "$H100" --out notp --import "$TRAIN/runs.csv"
+expect_error "not a profile" 2 "neither an Nsight Compute raw CSV" "rocprofv3"
+no_leftovers "not a profile" notp
+mkdir keep && echo mine >keep/file
+sp profile --model "$H100" --out keep --import "$P/h100-example-ncu.csv"
+expect_error "existing --out" 1 "already exists"
+[ "$(cat keep/file)" = mine ] || fail "existing --out touched"
+
+# ---- rocprofv3, with a model whose counters have AMD metrics -------------
+sed '1s/sq.valu_busy/VALUBusy/; 1s/ta.mem_busy/MemUnitBusy/; 1s/tcp.hit.rate/CacheHit/' \
+  "$TRAIN/counters.csv" >amd-counters.csv
+sp train --runs "$TRAIN/runs.csv" --counters amd-counters.csv --base $BASE --out amd-model
+expect_rc "train amd-named model" 0
+sp profile --model amd-model --out roc --import "$P/rocprofv3-counters.csv"
+expect_rc "import rocprofv3" 0
+expect_out "import rocprofv3" "5 kernel launches as 3 entries"
+grep -qF '"void scale<float, 2>(float*, int) [grid 1048576 block 256]",32,1000,1375,0.26,' roc/runs.csv ||
+  fail "rocprofv3 median time: $(cat roc/runs.csv)"
+grep -qF '"void scale<float, 2>(float*, int) [grid 1048576 block 256]",32,1000,1375,62.125,22.875,80.125' \
+  roc/counters.csv || fail "rocprofv3 counters of the median launch: $(cat roc/counters.csv)"
+grep -qF '"kernel ""q"", v2",1,0.4,0.4,' roc/launches.csv || fail "quoted name: $(cat roc/launches.csv)"
+sp predict --model amd-model --profile roc --target all --format csv
+expect_rc "predict rocprofv3 profile" 0
+expect_out "predict rocprofv3 profile" "(application),"
+# The synthetic HD 7970 model needs counters rocprofv3 has no metric for.
+sp profile --model hd7970-synth --out roc2 --import "$P/rocprofv3-counters.csv"
+expect_error "rocprofv3 for hd7970-synth" 2 "Occupancy (no amd metric gives it)" "VIPC"
+no_leftovers "rocprofv3 for hd7970-synth" roc2
+
+# ---- running the program under a stand-in ncu ---------------------------
+mkdir bin
+cat >bin/ncu <<'NCU'
+#!/bin/sh
+# Stand-in for Nsight Compute: records its arguments, writes $FAKE_NCU's
+# output as the --log-file, runs the program after the options.
+echo "$*" >"$FAKE_ARGS"
+log=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --log-file) log=$2; shift 2 ;;
+  --csv) shift ;;
+  --*) shift 2 ;;
+  *) break ;;
+  esac
+done
+case $FAKE_NCU in
+perm) echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0." >"$log" ;;
+none) echo "==WARNING== No kernels were profiled." >"$log" ;;
+*) cp "$FAKE_NCU" "$log" ;;
+esac
+"$@"
+status=$?
+[ $status -eq 0 ] || echo "==ERROR== The application returned an error code ($status)." >>"$log"
+exit $status
+NCU
+chmod +x bin/ncu
+FAKE_ARGS=$WORK/args
+export FAKE_ARGS
+FAKE_NCU=$P/h100-example-ncu.csv PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run1 -- true
+expect_rc "run under ncu" 0
+expect_out "run under ncu" "24 kernel launches as 6 entries"
+for want in "--clock-control none" "--csv" "--page raw" "--print-units base" \
+  "smsp__inst_executed.sum" "gpu__time_duration.sum" "launch__sm_count"; do
+  grep -qF -- "$want" args || fail "ncu not asked for '$want': $(cat args)"
+done
+cmp -s run1/runs.csv prof/runs.csv || fail "run and import differ"
+FAKE_NCU=perm PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run2 -- true
+expect_error "counters not permitted" 4 "ERR_NVGPUCTRPERM" "NVreg_RestrictProfilingToAdminUsers=0"
+no_leftovers "counters not permitted" run2
+FAKE_NCU=$P/h100-example-ncu.csv PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run3 -- false
+expect_error "program fails" 4 "'false' failed under ncu (exit status 1)" "nothing written"
+no_leftovers "program fails" run3
+FAKE_NCU=none PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run4 -- true
+expect_error "no kernel" 2 "launched no GPU kernel"
+no_leftovers "no kernel" run4
+sp profile --model "$H100" --out run5 --profiler no-such-ncu -- true
+expect_error "no ncu" 4 "'no-such-ncu' was not found on PATH" "Nsight Compute"
+no_leftovers "no ncu" run5
+sp profile --model "$H100" --out run6
+expect_rc "neither" 1
+grep -qF "either --import FILE or -- PROGRAM" "$WORK/err" || fail "neither: $(cat "$WORK/err")"
+
+# ---- info and models -----------------------------------------------------
+sp models
+expect_rc "models" 0
+expect_out "models" "h100-sm " "hd7970-synth "
+sp info --model h100-sm
+expect_rc "info" 0
+expect_out "info" "base 132cu/1980/2619" "cu       8 16 24 32 40 48 56 64 80 96 112 128 132" \
+  "methods: wu2015 physet (recommended: physet)" "training kernels: 261:" \
+  "valu_insts_pct (Table II: VALUInsts)" "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active" \
+  "nvidia metrics to collect: "
+# The harness asks ncu for every metric of the same table (its own list,
+# training/runner/ncu-metrics.txt; the clocks are profile's alone).
+for m in $(sed -n 's/^nvidia metrics to collect: //p' "$WORK/out" | tr ',' ' '); do
+  case $m in *cycles_elapsed.avg.per_second) continue ;; esac
+  grep -qx -- "$m" "$sp_here/../../training/runner/ncu-metrics.txt" ||
+    fail "ncu-metrics.txt lacks $m"
+done
+sp info --model no-such-model
+expect_error "unknown model" 3 "no-such-model/manifest.txt" "scalepredict models"
+finish
