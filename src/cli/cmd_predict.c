@@ -128,8 +128,10 @@ static void print_row(printer *p, const row *r) {
 static void print_application(printer *p, const targets *t) {
   for (size_t i = 0; p->weights && i < t->n; i++) {
     const app_sum *a = &p->app[i];
+    /* No interval: the kernels' errors are not independent. */
     row r = {"(application)", t->cfg[i], a->base_time, a->time, NAN,
-             a->base_energy / a->base_time, a->energy / a->time, NAN};
+             a->base_energy / a->base_time, a->energy / a->time, NAN,
+             NAN, NAN, NAN, NAN, NAN, 0};
     print_row(p, &r);
   }
 }
