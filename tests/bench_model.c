@@ -1,6 +1,7 @@
 /* bench_model.c: prediction speed of a saved model, per method it carries:
  * one kernel's whole design space (time at every configuration of the
- * model's grid), and time plus power.  Run by `make bench` on the bundled
+ * model's grid), time plus power, and time with its 90% intervals and the
+ * kernel's novelty (sp_model_predict_interval).  Run by `make bench` on the bundled
  * H100 model (models/h100-sm) and the suite's first kernel; see
  * docs/performance.md.  Timings use CLOCK_MONOTONIC; the median of several
  * rounds is shown. */
@@ -23,9 +24,10 @@ int main(int argc, char **argv) {
   size_t ncfg = sp_model_config_count(m, SP_TIME);
   double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
   double *out = malloc(ncfg * sizeof(double));
+  double *lo = malloc(ncfg * sizeof(double)), *hi = malloc(ncfg * sizeof(double));
   double *pout = malloc((sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
   sp_observation obs;
-  if (!counters || !out || !pout) return fprintf(stderr, "bench_model: out of memory\n"), 1;
+  if (!counters || !out || !lo || !hi || !pout) return fprintf(stderr, "bench_model: out of memory\n"), 1;
   if (sp_model_observe(m, ds, 0, counters, &obs, &err)) return bench_die("bench_model", &err);
   int power = sp_model_has_power(m) && obs.base_power_w > 0;
   double sink = 0;
@@ -34,14 +36,17 @@ int main(int argc, char **argv) {
     sp_model_use_method(m, name);
     double t = bench_design_space(m, &obs, 0, out, pout, 20000, &sink);
     double tp = power ? bench_design_space(m, &obs, 1, out, pout, 10000, &sink) : 0;
+    double ti = bench_interval(m, &obs, out, lo, hi, 2000, &sink);
     printf("%s (%s, %zu configurations): time design space median %.2f us", argv[1], name,
            ncfg, 1e6 * t);
     if (power) printf(", time and power %.2f us", 1e6 * tp);
-    printf("\n");
+    printf(", time with 90%% intervals and novelty %.2f us\n", 1e6 * ti);
   }
   printf("(checksum %.3g)\n", sink);
   free(counters);
   free(out);
+  free(lo);
+  free(hi);
   free(pout);
   sp_model_free(m);
   sp_dataset_free(ds);

@@ -28,4 +28,9 @@ int bench_load(const char *program, const char *model_dir, const char *runs,
 double bench_design_space(const sp_model *m, sp_observation *obs, int with_power, double *out,
                           double *pout, long iters, double *sink);
 
+/* The same for sp_model_predict_interval of time (lo, hi: the grid's size),
+ * with the novelty asked for. */
+double bench_interval(const sp_model *m, sp_observation *obs, double *out, double *lo,
+                      double *hi, long iters, double *sink);
+
 #endif

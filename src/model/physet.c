@@ -487,11 +487,17 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
 
 /* ---- prediction ------------------------------------------------------------ */
 
+/* A training kernel's residual at one grid point and its weight. */
+typedef struct wval {
+  double v, w;
+} wval;
+
 /* Scratch for one prediction, on the heap only when the model is large. */
 typedef struct scratch {
   double *w, *prior, *mean, *corr;
   double *cap;      /* most the log ratio may be at each point, or NULL */
   double *extra;    /* squared width added to the interval (extra_width) */
+  wval *pairs;     /* n: residuals and weights, sorted for the interval */
   double *obs_val;  /* residual seen at each observed grid point */
   size_t *obs_idx;
   size_t nobs;
@@ -504,6 +510,7 @@ static void scratch_free(scratch *s) {
   free(s->corr);
   free(s->cap);
   free(s->extra);
+  free(s->pairs);
   free(s->obs_val);
   free(s->obs_idx);
 }
@@ -515,9 +522,10 @@ static int scratch_alloc(scratch *s, size_t n, size_t g, size_t nobs) {
   s->mean = malloc(g * sizeof *s->mean);
   s->corr = calloc(g, sizeof *s->corr);
   s->extra = malloc(g * sizeof *s->extra);
+  s->pairs = malloc(n * sizeof *s->pairs);
   s->obs_val = malloc((nobs + 1) * sizeof *s->obs_val);
   s->obs_idx = malloc((nobs + 1) * sizeof *s->obs_idx);
-  if (s->w && s->prior && s->mean && s->corr && s->extra && s->obs_val && s->obs_idx)
+  if (s->w && s->prior && s->mean && s->corr && s->extra && s->pairs && s->obs_val && s->obs_idx)
     return SP_OK;
   scratch_free(s);
   return SP_ENOMEM;
@@ -606,22 +614,35 @@ static void observe_extra(const sp_physet *p, sp_quantity q, const sp_observatio
   }
 }
 
-/* Weighted quantile of the residuals at grid point i. */
-static double quantile(const sp_physet *p, sp_quantity q, const double *w, size_t i,
-                       double share) {
+static int cmp_wval(const void *a, const void *b) {
+  double x = ((const wval *)a)->v, y = ((const wval *)b)->v;
+  return (x > y) - (x < y);
+}
+
+/* The TAIL and 1 - TAIL weighted quantiles of the residuals at grid point
+ * i: for each, the smallest residual whose cumulative weight (over every
+ * residual not above it) reaches the share.  buf holds n pairs. */
+static void tails(const sp_physet *p, sp_quantity q, const double *w, size_t i, wval *buf,
+                  double *lo, double *hi) {
   const size_t g = p->gsize[q];
-  double best = INFINITY, acc;
-  /* The smallest residual whose cumulative weight reaches share: O(n^2)
-   * with n the training kernels, no allocation. */
-  for (size_t j = 0; j < p->n; j++) {
-    if (w[j] == 0) continue;
-    double v = p->res[q][j * g + i];
-    acc = 0;
-    for (size_t k = 0; k < p->n; k++)
-      if (p->res[q][k * g + i] <= v) acc += w[k];
-    if (acc >= share && v < best) best = v;
+  size_t k = 0;
+  for (size_t j = 0; j < p->n; j++)
+    if (w[j] != 0) buf[k++] = (wval){p->res[q][j * g + i], w[j]};
+  qsort(buf, k, sizeof *buf, cmp_wval);
+  double acc = 0;
+  *lo = *hi = INFINITY;
+  for (size_t j = 0; j < k;) {
+    size_t e = j;
+    while (e < k && buf[e].v == buf[j].v) acc += buf[e++].w; /* ties count together */
+    if (acc >= TAIL && isinf(*lo)) *lo = buf[j].v;
+    if (acc >= 1 - TAIL) {
+      *hi = buf[j].v;
+      break;
+    }
+    j = e;
   }
-  return best;
+  if (isinf(*hi) && k) *hi = buf[k - 1].v; /* rounding left the total under 1 - TAIL */
+  if (isinf(*lo) && k) *lo = buf[k - 1].v;
 }
 
 /* Keeps the mean residual under the cap, before the correction sees it:
@@ -675,8 +696,9 @@ static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const do
     double c = s->corr[i], mid = s->prior[i] + s->mean[i] + c;
     out[i] = base_value * exp(mid);
     if (!lo || !hi) continue;
-    double l = capped(s, i, quantile(p, q, w, i, TAIL)) + c;
-    double h = capped(s, i, quantile(p, q, w, i, 1 - TAIL)) + c;
+    double ql, qh;
+    tails(p, q, w, i, s->pairs, &ql, &qh);
+    double l = capped(s, i, ql) + c, h = capped(s, i, qh) + c;
     widen(base_value, mid, mid - l, h - mid, s->extra[i], s->cap ? s->cap[i] + c : INFINITY,
           &lo[i], &hi[i]);
   }
@@ -728,8 +750,10 @@ static void finish_power(const sp_physet *p, const scratch *s, const double *w, 
                          const double *pa, const double *pb, double *lo, double *hi) {
   for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
     double mid = s->prior[i] + s->mean[i] + s->corr[i];
-    double dl = s->mean[i] - quantile(p, SP_POWER, w, i, TAIL), dp = s->prior[i] - pa[i];
-    double dh = quantile(p, SP_POWER, w, i, 1 - TAIL) - s->mean[i], dq = pb[i] - s->prior[i];
+    double ql, qh;
+    tails(p, SP_POWER, w, i, s->pairs, &ql, &qh);
+    double dl = s->mean[i] - ql, dp = s->prior[i] - pa[i];
+    double dh = qh - s->mean[i], dq = pb[i] - s->prior[i];
     widen(base_value, mid, sqrt(dl * dl + dp * dp), sqrt(dh * dh + dq * dq), s->extra[i],
           INFINITY, &lo[i], &hi[i]);
   }
