@@ -295,6 +295,16 @@ const char *sp_model_method(const sp_model *m);
  * it.  Not thread-safe with predictions on the same model. */
 int sp_model_use_method(sp_model *m, const char *name);
 
+/* Thread safety: a loaded or trained model is read, never changed, by
+ * sp_model_predict, sp_model_predict_all, sp_model_predict_interval,
+ * sp_model_observe, sp_model_observe_more and the accessors, so any number
+ * of threads may call them on one model at once (each with its own
+ * observation and output arrays; wu2015's networks are run under a lock of
+ * their own).  sp_model_use_method, sp_model_set_name and
+ * sp_model_set_source change the model: call them before sharing it, or
+ * with no prediction running.  tests/test_threads.c checks this under
+ * ThreadSanitizer (tests/sanitize.sh tsan). */
+
 /* Predicts q at target.  For SP_POWER the observation's base power is used
  * and SP_ENOPOWER is returned when the model or observation has none. */
 int sp_model_predict(const sp_model *m, sp_quantity q,

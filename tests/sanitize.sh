@@ -2,7 +2,7 @@
 # sanitize.sh: the test suite under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the CLI integration tests under valgrind memcheck (docs/reliability.md).
 #
-# Usage: tests/sanitize.sh [asan|valgrind|all]     (default: all)
+# Usage: tests/sanitize.sh [asan|valgrind|tsan|all]     (default: all)
 #   SP_SANITIZE_BUILD  build directory to use (default: a fresh temporary
 #                      one, removed when everything passed)
 #   CC                 compiler for the ASan build (default: clang when
@@ -24,13 +24,16 @@
 #             definite/indirect/possible leaks are errors,
 #             tests/sanitize/valgrind.supp).  A stage fails when a test
 #             fails or any valgrind log reports an error.
+#   tsan      configure CFLAGS=-fsanitize=thread (shared libraries off);
+#             the threaded tests (test_threads: predictions on one shared
+#             model) fail on any data race ThreadSanitizer reports.
 # Prints one line per stage and exits 1 when any stage failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 what=${1:-all}
-case "$what" in asan | valgrind | all) ;; *)
-  echo "usage: tests/sanitize.sh [asan|valgrind|all]" >&2
+case "$what" in asan | valgrind | tsan | all) ;; *)
+  echo "usage: tests/sanitize.sh [asan|valgrind|tsan|all]" >&2
   exit 2
   ;;
 esac
@@ -150,12 +153,40 @@ stage_valgrind() {
   fi
 }
 
+stage_tsan() {
+  local obj="$build/tsan" t0=$SECONDS
+  rm -rf "$obj"
+  mkdir -p "$obj"
+  local log="$obj/stage.log"
+  set +e
+  (cd "$obj" &&
+    "$build/src/configure" CC=gcc CFLAGS="-g -O1 -fsanitize=thread" LDFLAGS=-fsanitize=thread \
+      --disable-shared --enable-static &&
+    make -j"$jobs" &&
+    make -C tests test_threads &&
+    TSAN_OPTIONS=halt_on_error=1:exitcode=66 make -C tests check-TESTS TESTS=test_threads) \
+    >"$log" 2>&1
+  local rc=$?
+  set -e
+  local pass fail
+  pass=$(count_results "$obj/tests" 'PASS')
+  fail=$(count_results "$obj/tests" '(FAIL|ERROR|XPASS)')
+  echo "tsan:     gcc -fsanitize=thread, test_threads: $pass passed, $fail failed ($((SECONDS - t0)) s)$([ $rc -eq 0 ] && [ "$pass" -gt 0 ] || echo "; exit $rc, see $log")"
+  if [ $rc -ne 0 ] || [ "$pass" -eq 0 ]; then
+    tail -20 "$log" >&2
+    report_failures "$obj/tests"
+    failed=1
+  fi
+}
+
 case "$what" in
 asan) stage_asan ;;
 valgrind) stage_valgrind ;;
+tsan) stage_tsan ;;
 all)
   stage_asan
   stage_valgrind
+  stage_tsan
   ;;
 esac
 if [ "$failed" -eq 0 ] && [ "$keep" -eq 0 ]; then rm -rf "$build"; fi
