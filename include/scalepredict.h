@@ -36,6 +36,7 @@ typedef enum sp_status {
   SP_ENOPOWER,  /* power was asked for but the data or model has none */
   SP_EMODEL,    /* a saved model is corrupt, edited or of another version */
   SP_ENUMERIC,  /* a numerical procedure failed (degenerate data) */
+  SP_EEXIST,    /* an output path holds something scalepredict did not write */
   SP_STATUS_COUNT
 } sp_status;
 
@@ -71,6 +72,33 @@ void sp_json_write_string(FILE *fp, const char *s);
 /* Writes s as one CSV field, quoted when it holds a comma, a double quote,
  * CR or LF (RFC 4180). */
 void sp_csv_write_field(FILE *fp, const char *s);
+
+/* ---- what an output may replace --------------------------------------- */
+
+typedef enum sp_output_kind {
+  SP_OUTPUT_MODEL = 0, /* a model directory (sp_model_save) */
+  SP_OUTPUT_REPORT,    /* a report directory (evaluation, dse, governor) */
+  SP_OUTPUT_EXPORT,    /* an export CSV file (sp_export_save) */
+  SP_OUTPUT_SURFACES   /* a surfaces CSV file (sp_surfaces_save) */
+} sp_output_kind;
+
+/* SP_OK when path may receive an output of kind: nothing is there, or an
+ * empty directory (directory kinds) or empty file (file kinds), or what
+ * scalepredict wrote as that kind: a directory holding the kind's marker
+ * file (".scalepredict-model", ".scalepredict-report"; a model saved
+ * without one is recognised by its manifest.txt), a CSV file whose first
+ * line is the kind's header.  Anything else is SP_EEXIST naming path and
+ * what it holds; the message names --force, the tool's option for
+ * sp_output_set_force.  Every save checks this itself, before it starts and
+ * again before it renames its output into place; call it to refuse early. */
+int sp_output_check(const char *path, sp_output_kind kind, sp_error *err);
+/* Process-wide (set it before writing outputs): let outputs replace files
+ * and directories that scalepredict did not write too.  A regular file is
+ * never replaced by a directory, forced or not. */
+void sp_output_set_force(int force);
+/* Removes the temporary files and directories of the outputs being written,
+ * for a SIGINT/SIGTERM handler that then ends the process. */
+void sp_output_cleanup(void);
 
 /* ---- hardware configurations ------------------------------------------ */
 

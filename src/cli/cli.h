@@ -19,6 +19,21 @@ enum {
 
 typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
 
+/* --force, in every command that writes a file or directory: let it replace
+ * what scalepredict did not write (sp_output_set_force). */
+#define CLI_OPT_FORCE 0x100
+#define CLI_FORCE_HELP                                                            \
+  "  --force           replace an output path that holds files scalepredict did\n" \
+  "                    not write (by default they are kept and the command fails)"
+/* Refuses, before any work, an output path the save would refuse: 0, or
+ * the exit status after the message. */
+int cli_check_output(const char *path, sp_output_kind kind);
+/* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP. */
+void cli_install_cleanup(void);
+/* Flushes and closes standard output: rc, or EXIT_SYSTEM after a message
+ * naming standard output and the cause when a write to it failed. */
+int cli_close_stdout(int rc);
+
 /* Prints "scalepredict: <error>" and returns the exit status for it. */
 int cli_fail(const sp_error *err);
 /* Prints "scalepredict: <message>" plus a hint to run --help; EXIT_USAGE. */

@@ -18,7 +18,7 @@ static void usage(void) {
       "Usage: scalepredict dse --model DIR --runs FILE --counters FILE\n"
       "                        [--method NAME] [--weights FILE] [--reference CFG] [--power-cap W]\n"
       "                        [--time-budget X] [--candidates FILE] [--rank-by OBJ]\n"
-      "                        [--grid-interp N] [--report DIR] [--json]\n"
+      "                        [--grid-interp N] [--report DIR] [--json] [--force]\n"
       "\n"
       "Predicts a workload (the kernels of runs.csv/counters.csv, measured once at\n"
       "the model's base configuration) at every configuration of the model's grid\n"
@@ -50,8 +50,10 @@ static void usage(void) {
       "  --grid-interp N     N-1 extra clocks between neighbouring grid clocks,\n"
       "                      predicted by log-linear interpolation (default 1: none)\n"
       "  --report DIR        write an HTML report with plots and every table as CSV\n"
-      "                      (replaced atomically)\n"
+      "                      (a new or empty directory or an older report, replaced\n"
+      "                      atomically)\n"
       "  --json              print JSON instead of tables\n"
+      CLI_FORCE_HELP "\n"
       "\n"
       "A constraint that no configuration meets is an error naming the closest\n"
       "configuration; nothing is written then.");
@@ -170,6 +172,7 @@ static int set_option(dse_opts *o, int c, const char *arg) {
     case 'C': o->p.candidates_path = arg; break;
     case 'o': o->report = arg; break;
     case 'j': o->json = 1; break;
+    case CLI_OPT_FORCE: sp_output_set_force(1); break;
     case 'R':
       if (sp_config_parse(arg, &o->p.reference, &err))
         return cli_usage_error("dse ", "--reference: %s", err.message);
@@ -206,6 +209,7 @@ int cmd_dse(int argc, char **argv) {
       {"rank-by", required_argument, 0, 'k'},     {"grid-interp", required_argument, 0, 'g'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
+      {"force", no_argument, 0, CLI_OPT_FORCE},
       {0, 0, 0, 0}};
   dse_opts o = {0};
   sp_dse_params_init(&o.p);
@@ -227,5 +231,7 @@ int cmd_dse(int argc, char **argv) {
     return cli_usage_error("dse ", "--rank-by min-time-capped needs --power-cap");
   if (o.p.rank_by == SP_DSE_MIN_ENERGY_BUDGET && !(o.p.time_budget > 0))
     return cli_usage_error("dse ", "--rank-by min-energy-budget needs --time-budget");
+  int rc = o.report ? cli_check_output(o.report, SP_OUTPUT_REPORT) : EXIT_OK;
+  if (rc) return rc;
   return run(&o);
 }

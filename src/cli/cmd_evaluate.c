@@ -50,7 +50,9 @@ static void usage(void) {
       "  --quantity Q         time, power or both (default both)\n"
       "Output:\n"
       "  --json               one JSON object on standard output\n"
-      "  --report DIR         CSV tables, SVG plots and index.html in DIR\n"
+      "  --report DIR         CSV tables, SVG plots and index.html in DIR (a new or\n"
+      "                       empty directory or an older report)\n"
+      CLI_FORCE_HELP "\n"
       "  --threads N          worker threads (default: the online CPUs)\n"
       "  --quiet              no progress on standard error\n"
       "\n"
@@ -239,7 +241,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       {"json", no_argument, 0, 'j'},            {"report", required_argument, 0, 'o'},
       {"threads", required_argument, 0, 't'},   {"quiet", no_argument, 0, 'Q'},
       {"families", required_argument, 0, 'F'}, {"also-measured", required_argument, 0, 'A'},
-      {"floor-kernel", required_argument, 0, 'f'},
+      {"floor-kernel", required_argument, 0, 'f'}, {"force", no_argument, 0, CLI_OPT_FORCE},
       {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
   int ch;
   unsigned long v;
@@ -256,6 +258,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       case 'o': c->report = optarg; break;
       case 'j': c->json = 1; break;
       case 'Q': c->quiet = 1; break;
+      case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'L': c->p.leave_one_out = 1; break;
       case 'F': c->families = optarg; break;
       case 'A': c->also = optarg; break;
@@ -289,7 +292,8 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
   }
   if (optind < argc) return cli_usage_error("evaluate ", "unexpected argument '%s'", argv[optind]);
   if (!c->runs || !c->counters) return cli_usage_error("evaluate ", "--runs and --counters are required");
-  int rc = parse_clusters(c);
+  int rc = c->report ? cli_check_output(c->report, SP_OUTPUT_REPORT) : EXIT_OK;
+  if (!rc) rc = parse_clusters(c);
   return rc ? rc : parse_methods(c);
 }
 

@@ -24,7 +24,7 @@ static void usage(void) {
       "                             [--power-cap W] [--slowdown X]\n"
       "                             [--switch-latency-us U] [--switch-energy-mj E]\n"
       "                             [--load-counters ENGINE,MEMORY]\n"
-      "                             [--report DIR] [--json]\n"
+      "                             [--report DIR] [--json] [--force]\n"
       "\n"
       "Replays a kernel trace through governor policies that pick a configuration\n"
       "(CU count, engine and memory clock) before each kernel, and compares their\n"
@@ -68,7 +68,9 @@ static void usage(void) {
       "  --load-counters E,M     the reactive policy's engine and memory load counters\n"
       "                          (default VALUBusy,MemUnitBusy)\n"
       "  --report DIR            HTML report with plots, summary.csv and steps.csv\n"
-      "  --json                  print JSON instead of a table");
+      "                          (a new or empty directory or an older report)\n"
+      "  --json                  print JSON instead of a table\n"
+      CLI_FORCE_HELP);
 }
 
 static int add_policy(const char *name, const sp_governor_policy **out, size_t *n) {
@@ -219,6 +221,7 @@ static int set_option(gov_opts *o, int c, const char *arg) {
     case 'o': o->report = arg; return 0;
     case 'l': o->policies = arg; return 0;
     case 'j': o->json = 1; return 0;
+    case CLI_OPT_FORCE: sp_output_set_force(1); return 0;
     case 'C': return set_load_counters(o, arg);
     case 'P': return set_number(arg, "--power-cap", &o->p.power_cap_w, 1);
     case 'S': return set_number(arg, "--slowdown", &o->p.slowdown, 1);
@@ -239,6 +242,7 @@ static int check_options(const gov_opts *o, int argc, char **argv) {
   if (o->counters && !o->runs) return cli_usage_error("governor ", "--counters needs --runs");
   if (o->policies && strstr(o->policies, "oracle") && !o->runs)
     return cli_usage_error("governor ", "the oracle policy needs measured data: give --runs");
+  if (o->report) return cli_check_output(o->report, SP_OUTPUT_REPORT);
   return 0;
 }
 
@@ -253,6 +257,7 @@ int cmd_governor(int argc, char **argv) {
       {"load-counters", required_argument, 0, 'C'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
+      {"force", no_argument, 0, CLI_OPT_FORCE},
       {0, 0, 0, 0}};
   gov_opts o = {0};
   sp_governor_params_init(&o.p);

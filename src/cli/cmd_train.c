@@ -13,7 +13,7 @@ static void usage(void) {
       "                          [--clusters K] [--seed S] [--restarts N]\n"
       "                          [--epochs N] [--name NAME] [--source TEXT]\n"
       "                          [--synthetic] [--floor-kernel NAME]\n"
-      "                          [--methods LIST] [--quiet]\n"
+      "                          [--methods LIST] [--quiet] [--force]\n"
       "\n"
       "Builds scaling surfaces for every kernel of runs.csv, clusters them per CU\n"
       "count and over CU scaling (k-means++, best of N restarts), trains one\n"
@@ -25,7 +25,8 @@ static void usage(void) {
       "  --runs FILE       kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
       "  --counters FILE   kernel,cu,engine_mhz,memory_mhz,<counter>...\n"
       "  --base CFG        base configuration, e.g. 32cu/1000/1375\n"
-      "  --out DIR         model directory to write (replaced atomically)\n"
+      "  --out DIR         model directory to write: a new or empty directory or an\n"
+      "                    older model, replaced atomically\n"
       "  --clusters K      clusters per set (default 12; capped at the kernels)\n"
       "  --seed S          seed for k-means and network initialization (default 1)\n"
       "  --restarts N      k-means restarts (default 10)\n"
@@ -40,7 +41,8 @@ static void usage(void) {
       "  --methods LIST    comma-separated methods to fit besides wu2015, which\n"
       "                    every model carries; the last is recommended\n"
       "                    (default: physet)\n"
-      "  --quiet           print nothing on success");
+      "  --quiet           print nothing on success\n"
+      CLI_FORCE_HELP);
   fputs("\nMethods:", stdout);
   for (size_t i = 0; sp_train_method_name(i); i++) printf(" %s", sp_train_method_name(i));
   putchar('\n');
@@ -81,7 +83,8 @@ int cmd_train(int argc, char **argv) {
       {"name", required_argument, 0, 'n'},     {"source", required_argument, 0, 'S'},
       {"synthetic", no_argument, 0, 'y'},      {"quiet", no_argument, 0, 'q'},
       {"floor-kernel", required_argument, 0, 'f'}, {"methods", required_argument, 0, 'M'},
-      {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+      {"help", no_argument, 0, 'h'},           {"force", no_argument, 0, CLI_OPT_FORCE},
+      {0, 0, 0, 0}};
   const char *runs = NULL, *counters = NULL, *base = NULL, *out = NULL;
   sp_error merr; /* --methods */
   const char *name = NULL, *source = NULL;
@@ -100,6 +103,7 @@ int cmd_train(int argc, char **argv) {
       case 'S': source = optarg; break;
       case 'y': synthetic = 1; break;
       case 'q': quiet = 1; break;
+      case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'f': p.floor_kernel = optarg; break;
       case 'M':
         if (sp_train_params_set_methods(&p, optarg, &merr))
@@ -131,6 +135,8 @@ int cmd_train(int argc, char **argv) {
   if (optind < argc) return cli_usage_error("train ", "unexpected argument '%s'", argv[optind]);
   if (!runs || !counters || !base || !out)
     return cli_usage_error("train ", "--runs, --counters, --base and --out are required");
+  int rc = cli_check_output(out, SP_OUTPUT_MODEL);
+  if (rc) return rc;
   sp_error err;
   sp_error_clear(&err);
   /* A malformed configuration is a command-line error, not a data error. */
@@ -148,7 +154,7 @@ int cmd_train(int argc, char **argv) {
   if (!st && (source || synthetic)) st = sp_model_set_source(m, source, synthetic);
   if (!st) st = sp_model_save(m, out, &err);
   if (st && !err.status) err.status = st;
-  int rc = st ? cli_fail(&err) : EXIT_OK;
+  rc = st ? cli_fail(&err) : EXIT_OK;
   if (!st && !quiet) {
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     printf("trained %s: %zu kernels, %zu counters, %zu configurations, base %s, k <= %zu, seed %lu (%.2f s)\n",

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ int cli_exit_for(int status) {
     case SP_EIO:
     case SP_ENOMEM: return EXIT_SYSTEM;
     case SP_ENUMERIC: return EXIT_NUMERIC;
+    case SP_EEXIST: return EXIT_USAGE;
     default: return EXIT_DATA;
   }
 }
@@ -38,6 +40,46 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   fprintf(stderr, "\nTry 'scalepredict %s--help' for more information.\n",
           cmd ? cmd : "");
   return EXIT_USAGE;
+}
+
+int cli_check_output(const char *path, sp_output_kind kind) {
+  sp_error err;
+  sp_error_clear(&err);
+  return sp_output_check(path, kind, &err) ? cli_fail(&err) : EXIT_OK;
+}
+
+static void on_signal(int sig) {
+  sp_output_cleanup();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void cli_install_cleanup(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction old, sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* A signal the caller ignores (nohup) stays ignored. */
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+      sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+int cli_close_stdout(int rc) {
+  errno = 0;
+  int failed = fflush(stdout) != 0 || ferror(stdout);
+  int e = errno;
+  /* A closed standard output (>&-) that nothing was written to is fine. */
+  if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+    failed = 1;
+    e = errno;
+  }
+  if (!failed) return rc;
+  fprintf(stderr, "scalepredict: standard output: cannot write: %s\n",
+          e ? strerror(e) : "write error");
+  return rc ? rc : EXIT_SYSTEM;
 }
 
 int cli_parse_format(const char *s, cli_format *out) {

@@ -282,7 +282,7 @@ int sp_surface_write_csv(const sp_surface *s, FILE *fp) {
 int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
                      const char *path, sp_error *err) {
   sp_atomic_file af;
-  int st = sp__atomic_open(&af, path, err);
+  int st = sp__atomic_open_output(&af, path, SP_OUTPUT_SURFACES, err);
   if (st) return st;
   fputs("kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,"
         "memory_to,ratio\n", af.fp);

@@ -9,7 +9,7 @@
 int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err) {
   d->tmp = NULL;
   d->dir = dir;
-  return sp__tmpdir_create(dir, &d->tmp, err);
+  return sp__tmpdir_create(dir, SP_OUTPUT_REPORT, &d->tmp, err);
 }
 
 int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
@@ -32,7 +32,7 @@ int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
 }
 
 int sp__reportdir_commit(sp_reportdir *d, sp_error *err) {
-  int st = sp__tmpdir_commit(d->tmp, d->dir, err);
+  int st = sp__tmpdir_commit(d->tmp, d->dir, SP_OUTPUT_REPORT, err);
   if (!st) {
     free(d->tmp);
     d->tmp = NULL;
@@ -42,7 +42,7 @@ int sp__reportdir_commit(sp_reportdir *d, sp_error *err) {
 
 void sp__reportdir_abort(sp_reportdir *d) {
   if (!d->tmp) return;
-  sp__tree_remove(d->tmp);
+  sp__tmpdir_remove(d->tmp);
   free(d->tmp);
   d->tmp = NULL;
 }
