@@ -25,6 +25,9 @@ int cli_exit_for(int status) {
 }
 
 int cli_fail(const sp_error *err) {
+  /* An I/O error naming no file, while standard output is in error, is
+   * that output's: cli_close_stdout reports it, naming it and the cause. */
+  if (err->status == SP_EIO && !err->file[0] && ferror(stdout)) return EXIT_SYSTEM;
   char buf[2048];
   sp_error_format(err, buf, sizeof buf);
   fprintf(stderr, "scalepredict: %s\n", buf);

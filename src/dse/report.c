@@ -575,7 +575,7 @@ int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err) 
   int st = sp__reportdir_begin(&d, dir, err);
   if (!st) st = write_all(&d, r, err);
   if (!st) st = sp__reportdir_commit(&d, err);
-  sp__reportdir_abort(&d);
+  sp__reportdir_abort(&d, err);
   sp__c_numeric_end(&loc);
   return st;
 }

@@ -468,7 +468,7 @@ int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
   }
   sp__c_numeric_end(&cnum);
   if (!st) st = sp__tmpdir_commit(tmp, dir, SP_OUTPUT_REPORT, err);
-  if (st) sp__tmpdir_remove(tmp);
+  if (st) sp__tmpdir_abort(tmp, dir, err);
   free(tmp);
   return st;
 }

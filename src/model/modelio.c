@@ -106,10 +106,14 @@ static int save_networks(const sp_model *m, sp_quantity q, const char *tmp,
     net_name(name, sizeof name, q, i);
     char *path = sp__path_join(tmp, name);
     if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    errno = 0;
     int st = sp__classifier_save(s->sets[i].clf, path);
     if (!st && sp__sha256_file(path, sums[i])) st = SP_EIO;
+    if (st)
+      st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot write the network: %s",
+                    strerror(errno ? errno : EIO));
     free(path);
-    if (st) return sp__fail(err, SP_EIO, tmp, 0, 0, NULL, "cannot write network %s", name);
+    if (st) return st;
   }
   return SP_OK;
 }
@@ -230,7 +234,7 @@ static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
   if (!st) st = save_methods(m, tmp, method_sums, err);
   if (!st) st = write_manifest(m, tmp, name, sums, method_sums, err);
   if (!st) st = sp__tmpdir_commit(tmp, dir, SP_OUTPUT_MODEL, err);
-  if (st && tmp) sp__tmpdir_remove(tmp);
+  if (st && tmp) sp__tmpdir_abort(tmp, dir, err);
   free(tmp);
   free(dir);
   free(sums[0]);

@@ -215,6 +215,18 @@ void sp__tmpdir_remove(const char *tmp) {
   sp__tree_remove(tmp);
 }
 
+void sp__tmpdir_abort(const char *tmp, const char *dir_arg, sp_error *err) {
+  size_t n = strlen(tmp);
+  if (err && !strncmp(err->file, tmp, n) && (err->file[n] == '/' || !err->file[n])) {
+    char user[sizeof err->file];
+    char *dir = sp__strip_slashes(dir_arg);
+    snprintf(user, sizeof user, "%s%s", dir ? dir : dir_arg, err->file + n);
+    snprintf(err->file, sizeof err->file, "%s", user);
+    free(dir);
+  }
+  sp__tmpdir_remove(tmp);
+}
+
 /* Moves what is at dir aside to *old (an empty directory made for it), so
  * a crash between the two renames leaves one complete output, never none. */
 static int move_aside(const char *dir, char **old, sp_error *err) {

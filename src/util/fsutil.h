@@ -36,6 +36,9 @@ int sp__tmpdir_commit(const char *tmp, const char *dir, sp_output_kind kind,
                       sp_error *err);
 /* Removes an uncommitted temporary directory. */
 void sp__tmpdir_remove(const char *tmp);
+/* The same after a failure: err, when it names a file inside tmp, is made
+ * to name it inside dir, the path the user gave. */
+void sp__tmpdir_abort(const char *tmp, const char *dir, sp_error *err);
 /* Removes a directory tree created by the library. */
 void sp__tree_remove(const char *dir);
 /* mkdir -p. */
