@@ -42,6 +42,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_exit_for(int status);
 
 int cli_parse_format(const char *s, cli_format *out);
+/* Writes v as a JSON number (%.6g), or null when it is not finite. */
+void cli_json_number(double v);
 int cli_parse_ulong(const char *s, unsigned long *out);
 /* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
  * malformed configuration is sp_config_parse's error; more than cap

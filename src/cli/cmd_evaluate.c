@@ -150,9 +150,13 @@ static void print_stats_json(const sp_evaluation *e, sp_method m, sp_quantity q)
            qn[q], qn[q], qn[q], qn[q]);
     return;
   }
-  printf("\"%s_mape_pct\":%.6g,\"%s_median_ape_pct\":%.6g,\"%s_p90_ape_pct\":%.6g,\"%s_n\":%zu,"
-         "\"%s_histogram\":[",
-         qn[q], s.mape, qn[q], s.median, qn[q], s.p90, qn[q], s.n, qn[q]);
+  printf("\"%s_mape_pct\":", qn[q]);
+  cli_json_number(s.mape);
+  printf(",\"%s_median_ape_pct\":", qn[q]);
+  cli_json_number(s.median);
+  printf(",\"%s_p90_ape_pct\":", qn[q]);
+  cli_json_number(s.p90);
+  printf(",\"%s_n\":%zu,\"%s_histogram\":[", qn[q], s.n, qn[q]);
   for (int b = 0; b < SP_EVAL_HIST_BINS; b++) printf("%s%zu", b ? "," : "", s.hist[b]);
   printf("]");
 }
@@ -198,8 +202,11 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
            i ? "," : "", sp_method_name((sp_method)r->method), r->quantity ? "power" : "time",
            (unsigned)r->split, r->k);
     sp_json_write_string(stdout, sp_dataset_kernel_name(ds, r->kernel));
-    printf(",\"base\":\"%s\",\"target\":\"%s\",\"predicted\":%.6g,\"measured\":%.6g}", base,
-           target, r->predicted, r->measured);
+    printf(",\"base\":\"%s\",\"target\":\"%s\",\"predicted\":", base, target);
+    cli_json_number(r->predicted);
+    fputs(",\"measured\":", stdout);
+    cli_json_number(r->measured);
+    putchar('}');
   }
   printf("\n]}\n");
 }

@@ -25,8 +25,9 @@ static double pct_error(double pred, double meas) {
   return isnan(pred) || isnan(meas) ? NAN : 100.0 * fabs(pred - meas) / meas;
 }
 
+/* A value that has none, or none that is finite, is written as none. */
 static void put_num(FILE *fp, double v, const char *fmt, const char *none) {
-  if (isnan(v)) fputs(none, fp);
+  if (!isfinite(v)) fputs(none, fp);
   else fprintf(fp, fmt, v);
 }
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -83,6 +84,11 @@ int cli_close_stdout(int rc) {
   fprintf(stderr, "scalepredict: standard output: cannot write: %s\n",
           e ? strerror(e) : "write error");
   return rc ? rc : EXIT_SYSTEM;
+}
+
+void cli_json_number(double v) {
+  if (isfinite(v)) printf("%.6g", v);
+  else fputs("null", stdout);
 }
 
 int cli_parse_format(const char *s, cli_format *out) {

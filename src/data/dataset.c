@@ -1,6 +1,7 @@
 /* dataset.c: loading and validating runs.csv and counters.csv. */
 #include "dataset.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -216,6 +217,13 @@ static int read_positive(const load_ctx *c, const sp_csv_row *row, int col_id,
     return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1,
                     col_names[col_id], "'%s' is not a positive finite number",
                     row->fields[col]);
+  /* A subnormal value has lost precision, and its ratios to other
+   * measurements overflow: every command refuses it here, alike. */
+  if (!isnormal(*out))
+    return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, col_names[col_id],
+                    "'%s' is too small to be a measurement (below %g, the smallest "
+                    "normal double); check its unit",
+                    row->fields[col], DBL_MIN);
   return SP_OK;
 }
 
