@@ -239,6 +239,10 @@ const char *sp_model_source(const sp_model *m);
 int sp_model_is_synthetic(const sp_model *m);
 size_t sp_model_counter_count(const sp_model *m);
 const char *sp_model_counter_name(const sp_model *m, size_t c);
+/* Whether a kernel of this name was in the model's training data (the
+ * manifest records them): predictions for it are in-sample, and their
+ * errors say nothing about new kernels. */
+int sp_model_trained_on(const sp_model *m, const char *kernel);
 /* Configurations the model can predict for quantity q, in grid order. */
 size_t sp_model_config_count(const sp_model *m, sp_quantity q);
 sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i);

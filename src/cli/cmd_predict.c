@@ -13,12 +13,14 @@ typedef struct row {
   sp_config target;
   double base_time, time, measured_time;     /* NaN when absent */
   double base_power, power, measured_power;
+  int in_training;  /* the kernel was in the model's training data */
 } row;
 
 typedef struct printer {
   const predict_opts *o;
   const sp_model *m;
   size_t count;
+  size_t in_training; /* rows of kernels the model was trained on */
 } printer;
 
 static double pct_error(double pred, double meas) {
@@ -38,7 +40,7 @@ static void print_begin(printer *p) {
   sp_config_format(&cb, base, sizeof base);
   if (p->o->format == FMT_CSV) {
     puts("kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,"
-         "base_power_w,power_w,measured_power_w,power_error_pct");
+         "base_power_w,power_w,measured_power_w,power_error_pct,in_training");
   } else if (p->o->format == FMT_JSON) {
     printf("{\"model\":");
     sp_json_write_string(stdout, sp_model_name(m));
@@ -70,8 +72,9 @@ static void print_row(printer *p, const row *r) {
                          r->base_power, r->power, r->measured_power, pe};
     for (int i = 0; i < 8; i++) {
       put_num(o, v[i], "%.6g", "");
-      fputc(i < 7 ? ',' : '\n', o);
+      fputc(',', o);
     }
+    fprintf(o, "%d\n", r->in_training);
   } else if (p->o->format == FMT_JSON) {
     static const char *const keys[8] = {"base_time_ms", "time_ms", "measured_time_ms",
                                         "time_error_pct", "base_power_w", "power_w",
@@ -85,7 +88,7 @@ static void print_row(printer *p, const row *r) {
       fprintf(o, ",\"%s\":", keys[i]);
       put_num(o, v[i], "%.6g", "null");
     }
-    fputc('}', o);
+    fprintf(o, ",\"in_training\":%s}", r->in_training ? "true" : "false");
   } else {
     fprintf(o, "%-34s %-15s ", r->kernel, target);
     put_num(o, r->base_time, "%11.4g ", "          - ");
@@ -95,13 +98,18 @@ static void print_row(printer *p, const row *r) {
     put_num(o, r->power, "%9.4g ", "        - ");
     put_num(o, r->measured_power, "%9.4g ", "        - ");
     put_num(o, pe, "%7.1f", "      -");
-    fputc('\n', o);
+    fputs(r->in_training ? "  *\n" : "\n", o);
   }
   p->count++;
+  p->in_training += r->in_training != 0;
 }
 
 static void print_end(printer *p) {
   if (p->o->format == FMT_JSON) puts("\n]}");
+  if (p->o->format == FMT_TABLE && p->in_training)
+    puts("* a kernel of the model's training data: its errors are in-sample and say "
+         "nothing of\n  the model's accuracy on new kernels (scalepredict evaluate "
+         "measures that)");
 }
 
 /* Measured value of kernel k at cfg, NaN when the data has none. */
@@ -154,7 +162,8 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
     size_t pi = power ? sp_model_config_index(m, SP_POWER, &t->cfg[i]) : (size_t)-1;
     row r = {obs.kernel, t->cfg[i], obs.base_time_ms, scratch_t[ti],
              measured(ds, k, &t->cfg[i], SP_TIME), obs.base_power_w,
-             pi != (size_t)-1 ? scratch_p[pi] : NAN, measured(ds, k, &t->cfg[i], SP_POWER)};
+             pi != (size_t)-1 ? scratch_p[pi] : NAN, measured(ds, k, &t->cfg[i], SP_POWER),
+             sp_model_trained_on(m, obs.kernel)};
     print_row(p, &r);
   }
   if (st && !err->status) err->status = st;
@@ -284,7 +293,7 @@ int cli_predict_run(const predict_opts *o) {
     st_power = malloc((sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
     if (!st_time || !st_power) st = err.status = SP_ENOMEM;
   }
-  printer p = {o, m, 0};
+  printer p = {o, m, 0, 0};
   if (!st) print_begin(&p);
   for (size_t k = k0; k < k1 && !st; k++)
     st = predict_kernel(&p, ds, k, &t, &ms, st_time, st_power, &err);
@@ -312,7 +321,9 @@ static void usage(void) {
       "configuration of the model's grid with --target all.  Each kernel needs a\n"
       "runs.csv row and a counters.csv row at the model's base configuration; rows\n"
       "at other configurations, when present, are shown as measured values with the\n"
-      "prediction's percentage error.\n"
+      "prediction's percentage error.  Rows of kernels the model was trained on are\n"
+      "marked (in_training in CSV and JSON, '*' in the table): their errors are\n"
+      "in-sample.\n"
       "\n"
       "  --model DIR       saved model (from 'scalepredict train')\n"
       "  --runs FILE       the new kernels' runs.csv\n"
