@@ -494,10 +494,11 @@ int sp_dse_objective_parse(const char *name);
 typedef enum sp_dse_bound {
   SP_DSE_NEITHER = 0,
   SP_DSE_COMPUTE_BOUND,   /* time follows the engine clock */
-  SP_DSE_BANDWIDTH_BOUND  /* time follows the memory clock */
+  SP_DSE_BANDWIDTH_BOUND, /* time follows the memory clock */
+  SP_DSE_UNDETERMINED     /* a clock axis was not varied: no evidence */
 } sp_dse_bound;
 
-/* "neither", "compute-bound", "bandwidth-bound". */
+/* "neither", "compute-bound", "bandwidth-bound", "undetermined". */
 const char *sp_dse_bound_name(int bound);
 
 typedef struct sp_dse_params {

@@ -88,9 +88,27 @@ static void print_front(const sp_dse_result *r, const char *what, const size_t *
          what, n, r->nconfigs, a, b);
 }
 
+/* An axis that was not varied has no elasticity: '-'. */
+static void print_el(double v) {
+  if (isnan(v)) printf(" %7s", "-");
+  else printf(" %7.3f", v);
+}
+
 static void print_elasticities(const char *label, const sp_dse_sensitivity *s) {
-  printf("%-34s %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f  %s\n", label, s->time[0], s->time[1],
-         s->time[2], s->energy[0], s->energy[1], s->energy[2], sp_dse_bound_name(s->bound));
+  printf("%-34s", label);
+  for (int a = 0; a < 3; a++) print_el(s->time[a]);
+  for (int a = 0; a < 3; a++) print_el(s->energy[a]);
+  printf("  %s\n", sp_dse_bound_name(s->bound));
+}
+
+static void note_not_varied(const sp_dse_result *r) {
+  static const char *const names[3] = {"CU count", "engine clock", "memory clock"};
+  for (int a = 0; a < 3; a++)
+    if (r->naxis[a] < 2)
+      printf("note: the %s was not varied (the model's grid has one value, %d): its "
+             "elasticities are '-'%s\n",
+             names[a], r->axis[a][0],
+             a ? ", and no kernel is classed compute- or bandwidth-bound (undetermined)" : "");
 }
 
 static void print_sensitivity(const sp_dse_result *r) {
@@ -99,6 +117,7 @@ static void print_sensitivity(const sp_dse_result *r) {
   print_elasticities("workload", &r->sens);
   for (size_t k = 0; k < r->nkernels; k++)
     print_elasticities(r->kernels[k].name, &r->kernels[k].sens);
+  note_not_varied(r);
 }
 
 static void print_candidates(const sp_dse_result *r) {
