@@ -127,6 +127,26 @@ int sp_dataset_load(const char *runs_path, const char *counters_path,
                     sp_dataset **out, sp_error *err);
 void sp_dataset_free(sp_dataset *ds);
 
+/* Named ways past the loader's strictness, each reported in the dataset's
+ * notes (sp_dataset_note) with what it skipped. */
+typedef struct sp_dataset_options {
+  /* Counter columns of counters.csv to drop, NULL-terminated (NULL: none):
+   * every column of each name, so a duplicated column can be dropped.  A
+   * name the header lacks is an error. */
+  const char *const *ignore_counters;
+  /* Skip counters.csv rows of kernels that runs.csv lacks (else an error). */
+  int skip_unknown_kernels;
+} sp_dataset_options;
+
+void sp_dataset_options_init(sp_dataset_options *o);
+/* sp_dataset_load with options (NULL: the defaults, as sp_dataset_load). */
+int sp_dataset_load_with(const char *runs_path, const char *counters_path,
+                         const sp_dataset_options *opts, sp_dataset **out,
+                         sp_error *err);
+/* What the options skipped, one sentence each. */
+size_t sp_dataset_note_count(const sp_dataset *ds);
+const char *sp_dataset_note(const sp_dataset *ds, size_t i);
+
 size_t sp_dataset_kernel_count(const sp_dataset *ds);
 const char *sp_dataset_kernel_name(const sp_dataset *ds, size_t k);
 /* Index of a kernel by name, or (size_t)-1. */

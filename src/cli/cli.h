@@ -25,6 +25,25 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
 #define CLI_FORCE_HELP                                                            \
   "  --force           replace an output path that holds files scalepredict did\n" \
   "                    not write (by default they are kept and the command fails)"
+/* --ignore-counter NAME (repeatable) and --skip-unknown-kernels, in every
+ * command that reads counters.csv: cli_data_option takes them (-1 when c is
+ * neither, else 0 or the exit status of a usage error), cli_dataset_load
+ * applies them and notes on stderr what they skipped. */
+#define CLI_OPT_IGNORE_COUNTER 0x101
+#define CLI_OPT_SKIP_UNKNOWN 0x102
+#define CLI_DATA_OPTIONS                                            \
+  {"ignore-counter", required_argument, 0, CLI_OPT_IGNORE_COUNTER}, \
+  {"skip-unknown-kernels", no_argument, 0, CLI_OPT_SKIP_UNKNOWN}
+#define CLI_DATA_HELP                                                              \
+  "  --ignore-counter NAME\n"                                                      \
+  "                    drop every counters.csv column named NAME (repeatable; a\n" \
+  "                    duplicated column is otherwise an error)\n"                 \
+  "  --skip-unknown-kernels\n"                                                     \
+  "                    skip counters.csv rows of kernels runs.csv lacks (else an\n" \
+  "                    error); what was skipped is noted on standard error"
+int cli_data_option(int c, const char *arg, const char *cmd);
+int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err);
+
 /* Refuses, before any work, an output path the save would refuse: 0, or
  * the exit status after the message. */
 int cli_check_output(const char *path, sp_output_kind kind);
@@ -40,6 +59,9 @@ int cli_fail(const sp_error *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int cli_exit_for(int status);
+/* The usage error for getopt_long's answer c (":" for optstrings, so that
+ * a missing value is told apart from an unknown option). */
+int cli_bad_option(const char *cmd, int c, char **argv);
 
 int cli_parse_format(const char *s, cli_format *out);
 /* Writes v as a JSON number (%.6g), or null when it is not finite. */

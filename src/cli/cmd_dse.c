@@ -19,6 +19,7 @@ static void usage(void) {
       "                        [--method NAME] [--weights FILE] [--reference CFG] [--power-cap W]\n"
       "                        [--time-budget X] [--candidates FILE] [--rank-by OBJ]\n"
       "                        [--grid-interp N] [--report DIR] [--json] [--force]\n"
+      "                        [--ignore-counter NAME] [--skip-unknown-kernels]\n"
       "\n"
       "Predicts a workload (the kernels of runs.csv/counters.csv, measured once at\n"
       "the model's base configuration) at every configuration of the model's grid\n"
@@ -54,6 +55,7 @@ static void usage(void) {
       "                      atomically)\n"
       "  --json              print JSON instead of tables\n"
       CLI_FORCE_HELP "\n"
+      CLI_DATA_HELP "\n"
       "\n"
       "A constraint that no configuration meets is an error naming the closest\n"
       "configuration; nothing is written then.");
@@ -228,20 +230,21 @@ int cmd_dse(int argc, char **argv) {
       {"rank-by", required_argument, 0, 'k'},     {"grid-interp", required_argument, 0, 'g'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
-      {"force", no_argument, 0, CLI_OPT_FORCE},
+      {"force", no_argument, 0, CLI_OPT_FORCE},    CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};
   dse_opts o = {0};
   sp_dse_params_init(&o.p);
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     if (c == 'h') {
       usage();
       return EXIT_OK;
     }
-    int rc = set_option(&o, c, optarg);
+    int rc = cli_data_option(c, optarg, "dse ");
+    if (rc < 0) rc = set_option(&o, c, optarg);
     if (rc > 0) return rc;
-    if (rc < 0) return cli_usage_error("dse ", "unknown or incomplete option '%s'", argv[optind - 1]);
+    if (rc < 0) return cli_bad_option("dse ", c, argv);
   }
   if (optind < argc) return cli_usage_error("dse ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters)

@@ -53,6 +53,7 @@ static void usage(void) {
       "  --report DIR         CSV tables, SVG plots and index.html in DIR (a new or\n"
       "                       empty directory or an older report)\n"
       CLI_FORCE_HELP "\n"
+      CLI_DATA_HELP "\n"
       "  --threads N          worker threads (default: the online CPUs)\n"
       "  --quiet              no progress on standard error\n"
       "\n"
@@ -249,13 +250,17 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       {"threads", required_argument, 0, 't'},   {"quiet", no_argument, 0, 'Q'},
       {"families", required_argument, 0, 'F'}, {"also-measured", required_argument, 0, 'A'},
       {"floor-kernel", required_argument, 0, 'f'}, {"force", no_argument, 0, CLI_OPT_FORCE},
+      CLI_DATA_OPTIONS,
       {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
   int ch;
   unsigned long v;
   char *end;
   opterr = 0;
   *done = 0;
-  while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    int rc = cli_data_option(ch, optarg, "evaluate ");
+    if (rc > 0) return rc;
+    if (!rc) continue;
     switch (ch) {
       case 'r': c->runs = optarg; break;
       case 'c': c->counters = optarg; break;
@@ -294,7 +299,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
         else c->p.threads = (unsigned)v;
         break;
       case 'h': usage(); *done = 1; return EXIT_OK;
-      default: return cli_usage_error("evaluate ", "unknown or incomplete option '%s'", argv[optind - 1]);
+      default: return cli_bad_option("evaluate ", ch, argv);
     }
   }
   if (optind < argc) return cli_usage_error("evaluate ", "unexpected argument '%s'", argv[optind]);
@@ -373,7 +378,7 @@ int cmd_evaluate(int argc, char **argv) {
   sp_error_clear(&err);
   sp_dataset *ds = NULL;
   sp_evaluation *e = NULL;
-  int st = sp_dataset_load(c.runs, c.counters, &ds, &err);
+  int st = cli_dataset_load(c.runs, c.counters, &ds, &err);
   if (!st) st = resolve_bases(&c, ds, &err);
   if (!st && c.families) st = read_families(&c, ds, &err);
   if (!st && c.also) st = parse_also(&c, &err);

@@ -17,6 +17,7 @@ static void usage(void) {
       "Usage: scalepredict export --model DIR --runs FILE --counters FILE\n"
       "                           [--method NAME] [--layout long|wide]\n"
       "                           [--with-measured] [--grid-interp N] [--out FILE]\n"
+      "                           [--ignore-counter NAME] [--skip-unknown-kernels]\n"
       "                           [--force]\n"
       "\n"
       "Writes every kernel's predicted time, power and energy at every configuration\n"
@@ -37,6 +38,7 @@ static void usage(void) {
       "  --grid-interp N   N-1 extra clocks between neighbouring grid clocks\n"
       "  --out FILE        write FILE atomically instead of standard output (a new or\n"
       "                    empty file or an older export)\n"
+      CLI_DATA_HELP "\n"
       CLI_FORCE_HELP);
 }
 
@@ -81,13 +83,18 @@ int cmd_export(int argc, char **argv) {
       {"with-measured", no_argument, 0, 'w'}, {"grid-interp", required_argument, 0, 'g'},
       {"out", required_argument, 0, 'o'},     {"method", required_argument, 0, 'M'},
       {"help", no_argument, 0, 'h'},          {"force", no_argument, 0, CLI_OPT_FORCE},
+      CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};
   export_opts o = {0};
   sp_export_params_init(&o.p);
   unsigned long v;
-  int c;
+  int c, rc;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    if ((rc = cli_data_option(c, optarg, "export ")) >= 0) {
+      if (rc) return rc;
+      continue;
+    }
     switch (c) {
       case 'm': o.model_dir = optarg; break;
       case 'M': o.method = optarg; break;
@@ -109,13 +116,13 @@ int cmd_export(int argc, char **argv) {
         break;
       case 'h': usage(); return EXIT_OK;
       default:
-        return cli_usage_error("export ", "unknown or incomplete option '%s'", argv[optind - 1]);
+        return cli_bad_option("export ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("export ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters)
     return cli_usage_error("export ", "--model, --runs and --counters are required");
-  int rc = o.out ? cli_check_output(o.out, SP_OUTPUT_EXPORT) : EXIT_OK;
+  rc = o.out ? cli_check_output(o.out, SP_OUTPUT_EXPORT) : EXIT_OK;
   if (rc) return rc;
   return run(&o);
 }

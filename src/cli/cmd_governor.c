@@ -25,6 +25,7 @@ static void usage(void) {
       "                             [--switch-latency-us U] [--switch-energy-mj E]\n"
       "                             [--load-counters ENGINE,MEMORY]\n"
       "                             [--report DIR] [--json] [--force]\n"
+      "                             [--ignore-counter NAME] [--skip-unknown-kernels]\n"
       "\n"
       "Replays a kernel trace through governor policies that pick a configuration\n"
       "(CU count, engine and memory clock) before each kernel, and compares their\n"
@@ -70,7 +71,8 @@ static void usage(void) {
       "  --report DIR            HTML report with plots, summary.csv and steps.csv\n"
       "                          (a new or empty directory or an older report)\n"
       "  --json                  print JSON instead of a table\n"
-      CLI_FORCE_HELP);
+      CLI_FORCE_HELP "\n"
+      CLI_DATA_HELP);
 }
 
 static int add_policy(const char *name, const sp_governor_policy **out, size_t *n) {
@@ -257,22 +259,23 @@ int cmd_governor(int argc, char **argv) {
       {"load-counters", required_argument, 0, 'C'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
-      {"force", no_argument, 0, CLI_OPT_FORCE},
+      {"force", no_argument, 0, CLI_OPT_FORCE},    CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};
   gov_opts o = {0};
   sp_governor_params_init(&o.p);
   int c;
   opterr = 0;
   int rc = 0;
-  while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while (!rc && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     if (c == 'h') {
       usage();
       free(o.load_counters);
       return EXIT_OK;
     }
-    rc = set_option(&o, c, optarg);
+    rc = cli_data_option(c, optarg, "governor ");
+    if (rc < 0) rc = set_option(&o, c, optarg);
     if (rc < 0)
-      rc = cli_usage_error("governor ", "unknown or incomplete option '%s'", argv[optind - 1]);
+      rc = cli_bad_option("governor ", c, argv);
   }
   if (!rc) rc = check_options(&o, argc, argv);
   if (!rc) rc = run(&o);

@@ -275,7 +275,7 @@ int cli_predict_run(const predict_opts *o) {
   if (!st) st = check_base(m, o->base, &err);
   if (!st) st = resolve_measured(m, o->use_measured, &ms, &err);
   if (!st) st = resolve_targets(m, o->target, &t, &err);
-  if (!st) st = sp_dataset_load(o->runs, o->counters, &ds, &err);
+  if (!st) st = cli_dataset_load(o->runs, o->counters, &ds, &err);
   size_t k0 = 0, k1 = ds ? sp_dataset_kernel_count(ds) : 0;
   if (!st && o->kernel) {
     k0 = sp_dataset_kernel_index(ds, o->kernel);
@@ -315,6 +315,7 @@ static void usage(void) {
       "                            --target CFG|all [--base CFG] [--kernel NAME]\n"
       "                            [--format table|csv|json] [--method NAME]\n"
       "                            [--use-measured CFG,...] [--floor-w WATTS]\n"
+      "                            [--ignore-counter NAME] [--skip-unknown-kernels]\n"
       "\n"
       "Predicts each kernel's time (and power, when the model has a power model and\n"
       "the kernel's base row has power) at the target configuration, or at every\n"
@@ -345,7 +346,8 @@ static void usage(void) {
       "                    (e.g. sp-runner's idle_spin): physet then anchors the\n"
       "                    predicted power on this board's own floor rather than\n"
       "                    on the training board's (two boards of one model can\n"
-      "                    read 10-15% apart)");
+      "                    read 10-15% apart)\n"
+      CLI_DATA_HELP);
 }
 
 int cmd_predict(int argc, char **argv) {
@@ -355,11 +357,15 @@ int cmd_predict(int argc, char **argv) {
       {"target", required_argument, 0, 't'}, {"kernel", required_argument, 0, 'k'},
       {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'},
       {"method", required_argument, 0, 'M'}, {"use-measured", required_argument, 0, 'u'},
-      {"floor-w", required_argument, 0, 'F'}, {0, 0, 0, 0}};
+      {"floor-w", required_argument, 0, 'F'}, CLI_DATA_OPTIONS, {0, 0, 0, 0}};
   predict_opts o = {0};
-  int c;
+  int c, rc;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    if ((rc = cli_data_option(c, optarg, "predict ")) >= 0) {
+      if (rc) return rc;
+      continue;
+    }
     switch (c) {
       case 'm': o.model_dir = optarg; break;
       case 'r': o.runs = optarg; break;
@@ -380,7 +386,7 @@ int cmd_predict(int argc, char **argv) {
         break;
       case 'h': usage(); return EXIT_OK;
       default:
-        return cli_usage_error("predict ", "unknown or incomplete option '%s'", argv[optind - 1]);
+        return cli_bad_option("predict ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("predict ", "unexpected argument '%s'", argv[optind]);

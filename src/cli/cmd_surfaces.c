@@ -92,7 +92,7 @@ int cmd_surfaces(int argc, char **argv) {
   const char *runs = NULL, *kernel = NULL, *out = "surfaces", *quantity = "time";
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
       case 'r': runs = optarg; break;
       case 'k': kernel = optarg; break;
@@ -101,7 +101,7 @@ int cmd_surfaces(int argc, char **argv) {
       case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'h': usage(); return EXIT_OK;
       default:
-        return cli_usage_error("surfaces ", "unknown or incomplete option '%s'", argv[optind - 1]);
+        return cli_bad_option("surfaces ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("surfaces ", "unexpected argument '%s'", argv[optind]);

@@ -1,6 +1,7 @@
 /* common.c: error reporting, formats and progress for the CLI. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -46,6 +47,28 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return EXIT_USAGE;
 }
 
+#define MAX_IGNORED 64
+
+static const char *ignored[MAX_IGNORED + 1];
+static sp_dataset_options data_opts = {ignored, 0};
+
+int cli_data_option(int c, const char *arg, const char *cmd) {
+  static size_t n;
+  if (c == CLI_OPT_SKIP_UNKNOWN) data_opts.skip_unknown_kernels = 1;
+  else if (c != CLI_OPT_IGNORE_COUNTER) return -1;
+  else if (n == MAX_IGNORED)
+    return cli_usage_error(cmd, "more than %d --ignore-counter options", MAX_IGNORED);
+  else ignored[n++] = arg;
+  return 0;
+}
+
+int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err) {
+  int st = sp_dataset_load_with(runs, counters, &data_opts, ds, err);
+  for (size_t i = 0; !st && i < sp_dataset_note_count(*ds); i++)
+    fprintf(stderr, "scalepredict: note: %s\n", sp_dataset_note(*ds, i));
+  return st;
+}
+
 int cli_check_output(const char *path, sp_output_kind kind) {
   sp_error err;
   sp_error_clear(&err);
@@ -89,6 +112,11 @@ int cli_close_stdout(int rc) {
 void cli_json_number(double v) {
   if (isfinite(v)) printf("%.6g", v);
   else fputs("null", stdout);
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv) {
+  if (c == ':') return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+  return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 int cli_parse_format(const char *s, cli_format *out) {

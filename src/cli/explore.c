@@ -29,7 +29,7 @@ int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
   *ds = NULL;
   int st = sp_model_load(model_dir, m, err);
   if (!st && method) st = cli_use_method(*m, method, model_dir, err);
-  if (!st && runs) st = sp_dataset_load(runs, counters, ds, err);
+  if (!st && runs) st = cli_dataset_load(runs, counters, ds, err);
   if (st && !err->status) err->status = st;
   return st;
 }
