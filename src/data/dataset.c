@@ -3,7 +3,6 @@
 
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -264,22 +263,13 @@ static int on_run_row(void *user, const sp_csv_row *row, sp_error *err) {
   return SP_OK;
 }
 
-/* ---- counters.csv -------------------------------------------------------- */
-
 /* ---- notes on what the options skipped ---------------------------------------- */
 
-static int add_note(sp_dataset *ds, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int add_note(sp_dataset *ds, const char *fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
+static int add_note(sp_dataset *ds, const char *note) {
   char **n = realloc(ds->notes, (ds->nnotes + 1) * sizeof *n);
   if (!n) return SP_ENOMEM;
   ds->notes = n;
-  return (n[ds->nnotes] = strdup(buf)) ? (ds->nnotes++, SP_OK) : SP_ENOMEM;
+  return (n[ds->nnotes] = strdup(note)) ? (ds->nnotes++, SP_OK) : SP_ENOMEM;
 }
 
 size_t sp_dataset_note_count(const sp_dataset *ds) { return ds->nnotes; }
@@ -303,12 +293,16 @@ static int mark_ignored(load_ctx *c, const sp_csv_row *row, sp_error *err) {
     if (!hits)
       return sp__fail(err, SP_ENOTFOUND, c->path, row->line, 0, names[j],
                       "no counter column of this name to ignore");
-    if (add_note(c->ds, "%s: ignored the counter '%s' (%zu column%s)", c->path, names[j],
-                 hits, hits == 1 ? "" : "s"))
+    char note[512];
+    snprintf(note, sizeof note, "%s: ignored the counter '%s' (%zu column%s)", c->path,
+             names[j], hits, hits == 1 ? "" : "s");
+    if (add_note(c->ds, note))
       return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
   }
   return SP_OK;
 }
+
+/* ---- counters.csv -------------------------------------------------------- */
 
 static int is_key(const load_ctx *c, size_t i) {
   int key = 0;
@@ -434,11 +428,13 @@ static int load_file(sp_dataset *ds, const char *path, sp_csv_row_fn fn,
   if (!st && !c.have_header)
     st = sp__fail(err, SP_EPARSE, path, 1, 0, NULL, "empty file: no %s header",
                   what);
-  if (!st && c.unknown_rows &&
-      add_note(ds, "%s: skipped %zu row%s of kernels that %s lacks (the first on line %ld)",
-               path, c.unknown_rows, c.unknown_rows == 1 ? "" : "s", ds->runs_path,
-               c.first_unknown))
-    st = sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
+  if (!st && c.unknown_rows) {
+    char note[512];
+    snprintf(note, sizeof note, "%s: skipped %zu row%s of kernels that %s lacks (the first "
+             "on line %ld)", path, c.unknown_rows, c.unknown_rows == 1 ? "" : "s",
+             ds->runs_path, c.first_unknown);
+    if (add_note(ds, note)) st = sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
+  }
   free(c.drop);
   return st;
 }
