@@ -64,6 +64,10 @@ int cli_exit_for(int status);
 int cli_bad_option(const char *cmd, int c, char **argv);
 
 int cli_parse_format(const char *s, cli_format *out);
+/* --format for the commands whose output is several tables (evaluate, dse,
+ * governor): table or json, the same as --json; csv is refused, naming
+ * where their CSV tables are.  0, or the exit status of a usage error. */
+int cli_parse_format_tables(const char *cmd, const char *s, int *json);
 /* Writes v as a JSON number (%.6g), or null when it is not finite. */
 void cli_json_number(double v);
 int cli_parse_ulong(const char *s, unsigned long *out);

@@ -54,6 +54,7 @@ static void usage(void) {
       "                      (a new or empty directory or an older report, replaced\n"
       "                      atomically)\n"
       "  --json              print JSON instead of tables\n"
+      "  --format F          table (default) or json (the same as --json)\n"
       CLI_FORCE_HELP "\n"
       CLI_DATA_HELP "\n"
       "\n"
@@ -193,6 +194,7 @@ static int set_option(dse_opts *o, int c, const char *arg) {
     case 'C': o->p.candidates_path = arg; break;
     case 'o': o->report = arg; break;
     case 'j': o->json = 1; break;
+    case 'f': return cli_parse_format_tables("dse ", arg, &o->json);
     case CLI_OPT_FORCE: sp_output_set_force(1); break;
     case 'R':
       if (sp_config_parse(arg, &o->p.reference, &err))
@@ -229,6 +231,7 @@ int cmd_dse(int argc, char **argv) {
       {"time-budget", required_argument, 0, 'T'}, {"candidates", required_argument, 0, 'C'},
       {"rank-by", required_argument, 0, 'k'},     {"grid-interp", required_argument, 0, 'g'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
+      {"format", required_argument, 0, 'f'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
       {"force", no_argument, 0, CLI_OPT_FORCE},    CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};

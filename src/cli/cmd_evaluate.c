@@ -50,6 +50,7 @@ static void usage(void) {
       "  --quantity Q         time, power or both (default both)\n"
       "Output:\n"
       "  --json               one JSON object on standard output\n"
+      "  --format F           table (default) or json (the same as --json)\n"
       "  --report DIR         CSV tables, SVG plots and index.html in DIR (a new or\n"
       "                       empty directory or an older report)\n"
       CLI_FORCE_HELP "\n"
@@ -247,6 +248,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       {"epochs", required_argument, 0, 'e'},    {"restarts", required_argument, 0, 'R'},
       {"methods", required_argument, 0, 'm'},   {"quantity", required_argument, 0, 'q'},
       {"json", no_argument, 0, 'j'},            {"report", required_argument, 0, 'o'},
+      {"format", required_argument, 0, 'T'},
       {"threads", required_argument, 0, 't'},   {"quiet", no_argument, 0, 'Q'},
       {"families", required_argument, 0, 'F'}, {"also-measured", required_argument, 0, 'A'},
       {"floor-kernel", required_argument, 0, 'f'}, {"force", no_argument, 0, CLI_OPT_FORCE},
@@ -269,6 +271,11 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       case 'm': c->methods = optarg; break;
       case 'o': c->report = optarg; break;
       case 'j': c->json = 1; break;
+      case 'T': {
+        int bad = cli_parse_format_tables("evaluate ", optarg, &c->json);
+        if (bad) return bad;
+        break;
+      }
       case 'Q': c->quiet = 1; break;
       case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'L': c->p.leave_one_out = 1; break;

@@ -71,6 +71,7 @@ static void usage(void) {
       "  --report DIR            HTML report with plots, summary.csv and steps.csv\n"
       "                          (a new or empty directory or an older report)\n"
       "  --json                  print JSON instead of a table\n"
+      "  --format F              table (default) or json (the same as --json)\n"
       CLI_FORCE_HELP "\n"
       CLI_DATA_HELP);
 }
@@ -223,6 +224,7 @@ static int set_option(gov_opts *o, int c, const char *arg) {
     case 'o': o->report = arg; return 0;
     case 'l': o->policies = arg; return 0;
     case 'j': o->json = 1; return 0;
+    case 'f': return cli_parse_format_tables("governor ", arg, &o->json);
     case CLI_OPT_FORCE: sp_output_set_force(1); return 0;
     case 'C': return set_load_counters(o, arg);
     case 'P': return set_number(arg, "--power-cap", &o->p.power_cap_w, 1);
@@ -258,6 +260,7 @@ int cmd_governor(int argc, char **argv) {
       {"switch-energy-mj", required_argument, 0, 'E'},
       {"load-counters", required_argument, 0, 'C'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
+      {"format", required_argument, 0, 'f'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
       {"force", no_argument, 0, CLI_OPT_FORCE},    CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};

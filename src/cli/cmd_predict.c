@@ -14,6 +14,7 @@ typedef struct row {
   double base_time, time, measured_time;     /* NaN when absent */
   double base_power, power, measured_power;
   int in_training;  /* the kernel was in the model's training data */
+  size_t clamped;   /* its counters clamped to the training range */
 } row;
 
 typedef struct printer {
@@ -23,11 +24,20 @@ typedef struct printer {
   size_t in_training; /* rows of kernels the model was trained on */
 } printer;
 
+/* Signed, as export and the evaluation's records: positive when the
+ * prediction is above the measurement. */
 static double pct_error(double pred, double meas) {
-  return isnan(pred) || isnan(meas) ? NAN : 100.0 * fabs(pred - meas) / meas;
+  return isnan(pred) || isnan(meas) ? NAN : 100.0 * (pred - meas) / meas;
 }
 
 /* A value that has none, or none that is finite, is written as none. */
+/* A signed error shown to one decimal: one that rounds to zero is 0.0,
+ * not -0.0. */
+static double one_decimal(double v) {
+  double r = round(v * 10.0) / 10.0;
+  return r == 0 ? 0.0 : r;
+}
+
 static void put_num(FILE *fp, double v, const char *fmt, const char *none) {
   if (!isfinite(v)) fputs(none, fp);
   else fprintf(fp, fmt, v);
@@ -40,7 +50,8 @@ static void print_begin(printer *p) {
   sp_config_format(&cb, base, sizeof base);
   if (p->o->format == FMT_CSV) {
     puts("kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,"
-         "base_power_w,power_w,measured_power_w,power_error_pct,in_training");
+         "base_power_w,power_w,measured_power_w,power_error_pct,in_training,"
+         "clamped_counters");
   } else if (p->o->format == FMT_JSON) {
     printf("{\"model\":");
     sp_json_write_string(stdout, sp_model_name(m));
@@ -74,7 +85,7 @@ static void print_row(printer *p, const row *r) {
       put_num(o, v[i], "%.6g", "");
       fputc(',', o);
     }
-    fprintf(o, "%d\n", r->in_training);
+    fprintf(o, "%d,%zu\n", r->in_training, r->clamped);
   } else if (p->o->format == FMT_JSON) {
     static const char *const keys[8] = {"base_time_ms", "time_ms", "measured_time_ms",
                                         "time_error_pct", "base_power_w", "power_w",
@@ -88,16 +99,17 @@ static void print_row(printer *p, const row *r) {
       fprintf(o, ",\"%s\":", keys[i]);
       put_num(o, v[i], "%.6g", "null");
     }
-    fprintf(o, ",\"in_training\":%s}", r->in_training ? "true" : "false");
+    fprintf(o, ",\"in_training\":%s,\"clamped_counters\":%zu}",
+            r->in_training ? "true" : "false", r->clamped);
   } else {
     fprintf(o, "%-34s %-15s ", r->kernel, target);
     put_num(o, r->base_time, "%11.4g ", "          - ");
     put_num(o, r->time, "%11.4g ", "          - ");
     put_num(o, r->measured_time, "%11.4g ", "          - ");
-    put_num(o, te, "%7.1f ", "      - ");
+    put_num(o, one_decimal(te), "%7.1f ", "      - ");
     put_num(o, r->power, "%9.4g ", "        - ");
     put_num(o, r->measured_power, "%9.4g ", "        - ");
-    put_num(o, pe, "%7.1f", "      -");
+    put_num(o, one_decimal(pe), "%7.1f", "      -");
     fputs(r->in_training ? "  *\n" : "\n", o);
   }
   p->count++;
@@ -163,7 +175,7 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
     row r = {obs.kernel, t->cfg[i], obs.base_time_ms, scratch_t[ti],
              measured(ds, k, &t->cfg[i], SP_TIME), obs.base_power_w,
              pi != (size_t)-1 ? scratch_p[pi] : NAN, measured(ds, k, &t->cfg[i], SP_POWER),
-             sp_model_trained_on(m, obs.kernel)};
+             sp_model_trained_on(m, obs.kernel), info.clamped};
     print_row(p, &r);
   }
   if (st && !err->status) err->status = st;
@@ -322,9 +334,11 @@ static void usage(void) {
       "configuration of the model's grid with --target all.  Each kernel needs a\n"
       "runs.csv row and a counters.csv row at the model's base configuration; rows\n"
       "at other configurations, when present, are shown as measured values with the\n"
-      "prediction's percentage error.  Rows of kernels the model was trained on are\n"
+      "prediction's signed percentage error, 100 x (predicted - measured) / measured.\n"
+      "Rows of kernels the model was trained on are\n"
       "marked (in_training in CSV and JSON, '*' in the table): their errors are\n"
-      "in-sample.\n"
+      "in-sample.  clamped_counters (CSV, JSON) counts the kernel's counters outside\n"
+      "the training range, clamped to it (also noted on standard error).\n"
       "\n"
       "  --model DIR       saved model (from 'scalepredict train')\n"
       "  --runs FILE       the new kernels' runs.csv\n"

@@ -1,5 +1,6 @@
 /* cmd_surfaces.c: scalepredict surfaces, the scaling values as CSV. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -41,6 +42,7 @@ static void quantity_path(const char *dir, int q, char *path, size_t size) {
 static int check_outputs(const char *dir, const int want[2]) {
   char path[PATH_MAX];
   int rc = EXIT_OK;
+  if (access(dir, F_OK) != 0) return EXIT_OK; /* made later: nothing to replace */
   for (int q = 0; q < 2 && !rc; q++) {
     quantity_path(dir, q, path, sizeof path);
     if (want[q]) rc = cli_check_output(path, SP_OUTPUT_SURFACES);
@@ -128,11 +130,9 @@ int cmd_surfaces(int argc, char **argv) {
   }
   if (!st) st = check_surfaces(ds, k0, k1, want, &err);
   int made = 0;
-  if (!st && !(made = mkdir(out, 0755) == 0) && access(out, W_OK)) {
-    st = err.status = SP_EIO;
-    snprintf(err.file, sizeof err.file, "%.500s", out);
-    snprintf(err.message, sizeof err.message, "cannot create the output directory");
-  }
+  if (!st && !(made = mkdir(out, 0755) == 0) && access(out, W_OK))
+    st = sp_error_set(&err, SP_EIO, out, 0, 0, NULL, "cannot create the output directory: %s%s",
+                      strerror(errno), errno == ENOENT ? " (its parent must exist)" : "");
   int wrote[2] = {0, 0};
   for (int q = 0; q < 2 && !st; q++)
     if (want[q]) st = write_quantity(ds, k0, k1, (sp_quantity)q, out, &err), wrote[q] = !st;

@@ -119,6 +119,17 @@ int cli_bad_option(const char *cmd, int c, char **argv) {
   return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
+int cli_parse_format_tables(const char *cmd, const char *s, int *json) {
+  cli_format f;
+  if (cli_parse_format(s, &f))
+    return cli_usage_error(cmd, "--format must be table or json, not '%s'", s);
+  if (f == FMT_CSV)
+    return cli_usage_error(cmd, "--format csv: this command writes several tables; "
+                           "--report DIR writes each as CSV");
+  *json = f == FMT_JSON;
+  return 0;
+}
+
 int cli_parse_format(const char *s, cli_format *out) {
   if (!strcmp(s, "table")) *out = FMT_TABLE;
   else if (!strcmp(s, "csv")) *out = FMT_CSV;

@@ -25,7 +25,7 @@ char *sp__path_join(const char *dir, const char *name) {
   return p;
 }
 
-static char *dup_parent(const char *path) {
+char *sp__dup_parent(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash) return strdup(".");
   if (slash == path) return strdup("/");
@@ -33,7 +33,7 @@ static char *dup_parent(const char *path) {
 }
 
 void sp__sync_parent(const char *path) {
-  char *parent = dup_parent(path);
+  char *parent = sp__dup_parent(path);
   if (!parent) return;
   int fd = open(parent, O_RDONLY | O_DIRECTORY);
   if (fd >= 0) {
@@ -123,27 +123,6 @@ void sp__atomic_abort(sp_atomic_file *af) {
   memset(af, 0, sizeof *af);
 }
 
-int sp__mkdirs(const char *dir, sp_error *err) {
-  char *p = strdup(dir);
-  if (!p) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-  for (char *s = p + 1;; s++) {
-    int end = *s == '\0';
-    if (*s == '/' || end) {
-      *s = '\0';
-      if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-        int e = errno;
-        free(p);
-        return sp__fail(err, SP_EIO, dir, 0, 0, NULL,
-                        "cannot create directory: %s", strerror(e));
-      }
-      if (end) break;
-      *s = '/';
-    }
-  }
-  free(p);
-  return SP_OK;
-}
-
 char *sp__strip_slashes(const char *dir) {
   size_t n = strlen(dir);
   while (n > 1 && dir[n - 1] == '/') n--;
@@ -162,17 +141,12 @@ static char *sibling_dir(const char *name, const char *suffix) {
 }
 
 static int make_tmpdir(const char *dir, sp_output_kind kind, char **tmp, sp_error *err) {
-  char *parent = dup_parent(dir);
-  if (!parent) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-  int st = sp__mkdirs(parent, err);
-  free(parent);
-  if (st) return st;
   if (!(*tmp = sibling_dir(dir, ".tmp-")))
     return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot create temporary directory: %s",
                     strerror(errno));
   sp__tmp_register(*tmp);
   (void)chmod(*tmp, 0755);
-  st = sp__output_mark(*tmp, kind, err);
+  int st = sp__output_mark(*tmp, kind, err);
   if (st) {
     sp__tmpdir_remove(*tmp);
     free(*tmp);

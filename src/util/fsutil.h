@@ -41,10 +41,10 @@ void sp__tmpdir_remove(const char *tmp);
 void sp__tmpdir_abort(const char *tmp, const char *dir, sp_error *err);
 /* Removes a directory tree created by the library. */
 void sp__tree_remove(const char *dir);
-/* mkdir -p. */
-int sp__mkdirs(const char *dir, sp_error *err);
 /* fsync a path's parent directory (after a rename). */
 void sp__sync_parent(const char *path);
+/* The malloc'ed directory part of path ("." when it has none), or NULL. */
+char *sp__dup_parent(const char *path);
 /* A malloc'ed copy of dir without trailing slashes: "out/" names the
  * directory out, whose temporary sibling is "out.tmp-XXXXXX", not
  * "out/.tmp-XXXXXX". */

@@ -114,13 +114,39 @@ static int check_file(const char *path, const struct stat *st, const kind_info *
                   k->name);
 }
 
-int sp_output_check(const char *path, sp_output_kind kind, sp_error *err) {
+/* Outputs never create missing parent directories (as root, a typo could
+ * create one anywhere): the parent must exist, or the output is refused. */
+static int check_parent(const char *path, sp_error *err) {
+  char *parent = sp__dup_parent(path);
+  if (!parent) return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
+  struct stat st;
+  int st_ok = stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
+  int e = errno;
+  int rc = st_ok ? SP_OK
+                 : sp__fail(err, SP_EIO, path, 0, 0, NULL,
+                            "cannot be written: its directory '%s' %s; create it first",
+                            parent, e == ENOENT ? "does not exist" : "is not a directory");
+  free(parent);
+  return rc;
+}
+
+static int check_path(const char *path, sp_output_kind kind, sp_error *err);
+
+int sp_output_check(const char *path_arg, sp_output_kind kind, sp_error *err) {
+  char *path = sp__strip_slashes(path_arg); /* "out/" names out */
+  if (!path) return sp__fail(err, SP_ENOMEM, path_arg, 0, 0, NULL, "out of memory");
+  int st = check_path(path, kind, err);
+  free(path);
+  return st;
+}
+
+static int check_path(const char *path, sp_output_kind kind, sp_error *err) {
   if ((unsigned)kind >= sizeof kinds / sizeof kinds[0])
     return sp__fail(err, SP_EINVAL, path, 0, 0, NULL, "unknown output kind");
   const kind_info *k = &kinds[kind];
   struct stat st;
   if (lstat(path, &st) != 0) {
-    if (errno == ENOENT) return SP_OK;
+    if (errno == ENOENT) return check_parent(path, err);
     if (errno == ENOTDIR)
       return sp__fail(err, SP_EIO, path, 0, 0, NULL,
                       "cannot be written: a directory on its path is a file");
