@@ -307,6 +307,10 @@ static int heat_plot(const sp_dse_result *r, FILE *fp, metric_fn value, const ch
   size_t nc = r->naxis[0], cols = nc < PANEL_COLS ? nc : PANEL_COLS;
   size_t rows = (nc + PANEL_COLS - 1) / PANEL_COLS;
   double w = cols * (PANEL_W + PANEL_LEFT + PANEL_GAP) + 90;
+  /* One or two panels are narrower than the title (13 px type, about 0.6 em
+   * a character): the canvas is widened so that the title is not clipped. */
+  double title_w = 13 * 0.6 * (double)strlen(title) + 20;
+  if (w < title_w) w = title_w;
   sp_fig f;
   sp__fig_begin(&f, fp, w, PANEL_TOP + rows * PANEL_ROW, title, 0);
   for (size_t ic = 0; ic < nc; ic++) heat_panel(&f, &h, ic);

@@ -3,7 +3,8 @@
 # (as the V100 set's) supports no claim about memory.  dse says "not
 # varied", classes no kernel (every class is "undetermined", never
 # compute-bound on a NaN read as 0), and no output holds a nan: not the
-# table, the JSON, the report's pages, plots or CSV tables, nor export.
+# table, the JSON, the report's pages, plots or CSV tables, nor export.  On
+# a set with one CU count the heat maps' titles are not clipped.
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 
 for f in runs counters; do
@@ -57,5 +58,25 @@ fi
 sp export $IN --with-measured
 expect_rc "export" 0
 no_nan "export" out
+
+# ---- one CU count: the heat maps have one panel, and their titles fit ----
+for f in runs counters; do
+  awk -F, 'NR == 1 || $2 == 32' "$TRAIN/$f.csv" >cu-train-$f.csv
+  awk -F, 'NR == 1 || $2 == 32' "$NEW/$f.csv" >cu-new-$f.csv
+done
+sp train --quiet --runs cu-train-runs.csv --counters cu-train-counters.csv --base "$BASE" \
+  --clusters 3 --out mcu
+expect_rc "train on one CU count" 0
+sp dse --model mcu --runs cu-new-runs.csv --counters cu-new-counters.csv --report repcu
+expect_rc "dse on one CU count" 0
+expect_out "dse on one CU count" "note: the CU count was not varied"
+no_nan "dse on one CU count" out repcu/*
+for f in repcu/heatmap-time.svg repcu/heatmap-energy.svg; do
+  # The title (13 px, about 7 px a character) fits in the canvas.
+  w=$(sed -n 's/^<svg[^>]* width="\([0-9]*\)".*/\1/p' "$f")
+  t=$(sed -n 's/.*font-size="13">\([^<]*\)<.*/\1/p' "$f" | head -n 1)
+  [ -n "$w" ] && [ -n "$t" ] || { fail "$f: no width or title"; continue; }
+  [ "$w" -ge $((${#t} * 7)) ] || fail "$f: the title '$t' (${#t} characters) is clipped at $w px"
+done
 
 finish
