@@ -36,10 +36,6 @@ static int force_replace;
 
 void sp_output_set_force(int force) { force_replace = force != 0; }
 
-const char *sp__output_marker(sp_output_kind kind) { return kinds[kind].marker; }
-
-int sp__output_is_dir(sp_output_kind kind) { return kinds[kind].marker != NULL; }
-
 int sp__output_mark(const char *dir, sp_output_kind kind, sp_error *err) {
   char *path = sp__path_join(dir, kinds[kind].marker);
   if (!path) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
@@ -120,24 +116,16 @@ static int check_parent(const char *path, sp_error *err) {
   char *parent = sp__dup_parent(path);
   if (!parent) return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
   struct stat st;
-  int st_ok = stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
-  int e = errno;
-  int rc = st_ok ? SP_OK
-                 : sp__fail(err, SP_EIO, path, 0, 0, NULL,
-                            "cannot be written: its directory '%s' %s; create it first",
-                            parent, e == ENOENT ? "does not exist" : "is not a directory");
+  int found = stat(parent, &st) == 0;
+  const char *why = found ? "is not a directory" : errno == ENOENT ? "does not exist"
+                                                                   : strerror(errno);
+  int rc = found && S_ISDIR(st.st_mode)
+               ? SP_OK
+               : sp__fail(err, SP_EIO, path, 0, 0, NULL,
+                          "cannot be written: its directory '%s' %s; create it first",
+                          parent, why);
   free(parent);
   return rc;
-}
-
-static int check_path(const char *path, sp_output_kind kind, sp_error *err);
-
-int sp_output_check(const char *path_arg, sp_output_kind kind, sp_error *err) {
-  char *path = sp__strip_slashes(path_arg); /* "out/" names out */
-  if (!path) return sp__fail(err, SP_ENOMEM, path_arg, 0, 0, NULL, "out of memory");
-  int st = check_path(path, kind, err);
-  free(path);
-  return st;
 }
 
 static int check_path(const char *path, sp_output_kind kind, sp_error *err) {
@@ -164,4 +152,12 @@ static int check_path(const char *path, sp_output_kind kind, sp_error *err) {
                   "will not replace this %s with a %s; nothing was written: name a new %s",
                   S_ISDIR(st.st_mode) ? "directory" : "special file or link", k->name,
                   k->marker ? "or empty directory" : "file");
+}
+
+int sp_output_check(const char *path_arg, sp_output_kind kind, sp_error *err) {
+  char *path = sp__strip_slashes(path_arg); /* "out/" names out */
+  if (!path) return sp__fail(err, SP_ENOMEM, path_arg, 0, 0, NULL, "out of memory");
+  int st = check_path(path, kind, err);
+  free(path);
+  return st;
 }

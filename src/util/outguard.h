@@ -9,11 +9,7 @@
 
 #include "scalepredict.h"
 
-/* The marker file written into every model and report directory. */
-const char *sp__output_marker(sp_output_kind kind);
-/* Whether a directory kind (model, report) rather than a file. */
-int sp__output_is_dir(sp_output_kind kind);
-/* Writes kind's marker into the directory dir. */
+/* Writes the marker file of a directory kind (model, report) into dir. */
 int sp__output_mark(const char *dir, sp_output_kind kind, sp_error *err);
 
 #endif
