@@ -142,19 +142,22 @@ head -n 1 target.csv | grep -q '^kernel,config,' || fail "--force did not replac
 
 # ---- SIGTERM while an output is being written removes its temporary ----
 # (SIGINT runs the same handler, but a shell starts background commands
-# with SIGINT ignored, and the tool leaves ignored signals ignored.)
-# An export of the bundled model's 108 kernels on a grid refined 10-fold
-# writes its temporary for a second or so; when it finishes before it can
-# be interrupted, that part is not exercised (and says so).
-models=$SP_TOP_BUILDDIR/models
-if [ -f "$models/hd7970-synth/manifest.txt" ]; then
-  samples=$models/hd7970-synth-samples
-  "$SCALEPREDICT" export --model "$models/hd7970-synth" --runs "$samples/runs.csv" \
-    --counters "$samples/counters.csv" --grid-interp 10 --out big.csv 2>/dev/null &
+# with SIGINT ignored, and the tool leaves ignored signals ignored.)  The
+# bundled model's 108 kernels on a refined grid take a second or so; when a
+# command finishes before it can be interrupted, that case is not exercised
+# (and says so).
+# interrupt WHAT OUT ARGS...: runs scalepredict ARGS in the background,
+# sends SIGTERM once OUT.tmp-* appears, and checks that the command failed
+# and left neither OUT nor its temporary.
+interrupt() {
+  what=$1
+  target=$2
+  shift 2
+  "$SCALEPREDICT" "$@" >/dev/null 2>&1 &
   pid=$!
   seen=0
   for _ in $(seq 1 400); do
-    if ls big.csv.tmp-* >/dev/null 2>&1; then
+    if ls "$target".tmp-* >/dev/null 2>&1; then
       seen=1
       kill -TERM "$pid"
       break
@@ -163,13 +166,20 @@ if [ -f "$models/hd7970-synth/manifest.txt" ]; then
   done
   wait "$pid"
   status=$?
-  if [ "$seen" -eq 1 ]; then
-    [ "$status" -ne 0 ] || fail "SIGTERM: the export still exited 0"
-    for f in big.csv.tmp-*; do [ ! -e "$f" ] || fail "SIGTERM left $f behind"; done
-    [ ! -e big.csv ] || fail "SIGTERM left a big.csv"
-  else
-    echo "the export ended before it could be interrupted: SIGTERM not exercised" >&2
+  if [ "$seen" -eq 0 ]; then
+    echo "$what ended before it could be interrupted: SIGTERM not exercised" >&2
+    return
   fi
+  [ "$status" -ne 0 ] || fail "SIGTERM: $what still exited 0"
+  for f in "$target".tmp-*; do [ ! -e "$f" ] || fail "SIGTERM during $what left $f behind"; done
+  [ ! -e "$target" ] || fail "SIGTERM during $what left $target"
+}
+models=$SP_TOP_BUILDDIR/models
+if [ -f "$models/hd7970-synth/manifest.txt" ]; then
+  BIG="--model $models/hd7970-synth --runs $models/hd7970-synth-samples/runs.csv
+    --counters $models/hd7970-synth-samples/counters.csv"
+  interrupt "export --out" big.csv export $BIG --grid-interp 10 --out big.csv
+  interrupt "dse --report" bigrep dse $BIG --grid-interp 18 --report bigrep
 else
   echo "no bundled model: SIGTERM not exercised" >&2
 fi
