@@ -36,6 +36,7 @@ typedef enum sp_status {
   SP_ENOPOWER,  /* power was asked for but the data or model has none */
   SP_EMODEL,    /* a saved model is corrupt, edited or of another version */
   SP_ENUMERIC,  /* a numerical procedure failed (degenerate data) */
+  SP_EEXIST,    /* an output path holds something scalepredict did not write */
   SP_STATUS_COUNT
 } sp_status;
 
@@ -72,6 +73,33 @@ void sp_json_write_string(FILE *fp, const char *s);
  * CR or LF (RFC 4180). */
 void sp_csv_write_field(FILE *fp, const char *s);
 
+/* ---- what an output may replace --------------------------------------- */
+
+typedef enum sp_output_kind {
+  SP_OUTPUT_MODEL = 0, /* a model directory (sp_model_save) */
+  SP_OUTPUT_REPORT,    /* a report directory (evaluation, dse, governor) */
+  SP_OUTPUT_EXPORT,    /* an export CSV file (sp_export_save) */
+  SP_OUTPUT_SURFACES   /* a surfaces CSV file (sp_surfaces_save) */
+} sp_output_kind;
+
+/* SP_OK when path may receive an output of kind: nothing is there, or an
+ * empty directory (directory kinds) or empty file (file kinds), or what
+ * scalepredict wrote as that kind: a directory holding the kind's marker
+ * file (".scalepredict-model", ".scalepredict-report"; a model saved
+ * without one is recognised by its manifest.txt), a CSV file whose first
+ * line is the kind's header.  Anything else is SP_EEXIST naming path and
+ * what it holds; the message names --force, the tool's option for
+ * sp_output_set_force.  Every save checks this itself, before it starts and
+ * again before it renames its output into place; call it to refuse early. */
+int sp_output_check(const char *path, sp_output_kind kind, sp_error *err);
+/* Process-wide (set it before writing outputs): let outputs replace files
+ * and directories that scalepredict did not write too.  A regular file is
+ * never replaced by a directory, forced or not. */
+void sp_output_set_force(int force);
+/* Removes the temporary files and directories of the outputs being written,
+ * for a SIGINT/SIGTERM handler that then ends the process. */
+void sp_output_cleanup(void);
+
 /* ---- hardware configurations ------------------------------------------ */
 
 typedef struct sp_config {
@@ -98,6 +126,26 @@ typedef struct sp_dataset sp_dataset;
 int sp_dataset_load(const char *runs_path, const char *counters_path,
                     sp_dataset **out, sp_error *err);
 void sp_dataset_free(sp_dataset *ds);
+
+/* Named ways past the loader's strictness, each reported in the dataset's
+ * notes (sp_dataset_note) with what it skipped. */
+typedef struct sp_dataset_options {
+  /* Counter columns of counters.csv to drop, NULL-terminated (NULL: none):
+   * every column of each name, so a duplicated column can be dropped.  A
+   * name the header lacks is an error. */
+  const char *const *ignore_counters;
+  /* Skip counters.csv rows of kernels that runs.csv lacks (else an error). */
+  int skip_unknown_kernels;
+} sp_dataset_options;
+
+void sp_dataset_options_init(sp_dataset_options *o);
+/* sp_dataset_load with options (NULL: the defaults, as sp_dataset_load). */
+int sp_dataset_load_with(const char *runs_path, const char *counters_path,
+                         const sp_dataset_options *opts, sp_dataset **out,
+                         sp_error *err);
+/* What the options skipped, one sentence each. */
+size_t sp_dataset_note_count(const sp_dataset *ds);
+const char *sp_dataset_note(const sp_dataset *ds, size_t i);
 
 size_t sp_dataset_kernel_count(const sp_dataset *ds);
 const char *sp_dataset_kernel_name(const sp_dataset *ds, size_t k);
@@ -214,6 +262,10 @@ const char *sp_model_counter_name(const sp_model *m, size_t c);
 /* The kernels the model was trained on (NULL past the last). */
 size_t sp_model_kernel_count(const sp_model *m);
 const char *sp_model_kernel_name(const sp_model *m, size_t k);
+/* Whether a kernel of this name was in the model's training data (the
+ * manifest records them): predictions for it are in-sample, and their
+ * errors say nothing about new kernels. */
+int sp_model_trained_on(const sp_model *m, const char *kernel);
 /* Configurations the model can predict for quantity q, in grid order. */
 size_t sp_model_config_count(const sp_model *m, sp_quantity q);
 sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i);
@@ -507,10 +559,11 @@ int sp_dse_objective_parse(const char *name);
 typedef enum sp_dse_bound {
   SP_DSE_NEITHER = 0,
   SP_DSE_COMPUTE_BOUND,   /* time follows the engine clock */
-  SP_DSE_BANDWIDTH_BOUND  /* time follows the memory clock */
+  SP_DSE_BANDWIDTH_BOUND, /* time follows the memory clock */
+  SP_DSE_UNDETERMINED     /* a clock axis was not varied: no evidence */
 } sp_dse_bound;
 
-/* "neither", "compute-bound", "bandwidth-bound". */
+/* "neither", "compute-bound", "bandwidth-bound", "undetermined". */
 const char *sp_dse_bound_name(int bound);
 
 typedef struct sp_dse_params {

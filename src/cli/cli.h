@@ -19,14 +19,57 @@ enum {
 
 typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
 
+/* --force, in every command that writes a file or directory: let it replace
+ * what scalepredict did not write (sp_output_set_force). */
+#define CLI_OPT_FORCE 0x100
+#define CLI_FORCE_HELP                                                            \
+  "  --force           replace an output path that holds files scalepredict did\n" \
+  "                    not write (by default they are kept and the command fails)"
+/* --ignore-counter NAME (repeatable) and --skip-unknown-kernels, in every
+ * command that reads counters.csv: cli_data_option takes them (-1 when c is
+ * neither, else 0 or the exit status of a usage error), cli_dataset_load
+ * applies them and notes on stderr what they skipped. */
+#define CLI_OPT_IGNORE_COUNTER 0x101
+#define CLI_OPT_SKIP_UNKNOWN 0x102
+#define CLI_DATA_OPTIONS                                            \
+  {"ignore-counter", required_argument, 0, CLI_OPT_IGNORE_COUNTER}, \
+  {"skip-unknown-kernels", no_argument, 0, CLI_OPT_SKIP_UNKNOWN}
+#define CLI_DATA_HELP                                                              \
+  "  --ignore-counter NAME\n"                                                      \
+  "                    drop every counters.csv column named NAME (repeatable; a\n" \
+  "                    duplicated column is otherwise an error)\n"                 \
+  "  --skip-unknown-kernels\n"                                                     \
+  "                    skip counters.csv rows of kernels runs.csv lacks (else an\n" \
+  "                    error); what was skipped is noted on standard error"
+int cli_data_option(int c, const char *arg, const char *cmd);
+int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err);
+
+/* Refuses, before any work, an output path the save would refuse: 0, or
+ * the exit status after the message. */
+int cli_check_output(const char *path, sp_output_kind kind);
+/* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP. */
+void cli_install_cleanup(void);
+/* Flushes and closes standard output: rc, or EXIT_SYSTEM after a message
+ * naming standard output and the cause when a write to it failed. */
+int cli_close_stdout(int rc);
+
 /* Prints "scalepredict: <error>" and returns the exit status for it. */
 int cli_fail(const sp_error *err);
 /* Prints "scalepredict: <message>" plus a hint to run --help; EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int cli_exit_for(int status);
+/* The usage error for getopt_long's answer c (":" for optstrings, so that
+ * a missing value is told apart from an unknown option). */
+int cli_bad_option(const char *cmd, int c, char **argv);
 
 int cli_parse_format(const char *s, cli_format *out);
+/* --format for the commands whose output is several tables (evaluate, dse,
+ * governor): table or json, the same as --json; csv is refused, naming
+ * where their CSV tables are.  0, or the exit status of a usage error. */
+int cli_parse_format_tables(const char *cmd, const char *s, int *json);
+/* Writes v as a JSON number (%.6g), or null when it is not finite. */
+void cli_json_number(double v);
 int cli_parse_ulong(const char *s, unsigned long *out);
 /* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
  * malformed configuration is sp_config_parse's error; more than cap

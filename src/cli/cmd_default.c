@@ -18,7 +18,7 @@ int cmd_default(int argc, char **argv) {
   predict_opts o = {0};
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
     switch (c) {
       case 'b': o.base = optarg; break;
       case 't': o.target = optarg; break;
@@ -28,7 +28,7 @@ int cmd_default(int argc, char **argv) {
           return cli_usage_error(NULL, "--format must be table, csv or json, not '%s'", optarg);
         break;
       default:
-        return cli_usage_error(NULL, "unknown or incomplete option '%s'", argv[optind - 1]);
+        return cli_bad_option(NULL, c, argv);
     }
   }
   if (optind < argc) return cli_usage_error(NULL, "unexpected argument '%s'", argv[optind]);

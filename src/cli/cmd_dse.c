@@ -18,7 +18,8 @@ static void usage(void) {
       "Usage: scalepredict dse --model DIR --runs FILE --counters FILE\n"
       "                        [--method NAME] [--weights FILE] [--reference CFG] [--power-cap W]\n"
       "                        [--time-budget X] [--candidates FILE] [--rank-by OBJ]\n"
-      "                        [--grid-interp N] [--report DIR] [--json]\n"
+      "                        [--grid-interp N] [--report DIR] [--json] [--force]\n"
+      "                        [--ignore-counter NAME] [--skip-unknown-kernels]\n"
       "\n"
       "Predicts a workload (the kernels of runs.csv/counters.csv, measured once at\n"
       "the model's base configuration) at every configuration of the model's grid\n"
@@ -50,8 +51,12 @@ static void usage(void) {
       "  --grid-interp N     N-1 extra clocks between neighbouring grid clocks,\n"
       "                      predicted by log-linear interpolation (default 1: none)\n"
       "  --report DIR        write an HTML report with plots and every table as CSV\n"
-      "                      (replaced atomically)\n"
+      "                      (a new or empty directory or an older report, replaced\n"
+      "                      atomically)\n"
       "  --json              print JSON instead of tables\n"
+      "  --format F          table (default) or json (the same as --json)\n"
+      CLI_FORCE_HELP "\n"
+      CLI_DATA_HELP "\n"
       "\n"
       "A constraint that no configuration meets is an error naming the closest\n"
       "configuration; nothing is written then.");
@@ -86,9 +91,27 @@ static void print_front(const sp_dse_result *r, const char *what, const size_t *
          what, n, r->nconfigs, a, b);
 }
 
+/* An axis that was not varied has no elasticity: '-'. */
+static void print_el(double v) {
+  if (isnan(v)) printf(" %7s", "-");
+  else printf(" %7.3f", v);
+}
+
 static void print_elasticities(const char *label, const sp_dse_sensitivity *s) {
-  printf("%-34s %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f  %s\n", label, s->time[0], s->time[1],
-         s->time[2], s->energy[0], s->energy[1], s->energy[2], sp_dse_bound_name(s->bound));
+  printf("%-34s", label);
+  for (int a = 0; a < 3; a++) print_el(s->time[a]);
+  for (int a = 0; a < 3; a++) print_el(s->energy[a]);
+  printf("  %s\n", sp_dse_bound_name(s->bound));
+}
+
+static void note_not_varied(const sp_dse_result *r) {
+  static const char *const names[3] = {"CU count", "engine clock", "memory clock"};
+  for (int a = 0; a < 3; a++)
+    if (r->naxis[a] < 2)
+      printf("note: the %s was not varied (the model's grid has one value, %d): its "
+             "elasticities are '-'%s\n",
+             names[a], r->axis[a][0],
+             a ? ", and no kernel is classed compute- or bandwidth-bound (undetermined)" : "");
 }
 
 static void print_sensitivity(const sp_dse_result *r) {
@@ -97,6 +120,7 @@ static void print_sensitivity(const sp_dse_result *r) {
   print_elasticities("workload", &r->sens);
   for (size_t k = 0; k < r->nkernels; k++)
     print_elasticities(r->kernels[k].name, &r->kernels[k].sens);
+  note_not_varied(r);
 }
 
 static void print_candidates(const sp_dse_result *r) {
@@ -170,6 +194,8 @@ static int set_option(dse_opts *o, int c, const char *arg) {
     case 'C': o->p.candidates_path = arg; break;
     case 'o': o->report = arg; break;
     case 'j': o->json = 1; break;
+    case 'f': return cli_parse_format_tables("dse ", arg, &o->json);
+    case CLI_OPT_FORCE: sp_output_set_force(1); break;
     case 'R':
       if (sp_config_parse(arg, &o->p.reference, &err))
         return cli_usage_error("dse ", "--reference: %s", err.message);
@@ -205,20 +231,23 @@ int cmd_dse(int argc, char **argv) {
       {"time-budget", required_argument, 0, 'T'}, {"candidates", required_argument, 0, 'C'},
       {"rank-by", required_argument, 0, 'k'},     {"grid-interp", required_argument, 0, 'g'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
+      {"format", required_argument, 0, 'f'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
+      {"force", no_argument, 0, CLI_OPT_FORCE},    CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};
   dse_opts o = {0};
   sp_dse_params_init(&o.p);
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     if (c == 'h') {
       usage();
       return EXIT_OK;
     }
-    int rc = set_option(&o, c, optarg);
+    int rc = cli_data_option(c, optarg, "dse ");
+    if (rc < 0) rc = set_option(&o, c, optarg);
     if (rc > 0) return rc;
-    if (rc < 0) return cli_usage_error("dse ", "unknown or incomplete option '%s'", argv[optind - 1]);
+    if (rc < 0) return cli_bad_option("dse ", c, argv);
   }
   if (optind < argc) return cli_usage_error("dse ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters)
@@ -227,5 +256,7 @@ int cmd_dse(int argc, char **argv) {
     return cli_usage_error("dse ", "--rank-by min-time-capped needs --power-cap");
   if (o.p.rank_by == SP_DSE_MIN_ENERGY_BUDGET && !(o.p.time_budget > 0))
     return cli_usage_error("dse ", "--rank-by min-energy-budget needs --time-budget");
+  int rc = o.report ? cli_check_output(o.report, SP_OUTPUT_REPORT) : EXIT_OK;
+  if (rc) return rc;
   return run(&o);
 }

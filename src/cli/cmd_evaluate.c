@@ -51,7 +51,11 @@ static void usage(void) {
       "  --quantity Q         time, power or both (default both)\n"
       "Output:\n"
       "  --json               one JSON object on standard output\n"
-      "  --report DIR         CSV tables, SVG plots and index.html in DIR\n"
+      "  --format F           table (default) or json (the same as --json)\n"
+      "  --report DIR         CSV tables, SVG plots and index.html in DIR (a new or\n"
+      "                       empty directory or an older report)\n"
+      CLI_FORCE_HELP "\n"
+      CLI_DATA_HELP "\n"
       "  --threads N          worker threads (default: the online CPUs)\n"
       "  --quiet              no progress on standard error\n"
       "\n"
@@ -136,12 +140,6 @@ static int resolve_bases(eval_cli *c, const sp_dataset *ds, sp_error *err) {
   return SP_OK;
 }
 
-/* A number, or null when it has none (NaN). */
-static void print_number_json(const char *key, double v) {
-  if (isfinite(v)) printf("\"%s\":%.6g", key, v);
-  else printf("\"%s\":null", key);
-}
-
 static void print_stats_json(const sp_evaluation *e, sp_method m, int q) {
   static const char *const qn[3] = {"time", "power", "energy"};
   sp_eval_filter f;
@@ -156,19 +154,20 @@ static void print_stats_json(const sp_evaluation *e, sp_method m, int q) {
            qn[q], qn[q], qn[q], qn[q]);
     return;
   }
-  printf("\"%s_mape_pct\":%.6g,\"%s_median_ape_pct\":%.6g,\"%s_p90_ape_pct\":%.6g,\"%s_n\":%zu,"
-         "\"%s_histogram\":[",
-         qn[q], s.mape, qn[q], s.median, qn[q], s.p90, qn[q], s.n, qn[q]);
+  printf("\"%s_mape_pct\":", qn[q]);
+  cli_json_number(s.mape);
+  printf(",\"%s_median_ape_pct\":", qn[q]);
+  cli_json_number(s.median);
+  printf(",\"%s_p90_ape_pct\":", qn[q]);
+  cli_json_number(s.p90);
+  printf(",\"%s_n\":%zu,\"%s_histogram\":[", qn[q], s.n, qn[q]);
   for (int b = 0; b < SP_EVAL_HIST_BINS; b++) printf("%s%zu", b ? "," : "", s.hist[b]);
   printf("]");
   if (q == 2) return;
-  char key[64];
-  snprintf(key, sizeof key, "%s_coverage90_pct", qn[q]);
-  putchar(',');
-  print_number_json(key, s.coverage);
-  printf(",\"%s_outside_n\":%zu,", qn[q], s.n_outside);
-  snprintf(key, sizeof key, "%s_outside_mape_pct", qn[q]);
-  print_number_json(key, s.mape_outside);
+  printf(",\"%s_coverage90_pct\":", qn[q]);
+  cli_json_number(s.coverage);
+  printf(",\"%s_outside_n\":%zu,\"%s_outside_mape_pct\":", qn[q], s.n_outside, qn[q]);
+  cli_json_number(s.mape_outside);
 }
 
 static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluation *e) {
@@ -214,13 +213,16 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
            i ? "," : "", sp_method_name((sp_method)r->method), r->quantity ? "power" : "time",
            (unsigned)r->split, r->k);
     sp_json_write_string(stdout, sp_dataset_kernel_name(ds, r->kernel));
-    printf(",\"base\":\"%s\",\"target\":\"%s\",\"predicted\":%.6g,\"measured\":%.6g,", base,
-           target, r->predicted, r->measured);
-    print_number_json("lo90", r->lo);
-    putchar(',');
-    print_number_json("hi90", r->hi);
-    putchar(',');
-    print_number_json("novelty", r->novelty);
+    printf(",\"base\":\"%s\",\"target\":\"%s\",\"predicted\":", base, target);
+    cli_json_number(r->predicted);
+    fputs(",\"measured\":", stdout);
+    cli_json_number(r->measured);
+    fputs(",\"lo90\":", stdout);
+    cli_json_number(r->lo);
+    fputs(",\"hi90\":", stdout);
+    cli_json_number(r->hi);
+    fputs(",\"novelty\":", stdout);
+    cli_json_number(r->novelty);
     printf(",\"outside_training\":%s}", r->outside ? "true" : "false");
   }
   printf("\n]}\n");
@@ -292,16 +294,21 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       {"epochs", required_argument, 0, 'e'},    {"restarts", required_argument, 0, 'R'},
       {"methods", required_argument, 0, 'm'},   {"quantity", required_argument, 0, 'q'},
       {"json", no_argument, 0, 'j'},            {"report", required_argument, 0, 'o'},
+      {"format", required_argument, 0, 'T'},
       {"threads", required_argument, 0, 't'},   {"quiet", no_argument, 0, 'Q'},
       {"families", required_argument, 0, 'F'}, {"also-measured", required_argument, 0, 'A'},
-      {"floor-kernel", required_argument, 0, 'f'},
+      {"floor-kernel", required_argument, 0, 'f'}, {"force", no_argument, 0, CLI_OPT_FORCE},
+      CLI_DATA_OPTIONS,
       {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
   int ch;
   unsigned long v;
   char *end;
   opterr = 0;
   *done = 0;
-  while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    int rc = cli_data_option(ch, optarg, "evaluate ");
+    if (rc > 0) return rc;
+    if (!rc) continue;
     switch (ch) {
       case 'r': c->runs = optarg; break;
       case 'c': c->counters = optarg; break;
@@ -310,7 +317,13 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       case 'm': c->methods = optarg; break;
       case 'o': c->report = optarg; break;
       case 'j': c->json = 1; break;
+      case 'T': {
+        int bad = cli_parse_format_tables("evaluate ", optarg, &c->json);
+        if (bad) return bad;
+        break;
+      }
       case 'Q': c->quiet = 1; break;
+      case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'L': c->p.leave_one_out = 1; break;
       case 'F': c->families = optarg; break;
       case 'A': c->also = optarg; break;
@@ -339,12 +352,13 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
         else c->p.threads = (unsigned)v;
         break;
       case 'h': usage(); *done = 1; return EXIT_OK;
-      default: return cli_usage_error("evaluate ", "unknown or incomplete option '%s'", argv[optind - 1]);
+      default: return cli_bad_option("evaluate ", ch, argv);
     }
   }
   if (optind < argc) return cli_usage_error("evaluate ", "unexpected argument '%s'", argv[optind]);
   if (!c->runs || !c->counters) return cli_usage_error("evaluate ", "--runs and --counters are required");
-  int rc = parse_clusters(c);
+  int rc = c->report ? cli_check_output(c->report, SP_OUTPUT_REPORT) : EXIT_OK;
+  if (!rc) rc = parse_clusters(c);
   return rc ? rc : parse_methods(c);
 }
 
@@ -417,7 +431,7 @@ int cmd_evaluate(int argc, char **argv) {
   sp_error_clear(&err);
   sp_dataset *ds = NULL;
   sp_evaluation *e = NULL;
-  int st = sp_dataset_load(c.runs, c.counters, &ds, &err);
+  int st = cli_dataset_load(c.runs, c.counters, &ds, &err);
   if (!st) st = resolve_bases(&c, ds, &err);
   if (!st && c.families) st = read_families(&c, ds, &err);
   if (!st && c.also) st = parse_also(&c, &err);

@@ -17,6 +17,8 @@ static void usage(void) {
       "Usage: scalepredict export --model DIR --runs FILE --counters FILE\n"
       "                           [--method NAME] [--layout long|wide]\n"
       "                           [--with-measured] [--grid-interp N] [--out FILE]\n"
+      "                           [--ignore-counter NAME] [--skip-unknown-kernels]\n"
+      "                           [--force]\n"
       "\n"
       "Writes every kernel's predicted time, power and energy at every configuration\n"
       "of the model's grid as CSV that spreadsheets open without fuss: RFC 4180 (CRLF\n"
@@ -34,7 +36,10 @@ static void usage(void) {
       "  --with-measured   add the measured time and power where --runs has them and\n"
       "                    the signed errors, 100 x (predicted - measured) / measured\n"
       "  --grid-interp N   N-1 extra clocks between neighbouring grid clocks\n"
-      "  --out FILE        write FILE atomically instead of standard output");
+      "  --out FILE        write FILE atomically instead of standard output (a new or\n"
+      "                    empty file or an older export)\n"
+      CLI_DATA_HELP "\n"
+      CLI_FORCE_HELP);
 }
 
 /* Notes about counters outside the training range, before the output. */
@@ -77,14 +82,19 @@ int cmd_export(int argc, char **argv) {
       {"counters", required_argument, 0, 'c'}, {"layout", required_argument, 0, 'l'},
       {"with-measured", no_argument, 0, 'w'}, {"grid-interp", required_argument, 0, 'g'},
       {"out", required_argument, 0, 'o'},     {"method", required_argument, 0, 'M'},
-      {"help", no_argument, 0, 'h'},
+      {"help", no_argument, 0, 'h'},          {"force", no_argument, 0, CLI_OPT_FORCE},
+      CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};
   export_opts o = {0};
   sp_export_params_init(&o.p);
   unsigned long v;
-  int c;
+  int c, rc;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    if ((rc = cli_data_option(c, optarg, "export ")) >= 0) {
+      if (rc) return rc;
+      continue;
+    }
     switch (c) {
       case 'm': o.model_dir = optarg; break;
       case 'M': o.method = optarg; break;
@@ -92,6 +102,7 @@ int cmd_export(int argc, char **argv) {
       case 'c': o.counters = optarg; break;
       case 'o': o.out = optarg; break;
       case 'w': o.p.with_measured = 1; break;
+      case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'l':
         if (!strcmp(optarg, "long")) o.p.layout = SP_EXPORT_LONG;
         else if (!strcmp(optarg, "wide")) o.p.layout = SP_EXPORT_WIDE;
@@ -105,11 +116,13 @@ int cmd_export(int argc, char **argv) {
         break;
       case 'h': usage(); return EXIT_OK;
       default:
-        return cli_usage_error("export ", "unknown or incomplete option '%s'", argv[optind - 1]);
+        return cli_bad_option("export ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("export ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters)
     return cli_usage_error("export ", "--model, --runs and --counters are required");
+  rc = o.out ? cli_check_output(o.out, SP_OUTPUT_EXPORT) : EXIT_OK;
+  if (rc) return rc;
   return run(&o);
 }

@@ -24,7 +24,8 @@ static void usage(void) {
       "                             [--power-cap W] [--slowdown X]\n"
       "                             [--switch-latency-us U] [--switch-energy-mj E]\n"
       "                             [--load-counters ENGINE,MEMORY]\n"
-      "                             [--report DIR] [--json]\n"
+      "                             [--report DIR] [--json] [--force]\n"
+      "                             [--ignore-counter NAME] [--skip-unknown-kernels]\n"
       "\n"
       "Replays a kernel trace through governor policies that pick a configuration\n"
       "(CU count, engine and memory clock) before each kernel, and compares their\n"
@@ -68,7 +69,11 @@ static void usage(void) {
       "  --load-counters E,M     the reactive policy's engine and memory load counters\n"
       "                          (default VALUBusy,MemUnitBusy)\n"
       "  --report DIR            HTML report with plots, summary.csv and steps.csv\n"
-      "  --json                  print JSON instead of a table");
+      "                          (a new or empty directory or an older report)\n"
+      "  --json                  print JSON instead of a table\n"
+      "  --format F              table (default) or json (the same as --json)\n"
+      CLI_FORCE_HELP "\n"
+      CLI_DATA_HELP);
 }
 
 static int add_policy(const char *name, const sp_governor_policy **out, size_t *n) {
@@ -219,6 +224,8 @@ static int set_option(gov_opts *o, int c, const char *arg) {
     case 'o': o->report = arg; return 0;
     case 'l': o->policies = arg; return 0;
     case 'j': o->json = 1; return 0;
+    case 'f': return cli_parse_format_tables("governor ", arg, &o->json);
+    case CLI_OPT_FORCE: sp_output_set_force(1); return 0;
     case 'C': return set_load_counters(o, arg);
     case 'P': return set_number(arg, "--power-cap", &o->p.power_cap_w, 1);
     case 'S': return set_number(arg, "--slowdown", &o->p.slowdown, 1);
@@ -239,6 +246,7 @@ static int check_options(const gov_opts *o, int argc, char **argv) {
   if (o->counters && !o->runs) return cli_usage_error("governor ", "--counters needs --runs");
   if (o->policies && strstr(o->policies, "oracle") && !o->runs)
     return cli_usage_error("governor ", "the oracle policy needs measured data: give --runs");
+  if (o->report) return cli_check_output(o->report, SP_OUTPUT_REPORT);
   return 0;
 }
 
@@ -252,22 +260,25 @@ int cmd_governor(int argc, char **argv) {
       {"switch-energy-mj", required_argument, 0, 'E'},
       {"load-counters", required_argument, 0, 'C'},
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
+      {"format", required_argument, 0, 'f'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
+      {"force", no_argument, 0, CLI_OPT_FORCE},    CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};
   gov_opts o = {0};
   sp_governor_params_init(&o.p);
   int c;
   opterr = 0;
   int rc = 0;
-  while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while (!rc && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     if (c == 'h') {
       usage();
       free(o.load_counters);
       return EXIT_OK;
     }
-    rc = set_option(&o, c, optarg);
+    rc = cli_data_option(c, optarg, "governor ");
+    if (rc < 0) rc = set_option(&o, c, optarg);
     if (rc < 0)
-      rc = cli_usage_error("governor ", "unknown or incomplete option '%s'", argv[optind - 1]);
+      rc = cli_bad_option("governor ", c, argv);
   }
   if (!rc) rc = check_options(&o, argc, argv);
   if (!rc) rc = run(&o);

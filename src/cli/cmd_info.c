@@ -100,7 +100,10 @@ int cmd_info(int argc, char **argv) {
              "Prints the model's base, grid, methods, training kernels (--kernels: all\n"
              "of them), provenance, and its counters with the profiler metrics each is\n"
              "computed from (NVIDIA Nsight Compute, AMD rocprofv3) and the list to ask\n"
-             "the profiler for.");
+             "the profiler for.\n"
+             "\n"
+             "  --model DIR|NAME  the model (a directory, or a bundled model's name)\n"
+             "  --kernels         list every training kernel (default: the first 12)");
         return EXIT_OK;
       default:
         return cli_usage_error("info ", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -146,7 +149,8 @@ static size_t list_models(const char *root) {
 
 int cmd_models(int argc, char **argv) {
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    puts("Usage: scalepredict models\n\nLists the bundled models, usable as --model NAME.");
+    puts("Usage: scalepredict models\n\nLists the bundled models, usable as --model NAME.\n"
+         "Takes no options.");
     return EXIT_OK;
   }
   if (argc > 1) return cli_usage_error("models ", "unexpected argument '%s'", argv[1]);

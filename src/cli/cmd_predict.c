@@ -16,6 +16,8 @@ typedef struct row {
   double time_lo, time_hi, power_lo, power_hi; /* 90% intervals, NaN: none */
   double novelty;                              /* sp_predict_info */
   int outside;
+  int in_training;  /* the kernel was in the model's training data */
+  size_t clamped;   /* its counters clamped to the training range */
 } row;
 
 typedef struct targets {
@@ -35,14 +37,25 @@ typedef struct printer {
   size_t count;
   const double *weights;  /* per dataset kernel, or NULL */
   app_sum *app;           /* per target */
+  size_t in_training; /* rows of kernels the model was trained on */
 } printer;
 
+/* Signed, as export and the evaluation's records: positive when the
+ * prediction is above the measurement. */
 static double pct_error(double pred, double meas) {
-  return isnan(pred) || isnan(meas) ? NAN : 100.0 * fabs(pred - meas) / meas;
+  return isnan(pred) || isnan(meas) ? NAN : 100.0 * (pred - meas) / meas;
+}
+
+/* A value that has none, or none that is finite, is written as none. */
+/* A signed error shown to one decimal: one that rounds to zero is 0.0,
+ * not -0.0. */
+static double one_decimal(double v) {
+  double r = round(v * 10.0) / 10.0;
+  return r == 0 ? 0.0 : r;
 }
 
 static void put_num(FILE *fp, double v, const char *fmt, const char *none) {
-  if (isnan(v)) fputs(none, fp);
+  if (!isfinite(v)) fputs(none, fp);
   else fprintf(fp, fmt, v);
 }
 
@@ -54,7 +67,8 @@ static void print_begin(printer *p) {
   if (p->o->format == FMT_CSV) {
     puts("kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,"
          "base_power_w,power_w,measured_power_w,power_error_pct,"
-         "time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training");
+         "time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training,"
+         "in_training,clamped_counters");
   } else if (p->o->format == FMT_JSON) {
     printf("{\"model\":");
     sp_json_write_string(stdout, sp_model_name(m));
@@ -90,7 +104,7 @@ static void print_row(printer *p, const row *r) {
       put_num(o, v[i], "%.6g", "");
       fputc(',', o);
     }
-    fprintf(o, "%d\n", r->outside);
+    fprintf(o, "%d,%d,%zu\n", r->outside, r->in_training, r->clamped);
   } else if (p->o->format == FMT_JSON) {
     static const char *const keys[13] = {
         "base_time_ms", "time_ms",      "measured_time_ms", "time_error_pct", "base_power_w",
@@ -106,7 +120,8 @@ static void print_row(printer *p, const row *r) {
       fprintf(o, ",\"%s\":", keys[i]);
       put_num(o, v[i], "%.6g", "null");
     }
-    fprintf(o, ",\"outside_training\":%s}", r->outside ? "true" : "false");
+    fprintf(o, ",\"outside_training\":%s,\"in_training\":%s,\"clamped_counters\":%zu}",
+            r->outside ? "true" : "false", r->in_training ? "true" : "false", r->clamped);
   } else {
     fprintf(o, "%-34s %-15s ", r->kernel, target);
     put_num(o, r->base_time, "%11.4g ", "          - ");
@@ -114,13 +129,15 @@ static void print_row(printer *p, const row *r) {
     if (isnan(r->time_lo)) fprintf(o, "%23s ", "-");
     else fprintf(o, "%10.4g .. %-10.4g ", r->time_lo, r->time_hi);
     put_num(o, r->measured_time, "%11.4g ", "          - ");
-    put_num(o, te, "%7.1f ", "      - ");
+    put_num(o, one_decimal(te), "%7.1f ", "      - ");
     put_num(o, r->power, "%9.4g ", "        - ");
     put_num(o, r->measured_power, "%9.4g ", "        - ");
-    put_num(o, pe, "%7.1f", "      -");
+    put_num(o, one_decimal(pe), "%7.1f", "      -");
+    fputs(r->in_training ? "  *" : "", o);
     fputs(r->outside ? "  outside the training data\n" : "\n", o);
   }
   p->count++;
+  p->in_training += r->in_training != 0;
 }
 
 /* One row per target for the whole application: its time, and its average
@@ -131,13 +148,17 @@ static void print_application(printer *p, const targets *t) {
     /* No interval: the kernels' errors are not independent. */
     row r = {"(application)", t->cfg[i], a->base_time, a->time, NAN,
              a->base_energy / a->base_time, a->energy / a->time, NAN,
-             NAN, NAN, NAN, NAN, NAN, 0};
+             NAN, NAN, NAN, NAN, NAN, 0, 0, 0};
     print_row(p, &r);
   }
 }
 
 static void print_end(printer *p) {
   if (p->o->format == FMT_JSON) puts("\n]}");
+  if (p->o->format == FMT_TABLE && p->in_training)
+    puts("* a kernel of the model's training data: its errors are in-sample and say "
+         "nothing of\n  the model's accuracy on new kernels (scalepredict evaluate "
+         "measures that)");
 }
 
 /* Measured value of kernel k at cfg, NaN when the data has none. */
@@ -206,7 +227,9 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
              hp ? scratch_p[gp + pi] : NAN,
              hp ? scratch_p[2 * gp + pi] : NAN,
              info.novelty,
-             info.outside};
+             info.outside,
+             sp_model_trained_on(m, obs.kernel),
+             info.clamped};
     print_row(p, &r);
     if (p->weights) {
       double w = p->weights[k];
@@ -327,7 +350,7 @@ int cli_predict_run(const predict_opts *o) {
   if (!st) st = check_base(m, o->base, &err);
   if (!st) st = resolve_measured(m, o->use_measured, &ms, &err);
   if (!st) st = resolve_targets(m, o->target, &t, &err);
-  if (!st) st = sp_dataset_load(o->runs, o->counters, &ds, &err);
+  if (!st) st = cli_dataset_load(o->runs, o->counters, &ds, &err);
   size_t k0 = 0, k1 = ds ? sp_dataset_kernel_count(ds) : 0;
   if (!st && o->kernel) {
     k0 = sp_dataset_kernel_index(ds, o->kernel);
@@ -350,7 +373,7 @@ int cli_predict_run(const predict_opts *o) {
     st_power = malloc((3 * sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
     if (!st_time || !st_power) st = err.status = SP_ENOMEM;
   }
-  printer p = {o, m, 0, weights, calloc(t.n + 1, sizeof(app_sum))};
+  printer p = {o, m, 0, weights, calloc(t.n + 1, sizeof(app_sum)), 0};
   if (!st && !p.app) st = err.status = SP_ENOMEM;
   if (!st) print_begin(&p);
   for (size_t k = k0; k < k1 && !st; k++)
@@ -377,13 +400,24 @@ static void usage(void) {
       "                            [--format table|csv|json] [--method NAME]\n"
       "                            [--use-measured CFG,...] [--floor-w WATTS]\n"
       "       scalepredict predict --model DIR --profile DIR --target CFG|all [...]\n"
+      "                            [--ignore-counter NAME] [--skip-unknown-kernels]\n"
       "\n"
       "Predicts each kernel's time (and power, when the model has a power model and\n"
       "the kernel's base row has power) at the target configuration, or at every\n"
       "configuration of the model's grid with --target all.  Each kernel needs a\n"
       "runs.csv row and a counters.csv row at the model's base configuration; rows\n"
       "at other configurations, when present, are shown as measured values with the\n"
-      "prediction's percentage error.\n"
+      "prediction's signed percentage error, 100 x (predicted - measured) / measured.\n"
+      "Rows of kernels the model was trained on are\n"
+      "marked (in_training in CSV and JSON, '*' in the table): their errors are\n"
+      "in-sample.  clamped_counters (CSV, JSON) counts the kernel's counters outside\n"
+      "the training range, clamped to it (also noted on standard error).\n"
+      "With physet, each prediction has a 90% interval (time_lo90_ms .. time_hi90_ms,\n"
+      "power_lo90_w .. power_hi90_w; the table shows time's) and the kernel a\n"
+      "novelty: its distance to the nearest training kernel over the training\n"
+      "kernels' own spacing.  Above 1, or with a clamped counter, the kernel is\n"
+      "outside the training data (outside_training; noted in the table and on\n"
+      "standard error): trust its prediction less (docs/method.md).\n"
       "\n"
       "  --model DIR       saved model (from 'scalepredict train')\n"
       "  --profile DIR     what 'scalepredict profile' wrote: its runs.csv and\n"
@@ -410,7 +444,8 @@ static void usage(void) {
       "                    (e.g. sp-runner's idle_spin): physet then anchors the\n"
       "                    predicted power on this board's own floor rather than\n"
       "                    on the training board's (two boards of one model can\n"
-      "                    read 10-15% apart)");
+      "                    read 10-15% apart)\n"
+      CLI_DATA_HELP);
 }
 
 int cmd_predict(int argc, char **argv) {
@@ -421,12 +456,16 @@ int cmd_predict(int argc, char **argv) {
       {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'},
       {"method", required_argument, 0, 'M'}, {"use-measured", required_argument, 0, 'u'},
       {"floor-w", required_argument, 0, 'F'}, {"profile", required_argument, 0, 'P'},
-      {0, 0, 0, 0}};
+      CLI_DATA_OPTIONS, {0, 0, 0, 0}};
   predict_opts o = {0};
   char runs[4096], counters[4096], launches[4096];
-  int c;
+  int c, rc;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    if ((rc = cli_data_option(c, optarg, "predict ")) >= 0) {
+      if (rc) return rc;
+      continue;
+    }
     switch (c) {
       case 'm': o.model_dir = optarg; break;
       case 'r': o.runs = optarg; break;
@@ -455,7 +494,7 @@ int cmd_predict(int argc, char **argv) {
         break;
       case 'h': usage(); return EXIT_OK;
       default:
-        return cli_usage_error("predict ", "unknown or incomplete option '%s'", argv[optind - 1]);
+        return cli_bad_option("predict ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("predict ", "unexpected argument '%s'", argv[optind]);

@@ -1,5 +1,6 @@
 /* cmd_surfaces.c: scalepredict surfaces, the scaling values as CSV. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@ static void usage(void) {
   puts(
       "Usage: scalepredict surfaces --runs FILE [--kernel NAME]\n"
       "                             [--quantity time|power|both] [--out DIR]\n"
+      "                             [--force]\n"
       "\n"
       "Writes every kernel's scaling surface (paper Section III-B): the ratio\n"
       "between each pair of neighbouring grid configurations along the engine,\n"
@@ -26,13 +28,32 @@ static void usage(void) {
       "  --runs FILE        kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
       "  --kernel NAME      only this kernel\n"
       "  --quantity Q       time (default), power, or both\n"
-      "  --out DIR          output directory (default: surfaces)");
+      "  --out DIR          output directory (default: surfaces); the files in it\n"
+      "                     are replaced only when they are older surfaces\n"
+      CLI_FORCE_HELP);
+}
+
+static void quantity_path(const char *dir, int q, char *path, size_t size) {
+  snprintf(path, size, "%s/%s.csv", dir, q == SP_TIME ? "time" : "power");
+}
+
+/* Before anything is computed: the files it would replace are older
+ * surfaces (or --force was given). */
+static int check_outputs(const char *dir, const int want[2]) {
+  char path[PATH_MAX];
+  int rc = EXIT_OK;
+  if (access(dir, F_OK) != 0) return EXIT_OK; /* made later: nothing to replace */
+  for (int q = 0; q < 2 && !rc; q++) {
+    quantity_path(dir, q, path, sizeof path);
+    if (want[q]) rc = cli_check_output(path, SP_OUTPUT_SURFACES);
+  }
+  return rc;
 }
 
 static int write_quantity(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
                           const char *dir, sp_error *err) {
   char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/%s.csv", dir, q == SP_TIME ? "time" : "power");
+  quantity_path(dir, q, path, sizeof path);
   int st = sp_surfaces_save(ds, k0, k1, q, path, err);
   if (!st) printf("wrote %s\n", path);
   return st;
@@ -53,23 +74,36 @@ static int check_surfaces(const sp_dataset *ds, size_t k0, size_t k1, const int 
   return st;
 }
 
+/* A directory this run made and could not fill is not left behind, nor
+ * half of the output in it. */
+static void remove_made(const char *dir, const int wrote[2]) {
+  char path[PATH_MAX];
+  for (int q = 0; q < 2; q++) {
+    quantity_path(dir, q, path, sizeof path);
+    if (wrote[q]) unlink(path);
+  }
+  rmdir(dir);
+}
+
 int cmd_surfaces(int argc, char **argv) {
   static const struct option opts[] = {
       {"runs", required_argument, 0, 'r'},     {"kernel", required_argument, 0, 'k'},
       {"quantity", required_argument, 0, 'q'}, {"out", required_argument, 0, 'o'},
-      {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+      {"help", no_argument, 0, 'h'},           {"force", no_argument, 0, CLI_OPT_FORCE},
+      {0, 0, 0, 0}};
   const char *runs = NULL, *kernel = NULL, *out = "surfaces", *quantity = "time";
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
       case 'r': runs = optarg; break;
       case 'k': kernel = optarg; break;
       case 'q': quantity = optarg; break;
       case 'o': out = optarg; break;
+      case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'h': usage(); return EXIT_OK;
       default:
-        return cli_usage_error("surfaces ", "unknown or incomplete option '%s'", argv[optind - 1]);
+        return cli_bad_option("surfaces ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("surfaces ", "unexpected argument '%s'", argv[optind]);
@@ -78,6 +112,8 @@ int cmd_surfaces(int argc, char **argv) {
                  !strcmp(quantity, "power") || !strcmp(quantity, "both")};
   if (!want[0] && !want[1])
     return cli_usage_error("surfaces ", "--quantity must be time, power or both, not '%s'", quantity);
+  int rc = check_outputs(out, want);
+  if (rc) return rc;
   sp_error err;
   sp_error_clear(&err);
   sp_dataset *ds = NULL;
@@ -93,13 +129,14 @@ int cmd_surfaces(int argc, char **argv) {
     }
   }
   if (!st) st = check_surfaces(ds, k0, k1, want, &err);
-  if (!st && mkdir(out, 0755) && access(out, W_OK)) {
-    st = err.status = SP_EIO;
-    snprintf(err.file, sizeof err.file, "%.500s", out);
-    snprintf(err.message, sizeof err.message, "cannot create the output directory");
-  }
+  int made = 0;
+  if (!st && !(made = mkdir(out, 0755) == 0) && access(out, W_OK))
+    st = sp_error_set(&err, SP_EIO, out, 0, 0, NULL, "cannot create the output directory: %s%s",
+                      strerror(errno), errno == ENOENT ? " (its parent must exist)" : "");
+  int wrote[2] = {0, 0};
   for (int q = 0; q < 2 && !st; q++)
-    if (want[q]) st = write_quantity(ds, k0, k1, (sp_quantity)q, out, &err);
+    if (want[q]) st = write_quantity(ds, k0, k1, (sp_quantity)q, out, &err), wrote[q] = !st;
   sp_dataset_free(ds);
+  if (st && made) remove_made(out, wrote);
   return st ? cli_fail(&err) : EXIT_OK;
 }

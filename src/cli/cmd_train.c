@@ -13,7 +13,9 @@ static void usage(void) {
       "                          [--clusters K] [--seed S] [--restarts N]\n"
       "                          [--epochs N] [--name NAME] [--source TEXT]\n"
       "                          [--synthetic] [--floor-kernel NAME]\n"
-      "                          [--methods LIST] [--quiet]\n"
+      "                          [--methods LIST] [--skip-incomplete]\n"
+      "                          [--ignore-counter NAME] [--skip-unknown-kernels]\n"
+      "                          [--quiet] [--force]\n"
       "\n"
       "Builds scaling surfaces for every kernel of runs.csv, clusters them per CU\n"
       "count and over CU scaling (k-means++, best of N restarts), trains one\n"
@@ -25,8 +27,10 @@ static void usage(void) {
       "  --runs FILE       kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
       "  --counters FILE   kernel,cu,engine_mhz,memory_mhz,<counter>...\n"
       "  --base CFG        base configuration, e.g. 32cu/1000/1375\n"
-      "  --out DIR         model directory to write (replaced atomically)\n"
-      "  --clusters K      clusters per set (default 12; capped at the kernels)\n"
+      "  --out DIR         model directory to write: a new or empty directory or an\n"
+      "                    older model, replaced atomically\n"
+      "  --clusters K      clusters per set (default 12, capped at the kernel count;\n"
+      "                    a larger K given here is an error)\n"
       "  --seed S          seed for k-means and network initialization (default 1)\n"
       "  --restarts N      k-means restarts (default 10)\n"
       "  --epochs N        network training epochs (default 500)\n"
@@ -40,7 +44,11 @@ static void usage(void) {
       "  --methods LIST    comma-separated methods to fit besides wu2015, which\n"
       "                    every model carries; the last is recommended\n"
       "                    (default: physet)\n"
-      "  --quiet           print nothing on success");
+      "  --skip-incomplete leave out, and name, kernels whose grid has a hole (else\n"
+      "                    an error naming the first missing configuration)\n"
+      CLI_DATA_HELP "\n"
+      "  --quiet           print nothing on success\n"
+      CLI_FORCE_HELP);
   fputs("\nMethods:", stdout);
   for (size_t i = 0; sp_train_method_name(i); i++) printf(" %s", sp_train_method_name(i));
   putchar('\n');
@@ -72,6 +80,38 @@ static void report_training(const sp_model *m, size_t requested) {
             constant, sp_model_counter_count(m));
 }
 
+/* --skip-incomplete: a kernel whose time grid has a hole is left out of
+ * training (*use marks the others), each named on stderr with what it
+ * lacks; without it the hole is an error. */
+static int drop_incomplete(const sp_dataset *ds, unsigned char **use, sp_error *err) {
+  size_t n = sp_dataset_kernel_count(ds);
+  if (!(*use = malloc(n + 1))) return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  int st = SP_OK;
+  for (size_t k = 0; k < n && !st; k++) {
+    sp_surface *s;
+    sp_error e;
+    sp_error_clear(&e);
+    int bs = sp_surface_build(ds, k, SP_TIME, &s, &e);
+    sp_surface_free(s);
+    (*use)[k] = bs != SP_EGRID;
+    if (bs == SP_EGRID) fprintf(stderr, "scalepredict: note: skipped: %s\n", e.message);
+    else if (bs) *err = e, st = bs;
+  }
+  return st;
+}
+
+/* An explicit --clusters above the kernel count is refused, as evaluate
+ * refuses it; the default is capped (and the summary says so). */
+static int check_clusters(const sp_dataset *ds, const unsigned char *use, size_t k,
+                          sp_error *err) {
+  size_t n = 0;
+  for (size_t i = 0; i < sp_dataset_kernel_count(ds); i++) n += !use || use[i];
+  if (k <= n) return SP_OK;
+  return sp_error_set(err, SP_EINVAL, sp_dataset_runs_path(ds), 0, 0, "--clusters",
+                      "%zu training kernels are too few for %zu clusters: give --clusters "
+                      "%zu or fewer", n, k, n);
+}
+
 int cmd_train(int argc, char **argv) {
   static const struct option opts[] = {
       {"runs", required_argument, 0, 'r'},     {"counters", required_argument, 0, 'c'},
@@ -81,16 +121,23 @@ int cmd_train(int argc, char **argv) {
       {"name", required_argument, 0, 'n'},     {"source", required_argument, 0, 'S'},
       {"synthetic", no_argument, 0, 'y'},      {"quiet", no_argument, 0, 'q'},
       {"floor-kernel", required_argument, 0, 'f'}, {"methods", required_argument, 0, 'M'},
-      {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+      {"skip-incomplete", no_argument, 0, 'I'}, CLI_DATA_OPTIONS,
+      {"help", no_argument, 0, 'h'},           {"force", no_argument, 0, CLI_OPT_FORCE},
+      {0, 0, 0, 0}};
   const char *runs = NULL, *counters = NULL, *base = NULL, *out = NULL;
   sp_error merr; /* --methods */
   const char *name = NULL, *source = NULL;
-  int synthetic = 0, quiet = 0, c;
+  int synthetic = 0, quiet = 0, skip_incomplete = 0, clusters_given = 0, c, rc;
+  unsigned char *use = NULL;
   unsigned long v;
   sp_train_params p;
   sp_train_params_init(&p);
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    if ((rc = cli_data_option(c, optarg, "train ")) >= 0) {
+      if (rc) return rc;
+      continue;
+    }
     switch (c) {
       case 'r': runs = optarg; break;
       case 'c': counters = optarg; break;
@@ -100,6 +147,8 @@ int cmd_train(int argc, char **argv) {
       case 'S': source = optarg; break;
       case 'y': synthetic = 1; break;
       case 'q': quiet = 1; break;
+      case 'I': skip_incomplete = 1; break;
+      case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'f': p.floor_kernel = optarg; break;
       case 'M':
         if (sp_train_params_set_methods(&p, optarg, &merr))
@@ -109,6 +158,7 @@ int cmd_train(int argc, char **argv) {
         if (cli_parse_ulong(optarg, &v) || v < 1)
           return cli_usage_error("train ", "--clusters needs a positive integer, not '%s'", optarg);
         p.clusters = v;
+        clusters_given = 1;
         break;
       case 's':
         if (cli_parse_ulong(optarg, &v))
@@ -125,12 +175,14 @@ int cmd_train(int argc, char **argv) {
         break;
       case 'h': usage(); return EXIT_OK;
       default:
-        return cli_usage_error("train ", "unknown or incomplete option '%s'", argv[optind - 1]);
+        return cli_bad_option("train ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("train ", "unexpected argument '%s'", argv[optind]);
   if (!runs || !counters || !base || !out)
     return cli_usage_error("train ", "--runs, --counters, --base and --out are required");
+  rc = cli_check_output(out, SP_OUTPUT_MODEL);
+  if (rc) return rc;
   sp_error err;
   sp_error_clear(&err);
   /* A malformed configuration is a command-line error, not a data error. */
@@ -142,13 +194,16 @@ int cmd_train(int argc, char **argv) {
   sp_dataset *ds = NULL;
   sp_model *m = NULL;
   clock_t t0 = clock();
-  int st = sp_dataset_load(runs, counters, &ds, &err);
+  int st = cli_dataset_load(runs, counters, &ds, &err);
+  if (!st && skip_incomplete) st = drop_incomplete(ds, &use, &err);
+  p.use_kernel = use;
+  if (!st && clusters_given) st = check_clusters(ds, use, p.clusters, &err);
   if (!st) st = sp_model_train(ds, &p, quiet ? NULL : cli_progress, NULL, &m, &err);
   if (!st && name) st = sp_model_set_name(m, name);
   if (!st && (source || synthetic)) st = sp_model_set_source(m, source, synthetic);
   if (!st) st = sp_model_save(m, out, &err);
   if (st && !err.status) err.status = st;
-  int rc = st ? cli_fail(&err) : EXIT_OK;
+  rc = st ? cli_fail(&err) : EXIT_OK;
   if (!st && !quiet) {
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     printf("trained %s: %zu kernels, %zu counters, %zu configurations, base %s, k <= %zu, seed %lu (%.2f s)\n",
@@ -166,5 +221,6 @@ int cmd_train(int argc, char **argv) {
   }
   sp_model_free(m);
   sp_dataset_free(ds);
+  free(use);
   return rc;
 }

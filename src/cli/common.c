@@ -1,7 +1,10 @@
 /* common.c: error reporting, formats and progress for the CLI. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
+#include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +21,15 @@ int cli_exit_for(int status) {
     case SP_EIO:
     case SP_ENOMEM: return EXIT_SYSTEM;
     case SP_ENUMERIC: return EXIT_NUMERIC;
+    case SP_EEXIST: return EXIT_USAGE;
     default: return EXIT_DATA;
   }
 }
 
 int cli_fail(const sp_error *err) {
+  /* An I/O error naming no file, while standard output is in error, is
+   * that output's: cli_close_stdout reports it, naming it and the cause. */
+  if (err->status == SP_EIO && !err->file[0] && ferror(stdout)) return EXIT_SYSTEM;
   char buf[2048];
   sp_error_format(err, buf, sizeof buf);
   fprintf(stderr, "scalepredict: %s\n", buf);
@@ -38,6 +45,89 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   fprintf(stderr, "\nTry 'scalepredict %s--help' for more information.\n",
           cmd ? cmd : "");
   return EXIT_USAGE;
+}
+
+#define MAX_IGNORED 64
+
+static const char *ignored[MAX_IGNORED + 1];
+static sp_dataset_options data_opts = {ignored, 0};
+
+int cli_data_option(int c, const char *arg, const char *cmd) {
+  static size_t n;
+  if (c == CLI_OPT_SKIP_UNKNOWN) data_opts.skip_unknown_kernels = 1;
+  else if (c != CLI_OPT_IGNORE_COUNTER) return -1;
+  else if (n == MAX_IGNORED)
+    return cli_usage_error(cmd, "more than %d --ignore-counter options", MAX_IGNORED);
+  else ignored[n++] = arg;
+  return 0;
+}
+
+int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err) {
+  int st = sp_dataset_load_with(runs, counters, &data_opts, ds, err);
+  for (size_t i = 0; !st && i < sp_dataset_note_count(*ds); i++)
+    fprintf(stderr, "scalepredict: note: %s\n", sp_dataset_note(*ds, i));
+  return st;
+}
+
+int cli_check_output(const char *path, sp_output_kind kind) {
+  sp_error err;
+  sp_error_clear(&err);
+  return sp_output_check(path, kind, &err) ? cli_fail(&err) : EXIT_OK;
+}
+
+static void on_signal(int sig) {
+  sp_output_cleanup();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void cli_install_cleanup(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction old, sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* A signal the caller ignores (nohup) stays ignored. */
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+      sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+int cli_close_stdout(int rc) {
+  errno = 0;
+  int failed = fflush(stdout) != 0 || ferror(stdout);
+  int e = errno;
+  /* A closed standard output (>&-) that nothing was written to is fine. */
+  if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+    failed = 1;
+    e = errno;
+  }
+  if (!failed) return rc;
+  fprintf(stderr, "scalepredict: standard output: cannot write: %s\n",
+          e ? strerror(e) : "write error");
+  return rc ? rc : EXIT_SYSTEM;
+}
+
+void cli_json_number(double v) {
+  if (isfinite(v)) printf("%.6g", v);
+  else fputs("null", stdout);
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv) {
+  if (c == ':') return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+  return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int cli_parse_format_tables(const char *cmd, const char *s, int *json) {
+  cli_format f;
+  if (cli_parse_format(s, &f))
+    return cli_usage_error(cmd, "--format must be table or json, not '%s'", s);
+  if (f == FMT_CSV)
+    return cli_usage_error(cmd, "--format csv: this command writes several tables; "
+                           "--report DIR writes each as CSV");
+  *json = f == FMT_JSON;
+  return 0;
 }
 
 int cli_parse_format(const char *s, cli_format *out) {

@@ -29,8 +29,14 @@ int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
   *ds = NULL;
   int st = sp_model_load(model_dir, m, err);
   if (!st && method) st = cli_use_method(*m, method, model_dir, err);
-  if (!st && runs) st = sp_dataset_load(runs, counters, ds, err);
+  if (!st && runs) st = cli_dataset_load(runs, counters, ds, err);
   if (st && !err->status) err->status = st;
+  if (st) { /* nothing half-loaded is handed back (a leak otherwise) */
+    sp_dataset_free(*ds);
+    sp_model_free(*m);
+    *ds = NULL;
+    *m = NULL;
+  }
   return st;
 }
 

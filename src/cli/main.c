@@ -41,7 +41,7 @@ static void usage(FILE *fp) {
       fp);
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc >= 2) {
     const char *c = argv[1];
     if (!strcmp(c, "train")) return cmd_train(argc - 1, argv + 1);
@@ -70,4 +70,9 @@ int main(int argc, char **argv) {
     return EXIT_USAGE;
   }
   return cmd_default(argc, argv);
+}
+
+int main(int argc, char **argv) {
+  cli_install_cleanup();
+  return cli_close_stdout(dispatch(argc, argv));
 }

@@ -56,6 +56,17 @@ static int store_field(reader *r, const char *data, size_t len) {
   return SP_OK;
 }
 
+/* UTF-16 text, as some Windows tools save CSV, puts a NUL beside every
+ * ASCII character: say so, with the fix, rather than only "NUL byte". */
+static const char *nul_message(const char *data, size_t len) {
+  size_t nul = 0;
+  for (size_t i = 0; i < len; i++) nul += data[i] == '\0';
+  if (len >= 2 && 3 * nul >= len)
+    return "field contains NUL bytes: the file looks like UTF-16; save it as UTF-8 "
+           "(or ASCII) text";
+  return "field contains a NUL byte (not a text file?)";
+}
+
 static void on_field(void *data, size_t len, void *user) {
   reader *r = user;
   if (r->status) return;
@@ -77,8 +88,7 @@ static void on_field(void *data, size_t len, void *user) {
    * short, so that "a<NUL>x" and "a<NUL>y" became the same kernel "a". */
   if (data && memchr(data, '\0', len)) {
     r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line,
-                         (long)r->nfields + 1, NULL,
-                         "field contains a NUL byte (not a text file?)");
+                         (long)r->nfields + 1, NULL, "%s", nul_message(data, len));
     return;
   }
   if (store_field(r, data ? data : "", data ? len : 0))

@@ -1,7 +1,9 @@
 /* dataset.c: loading and validating runs.csv and counters.csv. */
 #include "dataset.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,9 +148,13 @@ static const char *const col_names[NCOLS] = {
 typedef struct load_ctx {
   sp_dataset *ds;
   const char *path;
+  const sp_dataset_options *opt;
   int have_header;
   size_t width;        /* fields per row, from the header */
   long col[NCOLS];     /* field index of each known column, -1 if absent */
+  unsigned char *drop; /* counters.csv: fields of ignored counters */
+  size_t unknown_rows; /* counters.csv rows skipped: kernel not in runs.csv */
+  long first_unknown;  /* the line of the first */
 } load_ctx;
 
 static int read_header(load_ctx *c, const sp_csv_row *row, size_t required,
@@ -205,7 +211,8 @@ static int read_key(load_ctx *c, const sp_csv_row *row, size_t *kernel,
   *kernel = sp_dataset_kernel_index(c->ds, name);
   if (*kernel == NOT_FOUND)
     return sp__fail(err, SP_ENOTFOUND, c->path, row->line, c->col[COL_KERNEL] + 1,
-                    "kernel", "kernel '%s' is not in %s", name, c->ds->runs_path);
+                    "kernel", "kernel '%s' is not in %s (--skip-unknown-kernels skips "
+                    "such rows)", name, c->ds->runs_path);
   return SP_OK;
 }
 
@@ -216,6 +223,13 @@ static int read_positive(const load_ctx *c, const sp_csv_row *row, int col_id,
     return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1,
                     col_names[col_id], "'%s' is not a positive finite number",
                     row->fields[col]);
+  /* A subnormal value has lost precision, and its ratios to other
+   * measurements overflow: every command refuses it here, alike. */
+  if (!isnormal(*out))
+    return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, col_names[col_id],
+                    "'%s' is too small to be a measurement (below %g, the smallest "
+                    "normal double); check its unit",
+                    row->fields[col], DBL_MIN);
   return SP_OK;
 }
 
@@ -249,10 +263,56 @@ static int on_run_row(void *user, const sp_csv_row *row, sp_error *err) {
   return SP_OK;
 }
 
+/* ---- notes on what the options skipped ---------------------------------------- */
+
+static int add_note(sp_dataset *ds, const char *note) {
+  char **n = realloc(ds->notes, (ds->nnotes + 1) * sizeof *n);
+  if (!n) return SP_ENOMEM;
+  ds->notes = n;
+  return (n[ds->nnotes] = strdup(note)) ? (ds->nnotes++, SP_OK) : SP_ENOMEM;
+}
+
+size_t sp_dataset_note_count(const sp_dataset *ds) { return ds->nnotes; }
+
+const char *sp_dataset_note(const sp_dataset *ds, size_t i) {
+  return i < ds->nnotes ? ds->notes[i] : NULL;
+}
+
+void sp_dataset_options_init(sp_dataset_options *o) { memset(o, 0, sizeof *o); }
+
+/* --ignore-counter: marks the fields of each ignored name in c->drop; a
+ * name the header lacks is an error, so a typo does not pass unnoticed. */
+static int mark_ignored(load_ctx *c, const sp_csv_row *row, sp_error *err) {
+  if (!(c->drop = calloc(row->nfields + 1, 1)))
+    return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
+  const char *const *names = c->opt ? c->opt->ignore_counters : NULL;
+  for (size_t j = 0; names && names[j]; j++) {
+    size_t hits = 0;
+    for (size_t i = 0; i < row->nfields; i++)
+      if (!strcmp(row->fields[i], names[j])) c->drop[i] = 1, hits++;
+    if (!hits)
+      return sp__fail(err, SP_ENOTFOUND, c->path, row->line, 0, names[j],
+                      "no counter column of this name to ignore");
+    char note[512];
+    snprintf(note, sizeof note, "%s: ignored the counter '%s' (%zu column%s)", c->path,
+             names[j], hits, hits == 1 ? "" : "s");
+    if (add_note(c->ds, note))
+      return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
+  }
+  return SP_OK;
+}
+
 /* ---- counters.csv -------------------------------------------------------- */
+
+static int is_key(const load_ctx *c, size_t i) {
+  int key = 0;
+  for (int j = COL_KERNEL; j <= COL_MEMORY; j++) key |= c->col[j] == (long)i;
+  return key;
+}
 
 static int read_counter_header(load_ctx *c, const sp_csv_row *row, sp_error *err) {
   int st = read_header(c, row, COL_MEMORY + 1, err);
+  if (!st) st = mark_ignored(c, row, err);
   if (st) return st;
   sp_dataset *ds = c->ds;
   /* Counters are every column that is not one of the four key columns. */
@@ -260,9 +320,7 @@ static int read_counter_header(load_ctx *c, const sp_csv_row *row, sp_error *err
   if (!ds->counter_names)
     return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
   for (size_t i = 0; i < row->nfields; i++) {
-    int key = 0;
-    for (int j = COL_KERNEL; j <= COL_MEMORY; j++) key |= c->col[j] == (long)i;
-    if (key) continue;
+    if (is_key(c, i) || c->drop[i]) continue;
     const char *name = row->fields[i];
     if (!*name)
       return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1, NULL,
@@ -270,7 +328,8 @@ static int read_counter_header(load_ctx *c, const sp_csv_row *row, sp_error *err
     for (size_t j = 0; j < ds->ncounters; j++)
       if (!strcmp(ds->counter_names[j], name))
         return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1, name,
-                        "counter appears twice in the header");
+                        "counter appears twice in the header (--ignore-counter %s drops "
+                        "both)", name);
     if (!(ds->counter_names[ds->ncounters++] = strdup(name)))
       return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
   }
@@ -284,6 +343,10 @@ static int on_counter_row(void *user, const sp_csv_row *row, sp_error *err) {
   int st = check_width(c, row, err);
   sp_counter_row r = {.line = row->line, .offset = ds->nvalues};
   if (!st) st = read_key(c, row, &r.kernel, &r.cfg, 0, err);
+  if (st == SP_ENOTFOUND && c->opt && c->opt->skip_unknown_kernels) {
+    if (!c->unknown_rows++) c->first_unknown = row->line;
+    return SP_OK;
+  }
   if (st) return st;
   size_t dup = sp__dataset_find_counters(ds, r.kernel, &r.cfg);
   if (dup != NOT_FOUND) {
@@ -300,9 +363,7 @@ static int on_counter_row(void *user, const sp_csv_row *row, sp_error *err) {
     return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
   size_t at = 0;
   for (size_t i = 0; i < row->nfields; i++) {
-    int key = 0;
-    for (int j = COL_KERNEL; j <= COL_MEMORY; j++) key |= c->col[j] == (long)i;
-    if (key) continue;
+    if (is_key(c, i) || c->drop[i]) continue;
     /* An empty field is a reading the tool did not take: kept as NaN, and
      * rejected only where a model needs it (at its base configuration). */
     if (!row->fields[i][0])
@@ -361,17 +422,31 @@ static int check_counter_coverage(const sp_dataset *ds, sp_error *err) {
 }
 
 static int load_file(sp_dataset *ds, const char *path, sp_csv_row_fn fn,
-                     const char *what, sp_error *err) {
-  load_ctx c = {.ds = ds, .path = path};
+                     const sp_dataset_options *opt, const char *what, sp_error *err) {
+  load_ctx c = {.ds = ds, .path = path, .opt = opt};
   int st = sp__csv_read(path, fn, &c, err);
   if (!st && !c.have_header)
     st = sp__fail(err, SP_EPARSE, path, 1, 0, NULL, "empty file: no %s header",
                   what);
+  if (!st && c.unknown_rows) {
+    char note[512];
+    snprintf(note, sizeof note, "%s: skipped %zu row%s of kernels that %s lacks (the first "
+             "on line %ld)", path, c.unknown_rows, c.unknown_rows == 1 ? "" : "s",
+             ds->runs_path, c.first_unknown);
+    if (add_note(ds, note)) st = sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
+  }
+  free(c.drop);
   return st;
 }
 
 int sp_dataset_load(const char *runs_path, const char *counters_path,
                     sp_dataset **out, sp_error *err) {
+  return sp_dataset_load_with(runs_path, counters_path, NULL, out, err);
+}
+
+int sp_dataset_load_with(const char *runs_path, const char *counters_path,
+                         const sp_dataset_options *opts, sp_dataset **out,
+                         sp_error *err) {
   *out = NULL;
   sp_dataset *ds = calloc(1, sizeof *ds);
   if (!ds) return sp__fail(err, SP_ENOMEM, runs_path, 0, 0, NULL, "out of memory");
@@ -379,11 +454,11 @@ int sp_dataset_load(const char *runs_path, const char *counters_path,
   if (!st && counters_path && !(ds->counters_path = strdup(counters_path)))
     st = SP_ENOMEM;
   if (st) st = sp__fail(err, st, runs_path, 0, 0, NULL, "out of memory");
-  if (!st) st = load_file(ds, runs_path, on_run_row, "runs.csv", err);
+  if (!st) st = load_file(ds, runs_path, on_run_row, opts, "runs.csv", err);
   if (!st && ds->nruns == 0)
     st = sp__fail(err, SP_EPARSE, runs_path, 2, 0, NULL, "no data rows");
   if (!st && counters_path)
-    st = load_file(ds, counters_path, on_counter_row, "counters.csv", err);
+    st = load_file(ds, counters_path, on_counter_row, opts, "counters.csv", err);
   if (!st && counters_path) st = check_counter_coverage(ds, err);
   if (!st && build_axes(ds))
     st = sp__fail(err, SP_ENOMEM, runs_path, 0, 0, NULL, "out of memory");
@@ -410,6 +485,8 @@ void sp_dataset_free(sp_dataset *ds) {
   free(ds->counter_values);
   free(ds->runs_path);
   free(ds->counters_path);
+  for (size_t i = 0; i < ds->nnotes; i++) free(ds->notes[i]);
+  free(ds->notes);
   free(ds);
 }
 

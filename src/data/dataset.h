@@ -45,6 +45,8 @@ struct sp_dataset {
   sp_rowmap crow_map;
   int *axis[3];
   size_t naxis[3];
+  char **notes;          /* what sp_dataset_options skipped */
+  size_t nnotes;
 };
 
 /* Row index of kernel k at cfg, or (size_t)-1. */

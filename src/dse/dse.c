@@ -29,8 +29,9 @@ int sp_dse_objective_parse(const char *name) {
 }
 
 const char *sp_dse_bound_name(int b) {
-  static const char *const names[] = {"neither", "compute-bound", "bandwidth-bound"};
-  return b >= 0 && b <= SP_DSE_BANDWIDTH_BOUND ? names[b] : NULL;
+  static const char *const names[] = {"neither", "compute-bound", "bandwidth-bound",
+                                      "undetermined"};
+  return b >= 0 && b <= SP_DSE_UNDETERMINED ? names[b] : NULL;
 }
 
 void sp_dse_params_init(sp_dse_params *p) {
@@ -133,10 +134,11 @@ static double get_time(const values *v, size_t i) { return v->t[i]; }
 static double get_energy(const values *v, size_t i) { return v->e[i]; }
 static double get_power(const values *v, size_t i) { return v->e[i] / v->t[i]; }
 
+/* A clock with one value in the grid has no elasticity (NaN): the class
+ * compares the two clocks, so without either there is no evidence for one. */
 static sp_dse_bound classify(const double *time_el, const sp_dse_params *p) {
   double e = -time_el[SP_AXIS_ENGINE], m = -time_el[SP_AXIS_MEMORY];
-  if (isnan(e)) e = 0;
-  if (isnan(m)) m = 0;
+  if (isnan(e) || isnan(m)) return SP_DSE_UNDETERMINED;
   if (e >= p->bound_elasticity && e >= p->bound_dominance * m) return SP_DSE_COMPUTE_BOUND;
   if (m >= p->bound_elasticity && m >= p->bound_dominance * e) return SP_DSE_BANDWIDTH_BOUND;
   return SP_DSE_NEITHER;

@@ -189,9 +189,11 @@ int sp_export_save(const sp_model *m, const sp_dataset *ds, const sp_export_para
   sp_error local;
   if (!err) err = &local;
   sp_atomic_file af;
-  int st = sp__atomic_open(&af, path, err);
+  int st = sp__atomic_open_output(&af, path, SP_OUTPUT_EXPORT, err);
   if (st) return st;
   st = sp_export_write(m, ds, p, af.fp, err);
+  /* A stream error fails the commit, which names the file and the cause. */
+  if (st == SP_EIO && ferror(af.fp)) return sp__atomic_commit(&af, err);
   if (st) {
     sp__atomic_abort(&af);
     return st;

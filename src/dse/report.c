@@ -123,8 +123,24 @@ static int svg_pareto_power(const void *data, FILE *fp) {
 static const char *const axis_titles[3] = {"compute units", "engine clock (MHz)",
                                            "memory clock (MHz)"};
 
+static const char *const axis_names[3] = {"CU", "engine clock", "memory clock"};
+
+/* An axis with one value has no plot to draw: the figure says so. */
+static int axis_not_varied(const sp_dse_result *r, FILE *fp, int a) {
+  char title[96], text[160];
+  snprintf(title, sizeof title, "Workload along the %s axis", axis_names[a]);
+  snprintf(text, sizeof text, "not varied: the model's grid has one %s value (%d)",
+           axis_names[a], r->axis[a][0]);
+  sp_fig f;
+  sp__fig_begin(&f, fp, 420, 120, title, 0);
+  sp__fig_text(&f, 210, 70, "middle", 13, text);
+  sp__fig_end(&f);
+  return SP_OK;
+}
+
 static int axis_plot(const sp_dse_result *r, FILE *fp, int a) {
   size_t n = r->naxis[a];
+  if (n < 2) return axis_not_varied(r, fp, a);
   double *x = malloc(n * sizeof *x), *y = malloc(3 * n * sizeof *y);
   if (!x || !y) {
     free(x);
@@ -145,7 +161,7 @@ static int axis_plot(const sp_dse_result *r, FILE *fp, int a) {
   }
   char title[96];
   snprintf(title, sizeof title, "Workload along the %s axis (others at the reference)",
-           a == 0 ? "CU" : a == 1 ? "engine clock" : "memory clock");
+           axis_names[a]);
   sp_fig f;
   sp__fig_begin(&f, fp, 420, 300, title, 0);
   sp__fig_axes(&f, x[0], x[n - 1], lo, hi, 0, 0, axis_titles[a], "relative to the reference");
@@ -167,7 +183,7 @@ static int svg_axis_memory(const void *d, FILE *fp) { return axis_plot(d, fp, SP
 
 /* ---- kernel classes -------------------------------------------------------------- */
 
-static const char *const class_colors[3] = {"#7f7f7f", "#d62728", "#1f77b4"};
+static const char *const class_colors[4] = {"#7f7f7f", "#d62728", "#1f77b4", "#cccccc"};
 
 static double finite_or_zero(double v) { return isfinite(v) ? v : 0.0; }
 
@@ -198,7 +214,9 @@ static int svg_classes(const void *data, FILE *fp) {
                   -finite_or_zero(kn->sens.time[SP_AXIS_MEMORY]), 4,
                   class_colors[kn->sens.bound], tip);
   }
-  for (int b = 0; b < 3; b++) sp__fig_legend(&f, class_colors[b], sp_dse_bound_name(b), 0);
+  int undetermined = r->sens.bound == SP_DSE_UNDETERMINED;
+  for (int b = 0; b < 3 + undetermined; b++)
+    sp__fig_legend(&f, class_colors[b], sp_dse_bound_name(b), 0);
   sp__fig_end(&f);
   return SP_OK;
 }
@@ -289,6 +307,10 @@ static int heat_plot(const sp_dse_result *r, FILE *fp, metric_fn value, const ch
   size_t nc = r->naxis[0], cols = nc < PANEL_COLS ? nc : PANEL_COLS;
   size_t rows = (nc + PANEL_COLS - 1) / PANEL_COLS;
   double w = cols * (PANEL_W + PANEL_LEFT + PANEL_GAP) + 90;
+  /* One or two panels are narrower than the title (13 px type, about 0.6 em
+   * a character): the canvas is widened so that the title is not clipped. */
+  double title_w = 13 * 0.6 * (double)strlen(title) + 20;
+  if (w < title_w) w = title_w;
   sp_fig f;
   sp__fig_begin(&f, fp, w, PANEL_TOP + rows * PANEL_ROW, title, 0);
   for (size_t ic = 0; ic < nc; ic++) heat_panel(&f, &h, ic);
@@ -431,7 +453,9 @@ static void html_front_table(FILE *fp, const sp_dse_result *r, const char *what,
 }
 
 static void html_el(FILE *fp, const double *v) {
-  for (int a = 0; a < 3; a++) fprintf(fp, "<td>%.3f</td>", v[a]);
+  for (int a = 0; a < 3; a++)
+    if (isnan(v[a])) fputs("<td>not varied</td>", fp);
+    else fprintf(fp, "<td>%.3f</td>", v[a]);
 }
 
 static void html_sens_row(FILE *fp, const char *name, const sp_dse_sensitivity *s) {
@@ -575,7 +599,7 @@ int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err) 
   int st = sp__reportdir_begin(&d, dir, err);
   if (!st) st = write_all(&d, r, err);
   if (!st) st = sp__reportdir_commit(&d, err);
-  sp__reportdir_abort(&d);
+  sp__reportdir_abort(&d, err);
   sp__c_numeric_end(&loc);
   return st;
 }

@@ -253,7 +253,12 @@ static void json_header(FILE *fp, const sp_dse_result *r) {
     fprintf(fp, ",\"%s\":", keys[a]);
     json_axis_values(fp, r, a);
   }
-  fputs("},\n\"constraints\":{\"power_cap_w\":", fp);
+  /* Axes with one value: their elasticities are null and no kernel is
+   * classed on them. */
+  fputs(",\"not_varied\":[", fp);
+  for (int a = 0, n = 0; a < 3; a++)
+    if (r->naxis[a] < 2) fprintf(fp, "%s\"%s\"", n++ ? "," : "", keys[a]);
+  fputs("]},\n\"constraints\":{\"power_cap_w\":", fp);
   sp__json_number(fp, r->params.power_cap_w > 0 ? r->params.power_cap_w : NAN, DIGITS);
   fputs(",\"time_budget\":", fp);
   sp__json_number(fp, r->params.time_budget > 0 ? r->params.time_budget : NAN, DIGITS);

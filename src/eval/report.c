@@ -496,7 +496,7 @@ static int write_all(report *r) {
 int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
                                const sp_eval_params *params, const char *dir, sp_error *err) {
   char *tmp = NULL;
-  int st = sp__tmpdir_create(dir, &tmp, err);
+  int st = sp__tmpdir_create(dir, SP_OUTPUT_REPORT, &tmp, err);
   if (st) return st;
   report r = {e, ds, params, tmp, err, NULL, {-1, -1}};
   sp_c_numeric cnum;
@@ -512,8 +512,8 @@ int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
     st = st ? (sp__atomic_abort(&html), st) : sp__atomic_commit(&html, err);
   }
   sp__c_numeric_end(&cnum);
-  if (!st) st = sp__tmpdir_commit(tmp, dir, err);
-  if (st) sp__tree_remove(tmp);
+  if (!st) st = sp__tmpdir_commit(tmp, dir, SP_OUTPUT_REPORT, err);
+  if (st) sp__tmpdir_abort(tmp, dir, err);
   free(tmp);
   return st;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "scalepredict.h"
 #include "util/status.h"
 
@@ -147,15 +148,27 @@ static void reactive_free(void *state) {
   free(r);
 }
 
+/* A load counter is a percentage: one whose training values leave 0..100,
+ * or stay at or below 1 (a fraction, or a rate), would send the policy to
+ * its lowest (or highest) clocks on every kernel. */
+static int check_percent(const sp_model *m, size_t c, sp_error *err) {
+  if (m->cmin[c] >= 0 && m->cmax[c] <= 100 && m->cmax[c] > 1) return SP_OK;
+  return sp__fail(err, SP_EINVAL, NULL, 0, 0, "policy",
+                  "the reactive policy reads load counters as percent busy, but '%s' spans "
+                  "%g to %g in the model's training data; choose percent-busy counters "
+                  "with --load-counters ENGINE,MEMORY",
+                  m->counter_names[c], m->cmin[c], m->cmax[c]);
+}
+
 static int counter_index(const sp_model *m, const char *name, size_t *out, sp_error *err) {
   for (size_t c = 0; name && c < sp_model_counter_count(m); c++)
     if (!strcmp(sp_model_counter_name(m, c), name)) {
       *out = c;
-      return SP_OK;
+      return check_percent(m, c, err);
     }
   return sp__fail(err, SP_ENOTFOUND, NULL, 0, 0, "policy",
                   "the reactive policy reads the load counter '%s', which the model does not "
-                  "have; choose another with engine_load_counter/memory_load_counter",
+                  "have; choose another with --load-counters ENGINE,MEMORY",
                   name ? name : "(none)");
 }
 

@@ -347,7 +347,7 @@ int sp_governor_report_write(const sp_governor_trace *t, const sp_governor_param
   int st = sp__reportdir_begin(&d, dir, err);
   if (!st) st = write_all(&d, &g, err);
   if (!st) st = sp__reportdir_commit(&d, err);
-  sp__reportdir_abort(&d);
+  sp__reportdir_abort(&d, err);
   sp__c_numeric_end(&loc);
   return st;
 }

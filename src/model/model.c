@@ -134,6 +134,12 @@ size_t sp_model_kernel_count(const sp_model *m) { return m->ntrain; }
 const char *sp_model_kernel_name(const sp_model *m, size_t k) {
   return k < m->ntrain ? m->train_kernels[k] : NULL;
 }
+int sp_model_trained_on(const sp_model *m, const char *kernel) {
+  for (size_t k = 0; k < m->ntrain; k++)
+    if (!strcmp(m->train_kernels[k], kernel)) return 1;
+  return 0;
+}
+
 size_t sp_model_config_count(const sp_model *m, sp_quantity q) {
   return sp__model_check_quantity(m, q) ? 0 : sp__grid_size(&m->sub[q].grid);
 }

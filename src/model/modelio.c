@@ -106,10 +106,14 @@ static int save_networks(const sp_model *m, sp_quantity q, const char *tmp,
     net_name(name, sizeof name, q, i);
     char *path = sp__path_join(tmp, name);
     if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    errno = 0;
     int st = sp__classifier_save(s->sets[i].clf, path);
     if (!st && sp__sha256_file(path, sums[i])) st = SP_EIO;
+    if (st)
+      st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot write the network: %s",
+                    strerror(errno ? errno : EIO));
     free(path);
-    if (st) return sp__fail(err, SP_EIO, tmp, 0, 0, NULL, "cannot write network %s", name);
+    if (st) return st;
   }
   return SP_OK;
 }
@@ -196,14 +200,6 @@ static int write_manifest(const sp_model *m, const char *tmp, const char *name,
   return sp__atomic_commit(&af, err);
 }
 
-/* A copy of dir without trailing slashes: "out/" names the directory out,
- * whose temporary sibling is "out.tmp-XXXXXX", not "out/.tmp-XXXXXX". */
-static char *strip_slashes(const char *dir) {
-  size_t n = strlen(dir);
-  while (n > 1 && dir[n - 1] == '/') n--;
-  return strndup(dir, n);
-}
-
 /* Saves the state of every method that has one, with its checksum. */
 static int save_methods(const sp_model *m, const char *tmp, char (*sums)[65], sp_error *err) {
   int st = SP_OK;
@@ -225,9 +221,9 @@ static int save_methods(const sp_model *m, const char *tmp, char (*sums)[65], sp
 static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
   char *tmp = NULL;
   char(*sums[2])[65] = {NULL, NULL};
-  char *dir = strip_slashes(dir_arg);
+  char *dir = sp__strip_slashes(dir_arg);
   if (!dir) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-  int st = sp__tmpdir_create(dir, &tmp, err);
+  int st = sp__tmpdir_create(dir, SP_OUTPUT_MODEL, &tmp, err);
   for (int q = 0; q < 2 && !st; q++) {
     sums[q] = calloc(m->sub[q].nsets + 1, sizeof *sums[q]);
     if (!sums[q]) st = sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -237,8 +233,8 @@ static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
   char method_sums[SP_MODEL_MAX_METHODS][65] = {{0}};
   if (!st) st = save_methods(m, tmp, method_sums, err);
   if (!st) st = write_manifest(m, tmp, name, sums, method_sums, err);
-  if (!st) st = sp__tmpdir_commit(tmp, dir, err);
-  if (st && tmp) sp__tree_remove(tmp);
+  if (!st) st = sp__tmpdir_commit(tmp, dir, SP_OUTPUT_MODEL, err);
+  if (st && tmp) sp__tmpdir_abort(tmp, dir, err);
   free(tmp);
   free(dir);
   free(sums[0]);

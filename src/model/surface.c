@@ -83,18 +83,6 @@ static int fetch(const sp_dataset *ds, size_t k, sp_quantity q,
   return q == SP_TIME ? sp_dataset_time(ds, k, c, v) : sp_dataset_power(ds, k, c, v);
 }
 
-static int hole(const sp_dataset *ds, size_t k, sp_quantity q,
-                const sp_config *c, int st, sp_error *err) {
-  char cfg[64];
-  sp_config_format(c, cfg, sizeof cfg);
-  return sp__fail(err, SP_EGRID, ds->runs_path, 0, 0,
-                  q == SP_TIME ? "time_ms" : "power_w",
-                  st == SP_ENOPOWER
-                      ? "kernel '%s' has no power at %s: the power grid has a hole"
-                      : "kernel '%s' has no row at %s: the grid has a hole",
-                  ds->kernels[k], cfg);
-}
-
 /* Whether g has more points than limit, without overflowing. */
 static int grid_exceeds(const sp_grid *g, size_t limit) {
   size_t n = 1;
@@ -104,6 +92,36 @@ static int grid_exceeds(const sp_grid *g, size_t limit) {
     n *= g->n[a];
   }
   return n > limit;
+}
+
+/* How many points of g kernel k lacks for q; 0 when g is too large to walk
+ * (it has more points than runs.csv has rows). */
+static size_t count_missing(const sp_dataset *ds, size_t k, sp_quantity q, const sp_grid *g) {
+  size_t missing = 0;
+  double v;
+  for (size_t i = 0; !grid_exceeds(g, ds->nruns) && i < sp__grid_size(g); i++) {
+    sp_config c = sp__grid_config(g, i);
+    missing += fetch(ds, k, q, &c, &v) != SP_OK;
+  }
+  return missing;
+}
+
+/* The first missing point, and how many more there are, so that a user
+ * can see whether one row or a whole axis is absent. */
+static int hole(const sp_dataset *ds, size_t k, sp_quantity q, const sp_grid *g,
+                const sp_config *c, int st, sp_error *err) {
+  char cfg[64], more[96] = "";
+  sp_config_format(c, cfg, sizeof cfg);
+  size_t missing = count_missing(ds, k, q, g);
+  if (missing > 1)
+    snprintf(more, sizeof more, " and %zu other configuration%s of the grid", missing - 1,
+             missing == 2 ? "" : "s");
+  return sp__fail(err, SP_EGRID, ds->runs_path, 0, 0,
+                  q == SP_TIME ? "time_ms" : "power_w",
+                  st == SP_ENOPOWER
+                      ? "kernel '%s' has no power at %s%s: the power grid has a hole"
+                      : "kernel '%s' has no row at %s%s: the grid has a hole",
+                  ds->kernels[k], cfg, more);
 }
 
 int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
@@ -119,7 +137,7 @@ int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
       sp_config c = sp__grid_config(g, i);
       double v;
       int st = fetch(ds, k, q, &c, &v);
-      if (st) return hole(ds, k, q, &c, st, err);
+      if (st) return hole(ds, k, q, g, &c, st, err);
     }
   sp_surface *s = calloc(1, sizeof *s);
   size_t n = sp__grid_size(g);
@@ -135,7 +153,7 @@ int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
     int st = fetch(ds, k, q, &c, &s->values[i]);
     if (st) {
       sp_surface_free(s);
-      return hole(ds, k, q, &c, st, err);
+      return hole(ds, k, q, g, &c, st, err);
     }
   }
   *out = s;
@@ -282,7 +300,7 @@ int sp_surface_write_csv(const sp_surface *s, FILE *fp) {
 int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
                      const char *path, sp_error *err) {
   sp_atomic_file af;
-  int st = sp__atomic_open(&af, path, err);
+  int st = sp__atomic_open_output(&af, path, SP_OUTPUT_SURFACES, err);
   if (st) return st;
   fputs("kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,"
         "memory_to,ratio\n", af.fp);

@@ -222,7 +222,7 @@ static int write_all(const output *o, const char *dir, sp_error *err)
     st = sp__reportdir_file(&d, files[i].name, files[i].fn, o, err);
   if (!st)
     st = sp__reportdir_commit(&d, err);
-  sp__reportdir_abort(&d);
+  sp__reportdir_abort(&d, err);
   sp__c_numeric_end(&loc);
   return st;
 }

@@ -4,12 +4,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outguard.h"
 #include "status.h"
+#include "tmpreg.h"
 
 char *sp__path_join(const char *dir, const char *name) {
   size_t a = strlen(dir), b = strlen(name);
@@ -22,7 +25,7 @@ char *sp__path_join(const char *dir, const char *name) {
   return p;
 }
 
-static char *dup_parent(const char *path) {
+char *sp__dup_parent(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash) return strdup(".");
   if (slash == path) return strdup("/");
@@ -30,7 +33,7 @@ static char *dup_parent(const char *path) {
 }
 
 void sp__sync_parent(const char *path) {
-  char *parent = dup_parent(path);
+  char *parent = sp__dup_parent(path);
   if (!parent) return;
   int fd = open(parent, O_RDONLY | O_DIRECTORY);
   if (fd >= 0) {
@@ -43,6 +46,7 @@ void sp__sync_parent(const char *path) {
 
 int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err) {
   memset(af, 0, sizeof *af);
+  af->kind = -1;
   size_t n = strlen(path) + 16;
   af->path = strdup(path);
   af->tmp_path = malloc(n);
@@ -60,6 +64,7 @@ int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err) {
     return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot create file: %s",
                     strerror(e));
   }
+  sp__tmp_register(af->tmp_path);
   /* mkstemp creates 0600; outputs are ordinary user files. */
   (void)fchmod(fd, 0644);
   af->fp = fdopen(fd, "w");
@@ -71,22 +76,35 @@ int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err) {
   return SP_OK;
 }
 
-int sp__atomic_commit(sp_atomic_file *af, sp_error *err) {
-  int failed = fflush(af->fp) != 0 || ferror(af->fp);
-  failed = failed || fsync(fileno(af->fp)) != 0;
-  int e = errno;
-  failed = (fclose(af->fp) != 0) || failed;
+int sp__atomic_open_output(sp_atomic_file *af, const char *path, sp_output_kind kind,
+                           sp_error *err) {
+  int st = sp_output_check(path, kind, err);
+  if (!st) st = sp__atomic_open(af, path, err);
+  if (!st) af->kind = (int)kind;
+  return st;
+}
+
+/* Flushes, fsyncs and closes af's stream: 0, or the errno of the first
+ * failure (EIO when a stdio error left none). */
+static int close_stream(sp_atomic_file *af) {
+  errno = 0;
+  int failed = fflush(af->fp) != 0 || ferror(af->fp) || fsync(fileno(af->fp)) != 0;
+  int e = failed ? (errno ? errno : EIO) : 0;
+  if (fclose(af->fp) != 0 && !e) e = errno ? errno : EIO;
   af->fp = NULL;
-  if (!failed && rename(af->tmp_path, af->path) != 0) {
-    e = errno;
-    failed = 1;
-  }
-  if (failed) {
-    int st = sp__fail(err, SP_EIO, af->path, 0, 0, NULL, "write failed: %s",
-                      strerror(e));
+  return e;
+}
+
+int sp__atomic_commit(sp_atomic_file *af, sp_error *err) {
+  int st = af->kind >= 0 ? sp_output_check(af->path, (sp_output_kind)af->kind, err) : SP_OK;
+  int e = st ? 0 : close_stream(af);
+  if (!st && !e && rename(af->tmp_path, af->path) != 0) e = errno;
+  if (e) st = sp__fail(err, SP_EIO, af->path, 0, 0, NULL, "cannot write: %s", strerror(e));
+  if (st) {
     sp__atomic_abort(af);
     return st;
   }
+  sp__tmp_unregister(af->tmp_path);
   sp__sync_parent(af->path);
   free(af->tmp_path);
   free(af->path);
@@ -96,91 +114,113 @@ int sp__atomic_commit(sp_atomic_file *af, sp_error *err) {
 
 void sp__atomic_abort(sp_atomic_file *af) {
   if (af->fp) fclose(af->fp);
-  if (af->tmp_path) unlink(af->tmp_path);
+  if (af->tmp_path) {
+    sp__tmp_unregister(af->tmp_path);
+    unlink(af->tmp_path);
+  }
   free(af->tmp_path);
   free(af->path);
   memset(af, 0, sizeof *af);
 }
 
-int sp__mkdirs(const char *dir, sp_error *err) {
-  char *p = strdup(dir);
-  if (!p) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-  for (char *s = p + 1;; s++) {
-    int end = *s == '\0';
-    if (*s == '/' || end) {
-      *s = '\0';
-      if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-        int e = errno;
-        free(p);
-        return sp__fail(err, SP_EIO, dir, 0, 0, NULL,
-                        "cannot create directory: %s", strerror(e));
-      }
-      if (end) break;
-      *s = '/';
-    }
-  }
-  free(p);
-  return SP_OK;
+char *sp__strip_slashes(const char *dir) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') n--;
+  return strndup(dir, n);
 }
 
-int sp__tmpdir_create(const char *dir, char **tmp, sp_error *err) {
-  char *parent = dup_parent(dir);
-  if (!parent) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-  int st = sp__mkdirs(parent, err);
-  free(parent);
-  if (st) return st;
-  size_t n = strlen(dir) + 16;
-  *tmp = malloc(n);
-  if (!*tmp) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-  snprintf(*tmp, n, "%s.tmp-XXXXXX", dir);
-  if (!mkdtemp(*tmp)) {
-    int e = errno;
+/* mkdtemp on "NAME<suffix>XXXXXX" beside name; the malloc'ed path or NULL. */
+static char *sibling_dir(const char *name, const char *suffix) {
+  size_t n = strlen(name) + strlen(suffix) + 8;
+  char *p = malloc(n);
+  if (!p) return NULL;
+  snprintf(p, n, "%s%sXXXXXX", name, suffix);
+  if (mkdtemp(p)) return p;
+  free(p);
+  return NULL;
+}
+
+static int make_tmpdir(const char *dir, sp_output_kind kind, char **tmp, sp_error *err) {
+  if (!(*tmp = sibling_dir(dir, ".tmp-")))
+    return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot create temporary directory: %s",
+                    strerror(errno));
+  sp__tmp_register(*tmp);
+  (void)chmod(*tmp, 0755);
+  int st = sp__output_mark(*tmp, kind, err);
+  if (st) {
+    sp__tmpdir_remove(*tmp);
     free(*tmp);
     *tmp = NULL;
-    return sp__fail(err, SP_EIO, dir, 0, 0, NULL,
-                    "cannot create temporary directory: %s", strerror(e));
   }
-  (void)chmod(*tmp, 0755);
-  return SP_OK;
+  return st;
+}
+
+int sp__tmpdir_create(const char *dir_arg, sp_output_kind kind, char **tmp, sp_error *err) {
+  *tmp = NULL;
+  char *dir = sp__strip_slashes(dir_arg);
+  if (!dir) return sp__fail(err, SP_ENOMEM, dir_arg, 0, 0, NULL, "out of memory");
+  int st = sp_output_check(dir, kind, err);
+  if (!st) st = make_tmpdir(dir, kind, tmp, err);
+  free(dir);
+  return st;
 }
 
 void sp__tree_remove(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return;
   struct dirent *e;
+  char p[PATH_MAX];
   while ((e = readdir(d))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    char *p = sp__path_join(dir, e->d_name);
-    if (!p) break;
+    int n = snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    if (n < 0 || (size_t)n >= sizeof p) continue;
     struct stat st;
     if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
       sp__tree_remove(p);
     else
       unlink(p);
-    free(p);
   }
   closedir(d);
   rmdir(dir);
 }
 
-int sp__tmpdir_commit(const char *tmp, const char *dir, sp_error *err) {
-  struct stat st;
-  char *old = NULL;
-  if (stat(dir, &st) == 0) {
-    /* Keep the old directory until the new one is in place, so a crash
-     * between the two renames leaves one complete model, never none. */
-    size_t n = strlen(dir) + 16;
-    old = malloc(n);
-    if (!old) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-    snprintf(old, n, "%s.old-%ld", dir, (long)getpid());
-    sp__tree_remove(old);
-    if (rename(dir, old) != 0) {
-      int e = errno;
-      free(old);
-      return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot replace: %s",
-                      strerror(e));
-    }
+void sp__tmpdir_remove(const char *tmp) {
+  sp__tmp_unregister(tmp);
+  sp__tree_remove(tmp);
+}
+
+void sp__tmpdir_abort(const char *tmp, const char *dir_arg, sp_error *err) {
+  size_t n = strlen(tmp);
+  if (err && !strncmp(err->file, tmp, n) && (err->file[n] == '/' || !err->file[n])) {
+    char user[sizeof err->file];
+    char *dir = sp__strip_slashes(dir_arg);
+    snprintf(user, sizeof user, "%s%s", dir ? dir : dir_arg, err->file + n);
+    snprintf(err->file, sizeof err->file, "%s", user);
+    free(dir);
   }
+  sp__tmpdir_remove(tmp);
+}
+
+/* Moves what is at dir aside to *old (an empty directory made for it), so
+ * a crash between the two renames leaves one complete output, never none. */
+static int move_aside(const char *dir, char **old, sp_error *err) {
+  *old = NULL;
+  if (access(dir, F_OK) != 0) return SP_OK;
+  if (!(*old = sibling_dir(dir, ".old-")))
+    return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot replace: %s", strerror(errno));
+  if (rename(dir, *old) == 0) return SP_OK;
+  int e = errno;
+  rmdir(*old);
+  free(*old);
+  *old = NULL;
+  return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot replace: %s", strerror(e));
+}
+
+static int commit_dir(const char *tmp, const char *dir, sp_output_kind kind, sp_error *err) {
+  char *old;
+  int st = sp_output_check(dir, kind, err);
+  if (!st) st = move_aside(dir, &old, err);
+  if (st) return st;
   if (rename(tmp, dir) != 0) {
     int e = errno;
     if (old) rename(old, dir);
@@ -188,8 +228,18 @@ int sp__tmpdir_commit(const char *tmp, const char *dir, sp_error *err) {
     return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot rename into place: %s",
                     strerror(e));
   }
+  sp__tmp_unregister(tmp);
   sp__sync_parent(dir);
   if (old) sp__tree_remove(old);
   free(old);
   return SP_OK;
+}
+
+int sp__tmpdir_commit(const char *tmp, const char *dir_arg, sp_output_kind kind,
+                      sp_error *err) {
+  char *dir = sp__strip_slashes(dir_arg);
+  if (!dir) return sp__fail(err, SP_ENOMEM, dir_arg, 0, 0, NULL, "out of memory");
+  int st = commit_dir(tmp, dir, kind, err);
+  free(dir);
+  return st;
 }

@@ -12,26 +12,43 @@ typedef struct sp_atomic_file {
   FILE *fp;
   char *path;     /* final name */
   char *tmp_path; /* where it is written until committed */
+  int kind;       /* sp_output_kind checked at open and commit, or -1 */
 } sp_atomic_file;
 
 /* Opens a temporary file beside path for writing. */
 int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err);
+/* The same for a user-named output of kind: path is checked with
+ * sp_output_check here and again before the commit renames over it. */
+int sp__atomic_open_output(sp_atomic_file *af, const char *path, sp_output_kind kind,
+                           sp_error *err);
 /* Flushes, fsyncs, closes and renames into place; aborts on any failure. */
 int sp__atomic_commit(sp_atomic_file *af, sp_error *err);
 /* Closes and removes the temporary file.  Safe to call twice. */
 void sp__atomic_abort(sp_atomic_file *af);
 
-/* Creates a fresh temporary directory beside dir ("dir.tmp-XXXXXX");
- * *tmp receives its malloc'ed path. */
-int sp__tmpdir_create(const char *dir, char **tmp, sp_error *err);
-/* Moves a completed temporary directory over dir (replacing an old one). */
-int sp__tmpdir_commit(const char *tmp, const char *dir, sp_error *err);
-/* Removes a directory tree created by the library (regular files only). */
+/* Checks that dir may receive an output of kind (sp_output_check), then
+ * creates a fresh temporary directory beside it ("dir.tmp-XXXXXX") holding
+ * kind's marker file; *tmp receives its malloc'ed path.  Until it is
+ * committed or removed, sp_output_cleanup removes it. */
+int sp__tmpdir_create(const char *dir, sp_output_kind kind, char **tmp, sp_error *err);
+/* Checks dir again and moves the completed temporary directory over it. */
+int sp__tmpdir_commit(const char *tmp, const char *dir, sp_output_kind kind,
+                      sp_error *err);
+/* Removes an uncommitted temporary directory. */
+void sp__tmpdir_remove(const char *tmp);
+/* The same after a failure: err, when it names a file inside tmp, is made
+ * to name it inside dir, the path the user gave. */
+void sp__tmpdir_abort(const char *tmp, const char *dir, sp_error *err);
+/* Removes a directory tree created by the library. */
 void sp__tree_remove(const char *dir);
-/* mkdir -p. */
-int sp__mkdirs(const char *dir, sp_error *err);
 /* fsync a path's parent directory (after a rename). */
 void sp__sync_parent(const char *path);
+/* The malloc'ed directory part of path ("." when it has none), or NULL. */
+char *sp__dup_parent(const char *path);
+/* A malloc'ed copy of dir without trailing slashes: "out/" names the
+ * directory out, whose temporary sibling is "out.tmp-XXXXXX", not
+ * "out/.tmp-XXXXXX". */
+char *sp__strip_slashes(const char *dir);
 /* Joins dir and name into a malloc'ed path, or NULL. */
 char *sp__path_join(const char *dir, const char *name);
 

@@ -1,7 +1,9 @@
 /* reportdir.c: report directories written at once. */
 #include "reportdir.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fsutil.h"
 #include "status.h"
@@ -9,7 +11,7 @@
 int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err) {
   d->tmp = NULL;
   d->dir = dir;
-  return sp__tmpdir_create(dir, &d->tmp, err);
+  return sp__tmpdir_create(dir, SP_OUTPUT_REPORT, &d->tmp, err);
 }
 
 int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
@@ -21,28 +23,31 @@ int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
   if (!st) {
     st = fn(data, af.fp);
     if (st) {
+      /* The stream's own error (a full disk) says more than the status. */
+      int e = fflush(af.fp) != 0 ? errno : 0;
       sp__atomic_abort(&af);
-      st = sp__fail(err, st, path, 0, 0, NULL, "cannot write: %s", sp_strerror(st));
+      st = sp__fail(err, st, path, 0, 0, NULL, "cannot write: %s",
+                    e ? strerror(e) : sp_strerror(st));
     } else {
       st = sp__atomic_commit(&af, err);
     }
   }
   free(path);
+  if (st) sp__reportdir_abort(d, err);
   return st;
 }
 
 int sp__reportdir_commit(sp_reportdir *d, sp_error *err) {
-  int st = sp__tmpdir_commit(d->tmp, d->dir, err);
-  if (!st) {
-    free(d->tmp);
-    d->tmp = NULL;
-  }
+  int st = sp__tmpdir_commit(d->tmp, d->dir, SP_OUTPUT_REPORT, err);
+  if (st) sp__reportdir_abort(d, err);
+  free(d->tmp);
+  d->tmp = NULL;
   return st;
 }
 
-void sp__reportdir_abort(sp_reportdir *d) {
+void sp__reportdir_abort(sp_reportdir *d, sp_error *err) {
   if (!d->tmp) return;
-  sp__tree_remove(d->tmp);
+  sp__tmpdir_abort(d->tmp, d->dir, err);
   free(d->tmp);
   d->tmp = NULL;
 }

@@ -22,7 +22,8 @@ int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err);
 int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
                        const void *data, sp_error *err);
 int sp__reportdir_commit(sp_reportdir *d, sp_error *err);
-/* Removes the temporary directory; safe after a commit. */
-void sp__reportdir_abort(sp_reportdir *d);
+/* Removes the temporary directory (err, when it names a file there, is
+ * made to name the report's); safe after a commit or a failure. */
+void sp__reportdir_abort(sp_reportdir *d, sp_error *err);
 
 #endif

@@ -16,6 +16,7 @@ static const char *const names[SP_STATUS_COUNT] = {
     [SP_ENOPOWER] = "no power data",
     [SP_EMODEL] = "invalid model",
     [SP_ENUMERIC] = "numerical failure",
+    [SP_EEXIST] = "output path holds something else",
 };
 
 const char *sp_strerror(int status) {

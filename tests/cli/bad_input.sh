@@ -103,6 +103,7 @@ expect_error "base off the grid" 2 "control/runs.csv" "field 'base'" "24cu/1000/
 no_leftovers "base off the grid" off-grid/model
 
 # ---- files that cannot be read or written -------------------------------------------------
+mkdir io
 sp train --runs nowhere/runs.csv --counters control/counters.csv --base $BASE --out io/model
 expect_error "missing runs.csv" 4 "nowhere/runs.csv" "cannot open"
 no_leftovers "missing runs.csv" io/model

@@ -1,0 +1,15 @@
+/* outguard.h: what an output may replace.  Every model, report and CSV the
+ * library writes goes through these checks before it is built and again
+ * before it is renamed into place: a path is replaced only when it does not
+ * exist, is empty, or is an artefact of the same kind that scalepredict
+ * wrote (sp_output_set_force lifts the last condition; a regular file is
+ * never replaced by a directory).  Internal. */
+#ifndef SP_OUTGUARD_H
+#define SP_OUTGUARD_H
+
+#include "scalepredict.h"
+
+/* Writes the marker file of a directory kind (model, report) into dir. */
+int sp__output_mark(const char *dir, sp_output_kind kind, sp_error *err);
+
+#endif

@@ -1,0 +1,81 @@
+/* tmpreg.c: the temporaries of outputs in progress, for sp_output_cleanup.
+ * A model or report is built in a temporary sibling and renamed into place;
+ * when the tool is interrupted (SIGINT, SIGTERM) its handler calls
+ * sp_output_cleanup, which removes what is recorded here.  The table is
+ * fixed-size and static, and the removal uses system calls only, so that
+ * the handler allocates nothing. */
+#define _GNU_SOURCE /* syscall, SYS_getdents64 */
+#include "tmpreg.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "scalepredict.h"
+
+#define SLOTS 16
+
+static char paths[SLOTS][PATH_MAX];
+static volatile sig_atomic_t used[SLOTS];
+
+void sp__tmp_register(const char *path) {
+  for (size_t i = 0; i < SLOTS; i++)
+    if (!used[i]) {
+      int n = snprintf(paths[i], sizeof paths[i], "%s", path);
+      used[i] = n > 0 && (size_t)n < sizeof paths[i];
+      return;
+    }
+}
+
+void sp__tmp_unregister(const char *path) {
+  for (size_t i = 0; i < SLOTS; i++)
+    if (used[i] && !strcmp(paths[i], path)) used[i] = 0;
+}
+
+#ifdef SYS_getdents64
+/* Empties and removes a temporary directory (its entries are files: models
+ * and reports are flat) with system calls only, so that a signal handler
+ * can run it: opendir would allocate, and deadlock a signal that arrived
+ * inside malloc. */
+static void remove_flat_dir(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return;
+  _Alignas(8) char buf[4096]; /* records are 8-byte aligned */
+  long n;
+  while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+    for (long at = 0; at < n;) {
+      const struct linux_dirent64 {
+        unsigned long long ino;
+        long long off;
+        unsigned short reclen;
+        unsigned char type;
+        char name[];
+      } *e = (const void *)(buf + at);
+      if (strcmp(e->name, ".") && strcmp(e->name, "..")) unlinkat(fd, e->name, 0);
+      at += e->reclen;
+    }
+  close(fd);
+  rmdir(dir);
+}
+#else
+static void remove_flat_dir(const char *dir) { sp__tree_remove(dir); }
+#endif
+
+void sp_output_cleanup(void) {
+  for (size_t i = 0; i < SLOTS; i++) {
+    if (!used[i]) continue;
+    used[i] = 0;
+    struct stat st;
+    if (lstat(paths[i], &st) != 0) continue;
+    if (S_ISDIR(st.st_mode))
+      remove_flat_dir(paths[i]);
+    else
+      unlink(paths[i]);
+  }
+}

@@ -1,0 +1,12 @@
+/* tmpreg.h: the temporary files and directories being written, so that a
+ * signal handler can remove them (sp_output_cleanup).  Internal. */
+#ifndef SP_TMPREG_H
+#define SP_TMPREG_H
+
+/* Records path (copied) until it is unregistered.  Outputs are written from
+ * one thread; when every slot is taken the path is not recorded, and only
+ * the ordinary error paths remove it. */
+void sp__tmp_register(const char *path);
+void sp__tmp_unregister(const char *path);
+
+#endif

@@ -1,0 +1,187 @@
+#!/bin/sh
+# outputs_kept.sh (issue 12, item 1): no command replaces what the user
+# owns.  Every output target (train --out, evaluate/dse/governor --report,
+# export --out, the files of surfaces --out) is tried on a directory of
+# user files and on a regular file: each is refused with a message naming
+# it and --force, and nothing there changes.  An older artefact of the same
+# kind (marker file, or a model's manifest) is replaced; --force replaces a
+# directory but never turns a file into a directory; no temporary sibling
+# is left, even after SIGTERM.
+. "$(cd "$(dirname "$0")/../dse" && pwd)/lib.sh"
+
+RUNS=$TRAIN/runs.csv
+COUNTERS=$TRAIN/counters.csv
+
+# user_dir DIR: a project directory holding the user's inputs and notes.
+user_dir() {
+  rm -rf "$1"
+  mkdir -p "$1"
+  cp "$RUNS" "$COUNTERS" "$1/"
+  echo "my notes" >"$1/notes.txt"
+  (cd "$1" && ls -A | sort && cat notes.txt && cksum runs.csv counters.csv) >"$1.before"
+}
+
+# unchanged WHAT DIR: DIR holds exactly what user_dir put there.
+unchanged() {
+  (cd "$2" && ls -A | sort && cat notes.txt && cksum runs.csv counters.csv) >"$2.after" 2>&1
+  cmp -s "$2.before" "$2.after" || fail "$1: the user's directory $2 changed"
+  no_leftovers "$1" "$2.nonexistent"
+  for f in "$2".tmp-* "$2".old-*; do [ ! -e "$f" ] || fail "$1: $f left behind"; done
+}
+
+# refused WHAT PATH: the last command refused PATH, saying what to do.
+refused() {
+  expect_error "$1" 1 "$2" "nothing was written"
+}
+
+# user_file FILE: a regular file of the user's; file_unchanged checks it.
+user_file() {
+  printf 'kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\nmine,1,2,3,4,5\n' >"$1"
+  cp "$1" "$1.before"
+}
+file_unchanged() {
+  cmp -s "$2" "$2.before" || fail "$1: the user's file $2 changed"
+  for f in "$2".tmp-* "$2".old-*; do [ ! -e "$f" ] || fail "$1: $f left behind"; done
+}
+
+TRAIN_ARGS="train --quiet --runs $RUNS --counters $COUNTERS --base $BASE --clusters 3"
+EVAL_ARGS="evaluate --quiet --runs $RUNS --counters $COUNTERS --repeats 1 --clusters 2 --epochs 20"
+DSE_ARGS="dse --model $MODEL --runs $NEW/runs.csv --counters $NEW/counters.csv"
+printf 'order,kernel\n1,fft\n2,histogram\n' >trace.csv
+GOV_ARGS="governor --model $MODEL --trace trace.csv --policies reference,model --runs $NEW/runs.csv --counters $NEW/counters.csv"
+EXP_ARGS="export --model $MODEL --runs $NEW/runs.csv --counters $NEW/counters.csv"
+
+# ---- directories of user files are refused, and kept ----
+for cmd in train evaluate dse governor; do
+  user_dir proj
+  case $cmd in
+    train) sp $TRAIN_ARGS --out proj ;;
+    evaluate) sp $EVAL_ARGS --report proj ;;
+    dse) sp $DSE_ARGS --report proj ;;
+    governor) sp $GOV_ARGS --report proj ;;
+  esac
+  refused "$cmd into a user directory" proj
+  grep -qF -- "--force" err || fail "$cmd: the message does not name --force: $(cat err)"
+  unchanged "$cmd into a user directory" proj
+done
+
+# ---- regular files are refused as directory targets, even with --force ----
+for cmd in train evaluate dse governor; do
+  for force in "" --force; do
+    user_file target.csv
+    case $cmd in
+      train) sp $TRAIN_ARGS --out target.csv $force ;;
+      evaluate) sp $EVAL_ARGS --report target.csv $force ;;
+      dse) sp $DSE_ARGS --report target.csv $force ;;
+      governor) sp $GOV_ARGS --report target.csv $force ;;
+    esac
+    refused "$cmd $force into a file" target.csv
+    grep -qF "never replaced" err || fail "$cmd $force: no 'never replaced' in $(cat err)"
+    file_unchanged "$cmd $force into a file" target.csv
+  done
+done
+
+# ---- file outputs: a user's CSV and a directory are refused ----
+user_file target.csv
+sp $EXP_ARGS --out target.csv
+refused "export over a user's CSV" target.csv
+file_unchanged "export over a user's CSV" target.csv
+user_dir proj
+sp $EXP_ARGS --out proj
+refused "export over a directory" proj
+unchanged "export over a directory" proj
+mkdir surf
+user_file surf/time.csv
+sp surfaces --runs "$RUNS" --out surf
+refused "surfaces over a user's time.csv" surf/time.csv
+file_unchanged "surfaces over a user's time.csv" surf/time.csv
+user_file notadir
+sp surfaces --runs "$RUNS" --out notadir
+expect_rc "surfaces into a file" 4
+file_unchanged "surfaces into a file" notadir
+
+# ---- the same kind of artefact is replaced; an empty directory is filled ----
+mkdir empty
+sp $TRAIN_ARGS --out empty
+expect_rc "train into an empty directory" 0
+[ -f empty/.scalepredict-model ] || fail "a model has no .scalepredict-model marker"
+sp $TRAIN_ARGS --seed 2 --out empty
+expect_rc "train over an older model" 0
+grep -q '^seed 2$' empty/manifest.txt || fail "the older model was not replaced"
+# A model saved before markers existed is recognised by its manifest.
+cp -R "$MODEL" legacy && rm legacy/.scalepredict-model
+sp $TRAIN_ARGS --out legacy
+expect_rc "train over a model without a marker" 0
+# A report does not replace a model, nor a model a report.
+sp $DSE_ARGS --report empty
+refused "dse report over a model" empty
+sp $DSE_ARGS --report rep
+expect_rc "dse report" 0
+[ -f rep/.scalepredict-report ] || fail "a report has no .scalepredict-report marker"
+sp $GOV_ARGS --report rep
+expect_rc "governor report over a dse report" 0
+sp $TRAIN_ARGS --out rep
+refused "train over a report" rep
+sp $EXP_ARGS --out m.csv
+expect_rc "export" 0
+sp $EXP_ARGS --layout wide --out m.csv
+expect_rc "export over an older export" 0
+sp surfaces --runs "$RUNS" --out surf2
+sp surfaces --runs "$RUNS" --out surf2
+expect_rc "surfaces over older surfaces" 0
+
+# ---- --force replaces a directory of user files when asked ----
+user_dir proj
+sp $DSE_ARGS --report proj --force
+expect_rc "dse --force" 0
+[ -f proj/index.html ] && [ ! -e proj/notes.txt ] || fail "--force did not replace proj"
+user_file target.csv
+sp $EXP_ARGS --out target.csv --force
+expect_rc "export --force" 0
+head -n 1 target.csv | grep -q '^kernel,config,' || fail "--force did not replace target.csv"
+
+# ---- SIGTERM while an output is being written removes its temporary ----
+# (SIGINT runs the same handler, but a shell starts background commands
+# with SIGINT ignored, and the tool leaves ignored signals ignored.)  The
+# bundled model's 108 kernels on a refined grid take a second or so; when a
+# command finishes before it can be interrupted, that case is not exercised
+# (and says so).
+# interrupt WHAT OUT ARGS...: runs scalepredict ARGS in the background,
+# sends SIGTERM once OUT.tmp-* appears, and checks that the command failed
+# and left neither OUT nor its temporary.
+interrupt() {
+  what=$1
+  target=$2
+  shift 2
+  "$SCALEPREDICT" "$@" >/dev/null 2>&1 &
+  pid=$!
+  seen=0
+  for _ in $(seq 1 400); do
+    if ls "$target".tmp-* >/dev/null 2>&1; then
+      seen=1
+      kill -TERM "$pid"
+      break
+    fi
+    sleep 0.01
+  done
+  wait "$pid"
+  status=$?
+  if [ "$seen" -eq 0 ]; then
+    echo "$what ended before it could be interrupted: SIGTERM not exercised" >&2
+    return
+  fi
+  [ "$status" -ne 0 ] || fail "SIGTERM: $what still exited 0"
+  for f in "$target".tmp-*; do [ ! -e "$f" ] || fail "SIGTERM during $what left $f behind"; done
+  [ ! -e "$target" ] || fail "SIGTERM during $what left $target"
+}
+models=$SP_TOP_BUILDDIR/models
+if [ -f "$models/hd7970-synth/manifest.txt" ]; then
+  BIG="--model $models/hd7970-synth --runs $models/hd7970-synth-samples/runs.csv
+    --counters $models/hd7970-synth-samples/counters.csv"
+  interrupt "export --out" big.csv export $BIG --grid-interp 10 --out big.csv
+  interrupt "dse --report" bigrep dse $BIG --grid-interp 18 --report bigrep
+else
+  echo "no bundled model: SIGTERM not exercised" >&2
+fi
+
+finish
