@@ -874,8 +874,8 @@ typedef struct sp_export_params {
 
 void sp_export_params_init(sp_export_params *p);
 
-/* Writes every kernel of ds predicted at every configuration as RFC 4180
- * CSV (CRLF line ends, header row with units).  Every kernel is checked
+/* Writes every kernel of ds predicted at every configuration as CSV
+ * (RFC 4180 quoting, LF line ends, header row with units).  Every kernel is checked
  * before the first byte is written. */
 int sp_export_write(const sp_model *m, const sp_dataset *ds,
                     const sp_export_params *p, FILE *fp, sp_error *err);

@@ -51,15 +51,15 @@ static int record(char **s, char fields[][128], int max) {
       continue;
     }
     if (*p == '"') quoted = 1;
-    else if (*p == ',' || *p == '\r' || *p == '\n' || !*p) {
+    else if (*p == ',' || *p == '\n' || !*p) {
       fields[n][len] = 0;
       len = 0;
       if (n < max - 1) n++;
       if (*p != ',') break;
     } else if (len < 127) fields[n][len++] = *p;
   }
-  if (p[0] != '\r' || p[1] != '\n') return -1;
-  *s = p + 2;
+  if (p[0] != '\n') return -1; /* LF line ends, no CR */
+  *s = p + 1;
   return n;
 }
 
@@ -79,8 +79,8 @@ START_TEST(long_layout) {
   ck_assert_str_eq(f[0], "kernel");
   ck_assert_str_eq(f[5], "time_ms");
   ck_assert_str_eq(f[7], "energy_mj");
-  ck_assert_ptr_nonnull(strstr(s, "\r\n\"fft \"\"radix-4\"\"\",16cu/500/475,16,500,475,"));
-  ck_assert_ptr_nonnull(strstr(s, "\r\n\"stream, copy\",32cu/1000/1375,"));
+  ck_assert_ptr_nonnull(strstr(s, "\n\"fft \"\"radix-4\"\"\",16cu/500/475,16,500,475,"));
+  ck_assert_ptr_nonnull(strstr(s, "\n\"stream, copy\",32cu/1000/1375,"));
   int rows = 0;
   while (*q) {
     ck_assert_int_eq(record(&q, f, 64), 8);
@@ -130,11 +130,11 @@ START_TEST(measured_missing_is_blank) {
   sp_export_params_init(&p);
   p.with_measured = 1;
   char *s = export(&p, ds, SP_OK);
-  ck_assert_ptr_nonnull(strstr(s, "\r\nsolo,16cu/500/475,16,500,475,"));
+  ck_assert_ptr_nonnull(strstr(s, "\nsolo,16cu/500/475,16,500,475,"));
   ck_assert_ptr_nonnull(strstr(s, ",5,,"));             /* time measured, power not */
   ck_assert_ptr_nonnull(strstr(s, "16cu/500/1375,16,500,1375,")); /* not measured */
   char *row = strstr(s, "16cu/750/925");
-  ck_assert_ptr_nonnull(strstr(row, ",,,,\r\n"));
+  ck_assert_ptr_nonnull(strstr(row, ",,,,\n"));
   free(s);
   sp_dataset_free(ds);
   free(runs);
@@ -175,7 +175,7 @@ START_TEST(refined_grid) {
   p.grid_interp = 2;
   char *s = export(&p, fix.fresh, SP_OK);
   size_t lines = 0;
-  for (char *q = s; (q = strstr(q, "\r\n")); q += 2) lines++;
+  for (char *q = s; (q = strchr(q, '\n')); q++) lines++;
   ck_assert_uint_eq(lines, 1 + 3 * 2 * 5 * 5);
   ck_assert_ptr_nonnull(strstr(s, ",32cu/625/700,32,625,700,"));
   free(s);

@@ -442,8 +442,8 @@ START_TEST(writers) {
   ck_assert_int_eq(sp_governor_write_json(t, &p, cr, 2, fp), SP_OK);
   fclose(fp);
   ck_assert_ptr_eq(strstr(s, "policy,time_ms,energy_mj,edp_mj_ms,"), s);
-  ck_assert_ptr_nonnull(strstr(s, "\r\nreference,"));
-  ck_assert_ptr_nonnull(strstr(s, ",1,1\r\n")); /* the reference relative to itself */
+  ck_assert_ptr_nonnull(strstr(s, "\nreference,"));
+  ck_assert_ptr_nonnull(strstr(s, ",1,1\n")); /* the reference relative to itself */
   ck_assert_ptr_nonnull(strstr(s, "model,1,10,\"fft \"\"radix-4\"\"\","));
   ck_assert_ptr_nonnull(strstr(s, "\"slowdown\":1.2"));
   ck_assert_ptr_nonnull(strstr(s, "\"power_cap_w\":null"));

@@ -1,6 +1,7 @@
-/* export.c: the prediction matrix (kernels x configurations) as RFC 4180
- * CSV that spreadsheets open as they are: CRLF line ends, a header row whose
- * names carry the units, '.' decimals whatever the locale. */
+/* export.c: the prediction matrix (kernels x configurations) as CSV that
+ * spreadsheets open as they are: RFC 4180 quoting, LF line ends as every
+ * CSV of the tool, a header row whose names carry the units, '.' decimals
+ * whatever the locale. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -22,8 +22,9 @@ typedef struct sp_c_numeric {
 int sp__c_numeric_begin(sp_c_numeric *s);
 void sp__c_numeric_end(sp_c_numeric *s);
 
-/* Line end of every CSV file the library writes (RFC 4180). */
-#define SP_CSV_EOL "\r\n"
+/* Line end of every CSV the library and the CLI write: LF, one convention
+ * for every command (issue 12); spreadsheets read it as RFC 4180's CRLF. */
+#define SP_CSV_EOL "\n"
 
 /* A number as JSON: %.*g, or null when not finite. */
 void sp__json_number(FILE *fp, double v, int digits);

@@ -4,7 +4,8 @@
 # predict as in export; --format table|json works in evaluate, dse and
 # governor as in predict (csv is refused, saying where the CSV tables are);
 # no command creates a missing parent directory; counters clamped to the
-# training range are counted per kernel in predict's CSV and JSON.
+# training range are counted per kernel in predict's CSV and JSON; every
+# CSV any command writes ends its lines in LF (no CR anywhere).
 . "$(cd "$(dirname "$0")/../dse" && pwd)/lib.sh"
 
 IN="--model $MODEL --runs meas.csv --counters $NEW/counters.csv"
@@ -69,5 +70,25 @@ sp predict --model "$MODEL" --runs "$NEW/runs.csv" --counters far.csv --target 1
   --format json
 grep -q '"kernel":"fft".*"clamped_counters":1' out || fail "clamped_counters in JSON: $(cat out)"
 grep -q '"kernel":"histogram".*"clamped_counters":0' out || fail "histogram clamped: $(cat out)"
+
+# ---- one line ending: every CSV written, to standard output or a file ----
+cr=$(printf '\r')
+sp predict $IN --target all --format csv
+grep -q "$cr" out && fail "predict --format csv wrote a CR"
+sp export $IN --with-measured
+grep -q "$cr" out && fail "export wrote a CR"
+sp $DSE --report dse-rep
+expect_rc "dse --report" 0
+sp $GOV --report gov-rep
+expect_rc "governor --report" 0
+sp $EVAL --report eval-rep
+expect_rc "evaluate --report" 0
+sp surfaces --runs "$TRAIN/runs.csv" --out surf
+expect_rc "surfaces" 0
+n=$(find dse-rep gov-rep eval-rep surf -name '*.csv' | wc -l)
+[ "$n" -gt 10 ] || fail "the reports and surfaces hold only $n CSV files"
+for f in $(find dse-rep gov-rep eval-rep surf -name '*.csv'); do
+  grep -q "$cr" "$f" && fail "$f has a CR: every CSV ends its lines in LF"
+done
 
 finish
