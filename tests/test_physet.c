@@ -144,14 +144,8 @@ END_TEST
 static const sp_config base_cfg = {32, 1000, 1375};
 
 static sp_model *train_physet(sp_dataset **ds) {
-  const char *data = getenv("SP_TEST_DATA");
-  ck_assert_ptr_nonnull(data);
-  char runs[4096], counters[4096];
-  snprintf(runs, sizeof runs, "%s/train/runs.csv", data);
-  snprintf(counters, sizeof counters, "%s/train/counters.csv", data);
+  *ds = tu_load_fixture("train");
   sp_error err;
-  sp_error_clear(&err);
-  ck_assert_int_eq(sp_dataset_load(runs, counters, ds, &err), SP_OK);
   sp_train_params tp;
   sp_train_params_init(&tp);
   tp.base = base_cfg;

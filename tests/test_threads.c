@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "scalepredict.h"
+#include "testutil.h"
 
 #define THREADS 4
 #define ROUNDS 50
@@ -44,13 +45,8 @@ static void *predict_all_kernels(void *arg) {
 }
 
 static void load(const char *method) {
-  const char *dir = getenv("SP_TEST_DATA");
-  ck_assert_ptr_nonnull(dir);
-  char runs[4096], counters[4096];
-  snprintf(runs, sizeof runs, "%s/train/runs.csv", dir);
-  snprintf(counters, sizeof counters, "%s/train/counters.csv", dir);
+  data = tu_load_fixture("train");
   sp_error err;
-  ck_assert_int_eq(sp_dataset_load(runs, counters, &data, &err), SP_OK);
   sp_train_params tp;
   sp_train_params_init(&tp);
   tp.base = (sp_config){32, 1000, 1375};

@@ -3,6 +3,8 @@
 #define _XOPEN_SOURCE 700
 #include "testutil.h"
 
+#include "scalepredict.h"
+
 #include <check.h>
 #include <ftw.h>
 #include <math.h>
@@ -74,3 +76,16 @@ int tu_exists(const char *path) {
 }
 
 double tu_rel(double a, double b) { return fabs(a - b) / fabs(b); }
+
+sp_dataset *tu_load_fixture(const char *name) {
+  const char *data = getenv("SP_TEST_DATA");
+  ck_assert_msg(data != NULL, "SP_TEST_DATA is not set (run through make check)");
+  char runs[4096], counters[4096];
+  snprintf(runs, sizeof runs, "%s/%s/runs.csv", data, name);
+  snprintf(counters, sizeof counters, "%s/%s/counters.csv", data, name);
+  sp_dataset *ds = NULL;
+  sp_error err;
+  sp_error_clear(&err);
+  ck_assert_int_eq(sp_dataset_load(runs, counters, &ds, &err), SP_OK);
+  return ds;
+}

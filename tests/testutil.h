@@ -19,4 +19,9 @@ int tu_exists(const char *path);
 /* |a - b| / |b|. */
 double tu_rel(double a, double b);
 
+struct sp_dataset;
+/* Loads the fixture set tests/data/NAME (runs.csv, counters.csv) through
+ * $SP_TEST_DATA, which the test harness sets. */
+struct sp_dataset *tu_load_fixture(const char *name);
+
 #endif
