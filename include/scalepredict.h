@@ -870,6 +870,13 @@ typedef struct sp_export_params {
   sp_export_layout layout;
   int with_measured;      /* add measured values and signed % errors */
   unsigned grid_interp;   /* 1: the model's grid */
+  /* Launch counts per dataset kernel (sp_workload_load: a profile's
+   * launches.csv), or NULL.  With them the kernels are followed by the
+   * whole application, kernel "(application)": time and energy summed
+   * over the kernels times their counts, power = energy / time (none
+   * where a kernel has no power), measured likewise where every kernel
+   * with a count was measured. */
+  const double *weights;
 } sp_export_params;
 
 void sp_export_params_init(sp_export_params *p);

@@ -125,6 +125,13 @@ int cli_parse_positive(const char *s, double *out);
 int cli_parse_nonnegative(const char *s, double *out);
 /* Loads the model, selects its method (method NULL: the one the model
  * recommends) and, when runs is not NULL, loads the dataset. */
+/* The files of a directory 'scalepredict profile' wrote. */
+typedef struct cli_profile {
+  char runs[4096], counters[4096], launches[4096];
+} cli_profile;
+/* Fills p from dir; 1 (after a usage message) when dir is too long. */
+int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p);
+
 int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
                     const char *counters, sp_model **m, sp_dataset **ds, sp_error *err);
 /* A note on stderr about counters clamped to the training range. */

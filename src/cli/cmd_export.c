@@ -9,12 +9,14 @@
 
 typedef struct export_opts {
   const char *model_dir, *method, *runs, *counters, *out;
+  const char *launches;  /* --profile's launches.csv, or NULL */
   sp_export_params p;
 } export_opts;
 
 static void usage(void) {
   puts(
       "Usage: scalepredict export --model DIR --runs FILE --counters FILE\n"
+      "       scalepredict export --model DIR --profile DIR\n"
       "                           [--method NAME] [--layout long|wide]\n"
       "                           [--with-measured] [--grid-interp N] [--out FILE]\n"
       "                           [--ignore-counter NAME] [--skip-unknown-kernels]\n"
@@ -31,6 +33,10 @@ static void usage(void) {
       "                    recommended method; 'scalepredict train' prints them)\n"
       "  --runs FILE       the kernels' runs.csv (a row at the model's base)\n"
       "  --counters FILE   the kernels' counters.csv (a row at the model's base)\n"
+      "  --profile DIR     what 'scalepredict profile' wrote: its runs.csv and\n"
+      "                    counters.csv, and after the kernels the whole application,\n"
+      "                    '(application)': time and energy summed over the kernels\n"
+      "                    times launches.csv's counts, power = energy / time\n"
       "  --layout L        long (default): one row per kernel and configuration;\n"
       "                    wide: one row per kernel, columns QUANTITY@CONFIG\n"
       "  --with-measured   add the measured time and power where --runs has them and\n"
@@ -65,12 +71,20 @@ static int run(const export_opts *o) {
   sp_model *m;
   sp_dataset *ds;
   int st = cli_load_inputs(o->model_dir, o->method, o->runs, o->counters, &m, &ds, &err);
+  double *weights = NULL;
+  sp_export_params p = o->p;
+  if (!st && o->launches) {
+    weights = malloc((sp_dataset_kernel_count(ds) + 1) * sizeof *weights);
+    st = weights ? sp_workload_load(o->launches, ds, weights, &err) : (err.status = SP_ENOMEM);
+    p.weights = weights;
+  }
   if (!st) {
     notes(m, ds);
-    st = o->out ? sp_export_save(m, ds, &o->p, o->out, &err)
-                : sp_export_write(m, ds, &o->p, stdout, &err);
+    st = o->out ? sp_export_save(m, ds, &p, o->out, &err)
+                : sp_export_write(m, ds, &p, stdout, &err);
   }
   int rc = st ? cli_fail(&err) : EXIT_OK;
+  free(weights);
   sp_dataset_free(ds);
   sp_model_free(m);
   return rc;
@@ -83,9 +97,11 @@ int cmd_export(int argc, char **argv) {
       {"with-measured", no_argument, 0, 'w'}, {"grid-interp", required_argument, 0, 'g'},
       {"out", required_argument, 0, 'o'},     {"method", required_argument, 0, 'M'},
       {"help", no_argument, 0, 'h'},          {"force", no_argument, 0, CLI_OPT_FORCE},
+      {"profile", required_argument, 0, 'P'},
       CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};
   export_opts o = {0};
+  cli_profile prof;
   sp_export_params_init(&o.p);
   unsigned long v;
   int c, rc;
@@ -101,6 +117,12 @@ int cmd_export(int argc, char **argv) {
       case 'r': o.runs = optarg; break;
       case 'c': o.counters = optarg; break;
       case 'o': o.out = optarg; break;
+      case 'P':
+        if (cli_profile_paths(optarg, "export ", &prof)) return EXIT_USAGE;
+        o.runs = prof.runs;
+        o.counters = prof.counters;
+        o.launches = prof.launches;
+        break;
       case 'w': o.p.with_measured = 1; break;
       case CLI_OPT_FORCE: sp_output_set_force(1); break;
       case 'l':
@@ -121,7 +143,8 @@ int cmd_export(int argc, char **argv) {
   }
   if (optind < argc) return cli_usage_error("export ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters)
-    return cli_usage_error("export ", "--model, --runs and --counters are required");
+    return cli_usage_error("export ", "--model, and --runs and --counters (or --profile), are "
+                           "required");
   rc = o.out ? cli_check_output(o.out, SP_OUTPUT_EXPORT) : EXIT_OK;
   if (rc) return rc;
   return run(&o);

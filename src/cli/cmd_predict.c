@@ -458,7 +458,7 @@ int cmd_predict(int argc, char **argv) {
       {"floor-w", required_argument, 0, 'F'}, {"profile", required_argument, 0, 'P'},
       CLI_DATA_OPTIONS, {0, 0, 0, 0}};
   predict_opts o = {0};
-  char runs[4096], counters[4096], launches[4096];
+  cli_profile prof;
   int c, rc;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -476,12 +476,10 @@ int cmd_predict(int argc, char **argv) {
       case 'M': o.method = optarg; break;
       case 'u': o.use_measured = optarg; break;
       case 'P':
-        snprintf(runs, sizeof runs, "%s/runs.csv", optarg);
-        snprintf(counters, sizeof counters, "%s/counters.csv", optarg);
-        snprintf(launches, sizeof launches, "%s/launches.csv", optarg);
-        o.runs = runs;
-        o.counters = counters;
-        o.weights = launches;
+        if (cli_profile_paths(optarg, "predict ", &prof)) return EXIT_USAGE;
+        o.runs = prof.runs;
+        o.counters = prof.counters;
+        o.weights = prof.launches;
         break;
       case 'F':
         if (cli_parse_positive(optarg, &o.floor_w))

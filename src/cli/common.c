@@ -244,3 +244,12 @@ int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err) {
                       "no such model directory, and no bundled model of that name (see "
                       "'scalepredict models')");
 }
+
+int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p) {
+  if (strlen(dir) + sizeof "/counters.csv" > sizeof p->runs)
+    return cli_usage_error(cmd, "--profile: the directory name is too long");
+  snprintf(p->runs, sizeof p->runs, "%s/runs.csv", dir);
+  snprintf(p->counters, sizeof p->counters, "%s/counters.csv", dir);
+  snprintf(p->launches, sizeof p->launches, "%s/launches.csv", dir);
+  return 0;
+}

@@ -29,6 +29,7 @@ typedef struct exporter {
   sp_space space;
   double *counters;
   double *v[7];       /* t, p, e, mt, mp, te, pe over the space */
+  double *app[4];     /* the application's t, e, mt, me (with weights) */
   sp_error *err;
 } exporter;
 
@@ -58,6 +59,8 @@ static int exporter_init(exporter *x, sp_error *err) {
   x->counters = malloc((sp_model_counter_count(x->m) + 1) * sizeof(double));
   int ok = x->counters != NULL;
   for (int i = 0; i < NV && ok; i++) ok = (x->v[i] = malloc(x->space.n * sizeof(double))) != NULL;
+  for (int i = 0; i < 4 && ok && x->p->weights; i++)
+    ok = (x->app[i] = calloc(x->space.n, sizeof(double))) != NULL;
   return ok ? SP_OK : sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
 }
 
@@ -65,6 +68,7 @@ static void exporter_free(exporter *x) {
   sp__space_free(&x->space);
   free(x->counters);
   for (int i = 0; i < NV; i++) free(x->v[i]);
+  for (int i = 0; i < 4; i++) free(x->app[i]);
 }
 
 /* Every kernel must be predictable before anything is written. */
@@ -105,6 +109,32 @@ static int fill_kernel(exporter *x, size_t k) {
     x->v[V_PE][i] = pct(x->v[V_P][i], x->v[V_MP][i]);
   }
   return SP_OK;
+}
+
+/* Adds kernel k's values, times its launch count, to the application's
+ * (an unknown value makes the sum unknown). */
+static void add_to_application(exporter *x, size_t k) {
+  double w = x->p->weights[k];
+  if (!(w > 0)) return;
+  for (size_t i = 0; i < x->space.n; i++) {
+    x->app[0][i] += w * x->v[V_T][i];
+    x->app[1][i] += w * x->v[V_E][i];
+    x->app[2][i] += w * (x->p->with_measured ? x->v[V_MT][i] : NAN);
+    x->app[3][i] += w * (x->p->with_measured ? x->v[V_MT][i] * x->v[V_MP][i] : NAN);
+  }
+}
+
+/* The application's sums as a kernel's values: power = energy / time. */
+static void fill_application(exporter *x) {
+  for (size_t i = 0; i < x->space.n; i++) {
+    x->v[V_T][i] = x->app[0][i];
+    x->v[V_E][i] = x->app[1][i];
+    x->v[V_P][i] = x->app[1][i] / x->app[0][i];
+    x->v[V_MT][i] = x->app[2][i];
+    x->v[V_MP][i] = x->app[3][i] / x->app[2][i];
+    x->v[V_TE][i] = pct(x->v[V_T][i], x->v[V_MT][i]);
+    x->v[V_PE][i] = pct(x->v[V_P][i], x->v[V_MP][i]);
+  }
 }
 
 /* ---- long: one row per kernel and configuration ---------------------------------- */
@@ -161,6 +191,12 @@ static int write_all(exporter *x) {
     const char *name = sp_dataset_kernel_name(x->ds, k);
     if (wide) wide_row(x, name);
     else long_rows(x, name);
+    if (x->p->weights) add_to_application(x, k);
+  }
+  if (x->p->weights) {
+    fill_application(x);
+    if (wide) wide_row(x, "(application)");
+    else long_rows(x, "(application)");
   }
   if (ferror(x->fp))
     return sp__fail(x->err, SP_EIO, NULL, 0, 0, NULL, "write error");

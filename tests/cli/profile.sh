@@ -42,6 +42,29 @@ sp predict --model h100-sm --profile prof --target all --format json
 expect_rc "predict --profile json, bundled model by name" 0
 expect_out "json" '"kernel":"(application)"'
 
+# export --profile: after the kernels, the application, whose time at each
+# configuration is the kernels' times times their launch counts, summed.
+sp export --model "$H100" --profile prof
+expect_rc "export --profile" 0
+cp "$WORK/out" export.csv
+[ "$(grep -c '^(application),' export.csv)" -eq 13 ] || fail "export: not 13 application rows"
+if have_python; then
+  python3 - export.csv prof/launches.csv <<'PY' || fail "export --profile: the application is not the weighted sum"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+count = {r["kernel"]: float(r["count"]) for r in csv.DictReader(open(sys.argv[2]))}
+for cfg in {r["config"] for r in rows}:
+    at = [r for r in rows if r["config"] == cfg]
+    app = [float(r["time_ms"]) for r in at if r["kernel"] == "(application)"]
+    want = sum(count[r["kernel"]] * float(r["time_ms"]) for r in at if r["kernel"] != "(application)")
+    assert len(app) == 1 and abs(app[0] - want) <= 1e-5 * want, (cfg, app, want)
+    assert all(r["power_w"] == "" for r in at if r["kernel"] == "(application)")  # no power profiled
+PY
+fi
+sp export --model "$H100" --profile prof --layout wide
+expect_rc "export --profile wide" 0
+[ "$(tail -n 1 "$WORK/out" | cut -d, -f1)" = "(application)" ] || fail "export wide: no application row last"
+
 # ---- the full set: every missing metric named at once --------------------
 sp profile --model "$H100" --out full --import "$P/h100-example-full.csv"
 expect_error "full set" 2 "12 metrics the model needs are missing" \
