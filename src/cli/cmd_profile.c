@@ -132,16 +132,56 @@ static int explain_ncu(const char *log, int status, const char *program) {
   return EXIT_OK;
 }
 
-static int run_ncu(const profile_opts *o, const sp_model *m) {
-  char ncu[PATH_MAX], program[PATH_MAX], tmpl[] = "/tmp/scalepredict-profile-XXXXXX";
+/* The ncu to run, into ncu; EXIT_SYSTEM (with the fix) when there is none. */
+static int find_ncu(const profile_opts *o, char *ncu, size_t size) {
   const char *want = o->profiler ? o->profiler : "ncu";
-  if (find_program(want, ncu, sizeof ncu)) {
-    fprintf(stderr, "scalepredict: the profiler '%s' was not found%s: install NVIDIA Nsight "
-            "Compute (the CUDA toolkit's 'nsight-compute' package, or "
-            "https://developer.nvidia.com/nsight-compute) and put ncu on PATH, or give "
-            "--profiler PATH; nothing written\n", want, strchr(want, '/') ? "" : " on PATH");
+  if (!find_program(want, ncu, size)) return EXIT_OK;
+  fprintf(stderr, "scalepredict: the profiler '%s' was not found%s: install NVIDIA Nsight "
+          "Compute (the CUDA toolkit's 'nsight-compute' package, or "
+          "https://developer.nvidia.com/nsight-compute) and put ncu on PATH, or give "
+          "--profiler PATH; nothing written\n", want, strchr(want, '/') ? "" : " on PATH");
+  return EXIT_SYSTEM;
+}
+
+/* A fresh temporary directory dir (PATH_MAX) and the path of ncu's output
+ * in it, log (PATH_MAX + 32); EXIT_SYSTEM when it cannot be made. */
+static int temp_log(char *dir, char *log) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, PATH_MAX, "%s/scalepredict-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    perror("scalepredict: a temporary directory");
     return EXIT_SYSTEM;
   }
+  snprintf(log, PATH_MAX + 32, "%s/ncu-raw.csv", dir);
+  return EXIT_OK;
+}
+
+/* An Nsight Compute report (.ncu-rep) read through ncu --import into the
+ * raw CSV that convert() reads. */
+static int import_report(const profile_opts *o, const sp_model *m) {
+  char ncu[PATH_MAX], dir[PATH_MAX], log[PATH_MAX + 32];
+  int rc = find_ncu(o, ncu, sizeof ncu);
+  if (rc || (rc = temp_log(dir, log))) return rc;
+  char *args[] = {ncu,           "--import", (char *)o->import, "--csv", "--page", "raw",
+                  "--print-units", "base",   "--print-kernel-base", "demangled",
+                  "--log-file",  log,        NULL};
+  int status = run_program(args);
+  if (status != 0) {
+    fprintf(stderr, "scalepredict: ncu could not read the report '%s' (%s %d); nothing "
+            "written\n", o->import, status < 0 ? "could not run, error" : "exit status",
+            status);
+    rc = EXIT_SYSTEM;
+  } else {
+    rc = convert(o, m, log);
+  }
+  unlink(log);
+  rmdir(dir);
+  return rc;
+}
+
+static int run_ncu(const profile_opts *o, const sp_model *m) {
+  char ncu[PATH_MAX], program[PATH_MAX];
+  if (find_ncu(o, ncu, sizeof ncu)) return EXIT_SYSTEM;
   if (find_program(o->argv[0], program, sizeof program)) {
     fprintf(stderr, "scalepredict: the program '%s' was not found or is not executable; "
             "nothing written\n", o->argv[0]);
@@ -150,15 +190,11 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
   sp_error err;
   char *metrics = NULL;
   if (sp_profile_metric_list(m, SP_VENDOR_NVIDIA, &metrics, &err)) return cli_fail(&err);
-  const char *tmp = getenv("TMPDIR");
   char dir[PATH_MAX], log[PATH_MAX + 32];
-  snprintf(dir, sizeof dir, "%s/%s", tmp && *tmp ? tmp : "/tmp", strrchr(tmpl, '/') + 1);
-  if (!mkdtemp(dir)) {
+  if (temp_log(dir, log)) {
     free(metrics);
-    perror("scalepredict: a temporary directory");
     return EXIT_SYSTEM;
   }
-  snprintf(log, sizeof log, "%s/ncu-raw.csv", dir);
   size_t n = 0;
   while (o->argv[n]) n++;
   char **args = calloc(n + 20, sizeof *args);
@@ -207,7 +243,9 @@ static void usage(void) {
       "                    'scalepredict models')\n"
       "  --out DIR         the directory to create (an existing one is refused)\n"
       "  --base CFG        the configuration profiled (default: the model's base)\n"
-      "  --import FILE     convert this profile instead of running a program\n"
+      "  --import FILE     convert this profile instead of running a program (an\n"
+      "                    Nsight Compute report, FILE.ncu-rep, is read through\n"
+      "                    'ncu --import FILE --csv --page raw')\n"
       "  --profiler PATH   the ncu to run (default: ncu on PATH)\n"
       "\n"
       "Exit status: 1 usage, 2 the profile lacks metrics or launches, 3 model,\n"
@@ -252,7 +290,9 @@ int cmd_profile(int argc, char **argv) {
   int st = cli_find_model(o.model, dir, sizeof dir, &err);
   if (!st) st = sp_model_load(dir, &m, &err);
   if (st) return cli_fail(&err);
-  int rc = o.import ? convert(&o, m, o.import) : run_ncu(&o, m);
+  size_t il = o.import ? strlen(o.import) : 0;
+  int report = il > 8 && !strcmp(o.import + il - 8, ".ncu-rep");
+  int rc = report ? import_report(&o, m) : o.import ? convert(&o, m, o.import) : run_ncu(&o, m);
   sp_model_free(m);
   return rc;
 }

@@ -155,6 +155,18 @@ no_leftovers "no kernel" run4
 sp profile --model "$H100" --out run5 --profiler no-such-ncu -- true
 expect_error "no ncu" 4 "'no-such-ncu' was not found on PATH" "Nsight Compute"
 no_leftovers "no ncu" run5
+# An Nsight Compute report is read through 'ncu --import FILE --csv --page raw'.
+echo "a report" >app.ncu-rep
+FAKE_NCU=$P/h100-example-ncu.csv PATH=$WORK/bin:$PATH sp profile --model "$H100" --out rep1 \
+  --import app.ncu-rep
+expect_rc "import .ncu-rep" 0
+for want in "--import app.ncu-rep" "--csv" "--page raw" "--print-units base"; do
+  grep -qF -- "$want" args || fail "import .ncu-rep: ncu not asked for '$want': $(cat args)"
+done
+cmp -s rep1/runs.csv prof/runs.csv || fail "import .ncu-rep and import of its CSV differ"
+sp profile --model "$H100" --out rep2 --profiler no-such-ncu --import app.ncu-rep
+expect_error "import .ncu-rep without ncu" 4 "'no-such-ncu' was not found on PATH"
+no_leftovers "import .ncu-rep without ncu" rep2
 sp profile --model "$H100" --out run6
 expect_rc "neither" 1
 grep -qF "either --import FILE or -- PROGRAM" "$WORK/err" || fail "neither: $(cat "$WORK/err")"
