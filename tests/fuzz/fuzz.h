@@ -22,7 +22,8 @@ const char *fz_dir(void);
 /* fz_dir()/name in a static buffer of the caller's thread. */
 const char *fz_path(const char *name);
 /* Replaces fz_dir()/name with size bytes of data; aborts on failure (a
- * fuzzer that cannot write its input would report nothing but noise). */
+ * fuzzer that cannot write its input would report nothing but noise).
+ * Returns fz_path's buffer, which the next call overwrites. */
 const char *fz_write(const char *name, const void *data, size_t size);
 /* Removes fz_dir()/name recursively (regular files and directories). */
 void fz_remove(const char *name);

@@ -33,8 +33,10 @@ static sp_model *model(void) {
   p.clusters = 2;
   p.max_epochs = 20;
   p.methods = 0;
-  FZ_CHECK(sp_dataset_load(fz_write("runs.csv", RUNS, sizeof RUNS - 1),
-                           fz_write("counters.csv", COUNTERS, sizeof COUNTERS - 1), &ds,
+  /* fz_write returns one buffer for every path: copy the first. */
+  char runs[8192];
+  snprintf(runs, sizeof runs, "%s", fz_write("runs.csv", RUNS, sizeof RUNS - 1));
+  FZ_CHECK(sp_dataset_load(runs, fz_write("counters.csv", COUNTERS, sizeof COUNTERS - 1), &ds,
                            &err) == SP_OK);
   int st = sp_model_train(ds, &p, NULL, NULL, &m, &err);
   if (st) {
