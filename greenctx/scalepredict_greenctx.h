@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scalepredict_greenctx.h: run your own CUDA code on fewer SMs, to measure
  * it at the configurations scalepredict predicts (docs/profile.md).
  *

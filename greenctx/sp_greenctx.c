@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp_greenctx.c: the calling thread's CUDA work on a green context of N SMs
  * (scalepredict_greenctx.h).  The same driver calls as the harness's CUDA
  * backend (training/runner/backend_cuda.c): the device's SM resource, one

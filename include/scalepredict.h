@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scalepredict.h: the public interface of libscalepredict.
  *
  * scalepredict predicts how a GPU kernel's run time and power change across

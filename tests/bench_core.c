@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_core.c: the core speed goals of docs/performance.md.
  *   - time to build a model (surfaces, k-means, classifiers) from a data set;
  *   - time to predict one kernel at every configuration of the model's grid.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_dse.c: design-space exploration speed for docs/performance.md:
  * sp_dse_run over the model's grid and over a grid refined between clocks
  * (--grid-interp), and writing the report, for a workload of every kernel

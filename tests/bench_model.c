@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_model.c: prediction speed of a saved model, per method it carries:
  * one kernel's whole design space (time at every configuration of the
  * model's grid), time plus power, and time with its 90% intervals and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* benchutil.c: see benchutil.h. */
 #include "benchutil.h"
 

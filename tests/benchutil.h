@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* benchutil.h: what the benchmarks (bench_*.c, `make bench`) share: a
  * monotonic clock, a comparison for qsort of doubles (medians), the
  * one-line report of a library error, loading a model with its kernels,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dsefix.c: the power-law data set of dsefix.h. */
 #include "dsefix.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dsefix.h: the generated data set and model behind test_dse, test_governor
  * and test_export.
  *

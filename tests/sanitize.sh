@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # sanitize.sh: the test suite under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the CLI integration tests under valgrind memcheck (docs/reliability.md).
 #

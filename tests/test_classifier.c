@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_classifier.c: unit tests for the FANN cluster classifier. */
 #include <check.h>
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_config.c: the CUcu/ENGINE/MEMORY notation, status names and error
  * formatting. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_dataset.c: loading runs.csv and counters.csv, and every way in which
  * they can be malformed. */
 #include <check.h>

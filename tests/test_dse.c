@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_dse.c: design-space exploration against brute force on the
  * closed-form data set of dsefix.h: workload totals, every objective, both
  * Pareto fronts, elasticities and classes, candidate ranking, refinement

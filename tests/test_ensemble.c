@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_ensemble.c: the stack method's weight solvers and its leave-one-out
  * weights on data whose best member is known by construction. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_evaluate.c: every evaluation method pinned on a small generated data
  * set, so that moving code around the evaluation cannot change a result
  * unnoticed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_export.c: the prediction matrix as CSV: both layouts, measured
  * values and errors, RFC 4180 quoting and line ends, atomic files, nothing
  * written on error, and '.' decimals under a comma-decimal locale. */

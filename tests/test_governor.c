@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_governor.c: trace loading, replay accounting, the built-in policies
  * and the public policy interface on the closed-form data set of dsefix.h,
  * where predictions equal the truth. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_kmeans.c: unit tests for k-means with k-means++ seeding. */
 #include <check.h>
 #include <math.h>

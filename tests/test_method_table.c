@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_method_table.c: adding a prediction method takes one file and one
  * line of the method table (src/model/method.h).  This program is that file
  * for a method of its own, "mean", and adds its line to the table: the model

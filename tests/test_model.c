@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_model.c: training, the oracle, classification, saved models and
  * prediction on a small generated data set whose kernels fall into three
  * scaling classes that their counters identify. */

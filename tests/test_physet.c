@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_physet.c: what physet says about its own predictions: the novelty
  * measure (src/model/novelty.h) and the 90% intervals (src/model/physet.h),
  * through the public API where there is one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_surface.c: scaling surfaces (paper III-B) on hand-built grids with
  * analytic time and power functions. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_threads.c: predictions on one shared model from several threads give
  * exactly what the same predictions give one after another, with each
  * method the model carries (include/scalepredict.h, "Thread safety").  Run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* testutil.c: scratch directories and files for the unit tests.  Failures
  * here abort the test that called them, through Check. */
 #define _XOPEN_SOURCE 700

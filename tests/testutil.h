@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* testutil.h: scratch directories and files for the unit tests. */
 #ifndef SP_TESTUTIL_H
 #define SP_TESTUTIL_H

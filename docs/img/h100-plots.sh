@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # h100-plots.sh: the SM-scaling figures of docs/harness.md from the real
 # H100 data set (training/data/h100-sm/runs.csv).
 #   sh docs/img/h100-plots.sh   (from the repository root; needs gnuplot)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # AMD backend for sp-sweep (sourced): clocks through rocm-smi, the compute-
 # unit count through HSA_CU_MASK in the runner's environment.
 #

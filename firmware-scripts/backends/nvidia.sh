@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # NVIDIA backend for sp-sweep (sourced): clocks through nvidia-smi.
 #
 # Graphics and memory clocks are locked with -lgc/-lmc and unlocked with

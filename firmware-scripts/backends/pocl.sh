@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pocl CPU-device backend for sp-sweep (sourced).
 #
 # The compute-unit count is POCL_CPU_MAX_CU_COUNT in the runner's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The AMD backend against the stand-in rocm-smi: DPM levels looked up in
 # --showclkfrq, --setsclk/--setmclk, read-back from --showclocks, the CU
 # count as HSA_CU_MASK, --resetclocks and the original performance level

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # --dry-run prints every command a sweep would run, vendor tools and runner
 # alike, in order and quoted for a shell, and runs none of them: the stand-ins'
 # call log stays empty and no file is written.  The example plans are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fixed-clocks mode (--fixed-clocks or fixed_clocks=yes) sweeps CU counts and
 # never runs a command that changes a clock: no lock, no reset, not even at
 # exit.  The plan's clocks label the rows; 'current' labels are read once and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared set-up for the sweep tests (sourced).  Each test gets a scratch
 # directory, the stand-in nvidia-smi, rocm-smi and sp-runner first on PATH,
 # a log of every call they receive, and a few assertions.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A configuration whose read-back differs from the request is marked in
 # sweep-mismatches.csv, never recorded under the requested clocks: with
 # on_mismatch=skip (the default) it is not measured, and is tried again by

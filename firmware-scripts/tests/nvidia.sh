@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The NVIDIA backend against the stand-in nvidia-smi: the exact sequence of
 # queries, locks, read-backs, runner calls and the final reset; the rows and
 # the sweep log; a finished sweep run again measures nothing and changes

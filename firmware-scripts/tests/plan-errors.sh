@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every way a sweep refuses to start says why, exits 1 and runs nothing:
 # bad command lines, plan syntax (with file and line), missing or malformed
 # keys, unknown backends, a missing runner or vendor tool, a lock held by a

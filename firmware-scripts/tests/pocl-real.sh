@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The pocl-ci plan with the real training/runner/sp-runner on pocl's CPU
 # device: every (kernel, CU level) row written once, and a second sweep
 # measures nothing.  Skipped (77) without the runner or a pocl device.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The pocl backend with the stand-in runner: the CU count reaches the runner
 # as POCL_CPU_MAX_CU_COUNT, no vendor tool is called, the engine clock label
 # is read from cpufreq (or /proc/cpuinfo) once, and a plan that asks pocl to

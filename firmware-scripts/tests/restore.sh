@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Settings are restored whatever ends the sweep: a runner error, and SIGINT,
 # SIGTERM or SIGHUP sent to the sweep while its runner measures.  The
 # runner is stopped first, nothing is left behind (saved settings, lock),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A sweep killed with SIGKILL and run again ends with every configuration
 # measured exactly once: no duplicate row, no lost row.  Killing only the
 # sweep leaves its runner running; a new sweep refuses to start until that

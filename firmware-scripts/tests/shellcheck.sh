@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The sweep scripts, backends, stand-ins and tests pass shellcheck.  Skipped
 # (77) where shellcheck is not installed: the build does not need it.
 . "$(dirname "$0")/lib.sh"

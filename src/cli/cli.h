@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.h: shared pieces of the scalepredict command-line tool.  The tool uses
  * only the public header scalepredict.h. */
 #ifndef SP_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_default.c: the main job, "scalepredict --base CFG --target CFG", on the
  * bundled default model and its bundled sample kernels. */
 #define _GNU_SOURCE

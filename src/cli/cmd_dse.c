@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_dse.c: scalepredict dse, design-space exploration of a workload. */
 #define _GNU_SOURCE
 #include <getopt.h>

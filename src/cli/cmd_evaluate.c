@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_evaluate.c: scalepredict evaluate, the held-out accuracy study. */
 #define _GNU_SOURCE
 #include <errno.h>

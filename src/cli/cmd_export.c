@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_export.c: scalepredict export, the prediction matrix as CSV. */
 #define _GNU_SOURCE
 #include <getopt.h>

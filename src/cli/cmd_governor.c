@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_governor.c: scalepredict governor, replaying a kernel trace through
  * DVFS / CU power-gating policies. */
 #define _GNU_SOURCE

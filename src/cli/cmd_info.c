@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_info.c: scalepredict info (what a model needs and gives) and
  * scalepredict models (the bundled ones). */
 #define _GNU_SOURCE

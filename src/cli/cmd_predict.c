@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_predict.c: scalepredict predict, and the output of predictions. */
 #define _GNU_SOURCE
 #include <getopt.h>

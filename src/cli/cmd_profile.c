@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_profile.c: scalepredict profile, the user's own application turned
  * into the model's input (issue 11): a profile the user has (--import), or
  * the program run under the vendor profiler with exactly the metrics the

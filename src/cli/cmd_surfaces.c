@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_surfaces.c: scalepredict surfaces, the scaling values as CSV. */
 #define _GNU_SOURCE
 #include <errno.h>

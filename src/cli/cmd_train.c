@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_train.c: scalepredict train. */
 #define _GNU_SOURCE
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* common.c: error reporting, formats and progress for the CLI. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* explore.c: pieces shared by the dse, governor and export commands. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c: scalepredict's entry point and subcommand dispatch. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* csvhead.c: named columns in CSV headers. */
 #include "csvhead.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* csvhead.h: finding named columns in a CSV header row.  Internal. */
 #ifndef SP_CSVHEAD_H
 #define SP_CSVHEAD_H

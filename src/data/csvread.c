@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* csvread.c: libcsv driven one physical line at a time so that every row
  * can be reported with the line it came from. */
 #include "csvread.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* csvread.h: streaming CSV rows with line numbers, on top of libcsv.
  * Tolerates a UTF-8 byte-order mark, CRLF line ends and quoted fields; skips
  * blank lines.  Memory is bounded by the longest row, which is itself

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dataset.c: loading and validating runs.csv and counters.csv. */
 #include "dataset.h"
 

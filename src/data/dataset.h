@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dataset.h: the in-memory form of runs.csv and counters.csv.  Internal. */
 #ifndef SP_DATASET_H
 #define SP_DATASET_H

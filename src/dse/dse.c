@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dse.c: design-space exploration of a workload over a configuration space:
  * best configurations per objective, Pareto fronts, sensitivity and the
  * ranking of candidate products. */

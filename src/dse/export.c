@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export.c: the prediction matrix (kernels x configurations) as CSV that
  * spreadsheets open as they are: RFC 4180 quoting, LF line ends as every
  * CSV of the tool, a header row whose names carry the units, '.' decimals

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* input.c: the workload weights and candidate product files of dse. */
 #include "input.h"
 

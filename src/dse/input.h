@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* input.h: the files dse reads besides the model and the dataset: the
  * workload (kernel,weight) and the candidate products (name,config), owned
  * by input.c.  Internal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.c: the dse report directory: index.html with inline SVG plots,
  * each plot as its own SVG file, and every table as CSV. */
 #include <math.h>

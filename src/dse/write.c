@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* write.c: dse results as CSV tables and JSON. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* baselines.c: nearest-kernel, k-nearest and ridge-regression baselines. */
 #include "baselines.h"
 

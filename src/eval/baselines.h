@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* baselines.h: the comparison methods of the evaluation that do not use the
  * cluster sets: nearest training kernel, k nearest kernels, per-target ridge
  * regression of the log ratio on counters, and constant.  Internal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ensemble.c: see ensemble.h. */
 #include "ensemble.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ensemble.h: the "stack" method of the evaluation, a stacked ensemble
  * (Wolpert 1992; Breiman 1996) of the counter-driven baselines.  Each
  * member predicts a kernel's log ratios; the stack predicts their weighted

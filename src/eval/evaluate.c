@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* evaluate.c: the accuracy study of the paper's Section V.  Kernels are held
  * out (random splits or leave-one-out); for every split, base configuration
  * and cluster count a model is trained on the remaining kernels only, and the

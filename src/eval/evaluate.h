@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* evaluate.h: the evaluation object, owned by evaluate.c (the driver that
  * fills it); methods.c appends records to it, stats.c and report.c read it.
  * Internal. */

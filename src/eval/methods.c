@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* methods.c: the prediction methods sp_evaluate compares, as a table (one
  * entry per method: what it needs of the job's context, whether it depends
  * on the cluster count, how it scores a held-out kernel), and how a job

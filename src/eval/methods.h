@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* methods.h: the evaluation's methods, between the driver (evaluate.c:
  * splits, jobs, worker threads) and the per-method scoring (methods.c).
  * Internal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.c: the evaluation report directory: CSV tables, SVG plots and
  * an index.html.  Everything is written into a temporary directory that is
  * renamed into place only when complete. */

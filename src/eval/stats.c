@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stats.c: error statistics over evaluation records: time and power as
  * recorded, and energy from the pairs of a time and a power record. */
 #include <math.h>

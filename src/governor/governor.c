@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* governor.c: replaying a loaded kernel trace (trace.c) through governor
  * policies, with switching costs and power-cap accounting. */
 #include "trace.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy.c: the built-in governor policies, written against the public
  * policy interface like any user's policy would be. */
 #include <math.h>

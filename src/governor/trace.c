@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace.c: the kernel trace object: reading the trace file
  * (order,kernel[,base_time_ms,base_power_w,<counters>...]), predicting its
  * kernels over the configuration space, and the public accessors.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace.h: the kernel trace behind sp_governor_replay, owned by trace.c
  * (reading, prediction, accessors) and read by governor.c (replay) and
  * write.c (output).  Internal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* write.c: governor comparisons as JSON, CSV and an HTML report. */
 #include <math.h>
 #include <stdlib.h>

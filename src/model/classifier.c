@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* classifier.c: the per-cluster-set neural-network classifier (paper III-D).
  *
  * A FANN (double precision) network with ninputs linear inputs, nclasses

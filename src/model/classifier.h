@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* classifier.h: the per-cluster-set neural-network classifier (paper III-D).
  * A three-layer fully connected FANN network: linear inputs (counters
  * normalized to [0,1]), one sigmoid hidden layer with as many neurons as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* featplan.c: feature vocabularies (featplan.h).
  *
  * The quantities are those that decide how time responds to fewer compute

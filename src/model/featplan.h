@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* featplan.h: what a kernel's base measurement says about its hardware use,
  * as a fixed-length feature vector.  Internal.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* forest.c: extremely randomized trees over vector targets (forest.h).
  *
  * Nodes of all trees live in one array.  An inner node holds a feature, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* forest.h: extremely randomized trees (Geurts et al., 2006) for vector
  * targets, used as an adaptive similarity between kernels.  Internal.
  *

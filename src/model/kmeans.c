@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kmeans.c: k-means clustering with k-means++ seeding (paper III-C).
  *
  * Each restart seeds k centroids with k-means++ and runs Lloyd iterations

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kmeans.h: k-means clustering with k-means++ seeding (paper III-C).
  * Internal to libscalepredict. */
 #ifndef SP_KMEANS_H

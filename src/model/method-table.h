@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* method-table.h: the methods a model can carry, one line each: wu2015
  * first (every model carries it), then the others in the order their bits
  * of sp_train_params.methods go (SP_TRAIN_PHYSET = 0 names the second

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* method.h: the prediction methods a model can carry, as type objects (the
  * pattern of GSL's gsl_multimin_fminimizer_type).  Internal.
  *

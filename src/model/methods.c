@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* methods.c: the table of the methods a model can carry, built from
  * method-table.h.  This file holds the table and nothing else, so that a
  * program that defines its own sp__method_table links instead of it

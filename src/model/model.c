@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* model.c: the model object: allocation and release, the accessors and
  * setters of the public API, counter normalization, the cluster sets'
  * classification and nearest-centroid steps that prediction, training and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* model.h: the trained predictor (paper Fig. 6).  Internal.
  *
  * A model holds one "submodel" per quantity (time, and power when the data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* modelio.c: the saved-model directory (manifest.txt + FANN networks). */
 #include <errno.h>
 #include <math.h>

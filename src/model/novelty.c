@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* novelty.c: distance to the nearest training kernel (novelty.h). */
 #include "novelty.h"
 

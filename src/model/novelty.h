@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* novelty.h: how unlike the training kernels a new kernel is.  Internal.
  *
  * A novelty measure keeps the training kernels' feature vectors, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* physet.c: physical prior + forest-weighted residuals (physet.h), and the
  * method's type for the table of method.h (at the end). */
 #include "physet.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* physet.h: the "physet" prediction method: a physical prior for each
  * quantity plus the residual scaling of similar training kernels, where
  * similarity is learned by extremely randomized trees.  Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* predict.c: prediction with the method a model has in use (method.h), and
  * the observations it predicts from. */
 #include <math.h>

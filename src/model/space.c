@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* space.c: configuration spaces and log-linear refinement between clocks. */
 #include "space.h"
 

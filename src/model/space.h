@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* space.h: the configuration space of dse, governor and export: a model's
  * grid, optionally refined between grid clocks, and one kernel's predicted
  * time and power over it.  Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* surface.c: scaling values and the walk that applies them. */
 #include "surface.h"
 

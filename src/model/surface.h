@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* surface.h: configuration grids and scaling surfaces (paper III-B).
  *
  * A grid is the product of three ascending axes (CU, engine, memory).  For

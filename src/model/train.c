@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* train.c: building a model from a dataset (paper III-B to III-D). */
 #include "model.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wu2015.c: the paper's method (Wu et al., HPCA 2015) as a type of
  * method.h.  A new kernel's normalized base counters pick a cluster in
  * every cluster set, and the chosen centroids' scaling values walk its base

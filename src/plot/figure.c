@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* figure.c: SVG canvas, axes and marks for the reports. */
 #include "figure.h"
 

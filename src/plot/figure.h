@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* figure.h: a small SVG writer for the dse and governor reports: a canvas
  * with one plot area, linear or logarithmic axes with round-number ticks,
  * and the few marks the reports draw.  Everything is written straight to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* svgplot.c: the evaluation report's charts on figure.h's canvas. */
 #include "svgplot.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* svgplot.h: whole charts for the evaluation report (line and scatter
  * charts, grouped bars, heat maps), drawn with the canvas primitives of
  * figure.h.  The caller brackets output with sp__c_numeric_begin/_end

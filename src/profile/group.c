@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* group.c: the launches of a profile grouped into entries, one per kernel
  * and launch shape (issue 11): repeated launches count once, with the
  * median time, the counters of the launch that has it, and their number.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* metricmap.c: the vendor metrics behind every model counter, one table per
  * vendor (docs/profile.md).
  *

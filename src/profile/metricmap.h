@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* metricmap.h: the one table from vendor profiler metrics to the model's
  * counters (docs/profile.md lists it per vendor).  The harness importer
  * (training/runner/ncu.c) compiles metricmap.c too, so that a model trained

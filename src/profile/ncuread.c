@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ncuread.c: Nsight Compute's raw page (ncu --csv --page raw
  * --print-units base), of any width: `--set full` on the H100 gives about
  * 2,300 columns.  The header row starts with "ID" and names "Kernel Name";

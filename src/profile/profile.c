@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* profile.c: sp_profile, a vendor profile read for a model: the metrics its
  * counters need (metricmap.c), every launch with their values, and the
  * launches grouped into entries.  The format is told by the header row

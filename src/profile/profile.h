@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* profile.h: a vendor profile of the user's application in memory: its
  * kernel launches with the vendor metrics the model's counters need, and
  * the launches grouped into entries (one kernel at one launch shape).

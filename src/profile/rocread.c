@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rocread.c: rocprofv3's counter collection CSV (rocprofv3 --pmc ...
  * --output-format csv: *_counter_collection.csv), one row per dispatch and
  * counter:

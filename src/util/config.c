@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* config.c: the "32cu/1000/1375" configuration notation. */
 #include <stdio.h>
 #include <stdlib.h>

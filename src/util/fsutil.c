@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fsutil.c: crash-safe output (temporary file or directory + fsync + rename). */
 #include "fsutil.h"
 

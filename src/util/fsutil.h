@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fsutil.h: crash-safe file and directory output.  Every output the library
  * writes goes to a temporary sibling first, is fsync'ed, then renamed into
  * place, so a reader never sees half a file.  Internal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outguard.c: the rule that keeps an output from destroying what the user
  * owns.  A path is replaced only when it does not exist, is empty, or is an
  * artefact of the same kind that scalepredict wrote: a model or report

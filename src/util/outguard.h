@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outguard.h: what an output may replace.  Every model, report and CSV the
  * library writes goes through these checks before it is built and again
  * before it is renamed into place: a path is replaced only when it does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reportdir.c: report directories written at once. */
 #include "reportdir.h"
 

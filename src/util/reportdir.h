@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reportdir.h: writing a report directory all at once.  Files are written
  * into a temporary sibling of the directory (each one fsync'ed); only a
  * complete set is renamed into place, so an error leaves any older report

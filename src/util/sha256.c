@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sha256.c: a straightforward SHA-256 following FIPS 180-4. */
 #include "sha256.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sha256.h: SHA-256 (FIPS 180-4) for model provenance and integrity.
  * Internal to libscalepredict. */
 #ifndef SP_SHA256_H

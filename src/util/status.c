@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* status.c: status names and error records. */
 #include "status.h"
 

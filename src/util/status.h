@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* status.h: filling sp_error records.  Internal to libscalepredict. */
 #ifndef SP_STATUS_H
 #define SP_STATUS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* textout.c: locale-independent CSV, JSON and XML text output. */
 #include "textout.h"
 

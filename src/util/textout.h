@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* textout.h: locale-independent text output shared by every writer of the
  * library (CSV, JSON, HTML/SVG).  Internal.
  *

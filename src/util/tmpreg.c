@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tmpreg.c: the temporaries of outputs in progress, for sp_output_cleanup.
  * A model or report is built in a temporary sibling and renamed into place;
  * when the tool is interrupted (SIGINT, SIGTERM) its handler calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tmpreg.h: the temporary files and directories being written, so that a
  * signal handler can remove them (sp_output_cleanup).  Internal. */
 #ifndef SP_TMPREG_H

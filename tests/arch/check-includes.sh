@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-includes.sh: the layering of docs/internals.md, checked on the
 # #include "..." lines of every file under src/ and include/.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bad_input.sh: every kind of malformed input from issue 2 through the CLI.
 # Each must exit non-zero with the documented status (2 for invalid data, 4
 # for I/O), print one line naming the file and the line and column or the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bad_model.sh: truncated, edited, foreign and missing models through the
 # CLI.  Each must exit with 3 (invalid model) and name the file at fault.
 . "$(dirname "$0")/lib.sh"

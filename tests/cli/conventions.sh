@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # conventions.sh (issue 12, item 8): one convention across commands.
 # time_error_pct is signed, 100 x (predicted - measured) / measured, in
 # predict as in export; --format table|json works in evaluate, dse and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # scalepredict evaluate: the JSON and report structure, determinism across
 # worker threads, power on a sub-grid with several cluster counts (a past
 # heap overflow), and the bad inputs of issue 3.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # golden.sh: train on the fixture kernels, then predict new ones.
 #
 # The fixtures (tests/data/README.md) are built so that the right answers

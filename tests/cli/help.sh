@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # help.sh: --help, --version and command-line errors.
 . "$(dirname "$0")/lib.sh"
 

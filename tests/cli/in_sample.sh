@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # in_sample.sh (issue 12, item 5): predict says which rows are in-sample.
 # On its own training kernels a model reports near-zero error; every format
 # marks those rows (CSV in_training 1, JSON "in_training": true, the table a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # json_valid.sh (issue 12, item 3): JSON output is always JSON.  A subnormal
 # measurement (which made predict write a bare 'inf') is refused by every
 # command that reads it, alike, naming file, line and field; an error that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # lib.sh: shared setup for the CLI tests, sourced by each tests/cli/*.sh.
 #
 # The environment (set by tests/Makefile.am) names the program under test

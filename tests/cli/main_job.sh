@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # main_job.sh: "scalepredict --base CFG --target CFG" on the bundled default
 # model, when it has been built (skipped otherwise).
 . "$(dirname "$0")/lib.sh"

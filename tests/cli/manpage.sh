@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # manpage.sh (issue 12, item 6): docs/scalepredict.1 documents every
 # command that 'scalepredict --help' lists, and every option that each
 # command's --help prints appears in that command's section of the page

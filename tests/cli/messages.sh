@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # messages.sh (issue 12, item 9): messages that say the fix.  UTF-16 input
 # is named as such, with the fix; a missing option value is not called an
 # unknown option; the governor's hints name --load-counters, not C fields,

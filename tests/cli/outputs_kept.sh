@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # outputs_kept.sh (issue 12, item 1): no command replaces what the user
 # owns.  Every output target (train --out, evaluate/dse/governor --report,
 # export --out, the files of surfaces --out) is tried on a directory of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # physet_h100.sh: the physet method on the project's H100 SM-count data
 # (training/data/h100-sm): the launch shape turns the CU axis "bounded";
 # the block bound caps what a grid smaller than the SM count can do; a

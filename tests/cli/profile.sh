@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # profile.sh: scalepredict profile, info and models, and predict --profile
 # (issue 11).  Fixtures: tests/data/profile/h100-example-ncu.csv is the raw
 # CSV `scalepredict profile` had ncu write for docs/examples/profile/app.cu on

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # strictness.sh (issue 12, item 7): named ways past the loader's
 # strictness, each saying what it skipped.  A duplicated counter column (as
 # real nvprof exports have) is an error that names --ignore-counter, which

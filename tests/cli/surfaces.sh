@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # surfaces.sh: scaling surfaces as CSV, checked against the fixture tables
 # (tests/data/README.md), where every ratio is known by hand.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # write_errors.sh (issue 12, items 2 and 9): every write is checked.  Each
 # command's standard output sent to /dev/full (predict in every format, the
 # default command, evaluate, dse, governor, export, surfaces, train's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # doc_examples.sh (issue 12, item 6): the example outputs in docs/dse.md are
 # what the tool prints.  Each command shown there ("    scalepredict ...")
 # is run on the bundled model and sample kernels, and every line of the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # dse.sh: scalepredict dse on the tests/data fixtures: golden tables, the
 # report directory, values known by hand, and every bad input.
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # example_policy.sh: builds docs/examples/governor-policy against a DESTDIR
 # install of this build tree through pkg-config, and runs it.
 here=$(cd "$(dirname "$0")" && pwd)

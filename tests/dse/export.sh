@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # export.sh: scalepredict export on the tests/data fixtures: golden CSV in
 # both layouts, RFC 4180 line ends, atomic --out, '.' decimals under a
 # comma-decimal locale, and bad input.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # governor.sh: scalepredict governor on the tests/data fixtures: a golden
 # summary, the model-driven policy against the static reference under one
 # slowdown limit, the report, switching costs, and bad input.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # lib.sh: setup shared by tests/dse/*.sh on top of tests/cli/lib.sh: a model
 # trained on the hand-made fixtures of tests/data (three exact scaling
 # classes, see its README), and a comma-decimal locale when one can be had.

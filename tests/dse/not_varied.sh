@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # not_varied.sh (issue 12, item 4): a set whose memory clock never varies
 # (as the V100 set's) supports no claim about memory.  dse says "not
 # varied", classes no kernel (every class is "undetermined", never

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pinned.sh: every command's output on the tests/data fixtures, byte for
 # byte: predict (CSV, JSON, table), train's manifest, surfaces, dse (text,
 # JSON, the report's HTML and SVG), governor (text, JSON, the report),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Held-out accuracy on the shared real measurements (../shared/datasets):
 # fails when a method's time MAPE (wu2015's, stack's and physet's) is more than 2
 # points worse than the figure committed in tests/eval/accuracy-figures.txt

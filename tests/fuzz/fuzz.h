@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz.h: what the fuzz targets share.
  *
  * Every target defines LLVMFuzzerTestOneInput.  Built with clang's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_config.c: the configuration notation ("32cu/1000/1375").
  *
  * Properties: parsing never reads past the string; a rejected text leaves

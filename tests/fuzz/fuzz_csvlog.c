@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_csvlog.c: the harness's resume-file reader (training/runner/csvlog.c).
  *
  * sp-runner appends each measured row to runs.csv and, when started again,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_dataset.c: the runs.csv + counters.csv loader.
  *
  * Input: runs.csv, optionally followed by the line "@@counters@@" and

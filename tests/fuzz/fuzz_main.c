@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_main.c: replays inputs through a fuzz target without libFuzzer.
  *
  * Usage: fuzz_TARGET FILE|DIR...  Each file, and each regular file directly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_model.c: the saved-model loader (manifest.txt + FANN networks).
  *
  * Input: one flags byte, then the manifest, then any number of network

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_profile.c: the profile readers (ncu raw CSV, rocprofv3 counter CSV)
  * and the writer behind `scalepredict profile`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_util.c: scratch files for the fuzz targets; see fuzz.h. */
 #include "fuzz.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make-seeds.sh: regenerates the seed corpora in tests/fuzz/corpus/ from the
 # project's own files: the CLI test fixtures (tests/data) and models that
 # the built tool trains on them.  The seeds are committed; run this only

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # replay.sh (make check): every fuzz target, built without libFuzzer, over
 # its seed corpus and every crash reproducer kept in tests/fuzz/regress/.
 # Long fuzzing runs are tests/fuzz/run-fuzz.sh, not part of make check.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-fuzz.sh: bounded libFuzzer runs of every fuzz target.
 #
 # Usage: tests/fuzz/run-fuzz.sh [SECONDS_PER_TARGET] [TARGET...]

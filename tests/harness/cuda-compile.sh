@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every device source compiles as CUDA C++: the portable .cl sources and the
 # CUDA-only .cu ones, with nvcc (when present) and with NVRTC through the
 # runner's CUDA backend (when libnvrtc is present).  Neither needs a GPU.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The CUDA backend on a GPU: two portable kernels and the CUDA-only
 # idle_spin (a .cu source) at two SM counts through green contexts.  Without a CUDA build, driver or GPU the runner exits 3 and this
 # test is skipped.

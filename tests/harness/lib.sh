@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # lib.sh: helpers shared by the harness tests (sourced).
 # Environment (tests/harness/Makefile.am): SP_RUNNER, SP_KERNEL_DIR,
 # SP_HARNESS_DATA, NVCC.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Nsight Compute raw CSV to counters.csv (sp-runner --import-ncu), on a
 # fixture cut from the H100 collection: launches paired with the manifest in
 # order, features and launch columns computed, launch metrics missing from

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A sweep killed with SIGKILL at many random moments (issue 6): after every
 # kill the file holds only complete rows, no configuration twice, and every
 # row written before stays as it was; the sweep then finishes with each of

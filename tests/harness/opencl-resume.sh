@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A sweep killed with SIGKILL and restarted: no duplicated rows, no half
 # rows, no lost rows; a torn last line (as a crash of an older writer would
 # leave) is cut off and that configuration measured again.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every portable suite kernel, small size, through OpenCL (pocl's CPU device
 # in CI): each result is checked against its host reference before its row
 # is written, and every row has the runs.csv format; CUDA-only kernels are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Power from an energy counter that moves in steps, as NVML's and RAPL's do:
 # a stand-in powercap counter is set every 0.1 s to 200 W times the time
 # since it started, so its steps are 20 J only when it keeps time and 200 W

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # sp-runner's command line: help, list, usage errors (exit 2), a runs file
 # that is not a runs file (exit 1), the unavailable-backend status (3).
 . "${srcdir:-.}/lib.sh"

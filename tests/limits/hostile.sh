@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # hostile.sh: huge and hostile inputs through the tool (issue 6).  Each is
 # either refused with one line naming the file, line and problem (exit 2) or
 # handled correctly, and the ones built to exhaust memory are checked to

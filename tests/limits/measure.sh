@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # measure.sh: time and peak memory for a million-row runs.csv (issue 6;
 # results in docs/reliability.md and docs/performance.md).  Not part of
 # make check: it writes ~60 MB of CSV and takes about a minute.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resume_scan.c: the harness's resume-file reader (training/runner/csvlog.c)
  * on a large runs.csv: how long opening it takes and how long a lookup of
  * an already measured row takes, which the runner does once per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp_load.c: loads runs.csv (and counters.csv) through the library and
  * prints what it found and how long it took; tests/limits/measure.sh runs
  * it under /usr/bin/time -v to measure loading a million-row file.

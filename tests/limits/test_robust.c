@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_robust.c: degenerate and extreme data through training and
  * prediction (issue 6).  Every case either trains and predicts only positive
  * finite values, or fails with a status and a message that names the

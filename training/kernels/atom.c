@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* atom.c: host half of atom.cl and atomf.cu.  d->param is
  * ATOM_PARAM(kind, log2 of the words addressed).  2^20 work-items each
  * make 16 updates: 16M atomics per launch.  Results are exact (the float

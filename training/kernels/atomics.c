@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* atomics.c: host half of atomics.cl (exact results). */
 #include "suite.h"
 

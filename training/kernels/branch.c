@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* branch.c: host half of branch.cl.  d->param is the mode (0 uniform,
  * 1 lane-divergent, 2 data-dependent trip counts). */
 #include "suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chase.c: host half of chase.cl.  d->param is log2 of the number of
  * 4-byte links (table of 16 KiB, 4 MiB, 256 MiB). */
 #include "suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* conv.c: host half of conv.cl.  d->param: number of taps of the 1-D
  * convolution, or 0 / 1 for the x / y pass of the 9-tap blur. */
 #include "suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fft.c: host half of fft.cl.  d->param: log2 of the butterfly distance of
  * one stage (negative: log2(n) + param, so -1 is the top stage), or 99 for
  * the 1024-point local-memory FFT. */

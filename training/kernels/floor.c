@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* floor.c: host half of floor.cu, the power-floor probes.  d->param: 0
  * idle_spin (asleep), 1 busy_spin (spinning on the timer). */
 #include "suite.h"

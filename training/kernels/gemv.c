@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gemv.c: host half of gemv.cl.  d->param: 0 row-major, 1 column-major. */
 #include "suite.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hash.c: host half of hash.cl (exact integer results). */
 #include "suite.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hist.c: host half of hist.cl.  d->param is the number of bins of the
  * global-atomics variant; 0 selects the local-memory variant. */
 #include "suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* irregular.c: host half of irregular.cl (exact results). */
 #include "suite.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* job.c: building and checking suite jobs, and the suite's deterministic
  * random numbers. */
 #include "suite.h"

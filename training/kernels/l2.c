@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* l2.c: host half of l2.cl (reads) and l2x.cu (read-modify-write).
  * d->param is L2_PARAM(kind, MiB): the buffer size in MiB. */
 #include "suite.h"

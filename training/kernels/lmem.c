@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lmem.c: host half of lmem.cl.  d->param is the stride in words; the
  * iteration count falls with the conflict degree so every variant takes a
  * few ms on 8 SMs. */

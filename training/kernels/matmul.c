@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* matmul.c: host half of matmul.cl.  The O(n^3) reference is computed for
  * MM_CHECK_ROWS rows of C spread over the matrix (all their columns). */
 #include "suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mc.c: host half of mc.cl.  The references replay each work-item's
  * random stream; expensive ones are computed for a sample of work-items. */
 #include "suite.h"

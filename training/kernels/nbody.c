@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* nbody.c: host half of nbody.cl.  The O(n^2) reference is computed for
  * NBODY_CHECK bodies spread over the set. */
 #include "suite.h"

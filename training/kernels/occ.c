@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* occ.c: host half of occ.cu.  d->param is OCC_PARAM(kind, value): for
  * OCC_SMEM the KiB of dynamic shared memory per block (0-160), for OCC_REG
  * the live chains per thread (16-200), OCC_SPILL the same with a budget of

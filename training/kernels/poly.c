@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* poly.c: host half of poly.cl.  d->param is the degree; negative for
  * double precision.  The reference (deg multiply-adds per element) is
  * computed for POLY_CHECK elements spread over the array. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pw.c: host half of pw.cl.  d->param is PW_PARAM(kind, k, grid): k the
  * multiply-adds per element of the streams, grid the work-groups of 256
  * (0: one element per work-item). */

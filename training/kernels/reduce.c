@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reduce.c: host half of reduce.cl. */
 #include "suite.h"
 

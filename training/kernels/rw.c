@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rw.c: host half of rw.cl.  d->param is RW_PARAM(kind, unroll, grid):
  * grid is the number of work-groups of 256 (0: one pass, n / (256 unroll)
  * groups), or the stride for RW_STRIDE. */

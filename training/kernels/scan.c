@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scan.c: host half of scan.cl. */
 #include "suite.h"
 

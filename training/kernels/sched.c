@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sched.c: host half of sched.cl.  d->param is SCHED_PARAM(kind, a, b)
  * = kind x 10^6 + a x 10^4 + b, with per kind:
  *   SC_TINY    b: work-groups of 256 (1, 2, 8, 33), one short chain each

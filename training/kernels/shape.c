@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shape.c: new launch shapes and problem sizes for existing device code,
  * leaving the original entries as they were: stream_copy with other
  * work-group sizes, stream_triad at other array sizes, and the CSR SpMV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sort.c: host half of sort.cl (exact results). */
 #include "suite.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sp_port.h: lets one kernel source compile as OpenCL C (1.2 or later) and
  * as CUDA C++ (NVRTC or nvcc).
  *

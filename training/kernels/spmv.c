@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* spmv.c: host half of spmv.cl.  Random CSR matrices.  d->param is
  * 10 x (mean nonzeros per row) + layout, layout 0: scalar kernel, random
  * columns; 1: vector kernel, random columns; 2: scalar kernel, columns

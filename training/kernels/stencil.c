@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stencil.c: host half of stencil.cl. */
 #include "suite.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stream.c: host half of stream.cl. */
 #include "suite.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* suite.c: the kernel suite, in run order.  Scaling classes are what the
  * kernel is expected to do as SMs are added: "bandwidth" (DRAM-bound:
  * saturates once a fraction of the SMs can keep DRAM busy), "compute"

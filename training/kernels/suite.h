@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* suite.h: the host half of the kernel suite.
  *
  * Every suite kernel is one entry point in a device source (a .cl file in

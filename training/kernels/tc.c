@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tc.c: host half of tc.cu.  d->param is TC_PARAM(kind, shape), shape an
  * index into SHAPES for the GEMMs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* transpose.c: host half of transpose.cl (exact results). */
 #include "suite.h"
 

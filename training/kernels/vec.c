@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vec.c: host half of vec.cu.  d->param is VEC_PARAM(kind, grid): grid
  * the blocks of 256 (0: one float4 per thread). */
 #include "suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ws.c: host half of ws.cl.  d->param is the buffer size in MiB. */
 #include "suite.h"
 

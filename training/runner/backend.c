@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* backend.c: what the backends share. */
 #include "backend.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* backend.h: what the runner needs from a compute API.
  *
  * A backend owns one device.  It compiles the suite's device sources (each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* backend_cuda.c: the CUDA driver-API backend.
  *
  * libcuda and libnvrtc are loaded with dlopen, so the runner builds wherever

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* backend_opencl.c: the OpenCL backend (any platform behind the ICD loader).
  *
  * OpenCL has no portable way to run a kernel on fewer compute units, so

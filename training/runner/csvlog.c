@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* csvlog.c: see csvlog.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "csvlog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* csvlog.h: append-only CSV files that survive being killed.
  *
  * Each row is appended with one write() of a complete line followed by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* energy.c: see energy.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "energy.h"

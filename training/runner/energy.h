@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* energy.h: cumulative energy counters used to compute average power.
  *
  * Sources: NVML's total-energy counter (NVIDIA GPUs) and Linux powercap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c: sp-runner's command line. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* measure.c: see measure.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "measure.h"

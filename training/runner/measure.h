@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* measure.h: the measurement protocol for one kernel at one configuration.
  *
  * 1. Estimate: three single launches, timed with device events.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* meta.c: the metadata file, one block per runner session, in
  * "key: value" lines.  It records what the rows alone cannot: the device,
  * driver, how compute units were restricted, the clock convention and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ncu.c: Nsight Compute raw CSV (ncu --csv --page raw --print-units base)
  * to counters.csv.
  *

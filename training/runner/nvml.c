@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* nvml.c: see nvml.h.  The few NVML types and entry points used are declared
  * here (they are part of NVML's stable C ABI), so nvml.h from the CUDA
  * toolkit is not needed either. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* nvml.h: read-only NVIDIA management queries, loaded with dlopen so the
  * runner needs no NVIDIA library to build or to run elsewhere.
  *

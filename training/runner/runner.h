@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner.h: what the runner's modules share (options, the sweep, metadata,
  * the Nsight Compute import). */
 #ifndef SP_RUNNER_H

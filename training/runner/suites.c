@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* suites.c: the kernel tables sp-runner can run (--suite) and where their
  * device sources live.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sweep.c: every selected kernel at every --cu level, resumably. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

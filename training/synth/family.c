@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* family.c: kernel families, their variants' parameter ranges, and drawing
  * a set of kernels from them.  docs/synthetic.md explains the families. */
 #include "family.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* family.h: the synthetic kernel suite.
  *
  * Kernels come from families (compute-bound, bandwidth-bound, ...), each a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpu.c: the analytic HD 7970 model (time, power, counters).
  *
  * The constants describe Tahiti (Radeon HD 7970): 64-lane CUs of four

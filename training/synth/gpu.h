@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpu.h: an analytic model of an AMD Radeon HD 7970-like GPU.
  *
  * Given what a kernel asks of the hardware (kernel_params) and a hardware

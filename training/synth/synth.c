@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* synth.c: writes synthetic Radeon HD 7970 measurements for scalepredict.
  *
  *   synth [--seed S] [--kernels N] [--samples M] --out DIR

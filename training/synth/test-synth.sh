@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test-synth.sh: checks what training/synth writes.
 #
 # Format and grid (exact headers, 448 distinct configurations per kernel,

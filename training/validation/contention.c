@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* contention.c: host half of contention.cl (image histograms at two
  * contention levels, a reduction finished with atomics, stream compaction
  * through an atomic counter). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* graph.c: host half of graph.cl (PageRank pull, COO SpMV with atomics, BFS
  * level expansion, SSSP relaxation) and the synthetic graphs they run on. */
 #include <math.h>

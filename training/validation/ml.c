@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ml.c: host half of ml.cl (GEMMs, softmax, layer norm, attention,
  * convolution).  References are computed in double on sampled outputs. */
 #include <math.h>

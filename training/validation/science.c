@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* science.c: host half of science.cl (stencils, particles, k-means,
  * back-propagation, dense linear algebra pieces, dynamic programming). */
 #include <math.h>

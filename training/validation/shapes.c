@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shapes.c: host half of shapes.cl, the kernels chosen for launch shape. */
 #include <math.h>
 #include <stdlib.h>

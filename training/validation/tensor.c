@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tensor.c: host half of tensor.cu (CUDA only: WMMA GEMMs in fp16 and bf16,
  * a __half2 elementwise kernel).  The host builds 16-bit floats itself. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tensor.cu: CUDA-only validation kernels (host half: tensor.c): tensor-core
  * GEMMs through WMMA and a packed half-precision elementwise kernel.  Only
  * NVRTC compiles this file; the OpenCL backend skips its jobs. */

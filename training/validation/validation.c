@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* validation.c: the validation suite's table, in run order, and the helpers
  * its setup functions share. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* validation.h: the independent validation suite (training/validation/).
  *
  * These kernels are never used for training, for choosing features or for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vdev.h: device-side helpers shared by the validation kernels' sources.
  *
  * Portable sources cannot hand a local (shared) array to a helper function:

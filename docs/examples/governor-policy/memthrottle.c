@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* memthrottle.c: an example governor policy written against the installed
  * libscalepredict, replayed beside two built-in policies.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test-example.sh BUILDDIR: installs libscalepredict from the build tree
 # BUILDDIR into a scratch DESTDIR, builds this example out of tree against it
 # through pkg-config alone, and replays a small trace with it.  Exit status:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 // app.cu: a small multi-kernel application to profile and predict with
 // scalepredict (docs/profile.md, README "Predict your own application").
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """compare.py: predicted against measured times of the example application
 (docs/accuracy.md, "Your own application").
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # measure-h100.sh: the measurements behind docs/accuracy.md, "Your own
 # application": the example profiled with `scalepredict profile` at the
 # base (132 SMs), an `ncu --set full` profile of one iteration (the wide
