@@ -269,12 +269,9 @@ static int resolve_targets(const sp_model *m, const char *spec, targets *t, sp_e
     char a[64], b[64];
     sp_config_format(&lo, a, sizeof a);
     sp_config_format(&hi, b, sizeof b);
-    err->status = SP_EGRID;
-    snprintf(err->field, sizeof err->field, "target");
-    snprintf(err->message, sizeof err->message,
-             "%s is not on the model's grid (%s .. %s; see 'scalepredict predict "
-             "--target all' for every configuration)", spec, a, b);
-    return SP_EGRID;
+    return sp_error_set(err, SP_EGRID, NULL, 0, 0, "target",
+                        "%s is not on the model's grid (%s .. %s; see 'scalepredict predict "
+                        "--target all' for every configuration)", spec, a, b);
   }
   t->n = 1;
   return SP_OK;
@@ -287,12 +284,9 @@ static int check_base(const sp_model *m, const char *spec, sp_error *err) {
   if (sp_config_equal(&b, &mb)) return SP_OK;
   char want[64];
   sp_config_format(&mb, want, sizeof want);
-  err->status = SP_EGRID;
-  snprintf(err->field, sizeof err->field, "base");
-  snprintf(err->message, sizeof err->message,
-           "the model was trained for base %s, not %s: measure the kernels at %s "
-           "or train a model with --base %s", want, spec, want, spec);
-  return SP_EGRID;
+  return sp_error_set(err, SP_EGRID, NULL, 0, 0, "base",
+                      "the model was trained for base %s, not %s: measure the kernels at %s "
+                      "or train a model with --base %s", want, spec, want, spec);
 }
 
 /* Observes every kernel before anything is printed, so that a kernel that
@@ -357,10 +351,8 @@ int cli_predict_run(const predict_opts *o) {
     k0 = sp_dataset_kernel_index(ds, o->kernel);
     k1 = k0 + 1;
     if (k0 == (size_t)-1) {
-      st = err.status = SP_ENOTFOUND;
-      snprintf(err.file, sizeof err.file, "%.500s", o->runs);
-      snprintf(err.field, sizeof err.field, "kernel");
-      snprintf(err.message, sizeof err.message, "no kernel named '%s'", o->kernel);
+      st = sp_error_set(&err, SP_ENOTFOUND, o->runs, 0, 0, "kernel", "no kernel named '%s'",
+                        o->kernel);
     }
   }
   double *weights = NULL;

@@ -124,9 +124,7 @@ int cmd_surfaces(int argc, char **argv) {
     k0 = sp_dataset_kernel_index(ds, kernel);
     k1 = k0 + 1;
     if (k0 == (size_t)-1) {
-      st = err.status = SP_ENOTFOUND;
-      snprintf(err.file, sizeof err.file, "%.500s", runs);
-      snprintf(err.message, sizeof err.message, "no kernel named '%s'", kernel);
+      st = sp_error_set(&err, SP_ENOTFOUND, runs, 0, 0, NULL, "no kernel named '%s'", kernel);
     }
   }
   if (!st) st = check_surfaces(ds, k0, k1, want, &err);

@@ -410,7 +410,7 @@ static int build_axes(sp_dataset *ds) {
 /* Every kernel of runs.csv needs at least one counter row. */
 static int check_counter_coverage(const sp_dataset *ds, sp_error *err) {
   unsigned char *seen = calloc(ds->nkernels + 1, 1);
-  if (!seen) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!seen) return sp__oom(err);
   for (size_t i = 0; i < ds->ncrows; i++) seen[ds->crows[i].kernel] = 1;
   int st = SP_OK;
   for (size_t k = 0; k < ds->nkernels && !st; k++)

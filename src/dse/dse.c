@@ -285,7 +285,7 @@ typedef struct run {
 } run;
 
 static int fail_nomem(run *u) {
-  return sp__fail(u->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  return sp__oom(u->err);
 }
 
 static int check_params(const sp_model *m, const sp_dse_params *p, sp_error *err) {

@@ -62,7 +62,7 @@ static int exporter_init(exporter *x, sp_error *err) {
   for (int i = 0; i < NV && ok; i++) ok = (x->v[i] = malloc(x->space.n * sizeof(double))) != NULL;
   for (int i = 0; i < 4 && ok && x->p->weights; i++)
     ok = (x->app[i] = calloc(x->space.n, sizeof(double))) != NULL;
-  return ok ? SP_OK : sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  return ok ? SP_OK : sp__oom(err);
 }
 
 static void exporter_free(exporter *x) {
@@ -213,7 +213,7 @@ int sp_export_write(const sp_model *m, const sp_dataset *ds, const sp_export_par
   int st = check_params(p, err);
   if (st) return st;
   sp_c_numeric loc;
-  if (sp__c_numeric_begin(&loc)) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (sp__c_numeric_begin(&loc)) return sp__oom(err);
   st = exporter_init(&x, err);
   if (!st) st = check_kernels(&x);
   if (!st) st = write_all(&x);

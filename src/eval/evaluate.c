@@ -93,7 +93,7 @@ static void run_job(sp_eval_job *j) {
   sp_eval_qctx c[2] = {{0}, {0}};
   unsigned char *train = malloc(2 * j->ds->nkernels + 1);
   if (!train) {
-    j->status = sp__fail(&j->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    j->status = sp__oom(&j->err);
     return;
   }
   const unsigned char *split_mask = j->train;
@@ -162,7 +162,7 @@ static int group_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned 
   if (ng < 2 || ng > 65535)
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "groups", "between 2 and 65535 groups are needed");
   if (!(*masks = malloc((size_t)ng * nk)))
-    return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(err);
   *nsplits = ng;
   for (unsigned g = 0; g < ng; g++)
     for (size_t k = 0; k < nk; k++) (*masks)[g * nk + k] = p->groups[k] != g;
@@ -252,7 +252,7 @@ static int check_eval_params(const sp_dataset *ds, const sp_eval_params *p, sp_e
     if (p->clusters[i] < 1)
       return sp__fail(err, SP_EINVAL, NULL, 0, 0, "clusters", "cluster counts must be positive");
   sp_grid g;
-  if (sp__grid_from_dataset(ds, &g)) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (sp__grid_from_dataset(ds, &g)) return sp__oom(err);
   int st = SP_OK;
   for (size_t b = 0; b < p->nbases && !st; b++) {
     sp_grid_point pt;
@@ -280,7 +280,7 @@ static int collect(pool *pl, sp_evaluation *e, sp_error *err) {
   for (size_t i = 0; i < pl->njobs; i++)
     for (size_t r = 0; r < pl->jobs[i].out.n; r++)
       if (sp__evaluation_push(e, &pl->jobs[i].out.records[r]))
-        return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+        return sp__oom(err);
   return SP_OK;
 }
 
@@ -314,7 +314,7 @@ int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn pr
   pool pl = {calloc(nsplits * p->nbases, sizeof(sp_eval_job)), nsplits * p->nbases, 0, 0,
              PTHREAD_MUTEX_INITIALIZER, progress, user};
   sp_evaluation *e = calloc(1, sizeof *e);
-  if (!pl.jobs || !e) st = sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!pl.jobs || !e) st = sp__oom(err);
   for (size_t i = 0; !st && i < pl.njobs; i++)
     pl.jobs[i] = (sp_eval_job){.ds = ds, .p = p, .split = i / p->nbases, .base = i % p->nbases,
                        .train = masks + (i / p->nbases) * ds->nkernels};

@@ -472,7 +472,7 @@ int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
         grow_buffer(&j->scratch, &j->scratch_cap, widest) ||
         grow_buffer(&j->blend, &j->blend_cap, total) ||
         grow_buffer(&j->members, &j->members_cap, SP_STACK_MEMBERS * c->g + SP_MIX_TERMS))
-      return sp__fail(&j->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+      return sp__oom(&j->err);
   }
   for (size_t k = 0; k < j->ds->nkernels && !st; k++) {
     if (j->train[k] || !c->surf[k]) continue;

@@ -163,7 +163,7 @@ static void write_energy_rows(report *r, FILE *fp) {
 static int write_table(report *r, const char *name, group_by by, const char *column) {
   group *g;
   size_t n, ng = groups_for(r, by);
-  if (grouped(r->e, by, ng, &g, &n)) return sp__fail(r->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (grouped(r->e, by, ng, &g, &n)) return sp__oom(r->err);
   sp_atomic_file af;
   FILE *fp = open_out(r, name, &af);
   if (!fp) {
@@ -320,7 +320,7 @@ static int plot_scatter(report *r, sp_quantity q) {
   if (!x || !y) {
     free(x);
     free(y);
-    return sp__fail(r->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(r->err);
   }
   sp_series s[2];
   for (int i = 0; i < nseries; i++) {
@@ -360,7 +360,7 @@ static int plot_bases(report *r, sp_quantity q) {
   const sp_eval_params *p = r->p;
   if (p->nbases < 2) return SP_OK;
   double *mape = malloc(p->nbases * sizeof(double));
-  if (!mape) return sp__fail(r->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!mape) return sp__oom(r->err);
   size_t scored = 0;
   for (size_t b = 0; b < p->nbases; b++) {
     sp_eval_stats st;

@@ -205,7 +205,7 @@ int sp_governor_replay(const sp_governor_trace *t, const sp_governor_policy *p,
   if (st) return st;
   sp_governor_kernel *views = make_views(t);
   sp_governor_result *r = result_alloc(p, t->length);
-  if (!views || !r) st = sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!views || !r) st = sp__oom(err);
   sp_governor_context ctx = {t->model, params, t->space.n, t->configs, ref, ref, t->length, views};
   if (!st) st = run_policy(&ctx, p, r, err);
   free(views);

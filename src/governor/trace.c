@@ -238,7 +238,7 @@ static int predict_kernel(sp_governor_trace *t, sp_gov_kernel *kn, const sp_data
                     kn->name);
   size_t dk = ds ? sp_dataset_kernel_index(ds, kn->name) : (size_t)-1;
   if (alloc_values(kn, t->space.n, dk != (size_t)-1))
-    return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(err);
   sp_predict_info info;
   st = sp__space_predict(&t->space, &kn->obs, kn->t, kn->p, &info);
   if (st)
@@ -263,7 +263,7 @@ static int finish_load(sp_governor_trace *t, const sp_dataset *ds, sp_error *err
   int st = sp__space_init(&t->space, t->model, 1, err);
   if (st) return st;
   t->configs = malloc(t->space.n * sizeof *t->configs);
-  if (!t->configs) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!t->configs) return sp__oom(err);
   for (size_t i = 0; i < t->space.n; i++) t->configs[i] = sp__space_config(&t->space, i);
   st = sort_entries(t, err);
   for (size_t k = 0; k < t->nkernels && !st; k++) st = predict_kernel(t, &t->kernels[k], ds, err);

@@ -106,7 +106,7 @@ static int save_networks(const sp_model *m, sp_quantity q, const char *tmp,
     char name[64];
     net_name(name, sizeof name, q, i);
     char *path = sp__path_join(tmp, name);
-    if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!path) return sp__oom(err);
     errno = 0;
     int st = sp__classifier_save(s->sets[i].clf, path);
     if (!st && sp__sha256_file(path, sums[i])) st = SP_EIO;
@@ -184,7 +184,7 @@ static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m,
 static int write_manifest(const sp_model *m, const char *tmp, const char *name,
                           char (*sums[2])[65], char (*method_sums)[65], sp_error *err) {
   char *path = sp__path_join(tmp, MANIFEST);
-  if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!path) return sp__oom(err);
   sp_atomic_file af;
   int st = sp__atomic_open(&af, path, err);
   free(path);
@@ -210,7 +210,7 @@ static int save_methods(const sp_model *m, const char *tmp, char (*sums)[65], sp
     char file[80];
     method_file(s->type, file, sizeof file);
     char *path = sp__path_join(tmp, file);
-    if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!path) return sp__oom(err);
     st = s->type->save(s->state, path, err);
     if (!st && sp__sha256_file(path, sums[i]))
       st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot checksum the method file");
@@ -223,11 +223,11 @@ static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
   char *tmp = NULL;
   char(*sums[2])[65] = {NULL, NULL};
   char *dir = sp__strip_slashes(dir_arg);
-  if (!dir) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!dir) return sp__oom(err);
   int st = sp__tmpdir_create(dir, SP_OUTPUT_MODEL, &tmp, err);
   for (int q = 0; q < 2 && !st; q++) {
     sums[q] = calloc(m->sub[q].nsets + 1, sizeof *sums[q]);
-    if (!sums[q]) st = sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!sums[q]) st = sp__oom(err);
     else st = save_networks(m, (sp_quantity)q, tmp, sums[q], err);
   }
   const char *name = m->name ? m->name : base_name(dir);
@@ -312,7 +312,7 @@ static int get_string(cursor *c, char **out) {
   *out = NULL;
   if (!strcmp(t, "-")) return SP_OK;
   char *s = malloc(strlen(t) + 1), *w = s;
-  if (!s) return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!s) return sp__oom(c->err);
   for (const char *r = t; *r; r++) {
     if (*r == '%') {
       int hi = hexval(r[1]), lo = hi < 0 ? -1 : hexval(r[2]);
@@ -426,7 +426,7 @@ static int read_counters_kernels(cursor *c, sp_model *m) {
   m->cmin = calloc(n, sizeof(double));
   m->cmax = calloc(n, sizeof(double));
   if (!m->counter_names || !m->cmin || !m->cmax)
-    return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(c->err);
   m->ncounters = n;
   for (size_t i = 0; i < m->ncounters && !st; i++) {
     st = expect_line(c, "counter");
@@ -440,7 +440,7 @@ static int read_counters_kernels(cursor *c, sp_model *m) {
   if (!st) st = key_size(c, "kernels", &n, LIMIT);
   if (!st && n < 2) st = bad(c, "a model needs at least 2 training kernels");
   if (!st && !(m->train_kernels = calloc(n, sizeof(char *))))
-    st = sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    st = sp__oom(c->err);
   if (!st) m->ntrain = n;
   for (size_t i = 0; i < m->ntrain && !st; i++) {
     st = key_string(c, "kernel", &m->train_kernels[i]);
@@ -456,7 +456,7 @@ static int read_axis(cursor *c, const char *name, size_t *n, int **v) {
   if (!st && *n == 0) st = bad(c, "empty axis");
   if (st) return st;
   if (!(*v = malloc(*n * sizeof(int))))
-    return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(c->err);
   for (size_t i = 0; i < *n && !st; i++) {
     size_t x;
     st = get_size(c, &x, 1000000);
@@ -486,7 +486,7 @@ static int read_network(cursor *c, const char *dir, sp_cluster_set *cs, size_t n
   if (strchr(file, '/')) return bad(c, "network file names may not contain '/'");
   char *path = sp__path_join(dir, file);
   char hex[65];
-  if (!path) return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!path) return sp__oom(c->err);
   int st = SP_OK;
   if (sp__sha256_file(path, hex))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL, "network file is missing or unreadable");
@@ -542,7 +542,7 @@ static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *
   cs->centroids = malloc((cs->k * cs->dim + 1) * sizeof(double));
   cs->assign = malloc(m->ntrain * sizeof(size_t));
   if (!cs->centroids || !cs->assign)
-    return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(c->err);
   for (size_t j = 0; j < cs->k && !st; j++) {
     size_t at;
     st = expect_line(c, "centroid");
@@ -580,7 +580,7 @@ static int read_submodel(cursor *c, const char *dir, sp_model *m, sp_quantity q)
   if (!st) st = key_size(c, "sets", &s->nsets, LIMIT);
   if (!st && s->nsets != want) st = bad(c, "%zu sets; the grid needs %zu", s->nsets, want);
   if (!st && !(s->sets = calloc(s->nsets, sizeof *s->sets)))
-    st = sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    st = sp__oom(c->err);
   for (size_t i = 0; i < s->nsets && !st; i++) st = read_set(c, dir, m, s, i);
   if (st) s->nsets = s->sets ? s->nsets : 0;
   return st;
@@ -593,7 +593,7 @@ static int load_method(cursor *c, const char *dir, sp_model *m, const sp_method_
   method_file(type, want, sizeof want);
   if (strcmp(file, want)) return bad(c, "the %s file must be %s", type->name, want);
   char *path = sp__path_join(dir, file), hex[65];
-  if (!path) return sp__fail(c->err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!path) return sp__oom(c->err);
   int st = SP_OK;
   if (sp__sha256_file(path, hex))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL, "method file is missing or unreadable");
@@ -693,11 +693,11 @@ static int slurp_manifest(const char *path, char **text, sp_error *err) {
 static int model_load(const char *dir, sp_model **out, sp_error *err) {
   *out = NULL;
   char *path = sp__path_join(dir, MANIFEST);
-  if (!path) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!path) return sp__oom(err);
   cursor c = {.path = path, .err = err};
   int st = slurp_manifest(path, &c.text, err);
   sp_model *m = st ? NULL : sp__model_alloc();
-  if (!st && !m) st = sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!st && !m) st = sp__oom(err);
   c.next = c.text;
   if (!st) st = read_header(&c, m);
   if (!st) st = read_counters_kernels(&c, m);

@@ -201,8 +201,6 @@ typedef struct fitter {
   sp_error *err;
 } fitter;
 
-static int oom(sp_error *err) { return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory"); }
-
 static int missing(const fitter *f, size_t k, const sp_config *c, const char *what) {
   char cfg[64];
   sp_config_format(c, cfg, sizeof cfg);
@@ -321,7 +319,7 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
   if (!varies || !(pp->clock_weight > 0) || !(p->s_max > 0)) return SP_OK;
   const double *et = p->t_er, *mt = p->t_mr;
   double *y = malloc(g * sizeof *y), *x = malloc(n * sizeof *x), *u = malloc(n * sizeof *u);
-  int st = y && x && u ? SP_OK : oom(f->err);
+  int st = y && x && u ? SP_OK : sp__oom(f->err);
   for (size_t j = 0; !st && j < n; j++) {
     time_prior(p, f->blocks[j], 0, y); /* the CU prior alone: clock is still off */
     for (size_t i = 0; i < g; i++) y[i] = f->lt[j * g + i] - y[i];
@@ -360,7 +358,7 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
   double *prior = malloc(g * sizeof *prior);
   if (!p->res[SP_TIME] || !prior) {
     free(prior);
-    return oom(f->err);
+    return sp__oom(f->err);
   }
   for (size_t j = 0; j < f->d->n; j++) {
     time_prior(p, f->blocks[j], f->dram[j], prior);
@@ -369,7 +367,7 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
   free(prior);
   st = sp__forest_fit(f->feat, f->d->n, p->plan.nfeat, p->res[SP_TIME], g, &pp->forest,
                       &p->forest[SP_TIME]);
-  return st == SP_ENOMEM ? oom(f->err) : st;
+  return st == SP_ENOMEM ? sp__oom(f->err) : st;
 }
 
 /* The floor kernel's power at every power grid point, or none. */
@@ -381,7 +379,7 @@ static int gather_floor(fitter *f, const char *floor_kernel) {
   if (k == (size_t)-1)
     return sp__fail(f->err, SP_ENOTFOUND, sp_dataset_runs_path(d->ds), 0, 0, "kernel",
                     "the floor kernel '%s' is not in the data", floor_kernel);
-  if (!(p->floor_w = malloc(p->gsize[SP_POWER] * sizeof(double)))) return oom(f->err);
+  if (!(p->floor_w = malloc(p->gsize[SP_POWER] * sizeof(double)))) return sp__oom(f->err);
   for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
     sp_config c = sp__grid_config(&p->grid[SP_POWER], i);
     if (sp_dataset_power(d->ds, k, &c, &p->floor_w[i]) || !(p->floor_w[i] > 0))
@@ -400,7 +398,7 @@ static int fit_power(fitter *f, const sp_physet_params *pp) {
   double *y = malloc(d->n * m * sizeof *y);
   p->res[SP_POWER] = malloc(d->n * g * sizeof(double));
   p->logphi = malloc(d->n * sizeof(double));
-  int st = map && y && p->res[SP_POWER] && p->logphi ? power_to_time(p, map) : oom(f->err);
+  int st = map && y && p->res[SP_POWER] && p->logphi ? power_to_time(p, map) : sp__oom(f->err);
   size_t bp = base_index(p, SP_POWER);
   for (size_t j = 0; j < d->n && !st; j++) {
     size_t k = d->kernels[j];
@@ -427,7 +425,7 @@ static int fit_power(fitter *f, const sp_physet_params *pp) {
   }
   if (!st) {
     st = sp__forest_fit(f->feat, d->n, p->plan.nfeat, y, m, &pp->forest, &p->forest[SP_POWER]);
-    if (st == SP_ENOMEM) st = oom(f->err);
+    if (st == SP_ENOMEM) st = sp__oom(f->err);
   }
   free(map);
   free(y);
@@ -458,19 +456,19 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
   if (!d->n) return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL, "no training kernels");
   sp_physet *p = calloc(1, sizeof *p);
   fitter f = {.d = d, .p = p, .err = err};
-  int st = p && !init_physet(p, d, pp) ? SP_OK : oom(err);
+  int st = p && !init_physet(p, d, pp) ? SP_OK : sp__oom(err);
   if (!st) {
     f.feat = malloc(d->n * p->plan.nfeat * sizeof(double));
     f.blocks = malloc(d->n * sizeof(double));
     f.bps = malloc(d->n * sizeof(double));
     f.dram = malloc(d->n * sizeof(double));
     f.lt = malloc(d->n * p->gsize[SP_TIME] * sizeof(double));
-    if (!f.feat || !f.blocks || !f.bps || !f.dram || !f.lt) st = oom(err);
+    if (!f.feat || !f.blocks || !f.bps || !f.dram || !f.lt) st = sp__oom(err);
   }
   if (!st) st = gather_time(&f);
   if (!st) st = fit_time(&f, pp);
   if (!st && d->n > 1 && sp__novelty_fit(f.feat, d->n, p->plan.nfeat, &p->novelty))
-    st = oom(err);
+    st = sp__oom(err);
   if (!st && p->has_power) st = gather_floor(&f, pp->floor_kernel);
   if (!st && p->has_power) st = fit_power(&f, pp);
   free(f.feat);
@@ -930,7 +928,7 @@ static int read_forest(reader *r, sp_forest **f, size_t n, size_t nfeat) {
   long line;
   int st = sp__forest_load(r->fp, r->line + 1, &line, f);
   r->line = line;
-  if (st == SP_ENOMEM) return oom(r->err);
+  if (st == SP_ENOMEM) return sp__oom(r->err);
   if (st || sp__forest_samples(*f) != n || sp__forest_features(*f) != nfeat)
     return bad(r, "the forest is damaged or does not match the model");
   return SP_OK;
@@ -943,7 +941,7 @@ static int read_floor(reader *r, sp_physet *p, size_t g) {
   if (!strcmp(s, " none\n")) return SP_OK;
   p->floor_w = malloc(g * sizeof(double));
   p->logphi = malloc(p->n * sizeof(double));
-  if (!p->floor_w || !p->logphi) return oom(r->err);
+  if (!p->floor_w || !p->logphi) return sp__oom(r->err);
   int st = parse_values(r, s, p->floor_w, g);
   for (size_t i = 0; !st && i < g; i++)
     if (!(p->floor_w[i] > 0)) st = bad(r, "a floor power is not positive");
@@ -963,7 +961,7 @@ static int read_quantity(reader *r, sp_physet *p, sp_quantity q) {
   if (!s || sscanf(s, want, &g) != 1 || g != p->gsize[q] || (q == SP_POWER && !p->has_power))
     return bad(r, "the quantity does not match the model's grid");
   int st = q == SP_POWER ? read_floor(r, p, g) : SP_OK;
-  if (!st && !(p->res[q] = malloc(p->n * g * sizeof(double)))) st = oom(r->err);
+  if (!st && !(p->res[q] = malloc(p->n * g * sizeof(double)))) st = sp__oom(r->err);
   for (size_t j = 0; j < p->n && !st; j++) st = read_values(r, "r", p->res[q] + j * g, g);
   return st ? st : read_forest(r, &p->forest[q], p->n, p->plan.nfeat);
 }
@@ -975,7 +973,7 @@ static int read_novelty(reader *r, sp_physet *p) {
   if (pos < 0 || fseek(r->fp, pos, SEEK_SET)) return bad(r, "cannot read the novelty measure");
   int st = sp__novelty_load(r->fp, p->plan.nfeat, r->line, &line, &p->novelty);
   r->line = line;
-  if (st == SP_ENOMEM) return oom(r->err);
+  if (st == SP_ENOMEM) return sp__oom(r->err);
   return st ? bad(r, "the novelty measure is damaged or does not match the model") : SP_OK;
 }
 
@@ -1027,17 +1025,17 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
                     sp_error *err) {
   *out = NULL;
   sp_physet *p = calloc(1, sizeof *p);
-  if (!p) return oom(err);
+  if (!p) return sp__oom(err);
   reader r = {.path = path, .err = err};
   sp__features_plan(counter_names, ncounters, base->cu, &p->plan);
   p->base = *base;
   p->has_power = grid[SP_POWER] != NULL;
   int st = SP_OK;
   for (int q = 0; q < 1 + p->has_power && !st; q++) {
-    if (sp__grid_copy(&p->grid[q], grid[q])) st = oom(err);
+    if (sp__grid_copy(&p->grid[q], grid[q])) st = sp__oom(err);
     else p->gsize[q] = sp__grid_size(&p->grid[q]);
   }
-  if (!st && cache_time_grid(p)) st = oom(err);
+  if (!st && cache_time_grid(p)) st = sp__oom(err);
   if (!st && !(r.fp = fopen(path, "rb")))
     st = sp__fail(err, SP_EMODEL, path, 0, 0, NULL, "cannot open the method file: %s",
                   strerror(errno));

@@ -24,7 +24,7 @@ static int refine_axis(const int *v, size_t n, unsigned interp, int **out,
                       interp, v[j], v[j + 1], v[j + 1] - v[j]);
   size_t m = n ? (n - 1) * interp + 1 : 0;
   int *r = malloc((m ? m : 1) * sizeof *r);
-  if (!r) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!r) return sp__oom(err);
   for (size_t j = 0; j + 1 < n; j++)
     for (unsigned s = 0; s < interp; s++)
       r[j * interp + s] =
@@ -57,7 +57,7 @@ static int build_axes(sp_space *s, sp_error *err) {
   int *v[3] = {NULL, NULL, NULL};
   size_t n[3] = {g->n[0], 0, 0};
   v[0] = malloc((n[0] ? n[0] : 1) * sizeof(int));
-  if (!v[0]) return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!v[0]) return sp__oom(err);
   memcpy(v[0], g->v[0], n[0] * sizeof(int));
   int st = SP_OK;
   for (int a = 1; a < 3 && !st; a++)
@@ -67,11 +67,11 @@ static int build_axes(sp_space *s, sp_error *err) {
                   "%zu x %zu x %zu configurations exceed the limit of %zu",
                   n[0], n[1], n[2], SPACE_MAX_CONFIGS);
   if (!st && sp__grid_init(&s->grid, n, (const int *const *)v))
-    st = sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    st = sp__oom(err);
   for (int a = 0; a < 3; a++) free(v[a]);
   for (int a = 0; a < 3 && !st; a++) {
     s->pos[a] = locate_axis(g->v[a], g->n[a], s->grid.v[a], s->grid.n[a]);
-    if (!s->pos[a]) st = sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!s->pos[a]) st = sp__oom(err);
   }
   return st;
 }
@@ -112,7 +112,7 @@ int sp__space_init(sp_space *s, const sp_model *m, unsigned interp,
   s->row = malloc((s->coarse->n[2] + 1) * sizeof(double));
   if (!s->ct || !s->cp || !s->row || build_power_map(s)) {
     sp__space_free(s);
-    return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(err);
   }
   return SP_OK;
 }

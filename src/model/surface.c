@@ -146,7 +146,7 @@ int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
       !(s->values = malloc(n * sizeof(double))) ||
       !(s->kernel = strdup(ds->kernels[k]))) {
     sp_surface_free(s);
-    return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(err);
   }
   s->quantity = q;
   for (size_t i = 0; i < n; i++) {
@@ -168,7 +168,7 @@ int sp_surface_build(const sp_dataset *ds, size_t k, sp_quantity q,
   if (k >= ds->nkernels)
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL, "no kernel %zu", k);
   if (sp__grid_from_dataset(ds, &g))
-    return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    return sp__oom(err);
   int st = sp__surface_build_on(ds, k, q, &g, out, err);
   sp__grid_free(&g);
   return st;

@@ -37,14 +37,10 @@ typedef struct trainer {
   sp_error *err;
 } trainer;
 
-static int oom(sp_error *err) {
-  return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-}
-
 static int pick_kernels(trainer *t) {
   const sp_dataset *ds = t->ds;
   t->kernels = malloc((ds->nkernels + 1) * sizeof *t->kernels);
-  if (!t->kernels) return oom(t->err);
+  if (!t->kernels) return sp__oom(t->err);
   for (size_t k = 0; k < ds->nkernels; k++)
     if (!t->p->use_kernel || t->p->use_kernel[k]) t->kernels[t->n++] = k;
   if (t->n < 2)
@@ -53,11 +49,11 @@ static int pick_kernels(trainer *t) {
                     t->n == 1 ? "" : "s");
   sp_model *m = t->m;
   m->train_kernels = calloc(t->n, sizeof *m->train_kernels);
-  if (!m->train_kernels) return oom(t->err);
+  if (!m->train_kernels) return sp__oom(t->err);
   m->ntrain = t->n;
   for (size_t i = 0; i < t->n; i++)
     if (sp__set_string(&m->train_kernels[i], ds->kernels[t->kernels[i]]))
-      return oom(t->err);
+      return sp__oom(t->err);
   return SP_OK;
 }
 
@@ -74,9 +70,9 @@ static int gather_counters(trainer *t) {
   m->cmin = malloc(nc * sizeof(double));
   m->cmax = malloc(nc * sizeof(double));
   t->x = malloc(t->n * nc * sizeof(double));
-  if (!m->counter_names || !m->cmin || !m->cmax || !t->x) return oom(t->err);
+  if (!m->counter_names || !m->cmin || !m->cmax || !t->x) return sp__oom(t->err);
   for (size_t c = 0; c < nc; c++)
-    if (sp__set_string(&m->counter_names[c], ds->counter_names[c])) return oom(t->err);
+    if (sp__set_string(&m->counter_names[c], ds->counter_names[c])) return sp__oom(t->err);
   for (size_t i = 0; i < t->n; i++) {
     const double *v;
     if (sp_dataset_counters(ds, t->kernels[i], &m->base, &v)) {
@@ -239,7 +235,7 @@ static int train_submodel(trainer *t, sp_quantity q, sp_surface **surf) {
   s->sets = calloc(s->nsets, sizeof *s->sets);
   size_t maxdim = rdim > cdim ? rdim : cdim;
   double *feat = malloc((t->n * maxdim + 1) * sizeof(double));
-  int st = (!s->sets || !feat) ? oom(t->err) : SP_OK;
+  int st = (!s->sets || !feat) ? sp__oom(t->err) : SP_OK;
   for (size_t set = 0; set < s->nsets && !st; set++) {
     sp_cluster_set *cs = &s->sets[set];
     cs->kind = set < nc ? SP_SET_REGION : SP_SET_CU;
@@ -263,7 +259,7 @@ static int train_submodel(trainer *t, sp_quantity q, sp_surface **surf) {
 
 static int build_surfaces(trainer *t, sp_quantity q, sp_surface ***out) {
   sp_surface **surf = calloc(t->n, sizeof *surf);
-  if (!surf) return oom(t->err);
+  if (!surf) return sp__oom(t->err);
   int st = SP_OK;
   for (size_t i = 0; i < t->n && !st; i++)
     st = sp__surface_build_on(t->ds, t->kernels[i], q, &t->m->sub[q].grid, &surf[i],
@@ -280,7 +276,7 @@ static void free_surfaces(sp_surface **surf, size_t n) {
 static int setup_time_grid(trainer *t) {
   sp_model *m = t->m;
   sp_submodel *s = &m->sub[SP_TIME];
-  if (sp__grid_from_dataset(t->ds, &s->grid)) return oom(t->err);
+  if (sp__grid_from_dataset(t->ds, &s->grid)) return sp__oom(t->err);
   if (sp__grid_size(&s->grid) < 2)
     return sp__fail(t->err, SP_EGRID, t->ds->runs_path, 0, 0, NULL,
                     "single-configuration grid: there is nothing to scale between");
@@ -298,19 +294,19 @@ static int setup_power_grid(trainer *t) {
   sp_model *m = t->m;
   sp_submodel *s = &m->sub[SP_POWER];
   int ok;
-  if (power_grid(t, &m->sub[SP_TIME].base, &s->grid, &ok)) return oom(t->err);
+  if (power_grid(t, &m->sub[SP_TIME].base, &s->grid, &ok)) return sp__oom(t->err);
   if (!ok)
     return sp__set_string(&m->power_note,
                           "no power model: the data has no complete power grid "
                           "around the base configuration")
-               ? oom(t->err) : SP_OK;
+               ? sp__oom(t->err) : SP_OK;
   sp__grid_locate(&s->grid, &m->base, &s->base);
   s->present = 1;
   if (sp__grid_size(&s->grid) < sp__grid_size(&m->sub[SP_TIME].grid))
     return sp__set_string(&m->power_note,
                           "power is modeled on the sub-grid where every training "
                           "kernel has power readings")
-               ? oom(t->err) : SP_OK;
+               ? sp__oom(t->err) : SP_OK;
   return SP_OK;
 }
 
@@ -324,7 +320,7 @@ static int record_provenance(trainer *t) {
   m->desired_error = t->p->desired_error;
   if (sp__set_string(&m->runs_path, ds->runs_path) ||
       sp__set_string(&m->counters_path, ds->counters_path))
-    return oom(t->err);
+    return sp__oom(t->err);
   if (sp__sha256_file(ds->runs_path, m->runs_sha256) ||
       sp__sha256_file(ds->counters_path, m->counters_sha256))
     return sp__fail(t->err, SP_EIO, ds->runs_path, 0, 0, NULL,
@@ -359,7 +355,7 @@ const char *sp_train_method_name(size_t i) {
 
 int sp_train_params_set_methods(sp_train_params *p, const char *list, sp_error *err) {
   char *copy = strdup(list), *save = NULL;
-  if (!copy) return oom(err);
+  if (!copy) return sp__oom(err);
   unsigned bits = 0;
   int st = SP_OK;
   for (char *t = strtok_r(copy, ",", &save); t && !st; t = strtok_r(NULL, ",", &save)) {
@@ -425,7 +421,7 @@ int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
   int st = check_params(ds, params, err);
   if (st) return st;
   trainer t = {ds, params, sp__model_alloc(), NULL, 0, NULL, progress, user, 0, 0, err};
-  if (!t.m) return oom(err);
+  if (!t.m) return sp__oom(err);
   t.m->base = params->base;
   sp_surface **surf[2] = {NULL, NULL};
   st = pick_kernels(&t);

@@ -81,6 +81,10 @@ int sp__fail(sp_error *err, int status, const char *file, long line,
   return st;
 }
 
+int sp__oom(sp_error *err) {
+  return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+}
+
 int sp_error_format(const sp_error *err, char *buf, size_t size) {
   size_t used = 0;
   int n;
