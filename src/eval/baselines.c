@@ -12,6 +12,11 @@
 #include "model/kmeans.h"
 #include "scalepredict.h"
 
+/* Singular values below this share of the largest are rank deficiency
+ * (counters that are sums of others), not signal: the ridge fit keeps the
+ * directions above it. */
+#define SV_REL_RANK 1e-10
+
 static double dist2(const double *a, const double *b, size_t p) {
   double s = 0;
   for (size_t i = 0; i < p; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
@@ -101,7 +106,7 @@ static int project(const sp_baseline_data *d, sp_ridge *rg, gsl_matrix **zout) {
     if (!st) st = gsl_linalg_SV_decomp(a, v, s, work);
     size_t r = 0;
     double top = st ? 0 : gsl_vector_get(s, 0);
-    while (!st && r < n && r + 2 < n && gsl_vector_get(s, r) > 1e-10 * top) r++;
+    while (!st && r < n && r + 2 < n && gsl_vector_get(s, r) > SV_REL_RANK * top) r++;
     rg->r = r;
     for (size_t j = 0; !st && j < p; j++)
       for (size_t c = 0; c < r; c++) rg->proj[j * p + c] = gsl_matrix_get(a, j, c);

@@ -48,6 +48,19 @@ void sp__stack_members(const sp_stack_data *d, const sp_stack_fit *f, const doub
   memset(out + SP_STACK_CONSTANT * g, 0, g * sizeof(double));
 }
 
+/* A pivot below this is zero: the subset's system is singular (the ridge
+ * below keeps a regular one's pivots far above it). */
+#define PIVOT_ZERO 1e-300
+/* The ridge, relative to the Gram matrix's trace, that keeps two identical
+ * members from making a subset singular, yet moves no weight measurably. */
+#define RIDGE_REL 1e-12
+/* A weight below -WEIGHT_TOL is negative (the subset is infeasible); above
+ * it, rounding of a zero weight. */
+#define WEIGHT_TOL 1e-12
+/* A subset must beat the best so far by this relative margin, so that
+ * rounding cannot make the choice depend on the enumeration order. */
+#define OBJ_MARGIN 1e-12
+
 /* Solves the (k+1) x (k+1) system a x = rhs in place by Gaussian
  * elimination with partial pivoting; -1 when it is singular. */
 static int gauss(double a[MAXM + 1][MAXM + 2], size_t k) {
@@ -55,7 +68,7 @@ static int gauss(double a[MAXM + 1][MAXM + 2], size_t k) {
     size_t piv = c;
     for (size_t r = c + 1; r < k; r++)
       if (fabs(a[r][c]) > fabs(a[piv][c])) piv = r;
-    if (fabs(a[piv][c]) < 1e-300) return -1;
+    if (fabs(a[piv][c]) < PIVOT_ZERO) return -1;
     if (piv != c)
       for (size_t j = 0; j <= k; j++) {
         double t = a[c][j];
@@ -85,7 +98,7 @@ static void solve_gram(const double *G, const double *b, size_t m, double *w) {
   for (size_t i = 0; i < m; i++) trace += G[i * m + i];
   /* A relative ridge keeps identical members (nearest and knn can agree
    * everywhere) from making every subset holding both singular. */
-  const double eps = 1e-12 * (trace > 0 ? trace : 1.0);
+  const double eps = RIDGE_REL * (trace > 0 ? trace : 1.0);
   for (size_t i = 0; i < m; i++) w[i] = i == 0 ? 1.0 : 0.0;
   for (int size = 1; size <= (int)m; size++)
     for (unsigned s = 1; s < (1u << m); s++) {
@@ -107,14 +120,14 @@ static void solve_gram(const double *G, const double *b, size_t m, double *w) {
       double obj = 0, v[MAXM];
       for (size_t r = 0; r < k; r++) {
         v[r] = a[r][k + 1];
-        if (v[r] < -1e-12) feasible = 0;
+        if (v[r] < -WEIGHT_TOL) feasible = 0;
       }
       if (!feasible) continue;
       for (size_t r = 0; r < k; r++) {
         for (size_t c = 0; c < k; c++) obj += v[r] * G[idx[r] * m + idx[c]] * v[c];
         obj -= 2.0 * b[idx[r]] * v[r];
       }
-      if (isinf(best) || obj < best - 1e-12 * fabs(best)) {
+      if (isinf(best) || obj < best - OBJ_MARGIN * fabs(best)) {
         best = obj;
         memset(w, 0, m * sizeof *w);
         for (size_t r = 0; r < k; r++) w[idx[r]] = v[r] > 0 ? v[r] : 0.0;

@@ -19,6 +19,10 @@
 #include "model/model.h"
 #include "util/status.h"
 
+/* Each split trains with its own seed, spaced by a prime so that the seeds
+ * of two evaluations with nearby --seed values do not coincide. */
+#define SPLIT_SEED_STRIDE 7919UL
+
 void sp_eval_params_init(sp_eval_params *p) {
   sp_train_params t;
   sp_train_params_init(&t);
@@ -105,7 +109,7 @@ static void run_job(sp_eval_job *j) {
     sp_train_params_init(&tp);
     tp.base = p->bases[j->base];
     tp.clusters = p->clusters[ki];
-    tp.seed = p->seed + 7919UL * j->split;
+    tp.seed = p->seed + SPLIT_SEED_STRIDE * j->split;
     tp.restarts = p->restarts;
     tp.max_epochs = p->max_epochs;
     tp.desired_error = p->desired_error;
