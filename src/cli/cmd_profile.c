@@ -4,6 +4,8 @@
  * the program run under the vendor profiler with exactly the metrics the
  * model needs.  Every failure says its fix, and leaves nothing behind. */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -19,7 +21,8 @@ typedef struct profile_opts {
   const char *out;
   const char *base;
   const char *import;
-  const char *profiler; /* NULL: ncu from PATH */
+  const char *profiler; /* NULL: the vendor's profiler from PATH */
+  int vendor;           /* SP_VENDOR_NVIDIA (ncu) or SP_VENDOR_AMD (rocprofv3) */
   char **argv;          /* the program and its arguments, or NULL */
 } profile_opts;
 
@@ -180,6 +183,91 @@ static int import_report(const profile_opts *o, const sp_model *m) {
   return rc;
 }
 
+/* The first file under dir, or in a folder of dir, whose name ends in
+ * suffix (rocprofv3 may add a host or process folder), into buf. */
+static int find_output(const char *dir, const char *suffix, char *buf, size_t size, int depth) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int found = -1;
+  size_t ls = strlen(suffix);
+  while (d && found && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    snprintf(buf, size, "%s/%s", dir, e->d_name);
+    struct stat sb;
+    if (stat(buf, &sb)) continue;
+    size_t ln = strlen(e->d_name);
+    if (S_ISREG(sb.st_mode) && ln >= ls && !strcmp(e->d_name + ln - ls, suffix)) found = 0;
+    else if (S_ISDIR(sb.st_mode) && depth > 0) {
+      char sub[PATH_MAX];
+      snprintf(sub, sizeof sub, "%s", buf);
+      found = find_output(sub, suffix, buf, size, depth - 1);
+    }
+  }
+  if (d) closedir(d);
+  return found;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+/* The program under rocprofv3 --pmc with the counters the model needs, its
+ * counter CSV then read as --import reads one. */
+static int run_rocprof(const profile_opts *o, const sp_model *m) {
+  char prof[PATH_MAX], program[PATH_MAX], dir[PATH_MAX], log[PATH_MAX + 32], csv[PATH_MAX];
+  const char *want = o->profiler ? o->profiler : "rocprofv3";
+  if (find_program(want, prof, sizeof prof)) {
+    fprintf(stderr, "scalepredict: the profiler '%s' was not found%s: install ROCm's "
+            "rocprofiler-sdk (rocprofv3, in /opt/rocm/bin) and put it on PATH, or give "
+            "--profiler PATH; nothing written\n", want, strchr(want, '/') ? "" : " on PATH");
+    return EXIT_SYSTEM;
+  }
+  if (find_program(o->argv[0], program, sizeof program)) {
+    fprintf(stderr, "scalepredict: the program '%s' was not found or is not executable; "
+            "nothing written\n", o->argv[0]);
+    return EXIT_USAGE;
+  }
+  sp_error err;
+  char *metrics = NULL;
+  if (sp_profile_metric_list(m, SP_VENDOR_AMD, &metrics, &err)) return cli_fail(&err);
+  if (temp_log(dir, log)) {
+    free(metrics);
+    return EXIT_SYSTEM;
+  }
+  size_t n = 0, nm = 1;
+  while (o->argv[n]) n++;
+  for (const char *c = metrics; *c; c++) nm += *c == ',';
+  char **args = calloc(n + nm + 16, sizeof *args);
+  int rc = EXIT_SYSTEM;
+  if (args) {
+    size_t a = 0;
+    args[a++] = prof;
+    args[a++] = "--pmc";
+    for (char *t = strtok(metrics, ","); t; t = strtok(NULL, ",")) args[a++] = t;
+    const char *fixed[] = {"--kernel-trace", "--output-format", "csv", "-d", dir, "-o", "run",
+                           "--"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
+    args[a++] = program;
+    for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
+    int status = run_program(args);
+    if (status != 0) {
+      fprintf(stderr, "scalepredict: '%s' failed under rocprofv3 (exit status %d); nothing "
+              "written\n", o->argv[0], status);
+    } else if (find_output(dir, "counter_collection.csv", csv, sizeof csv, 2)) {
+      fprintf(stderr, "scalepredict: '%s' launched no GPU kernel that rocprofv3 could profile "
+              "(no counter_collection.csv); nothing written\n", o->argv[0]);
+      rc = EXIT_DATA;
+    } else {
+      rc = convert(o, m, csv);
+    }
+  }
+  free(args);
+  free(metrics);
+  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  return rc;
+}
+
 static int run_ncu(const profile_opts *o, const sp_model *m) {
   char ncu[PATH_MAX], program[PATH_MAX];
   if (find_ncu(o, ncu, sizeof ncu)) return EXIT_SYSTEM;
@@ -222,11 +310,12 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
 static void usage(void) {
   puts(
       "Usage: scalepredict profile --model DIR|NAME --out DIR [--base CFG]\n"
-      "                            [--profiler PATH] -- PROGRAM [ARGS...]\n"
+      "                            [--vendor nvidia|amd] [--profiler PATH]\n"
+      "                            -- PROGRAM [ARGS...]\n"
       "       scalepredict profile --model DIR|NAME --out DIR [--base CFG] --import FILE\n"
       "\n"
       "Profiles your own application at the model's base configuration and writes\n"
-      "what 'predict', 'dse' and 'export' read (--profile DIR) into a new directory:\n"
+      "what 'predict' and 'export' read (--profile DIR) into a new directory:\n"
       "runs.csv (each kernel's median time), counters.csv (the model's counters),\n"
       "launches.csv (launch counts and total times), profile.txt (device and clocks)\n"
       "and profile-raw.csv (the profiler's output).  A kernel launched at several\n"
@@ -235,7 +324,9 @@ static void usage(void) {
       "With a program it runs, on NVIDIA GPUs,\n"
       "  ncu --clock-control none --csv --page raw --print-units base\n"
       "      --print-kernel-base demangled --metrics <what the model needs> PROGRAM ...\n"
-      "(ncu replays each launch a few times; clocks are left alone).  With --import it\n"
+      "(ncu replays each launch a few times; clocks are left alone), and on AMD GPUs\n"
+      "(--vendor amd) rocprofv3 --pmc <the model's counters> --kernel-trace\n"
+      "--output-format csv -- PROGRAM ....  With --import it\n"
       "reads a profile you have: an ncu raw CSV of any metric set (ncu --set full\n"
       "--csv --page raw --print-units base) or a rocprofv3 counter CSV\n"
       "(rocprofv3 --pmc ... --output-format csv).\n"
@@ -247,7 +338,10 @@ static void usage(void) {
       "  --import FILE     convert this profile instead of running a program (an\n"
       "                    Nsight Compute report, FILE.ncu-rep, is read through\n"
       "                    'ncu --import FILE --csv --page raw')\n"
-      "  --profiler PATH   the ncu to run (default: ncu on PATH)\n"
+      "  --profiler PATH   the profiler to run (default: ncu, or rocprofv3 with\n"
+      "                    --vendor amd, on PATH)\n"
+      "  --vendor V        nvidia (default: run ncu) or amd (run rocprofv3 --pmc with\n"
+      "                    the model's counters --kernel-trace --output-format csv)\n"
       "\n"
       "Exit status: 1 usage, 2 the profile lacks metrics or launches, 3 model,\n"
       "4 the profiler is missing, not permitted, or the program failed.");
@@ -258,7 +352,7 @@ int cmd_profile(int argc, char **argv) {
       {"model", required_argument, 0, 'm'},    {"out", required_argument, 0, 'o'},
       {"base", required_argument, 0, 'b'},     {"import", required_argument, 0, 'i'},
       {"profiler", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
+      {"vendor", required_argument, 0, 'v'},   {0, 0, 0, 0}};
   profile_opts o = {0};
   int c;
   opterr = 0;
@@ -269,6 +363,11 @@ int cmd_profile(int argc, char **argv) {
       case 'b': o.base = optarg; break;
       case 'i': o.import = optarg; break;
       case 'p': o.profiler = optarg; break;
+      case 'v':
+        if (!strcmp(optarg, "nvidia")) o.vendor = SP_VENDOR_NVIDIA;
+        else if (!strcmp(optarg, "amd")) o.vendor = SP_VENDOR_AMD;
+        else return cli_usage_error("profile ", "--vendor must be nvidia or amd, not '%s'", optarg);
+        break;
       case 'h': usage(); return EXIT_OK;
       default:
         return cli_usage_error("profile ", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -293,7 +392,10 @@ int cmd_profile(int argc, char **argv) {
   if (st) return cli_fail(&err);
   size_t il = o.import ? strlen(o.import) : 0;
   int report = il > 8 && !strcmp(o.import + il - 8, ".ncu-rep");
-  int rc = report ? import_report(&o, m) : o.import ? convert(&o, m, o.import) : run_ncu(&o, m);
+  int rc = report                      ? import_report(&o, m)
+           : o.import                    ? convert(&o, m, o.import)
+           : o.vendor == SP_VENDOR_AMD   ? run_rocprof(&o, m)
+                                         : run_ncu(&o, m);
   sp_model_free(m);
   return rc;
 }

@@ -168,6 +168,43 @@ cmp -s rep1/runs.csv prof/runs.csv || fail "import .ncu-rep and import of its CS
 sp profile --model "$H100" --out rep2 --profiler no-such-ncu --import app.ncu-rep
 expect_error "import .ncu-rep without ncu" 4 "'no-such-ncu' was not found on PATH"
 no_leftovers "import .ncu-rep without ncu" rep2
+# AMD: the program under a stand-in rocprofv3, which writes the recorded
+# counter CSV where rocprofv3 would (-d DIR -o NAME: DIR/NAME_counter_collection.csv).
+cat >bin/rocprofv3 <<'ROC'
+#!/bin/sh
+echo "$*" >"$FAKE_ARGS"
+dir=. name=run
+while [ $# -gt 0 ]; do
+  case $1 in
+  -d) dir=$2; shift 2 ;;
+  -o) name=$2; shift 2 ;;
+  --) shift; break ;;
+  *) shift ;;
+  esac
+done
+[ "$FAKE_ROC" = none ] || cp "$FAKE_ROC" "$dir/${name}_counter_collection.csv"
+"$@"
+ROC
+chmod +x bin/rocprofv3
+FAKE_ROC=$P/rocprofv3-counters.csv PATH=$WORK/bin:$PATH sp profile --model amd-model \
+  --out roc-run --vendor amd -- true
+expect_rc "run under rocprofv3" 0
+for want in "--pmc" "--kernel-trace" "--output-format csv" "-- "; do
+  grep -qF -- "$want" args || fail "rocprofv3 not asked for '$want': $(cat args)"
+done
+cmp -s roc-run/counters.csv roc/counters.csv || fail "rocprofv3 run and import differ"
+FAKE_ROC=$P/rocprofv3-counters.csv PATH=$WORK/bin:$PATH sp profile --model amd-model \
+  --out roc-fail --vendor amd -- false
+expect_error "program fails under rocprofv3" 4 "'false' failed under rocprofv3 (exit status 1)"
+no_leftovers "program fails under rocprofv3" roc-fail
+FAKE_ROC=none PATH=$WORK/bin:$PATH sp profile --model amd-model --out roc-none --vendor amd -- true
+expect_error "no kernel under rocprofv3" 2 "launched no GPU kernel that rocprofv3 could profile"
+no_leftovers "no kernel under rocprofv3" roc-none
+sp profile --model amd-model --out roc-missing --vendor amd --profiler no-such-rocprof -- true
+expect_error "no rocprofv3" 4 "'no-such-rocprof' was not found on PATH" "rocprofiler-sdk"
+sp profile --model amd-model --out roc-bad --vendor intel -- true
+expect_rc "--vendor intel" 1
+
 sp profile --model "$H100" --out run6
 expect_rc "neither" 1
 grep -qF "either --import FILE or -- PROGRAM" "$WORK/err" || fail "neither: $(cat "$WORK/err")"
