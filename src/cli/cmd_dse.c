@@ -11,12 +11,14 @@
 typedef struct dse_opts {
   const char *model_dir, *method, *runs, *counters, *report;
   int json;
+  cli_profile prof; /* --profile's files */
   sp_dse_params p;
 } dse_opts;
 
 static void usage(void) {
   puts(
       "Usage: scalepredict dse --model DIR --runs FILE --counters FILE\n"
+      "       scalepredict dse --model DIR --profile DIR [options]\n"
       "                        [--method NAME] [--weights FILE] [--reference CFG] [--power-cap W]\n"
       "                        [--time-budget X] [--candidates FILE] [--rank-by OBJ]\n"
       "                        [--grid-interp N] [--report DIR] [--json] [--force]\n"
@@ -41,6 +43,11 @@ static void usage(void) {
       "  --counters FILE     the kernels' counters.csv (a row at the model's base)\n"
       "  --weights FILE      CSV kernel,weight (or count/invocations): the workload;\n"
       "                      default every kernel of --runs, weight 1\n"
+      "  --profile DIR       what 'scalepredict profile' wrote: its runs.csv,\n"
+      "                      counters.csv and, as --weights, launches.csv (the\n"
+      "                      application's launch counts).  dse ranks by energy, so\n"
+      "                      runs.csv needs each kernel's power_w at the base, which\n"
+      "                      ncu does not record: fill it in from your own reading\n"
       "  --reference CFG     configuration the budget and ratios refer to\n"
       "                      (default: the model's base)\n"
       "  --power-cap W       cap on peak power for the capped objective\n"
@@ -168,6 +175,12 @@ static int run(const dse_opts *o) {
   sp_dse_result *r = NULL;
   int st = cli_load_inputs(o->model_dir, o->method, o->runs, o->counters, &m, &ds, &err);
   if (!st) st = sp_dse_run(m, ds, &o->p, &r, &err);
+  if (st && o->runs == o->prof.runs && !strcmp(err.field, "power_w")) {
+    size_t n = strlen(err.message);
+    snprintf(err.message + n, sizeof err.message - n,
+             "; a profile records no power (ncu does not read it): fill in each kernel's "
+             "power_w at the base from your own reading");
+  }
   if (!st && o->report) st = sp_dse_report_write(r, o->report, &err);
   if (!st) {
     for (size_t k = 0; k < r->nkernels; k++)
@@ -192,6 +205,12 @@ static int set_option(dse_opts *o, int c, const char *arg) {
     case 'r': o->runs = arg; break;
     case 'c': o->counters = arg; break;
     case 'w': o->p.weights_path = arg; break;
+    case 'F':
+      if (cli_profile_paths(arg, "dse ", &o->prof)) return EXIT_USAGE;
+      o->runs = o->prof.runs;
+      o->counters = o->prof.counters;
+      o->p.weights_path = o->prof.launches;
+      break;
     case 'C': o->p.candidates_path = arg; break;
     case 'o': o->report = arg; break;
     case 'j': o->json = 1; break;
@@ -234,7 +253,8 @@ int cmd_dse(int argc, char **argv) {
       {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
       {"format", required_argument, 0, 'f'},
       {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
-      {"force", no_argument, 0, CLI_OPT_FORCE},    CLI_DATA_OPTIONS,
+      {"force", no_argument, 0, CLI_OPT_FORCE},    {"profile", required_argument, 0, 'F'},
+      CLI_DATA_OPTIONS,
       {0, 0, 0, 0}};
   dse_opts o = {0};
   sp_dse_params_init(&o.p);
@@ -252,7 +272,8 @@ int cmd_dse(int argc, char **argv) {
   }
   if (optind < argc) return cli_usage_error("dse ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters)
-    return cli_usage_error("dse ", "--model, --runs and --counters are required");
+    return cli_usage_error("dse ", "--model, and --runs and --counters (or --profile), are "
+                           "required");
   if (o.p.rank_by == SP_DSE_MIN_TIME_CAPPED && !(o.p.power_cap_w > 0))
     return cli_usage_error("dse ", "--rank-by min-time-capped needs --power-cap");
   if (o.p.rank_by == SP_DSE_MIN_ENERGY_BUDGET && !(o.p.time_budget > 0))

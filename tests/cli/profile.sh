@@ -66,6 +66,27 @@ sp export --model "$H100" --profile prof --layout wide
 expect_rc "export --profile wide" 0
 [ "$(tail -n 1 "$WORK/out" | cut -d, -f1)" = "(application)" ] || fail "export wide: no application row last"
 
+# dse --profile: the profile's launches are the workload; without power (ncu
+# records none) it fails saying so, with power filled in it ranks.
+sp dse --model "$H100" --profile prof
+expect_error "dse --profile without power" 2 "a profile records no power" "power_w"
+mkdir profw
+cp prof/counters.csv prof/launches.csv profw/
+awk -F, 'BEGIN { OFS = "," } NR > 1 && $NF == "" { $NF = 300 } { print }' prof/runs.csv >profw/runs.csv
+sp dse --model "$H100" --profile profw --json
+expect_rc "dse --profile with power" 0
+if have_python; then
+  python3 - "$WORK/out" profw/runs.csv profw/launches.csv <<'PY' || fail "dse --profile: the workload is not the launches' sum"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+t = {r["kernel"]: float(r["time_ms"]) for r in csv.DictReader(open(sys.argv[2]))}
+c = {r["kernel"]: float(r["count"]) for r in csv.DictReader(open(sys.argv[3]))}
+want = sum(t[k] * c[k] for k in t)
+got = d["reference"]["time_ms"] if "time_ms" in d["reference"] else d["objectives"]["min-time"]["time_ms"]
+assert abs(got - want) <= 1e-4 * want, (got, want)
+PY
+fi
+
 # ---- the full set: every missing metric named at once --------------------
 sp profile --model "$H100" --out full --import "$P/h100-example-full.csv"
 expect_error "full set" 2 "12 metrics the model needs are missing" \
