@@ -56,7 +56,11 @@ int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err) {
     return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
   }
   snprintf(af->tmp_path, n, "%s.tmp-XXXXXX", path);
+  sigset_t saved;
+  sp__tmp_hold(&saved);
   int fd = mkstemp(af->tmp_path);
+  if (fd >= 0) sp__tmp_register(af->tmp_path);
+  sp__tmp_release(&saved);
   if (fd < 0) {
     int e = errno;
     free(af->tmp_path);
@@ -65,7 +69,6 @@ int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err) {
     return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot create file: %s",
                     strerror(e));
   }
-  sp__tmp_register(af->tmp_path);
   /* mkstemp creates 0600; outputs are ordinary user files. */
   (void)fchmod(fd, 0644);
   af->fp = fdopen(fd, "w");
@@ -142,10 +145,14 @@ static char *sibling_dir(const char *name, const char *suffix) {
 }
 
 static int make_tmpdir(const char *dir, sp_output_kind kind, char **tmp, sp_error *err) {
-  if (!(*tmp = sibling_dir(dir, ".tmp-")))
+  sigset_t saved;
+  sp__tmp_hold(&saved);
+  if ((*tmp = sibling_dir(dir, ".tmp-")) != NULL) sp__tmp_register(*tmp);
+  int e = errno;
+  sp__tmp_release(&saved);
+  if (!*tmp)
     return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot create temporary directory: %s",
-                    strerror(errno));
-  sp__tmp_register(*tmp);
+                    strerror(e));
   (void)chmod(*tmp, 0755);
   int st = sp__output_mark(*tmp, kind, err);
   if (st) {

@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,17 @@ void sp__tmp_register(const char *path) {
       return;
     }
 }
+
+void sp__tmp_hold(sigset_t *saved) {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGTERM);
+  sigaddset(&s, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &s, saved);
+}
+
+void sp__tmp_release(const sigset_t *saved) { pthread_sigmask(SIG_SETMASK, saved, NULL); }
 
 void sp__tmp_unregister(const char *path) {
   for (size_t i = 0; i < SLOTS; i++)
