@@ -237,7 +237,7 @@ expect_out "models" "h100-sm " "hd7970-synth "
 sp info --model h100-sm
 expect_rc "info" 0
 expect_out "info" "base 132cu/1980/2619" "cu       8 16 24 32 40 48 56 64 80 96 112 128 132" \
-  "methods: wu2015 physet (recommended: physet)" "training kernels: 261:" \
+  "methods: wu2015 physet (recommended: physet)" "training kernels: 298:" \
   "valu_insts_pct (Table II: VALUInsts)" "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active" \
   "nvidia metrics to collect: "
 # The harness asks ncu for every metric of the same table (its own list,
