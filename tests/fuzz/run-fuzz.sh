@@ -126,6 +126,13 @@ wait
 failed=0
 for t in "${targets[@]}"; do
   cat "$build/work/$t/summary"
+  # A target that exits non-zero without a crash input never ran (a bad
+  # dictionary or corpus, a start-up failure): that fails too.
+  if ! grep -q '^stat::number_of_executed_units:' "$build/work/$t/log"; then
+    failed=1
+    echo "  $t did not run; its log:"
+    tail -5 "$build/work/$t/log" | sed 's/^/  /'
+  fi
   if [ -n "$(find "$build/crashes/$t" -type f)" ]; then
     failed=1
     for f in "$build/crashes/$t"/*; do echo "  crash input: $f"; done

@@ -37,12 +37,24 @@ PY
 ticker=$!
 trap 'kill $ticker 2>/dev/null; rm -rf "$scratch"' EXIT
 
-SP_POWERCAP_ROOT=$scratch/powercap "$SP_RUNNER" --backend opencl \
-  --kernels stream_copy,mm_tiled16 --cu 1 --engine-mhz 1 --memory-mhz 1 \
-  --runs "$scratch/runs.csv" --detail "$scratch/details.csv" --size small \
-  --power rapl --power-window-ms 2000 --meta "$scratch/meta.txt" \
-  >"$scratch/out" 2>&1
+measure() { # WINDOW_MS
+  rm -f "$scratch/runs.csv" "$scratch/details.csv" "$scratch/meta.txt"
+  SP_POWERCAP_ROOT=$scratch/powercap "$SP_RUNNER" --backend opencl \
+    --kernels stream_copy,mm_tiled16 --cu 1 --engine-mhz 1 --memory-mhz 1 \
+    --runs "$scratch/runs.csv" --detail "$scratch/details.csv" --size small \
+    --power rapl --power-window-ms "$1" --meta "$scratch/meta.txt" \
+    >"$scratch/out" 2>&1
+}
+measure 2000
 rc=$?
+# The runner names the period only after 20 counter intervals; a loaded
+# machine (the stand-in ticker starved) may see fewer in 2 x 2 s: once more
+# with longer windows before judging.
+if [ $rc -eq 0 ] && grep -q '^energy_counter_period_ms: unknown' "$scratch/meta.txt"; then
+  echo "$(grep '^energy_counter_period_ms:' "$scratch/meta.txt"): measuring again with 6 s windows"
+  measure 6000
+  rc=$?
+fi
 kill $ticker 2>/dev/null
 wait $ticker 2>/dev/null
 [ $rc -eq 0 ] || { cat "$scratch/out" >&2; fail "sp-runner failed"; }
