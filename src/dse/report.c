@@ -7,6 +7,7 @@
 
 #include "dse.h"
 #include "plot/figure.h"
+#include "plot/palette.h"
 #include "util/reportdir.h"
 #include "util/status.h"
 #include "util/textout.h"
@@ -271,7 +272,7 @@ static void heat_cell(sp_fig *f, const heat *h, size_t ic, size_t e, size_t m, d
   double cw = (double)PANEL_W / h->ne, ch = (double)PANEL_H / h->nm;
   double v = heat_rel(h, ic, e, m);
   char color[8], tip[128];
-  if (isfinite(v)) sp__fig_color((log(v) - h->lo) / (h->hi - h->lo), color);
+  if (isfinite(v)) sp__ramp((log(v) - h->lo) / (h->hi - h->lo), color);
   else snprintf(color, sizeof color, "#ffffff");
   snprintf(tip, sizeof tip, "%dcu/%d/%d: %.3f x reference %s", r->axis[0][ic],
            r->axis[1][h->ie[e]], r->axis[2][h->im[m]], v, h->what);

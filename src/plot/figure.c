@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "palette.h"
 #include "util/textout.h"
 
 enum { MARGIN_LEFT = 66, MARGIN_RIGHT = 18, MARGIN_TOP = 30, MARGIN_BOTTOM = 46 };
@@ -24,8 +25,8 @@ void sp__fig_begin(sp_fig *f, FILE *fp, double w, double h, const char *title,
   fprintf(fp,
           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
           "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n"
-          "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-          w, h, w, h);
+          "<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n",
+          w, h, w, h, sp__color(SP_COLOR_PAPER));
   if (title) sp__fig_text(f, w / 2, 18, "middle", 13, title);
 }
 
@@ -92,8 +93,8 @@ static void draw_x_ticks(sp_fig *f) {
   double yb = f->top + f->ph;
   for (size_t i = 0; i < n; i++) {
     double x = f->left + (t[i] - f->x0) / (f->x1 - f->x0) * f->pw;
-    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-            x, f->top, x, yb);
+    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+            x, f->top, x, yb, sp__color(SP_COLOR_GRID));
     tick_label(label, sizeof label, t[i], f->logx);
     sp__fig_text(f, x, yb + 14, "middle", 10, label);
   }
@@ -105,8 +106,8 @@ static void draw_y_ticks(sp_fig *f) {
   size_t n = sp__fig_ticks(f->y0, f->y1, f->logy, t, 8);
   for (size_t i = 0; i < n; i++) {
     double y = f->top + f->ph - (t[i] - f->y0) / (f->y1 - f->y0) * f->ph;
-    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-            f->left, y, f->left + f->pw, y);
+    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+            f->left, y, f->left + f->pw, y, sp__color(SP_COLOR_GRID));
     tick_label(label, sizeof label, t[i], f->logy);
     sp__fig_text(f, f->left - 5, y + 3.5, "end", 10, label);
   }
@@ -143,8 +144,8 @@ void sp__fig_axes(sp_fig *f, double xmin, double xmax, double ymin, double ymax,
   if (!f->no_yticks) draw_y_ticks(f);
   fprintf(f->fp,
           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-          "stroke=\"#555\"/>\n",
-          f->left, f->top, f->pw, f->ph);
+          "stroke=\"%s\"/>\n",
+          f->left, f->top, f->pw, f->ph, sp__color(SP_COLOR_FRAME));
   if (xlabel) sp__fig_text(f, f->left + f->pw / 2, f->height - 8, "middle", 11, xlabel);
   if (ylabel) {
     fprintf(f->fp, "<text transform=\"translate(14 %.1f) rotate(-90)\" "
@@ -215,28 +216,12 @@ void sp__fig_text(sp_fig *f, double x, double y, const char *anchor, double size
   fputs("</text>\n", f->fp);
 }
 
-void sp__fig_color(double t, char out[8]) {
-  /* Five stops of the viridis ramp, interpolated linearly in sRGB. */
-  static const unsigned char stops[5][3] = {
-      {0x44, 0x01, 0x54}, {0x3b, 0x52, 0x8b}, {0x21, 0x91, 0x8c},
-      {0x5e, 0xc9, 0x62}, {0xfd, 0xe7, 0x25}};
-  if (!(t >= 0)) t = 0;
-  if (t > 1) t = 1;
-  double s = t * 4;
-  int i = s >= 4 ? 3 : (int)s;
-  double w = s - i;
-  int c[3];
-  for (int k = 0; k < 3; k++)
-    c[k] = (int)lround(stops[i][k] + w * (stops[i + 1][k] - stops[i][k]));
-  snprintf(out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
-}
-
 void sp__fig_colorbar(sp_fig *f, double x, double y, double h, double lo,
                       double hi, const char *label) {
   enum { STEPS = 32 };
   char color[8], text[32];
   for (int i = 0; i < STEPS; i++) {
-    sp__fig_color((i + 0.5) / STEPS, color);
+    sp__ramp((i + 0.5) / STEPS, color);
     sp__fig_rect(f, x, y + h - (i + 1) * h / STEPS, 12, h / STEPS + 0.5, color, NULL);
   }
   snprintf(text, sizeof text, "%.3g", hi);

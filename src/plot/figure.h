@@ -53,10 +53,7 @@ void sp__fig_rect(sp_fig *f, double x, double y, double w, double h,
 void sp__fig_text(sp_fig *f, double x, double y, const char *anchor,
                   double size, const char *text);
 
-/* A colour for t in [0, 1] from a perceptually ordered ramp (dark blue to
- * yellow); out receives "#rrggbb". */
-void sp__fig_color(double t, char out[8]);
-/* A vertical colour bar at pixel (x, y) of height h for values lo..hi. */
+/* A vertical colour bar (palette.h's ramp) at pixel (x, y) of height h for values lo..hi. */
 void sp__fig_colorbar(sp_fig *f, double x, double y, double h, double lo,
                       double hi, const char *label);
 

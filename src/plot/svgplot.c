@@ -5,14 +5,10 @@
 #include <math.h>
 
 #include "figure.h"
+#include "palette.h"
 #include "scalepredict.h"
 
 #define LEGEND_W 130.0
-
-static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                      "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-                                      "#bcbd22", "#17becf"};
-#define NCOLORS (sizeof palette / sizeof *palette)
 
 static double or_default(double v, double d) { return v > 0 ? v : d; }
 
@@ -48,7 +44,7 @@ int sp__svg_xy(FILE *fp, const sp_chart *c, const sp_series *s, size_t ns) {
     sp__fig_polyline(&f, d, d, 2, "#444", 1, 1);
   }
   for (size_t i = 0; i < ns; i++) {
-    const char *col = palette[i % NCOLORS];
+    const char *col = sp__palette(i);
     if (c->kind == SP_CHART_LINES) {
       sp__fig_polyline(&f, s[i].x, s[i].y, s[i].n, col, 2, 0);
     } else {
@@ -82,11 +78,11 @@ int sp__svg_bars(FILE *fp, const sp_chart *c, const char *const *labels, size_t 
       if (!isfinite(val)) continue;
       snprintf(tip, sizeof tip, "%s: %.4g", series[i], val);
       sp__fig_rect(&f, gx + bw * (double)i, sp__fig_py(&f, val), bw, y0 - sp__fig_py(&f, val),
-                   palette[i % NCOLORS], tip);
+                   sp__palette(i), tip);
     }
     sp__fig_text(&f, gx + 0.4 * group, y0 + 14, "middle", 10, labels[j]);
   }
-  for (size_t i = 0; i < nseries; i++) sp__fig_legend(&f, palette[i % NCOLORS], series[i], 0);
+  for (size_t i = 0; i < nseries; i++) sp__fig_legend(&f, sp__palette(i), series[i], 0);
   sp__fig_end(&f);
   return ferror(fp) ? SP_EIO : SP_OK;
 }
@@ -111,7 +107,7 @@ int sp__svg_heatmap(FILE *fp, const sp_chart *c, const char *const *cols, size_t
     for (size_t k = 0; k < ncols; k++) {
       double val = v[r * ncols + k], x = sp__fig_px(&f, (double)k);
       if (!isfinite(val)) continue;
-      sp__fig_color(hi > lo ? (val - lo) / (hi - lo) : 0.5, color);
+      sp__ramp(hi > lo ? (val - lo) / (hi - lo) : 0.5, color);
       snprintf(label, sizeof label, fmt, val);
       sp__fig_rect(&f, x, y, cw, ch, color, label);
       if (cw >= 40) sp__fig_text(&f, x + cw / 2, y + ch / 2 + 4, "middle", 10, label);
