@@ -8,6 +8,7 @@
 
 #include "data/dataset.h"
 #include "evaluate.h"
+#include "plot/heatmap.h"
 #include "plot/svgplot.h"
 #include "util/fsutil.h"
 #include "util/status.h"
@@ -273,14 +274,16 @@ static int plot_vs_clusters(report *r, sp_quantity q) {
       xs[i][j] = (double)r->p->clusters[j];
       ys[i][j] = st.n ? st.mape : NAN;
     }
-    s[i] = (sp_series){sp_method_name((sp_method)ms[i]), xs[i], ys[i], nk};
+    s[i] = (sp_series){.name = sp_method_name((sp_method)ms[i]), .x = xs[i], .y = ys[i],
+                       .n = nk};
   }
   char name[64], title[128];
   snprintf(name, sizeof name, "error_vs_clusters_%s.svg", qname[q]);
   snprintf(title, sizeof title, "%s: mean absolute percentage error vs clusters", qname[q]);
   sp_atomic_file af;
   int st = begin_svg(r, name, &af, title);
-  sp_chart c = {title, "clusters per set (k)", "MAPE (%)", SP_CHART_LINES, 0, 0, 0, 0, 0};
+  sp_chart c = {.title = title, .xlabel = "clusters per set (k)", .ylabel = "MAPE (%)",
+                .kind = SP_CHART_LINES};
   if (!st) st = sp__svg_xy(af.fp, &c, s, (size_t)nm);
   return st ? (sp__atomic_abort(&af), st) : sp__atomic_commit(&af, r->err);
 }
@@ -306,8 +309,11 @@ static int plot_histogram(report *r, sp_quantity q) {
   snprintf(title, sizeof title, "%s: share of predictions per absolute-error bin", qname[q]);
   sp_atomic_file af;
   int st = begin_svg(r, name, &af, title);
-  sp_chart c = {title, "absolute percentage error (%)", "predictions (%)", SP_CHART_LINES, 0, 0, 0, 900, 440};
-  if (!st) st = sp__svg_bars(af.fp, &c, bins, SP_EVAL_HIST_BINS, names, (size_t)nm, v);
+  sp_chart c = {.title = title, .xlabel = "absolute percentage error (%)",
+                .ylabel = "predictions (%)", .width = 900, .height = 440};
+  sp_bars b = {.groups = bins, .ngroups = SP_EVAL_HIST_BINS, .series = names,
+               .nseries = (size_t)nm, .v = v};
+  if (!st) st = sp__svg_bars(af.fp, &c, &b);
   return st ? (sp__atomic_abort(&af), st) : sp__atomic_commit(&af, r->err);
 }
 
@@ -336,16 +342,19 @@ static int plot_scatter(report *r, sp_quantity q) {
       y[i * CAP + n] = rec->predicted;
       n++;
     }
-    s[i] = (sp_series){sp_method_name((sp_method)want[i]), x + i * CAP, y + i * CAP, n};
+    s[i] = (sp_series){.name = sp_method_name((sp_method)want[i]), .x = x + i * CAP,
+                       .y = y + i * CAP, .n = n};
   }
   char name[64], title[128];
   snprintf(name, sizeof name, "scatter_%s.svg", qname[q]);
   snprintf(title, sizeof title, "%s: predicted vs measured (held-out kernels)", qname[q]);
   sp_atomic_file af;
   int st = s[0].n ? begin_svg(r, name, &af, title) : SP_OK;
-  sp_chart c = {title, q == SP_TIME ? "measured time (ms)" : "measured power (W)",
-                q == SP_TIME ? "predicted time (ms)" : "predicted power (W)", SP_CHART_POINTS,
-                q == SP_TIME, q == SP_TIME, 1, 640, 560};
+  sp_chart c = {.title = title,
+                .xlabel = q == SP_TIME ? "measured time (ms)" : "measured power (W)",
+                .ylabel = q == SP_TIME ? "predicted time (ms)" : "predicted power (W)",
+                .kind = SP_CHART_POINTS, .logx = q == SP_TIME, .logy = q == SP_TIME,
+                .diagonal = 1, .width = 640, .height = 560};
   if (!st && s[0].n) st = sp__svg_xy(af.fp, &c, s, (size_t)nseries);
   free(x);
   free(y);
@@ -397,8 +406,11 @@ static int plot_bases(report *r, sp_quantity q) {
       snprintf(title, sizeof title, "%s: wu2015 MAPE (%%) by base configuration, %d CUs", qname[q], ax[0][ic]);
       sp_atomic_file af;
       st = begin_svg(r, name, &af, title);
-      sp_chart c = {title, "base engine clock (MHz)", "base memory clock (MHz)", SP_CHART_LINES, 0, 0, 0, 0, 0};
-      if (!st) st = sp__svg_heatmap(af.fp, &c, cols, ne, rows, nm, v, "%.1f");
+      sp_heatmap hm = {.title = title, .xlabel = "base engine clock (MHz)",
+                       .ylabel = "base memory clock (MHz)", .cols = cols, .ncols = ne,
+                       .rows = rows, .nrows = nm, .npanels = 1, .v = v, .fmt = "%.1f",
+                       .scale_label = "MAPE (%)"};
+      if (!st) st = sp__svg_heatmap(af.fp, &hm);
       st = st ? (sp__atomic_abort(&af), st) : sp__atomic_commit(&af, r->err);
     }
     free(v);

@@ -10,10 +10,20 @@
 
 enum { MARGIN_LEFT = 66, MARGIN_RIGHT = 18, MARGIN_TOP = 30, MARGIN_BOTTOM = 46 };
 #define MAX_TICKS 12
+#define TITLE_SIZE 13
+/* The width of an average character of a sans-serif face, in em: wide
+ * enough for DejaVu Sans, which is wider than Arial or Helvetica. */
+#define CHAR_EM 0.6
+
+double sp__fig_text_width(const char *text, double size) {
+  return text ? CHAR_EM * size * (double)strlen(text) : 0;
+}
 
 void sp__fig_begin(sp_fig *f, FILE *fp, double w, double h, const char *title,
                    double legend_w) {
   memset(f, 0, sizeof *f);
+  /* A canvas narrower than its title would clip it: widen it instead. */
+  w = fmax(w, ceil(sp__fig_text_width(title, TITLE_SIZE) + 20));
   f->fp = fp;
   f->width = w;
   f->height = h;
@@ -27,7 +37,7 @@ void sp__fig_begin(sp_fig *f, FILE *fp, double w, double h, const char *title,
           "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n"
           "<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n",
           w, h, w, h, sp__color(SP_COLOR_PAPER));
-  if (title) sp__fig_text(f, w / 2, 18, "middle", 13, title);
+  if (title) sp__fig_text(f, w / 2, 18, "middle", TITLE_SIZE, title);
 }
 
 void sp__fig_end(sp_fig *f) { fputs("</svg>\n", f->fp); }
@@ -142,18 +152,9 @@ void sp__fig_axes(sp_fig *f, double xmin, double xmax, double ymin, double ymax,
   pad(&f->y0, &f->y1);
   if (!f->no_xticks) draw_x_ticks(f);
   if (!f->no_yticks) draw_y_ticks(f);
-  fprintf(f->fp,
-          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-          "stroke=\"%s\"/>\n",
-          f->left, f->top, f->pw, f->ph, sp__color(SP_COLOR_FRAME));
+  sp__fig_frame(f, f->left, f->top, f->pw, f->ph);
   if (xlabel) sp__fig_text(f, f->left + f->pw / 2, f->height - 8, "middle", 11, xlabel);
-  if (ylabel) {
-    fprintf(f->fp, "<text transform=\"translate(14 %.1f) rotate(-90)\" "
-                   "text-anchor=\"middle\" font-size=\"11\">",
-            f->top + f->ph / 2);
-    sp__xml_text(f->fp, ylabel);
-    fputs("</text>\n", f->fp);
-  }
+  if (ylabel) sp__fig_vtext(f, 14, f->top + f->ph / 2, 11, ylabel);
 }
 
 /* A tooltip is a <title> first in a group around the mark: browsers show it
@@ -169,9 +170,14 @@ static void tooltip_close(FILE *fp, const char *text) {
   fputs(text ? "</g>\n" : "\n", fp);
 }
 
+/* Whether a point can be drawn: finite, and positive on a log axis. */
+static int visible(const sp_fig *f, double x, double y) {
+  return isfinite(x) && isfinite(y) && (!f->logx || x > 0) && (!f->logy || y > 0);
+}
+
 void sp__fig_point(sp_fig *f, double x, double y, double r, const char *fill,
                    const char *tip) {
-  if (!isfinite(x) || !isfinite(y)) return;
+  if (!visible(f, x, y)) return;
   tooltip_open(f->fp, tip);
   fprintf(f->fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"none\"/>",
           sp__fig_px(f, x), sp__fig_py(f, y), r, fill);
@@ -183,7 +189,7 @@ void sp__fig_polyline(sp_fig *f, const double *x, const double *y, size_t n,
   fprintf(f->fp, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s points=\"",
           stroke, width, dashed ? " stroke-dasharray=\"4 3\"" : "");
   for (size_t i = 0; i < n; i++)
-    if (isfinite(x[i]) && isfinite(y[i]))
+    if (visible(f, x[i], y[i]))
       fprintf(f->fp, "%.1f,%.1f ", sp__fig_px(f, x[i]), sp__fig_py(f, y[i]));
   fputs("\"/>\n", f->fp);
 }
@@ -200,12 +206,30 @@ void sp__fig_legend(sp_fig *f, const char *color, const char *label, int line) {
   sp__fig_text(f, x + 22, y + 1, "start", 10, label);
 }
 
+double sp__fig_legend_width(const char *label) {
+  return label ? 12 + 22 + sp__fig_text_width(label, 10) + 8 : 0;
+}
+
 void sp__fig_rect(sp_fig *f, double x, double y, double w, double h,
                   const char *fill, const char *tip) {
   tooltip_open(f->fp, tip);
   fprintf(f->fp, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
                  "stroke=\"none\"/>", x, y, w, h, fill);
   tooltip_close(f->fp, tip);
+}
+
+void sp__fig_frame(sp_fig *f, double x, double y, double w, double h) {
+  fprintf(f->fp,
+          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+          "stroke=\"%s\"/>\n",
+          x, y, w, h, sp__color(SP_COLOR_FRAME));
+}
+
+void sp__fig_vtext(sp_fig *f, double x, double y, double size, const char *text) {
+  fprintf(f->fp, "<text transform=\"translate(%g %.1f) rotate(-90)\" "
+                 "text-anchor=\"middle\" font-size=\"%.0f\">", x, y, size);
+  sp__xml_text(f->fp, text);
+  fputs("</text>\n", f->fp);
 }
 
 void sp__fig_text(sp_fig *f, double x, double y, const char *anchor, double size,
