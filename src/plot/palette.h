@@ -32,7 +32,11 @@ typedef enum sp_color {
   SP_COLOR_FRAME,                 /* the plot area's frame */
   SP_COLOR_GRID,                  /* grid lines at the ticks */
   SP_COLOR_PAPER,                 /* the canvas */
-  SP_COLOR_COUNT
+  SP_COLOR_COUNT,
+  /* The quantities the reports plot, one colour each in all of them. */
+  SP_COLOR_TIME = SP_COLOR_RED,
+  SP_COLOR_ENERGY = SP_COLOR_GREEN,
+  SP_COLOR_POWER = SP_COLOR_BLUE
 } sp_color;
 
 /* c as "#rrggbb" (or an SVG colour name). */
