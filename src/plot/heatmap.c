@@ -63,7 +63,7 @@ static void lay_out(const sp_heatmap *h, layout *l) {
   l->cell = cell_size(h);
   double pw = l->cell * (double)h->ncols, ph = l->cell * (double)h->nrows;
   l->all_cols = l->cell >= widest(h->cols, h->ncols, 10) + 4;
-  l->all_rows = l->cell >= 12;
+  l->all_rows = l->cell >= 14;
   l->rowlab = widest(h->rows, h->nrows, 10) + 8;
   /* A y label longer than the panel is tall reaches above and below it. */
   double over = fmax(0, (sp__fig_text_width(h->ylabel, 11) - ph) / 2);
@@ -130,7 +130,8 @@ static void panel(sp_fig *f, const sp_heatmap *h, const layout *l, size_t p) {
 static void color_bar(sp_fig *f, const sp_heatmap *h, const layout *l, double x, double h_bar) {
   if (!l->drawn) return;
   double lo = h->log_scale ? exp(l->lo) : l->lo, hi = h->log_scale ? exp(l->hi) : l->hi;
-  double y = TOP + l->head + (h->scale_label ? 14 : 0);
+  /* Level with the panels, with room for the scale's label above it. */
+  double y = TOP + fmax(l->head, h->scale_label ? 14 : 0);
   sp__fig_colorbar(f, x, y, h_bar, lo, hi, h->scale_label);
 }
 
@@ -143,7 +144,7 @@ int sp__svg_heatmap(FILE *fp, const sp_heatmap *h) {
   double bar_w = BAR_W + 4 + fmax(sp__fig_text_width("0.000e+00", 10),
                                   sp__fig_text_width(h->scale_label, 10) - BAR_W);
   double w = (double)l.per_row * l.slot_w + bar_w + 10;
-  double ht = fmax(TOP + (double)prows * l.slot_h, TOP + l.head + bar_h + 30);
+  double ht = fmax(TOP + (double)prows * l.slot_h, TOP + fmax(l.head, 14) + bar_h + 30);
   sp_fig f;
   sp__fig_begin(&f, fp, ceil(w), ceil(ht), h->title, 0);
   for (size_t p = 0; p < h->npanels; p++) panel(&f, h, &l, p);
