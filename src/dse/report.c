@@ -44,8 +44,8 @@ static void range_of(const sp_dse_result *r, metric_fn f, double *lo, double *hi
   }
 }
 
-/* Marked configurations of a Pareto plot: the front, the candidates, the
- * reference and the best of each objective, each a series of its own. */
+/* The tooltips of a series of marked configurations in a Pareto plot (the
+ * front, the candidates, the reference, the best of an objective). */
 typedef struct marks {
   const sp_dse_result *r;
   metric_fn y;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* figure.c: SVG canvas, axes and marks for the reports. */
+/* figure.c: SVG canvas, axes and marks under the charts. */
 #include "figure.h"
 
 #include <math.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* figure.h: a small SVG writer for the dse and governor reports: a canvas
- * with one plot area, linear or logarithmic axes with round-number ticks,
- * and the few marks the reports draw.  Everything is written straight to a
- * FILE; the caller brackets it with sp__c_numeric_begin/_end (textout.h) so
- * coordinates use '.' decimals.  Internal. */
+/* figure.h: the small SVG writer under the charts of svgplot.h and
+ * heatmap.h: a canvas with one plot area, linear or logarithmic axes with
+ * round-number ticks, and the few marks the charts draw.  Everything is
+ * written straight to a FILE; the caller brackets it with
+ * sp__c_numeric_begin/_end (textout.h) so coordinates use '.' decimals.
+ * The reports use the charts, not this.  Internal. */
 #ifndef SP_FIGURE_H
 #define SP_FIGURE_H
 
