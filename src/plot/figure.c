@@ -207,6 +207,8 @@ void sp__fig_legend(sp_fig *f, const char *color, const char *label, int line) {
 }
 
 double sp__fig_legend_width(const char *label) {
+  /* sp__fig_legend's geometry: 12 px off the plot, the text 22 px further,
+   * and 8 px to spare after it. */
   return label ? 12 + 22 + sp__fig_text_width(label, 10) + 8 : 0;
 }
 
