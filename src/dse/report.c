@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.c: the dse report directory: index.html with inline SVG plots,
  * each plot as its own SVG file, and every table as CSV. */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dse.h"
-#include "plot/figure.h"
+#include "plot/heatmap.h"
+#include "plot/palette.h"
+#include "plot/svgplot.h"
 #include "util/reportdir.h"
 #include "util/status.h"
 #include "util/textout.h"
@@ -16,13 +19,6 @@
 #define MAX_CLOUD 3000
 /* Heat maps show at most this many cells per axis and panel. */
 #define MAX_CELLS 24
-
-static const char *const objective_colors[SP_DSE_OBJECTIVE_COUNT] = {
-    "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#ff7f0e", "#17becf"};
-#define COLOR_FRONT "#1f77b4"
-#define COLOR_CLOUD "#c8c8c8"
-#define COLOR_REF "#000000"
-#define COLOR_CAND "#e377c2"
 
 static void config_label(const sp_dse_result *r, size_t i, char *buf, size_t n) {
   sp_config_format(&r->configs[i], buf, n);
@@ -48,61 +44,117 @@ static void range_of(const sp_dse_result *r, metric_fn f, double *lo, double *hi
   }
 }
 
-static void mark(sp_fig *f, const sp_dse_result *r, size_t i, metric_fn y, double radius,
-                 const char *color, const char *what) {
-  char cfg[64], tip[160];
-  config_label(r, i, cfg, sizeof cfg);
-  snprintf(tip, sizeof tip, "%s %s: %.4g ms, %.4g", what, cfg, r->time_ms[i], y(r, i));
-  sp__fig_point(f, r->time_ms[i], y(r, i), radius, color, tip);
+/* The tooltips of a series of marked configurations in a Pareto plot (the
+ * front, the candidates, the reference, the best of an objective). */
+typedef struct marks {
+  const sp_dse_result *r;
+  metric_fn y;
+  const size_t *configs; /* the configuration of each point */
+  const char *what;      /* what they are; NULL: the candidates' names */
+} marks;
+
+static void mark_tip(const void *ctx, size_t j, char *buf, size_t size) {
+  const marks *m = ctx;
+  size_t i = m->configs[j];
+  char cfg[64];
+  config_label(m->r, i, cfg, sizeof cfg);
+  snprintf(buf, size, "%s %s: %.4g ms, %.4g", m->what ? m->what : m->r->candidates[j].name, cfg,
+           m->r->time_ms[i], m->y(m->r, i));
 }
 
-static void draw_front(sp_fig *f, const sp_dse_result *r, const size_t *front, size_t n,
-                       metric_fn y) {
-  double *xs = malloc((n ? n : 1) * sizeof *xs), *ys = malloc((n ? n : 1) * sizeof *ys);
-  if (xs && ys) {
-    for (size_t i = 0; i < n; i++) {
-      xs[i] = r->time_ms[front[i]];
-      ys[i] = y(r, front[i]);
-    }
-    sp__fig_polyline(f, xs, ys, n, COLOR_FRONT, 1.5, 0);
+/* The most points a Pareto plot draws: the thinned cloud and the marks. */
+static size_t pareto_room(const sp_dse_result *r, size_t nfront) {
+  return r->nconfigs / (r->nconfigs / MAX_CLOUD + 1) + 1 + nfront + r->ncandidates + 1 +
+         SP_DSE_OBJECTIVE_COUNT;
+}
+
+/* A Pareto plot's series, their points in one set of arrays. */
+typedef struct pareto {
+  const sp_dse_result *r;
+  metric_fn y;
+  double *x, *yv;     /* every point's coordinates */
+  size_t *configs, n; /* every point's configuration; points so far */
+  sp_series s[4 + SP_DSE_OBJECTIVE_COUNT];
+  marks m[3 + SP_DSE_OBJECTIVE_COUNT];
+  size_t ns, nm;
+} pareto;
+
+static sp_series *new_series(pareto *p, const char *name, sp_color color, double radius) {
+  sp_series *s = &p->s[p->ns++];
+  *s = (sp_series){.name = name, .x = p->x + p->n, .y = p->yv + p->n, .mark = SP_MARK_POINTS,
+                   .color = sp__color(color), .radius = radius};
+  return s;
+}
+
+/* Configuration i as the next point of s, the latest series. */
+static void add_point(pareto *p, sp_series *s, size_t i) {
+  assert(s == &p->s[p->ns - 1] && s->x + s->n == p->x + p->n);
+  p->configs[p->n] = i;
+  p->x[p->n] = p->r->time_ms[i];
+  p->yv[p->n++] = p->y(p->r, i);
+  s->n++;
+}
+
+static void with_tips(pareto *p, sp_series *s, const char *what) {
+  marks *m = &p->m[p->nm++];
+  *m = (marks){p->r, p->y, p->configs + (s->x - p->x), what};
+  s->tip = mark_tip;
+  s->tip_ctx = m;
+}
+
+static void add_marks(pareto *p, const size_t *front, size_t nfront) {
+  const sp_dse_result *r = p->r;
+  sp_series *s = new_series(p, "Pareto front", SP_COLOR_BLUE, 2.5);
+  s->mark = SP_MARK_LINE_POINTS, s->width = 1.5;
+  for (size_t j = 0; j < nfront; j++) add_point(p, s, front[j]);
+  with_tips(p, s, "front");
+  if (r->ncandidates) {
+    s = new_series(p, "candidates", SP_COLOR_CYAN, 4.5);
+    for (size_t c = 0; c < r->ncandidates; c++) add_point(p, s, r->candidates[c].config);
+    with_tips(p, s, NULL);
   }
-  free(xs);
-  free(ys);
-  for (size_t i = 0; i < n; i++) mark(f, r, front[i], y, 2.5, COLOR_FRONT, "front");
-}
-
-static void draw_markers(sp_fig *f, const sp_dse_result *r, metric_fn y) {
-  for (size_t c = 0; c < r->ncandidates; c++)
-    mark(f, r, r->candidates[c].config, y, 4.5, COLOR_CAND, r->candidates[c].name);
-  if (r->ncandidates) sp__fig_legend(f, COLOR_CAND, "candidates", 0);
   /* Largest first: markers of objectives that share a configuration show
    * as concentric rings. */
-  mark(f, r, r->reference, y, 7.5, COLOR_REF, "reference");
-  sp__fig_legend(f, COLOR_REF, "reference", 0);
+  s = new_series(p, "reference", SP_COLOR_INK, 7.5);
+  add_point(p, s, r->reference);
+  with_tips(p, s, "reference");
   for (int o = 0; o < SP_DSE_OBJECTIVE_COUNT; o++) {
     if (r->best[o].config == SP_NO_CONFIG) continue;
-    mark(f, r, r->best[o].config, y, 6.5 - o, objective_colors[o], sp_dse_objective_name(o));
-    sp__fig_legend(f, objective_colors[o], sp_dse_objective_name(o), 0);
+    /* The front has the palette's first colour and the objectives the next
+     * ones, so min-time and min-energy have the other plots' time and
+     * energy colours. */
+    s = new_series(p, sp_dse_objective_name(o), (sp_color)(SP_COLOR_BLUE + 1 + o), 6.5 - o);
+    add_point(p, s, r->best[o].config);
+    with_tips(p, s, sp_dse_objective_name(o));
   }
-  sp__fig_legend(f, COLOR_FRONT, "Pareto front", 1);
 }
+
+_Static_assert(SP_COLOR_BLUE + 1 + SP_DSE_MIN_TIME == SP_COLOR_TIME &&
+                   SP_COLOR_BLUE + 1 + SP_DSE_MIN_ENERGY == SP_COLOR_ENERGY &&
+                   SP_COLOR_BLUE + SP_DSE_OBJECTIVE_COUNT < SP_COLOR_CYAN,
+               "objective o has palette colour 1 + o, time's and energy's for theirs, and "
+               "not the candidates' colour");
 
 static int pareto_plot(const sp_dse_result *r, FILE *fp, metric_fn y, const size_t *front,
                        size_t n, const char *title, const char *ylabel, int logy) {
-  sp_fig f;
-  double x0, x1, y0, y1;
-  range_of(r, m_time, &x0, &x1);
-  range_of(r, y, &y0, &y1);
-  sp__fig_begin(&f, fp, 760, 420, title, 140);
-  sp__fig_axes(&f, x0, x1, y0, y1, 1, logy, "workload time (ms, log scale)", ylabel);
-  size_t stride = r->nconfigs / MAX_CLOUD + 1;
-  for (size_t i = 0; i < r->nconfigs; i += stride)
-    sp__fig_point(&f, r->time_ms[i], y(r, i), 1.5, COLOR_CLOUD, NULL);
-  sp__fig_legend(&f, COLOR_CLOUD, "configurations", 0);
-  draw_front(&f, r, front, n, y);
-  draw_markers(&f, r, y);
-  sp__fig_end(&f);
-  return SP_OK;
+  size_t room = pareto_room(r, n);
+  pareto p = {.r = r, .y = y, .x = malloc(room * sizeof(double)),
+              .yv = malloc(room * sizeof(double)), .configs = malloc(room * sizeof(size_t))};
+  int st = p.x && p.yv && p.configs ? SP_OK : SP_ENOMEM;
+  if (!st) {
+    sp_series *cloud = new_series(&p, "configurations", SP_COLOR_MUTED, 1.5);
+    for (size_t i = 0; i < r->nconfigs; i += r->nconfigs / MAX_CLOUD + 1) add_point(&p, cloud, i);
+    add_marks(&p, front, n);
+    sp_chart c = {.title = title, .xlabel = "workload time (ms, log scale)", .ylabel = ylabel,
+                  .logx = 1, .logy = logy, .width = 760, .height = 420};
+    range_of(r, m_time, &c.xmin, &c.xmax);
+    range_of(r, y, &c.ymin, &c.ymax);
+    st = sp__svg_xy(fp, &c, p.s, p.ns);
+  }
+  free(p.x);
+  free(p.yv);
+  free(p.configs);
+  return st;
 }
 
 static int svg_pareto_energy(const void *data, FILE *fp) {
@@ -132,11 +184,8 @@ static int axis_not_varied(const sp_dse_result *r, FILE *fp, int a) {
   snprintf(title, sizeof title, "Workload along the %s axis", axis_names[a]);
   snprintf(text, sizeof text, "not varied: the model's grid has one %s value (%d)",
            axis_names[a], r->axis[a][0]);
-  sp_fig f;
-  sp__fig_begin(&f, fp, 420, 120, title, 0);
-  sp__fig_text(&f, 210, 70, "middle", 13, text);
-  sp__fig_end(&f);
-  return SP_OK;
+  sp_chart c = {.title = title, .width = 420, .height = 120};
+  return sp__svg_note(fp, &c, text);
 }
 
 static int axis_plot(const sp_dse_result *r, FILE *fp, int a) {
@@ -149,33 +198,25 @@ static int axis_plot(const sp_dse_result *r, FILE *fp, int a) {
     return SP_ENOMEM;
   }
   const metric_fn fns[3] = {m_time, m_energy, m_power};
-  double lo = INFINITY, hi = -INFINITY;
   for (size_t j = 0; j < n; j++) {
     size_t i = sp__dse_along(r, r->reference, a, j);
     x[j] = r->axis[a][j];
-    for (int q = 0; q < 3; q++) {
-      double v = fns[q](r, i) / fns[q](r, r->reference);
-      y[q * n + j] = v;
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
+    for (int q = 0; q < 3; q++) y[q * n + j] = fns[q](r, i) / fns[q](r, r->reference);
   }
   char title[96];
   snprintf(title, sizeof title, "Workload along the %s axis (others at the reference)",
            axis_names[a]);
-  sp_fig f;
-  sp__fig_begin(&f, fp, 420, 300, title, 0);
-  sp__fig_axes(&f, x[0], x[n - 1], lo, hi, 0, 0, axis_titles[a], "relative to the reference");
-  static const char *const colors[3] = {"#d62728", "#2ca02c", "#1f77b4"};
-  static const char *const names[3] = {"time", "energy", "average power"};
-  for (int q = 0; q < 3; q++) {
-    sp__fig_polyline(&f, x, y + q * n, n, colors[q], 2, 0);
-    sp__fig_legend(&f, colors[q], names[q], 1);
-  }
-  sp__fig_end(&f);
+  sp_chart c = {.title = title, .xlabel = axis_titles[a], .ylabel = "relative to the reference",
+                .kind = SP_CHART_LINES, .width = 420, .height = 300, .legend_inside = 1};
+  const sp_series s[3] = {
+      {.name = "time", .x = x, .y = y, .n = n, .color = sp__color(SP_COLOR_TIME)},
+      {.name = "energy", .x = x, .y = y + n, .n = n, .color = sp__color(SP_COLOR_ENERGY)},
+      {.name = "average power", .x = x, .y = y + 2 * n, .n = n,
+       .color = sp__color(SP_COLOR_POWER)}};
+  int st = sp__svg_xy(fp, &c, s, 3);
   free(x);
   free(y);
-  return SP_OK;
+  return st;
 }
 
 static int svg_axis_cu(const void *d, FILE *fp) { return axis_plot(d, fp, SP_AXIS_CU); }
@@ -184,42 +225,82 @@ static int svg_axis_memory(const void *d, FILE *fp) { return axis_plot(d, fp, SP
 
 /* ---- kernel classes -------------------------------------------------------------- */
 
-static const char *const class_colors[4] = {"#7f7f7f", "#d62728", "#1f77b4", "#cccccc"};
+/* The two classes in colours, the kernels of neither class and those
+ * without evidence in neutral greys. */
+static const char *class_color(int bound) {
+  switch (bound) {
+    case SP_DSE_COMPUTE_BOUND: return sp__color(SP_COLOR_RED);
+    case SP_DSE_BANDWIDTH_BOUND: return sp__color(SP_COLOR_BLUE);
+    case SP_DSE_NEITHER: return sp__color(SP_COLOR_GREY);
+    default: return sp__color(SP_COLOR_MUTED);
+  }
+}
 
 static double finite_or_zero(double v) { return isfinite(v) ? v : 0.0; }
 
-static int svg_classes(const void *data, FILE *fp) {
-  const sp_dse_result *r = data;
-  double hi = 1.1 * r->params.bound_elasticity, lo = 0;
+typedef struct class_tips {
+  const sp_dse_result *r;
+  const size_t *kernels; /* the kernel of each point */
+} class_tips;
+
+static void class_tip(const void *ctx, size_t j, char *buf, size_t size) {
+  const class_tips *t = ctx;
+  const sp_dse_kernel *kn = &t->r->kernels[t->kernels[j]];
+  snprintf(buf, size, "%s: %s", kn->name, sp_dse_bound_name(kn->sens.bound));
+}
+
+/* The kernels of class b as series s, their points from *n on. */
+static void class_series(const sp_dse_result *r, int b, double *x, double *y, size_t *idx,
+                         size_t *n, class_tips *t, sp_series *s) {
+  *t = (class_tips){r, idx + *n};
+  *s = (sp_series){.name = sp_dse_bound_name(b), .x = x + *n, .y = y + *n,
+                   .mark = SP_MARK_POINTS, .color = class_color(b), .radius = 4,
+                   .tip = class_tip, .tip_ctx = t};
+  for (size_t k = 0; k < r->nkernels; k++) {
+    if ((int)r->kernels[k].sens.bound != b) continue;
+    x[*n] = -finite_or_zero(r->kernels[k].sens.time[SP_AXIS_ENGINE]);
+    y[*n] = -finite_or_zero(r->kernels[k].sens.time[SP_AXIS_MEMORY]);
+    idx[(*n)++] = k;
+    s->n++;
+  }
+}
+
+/* The axes' common range: the kernels' elasticities and the threshold. */
+static void classes_range(const sp_dse_result *r, double *lo, double *hi) {
+  *hi = 1.1 * r->params.bound_elasticity, *lo = 0;
   for (size_t k = 0; k < r->nkernels; k++)
     for (int a = 1; a < 3; a++) {
       double v = -finite_or_zero(r->kernels[k].sens.time[a]);
-      if (v > hi) hi = v;
-      if (v < lo) lo = v;
+      if (v > *hi) *hi = v;
+      if (v < *lo) *lo = v;
     }
-  hi *= 1.05;
-  sp_fig f;
-  sp__fig_begin(&f, fp, 600, 420, "Kernels: how time follows the engine and memory clocks",
-                120);
-  sp__fig_axes(&f, lo, hi, lo, hi, 0, 0, "-elasticity of time to the engine clock",
-               "-elasticity of time to the memory clock");
+  *hi *= 1.05;
+}
+
+static int svg_classes(const void *data, FILE *fp) {
+  const sp_dse_result *r = data;
+  size_t nk = r->nkernels ? r->nkernels : 1;
+  double *x = malloc(nk * sizeof *x), *y = malloc(nk * sizeof *y), lo, hi;
+  size_t *idx = malloc(nk * sizeof *idx), ns = 0, n = 0;
+  int st = x && y && idx ? SP_OK : SP_ENOMEM;
+  classes_range(r, &lo, &hi);
   double t = r->params.bound_elasticity;
   const double vx[2] = {t, t}, vy[2] = {lo, hi};
-  sp__fig_polyline(&f, vx, vy, 2, "#999", 1, 1);
-  sp__fig_polyline(&f, vy, vx, 2, "#999", 1, 1);
-  for (size_t k = 0; k < r->nkernels; k++) {
-    const sp_dse_kernel *kn = &r->kernels[k];
-    char tip[300];
-    snprintf(tip, sizeof tip, "%s: %s", kn->name, sp_dse_bound_name(kn->sens.bound));
-    sp__fig_point(&f, -finite_or_zero(kn->sens.time[SP_AXIS_ENGINE]),
-                  -finite_or_zero(kn->sens.time[SP_AXIS_MEMORY]), 4,
-                  class_colors[kn->sens.bound], tip);
-  }
+  sp_series s[6] = {{.x = vx, .y = vy, .n = 2, .mark = SP_MARK_GUIDE},
+                    {.x = vy, .y = vx, .n = 2, .mark = SP_MARK_GUIDE}};
+  class_tips tips[4];
   int undetermined = r->sens.bound == SP_DSE_UNDETERMINED;
-  for (int b = 0; b < 3 + undetermined; b++)
-    sp__fig_legend(&f, class_colors[b], sp_dse_bound_name(b), 0);
-  sp__fig_end(&f);
-  return SP_OK;
+  for (int b = 0; !st && b < 3 + undetermined; b++)
+    class_series(r, b, x, y, idx, &n, &tips[b], &s[2 + ns++]);
+  sp_chart c = {.title = "Kernels: how time follows the engine and memory clocks",
+                .xlabel = "-elasticity of time to the engine clock",
+                .ylabel = "-elasticity of time to the memory clock", .width = 600,
+                .height = 420, .xmin = lo, .xmax = hi, .ymin = lo, .ymax = hi};
+  if (!st) st = sp__svg_xy(fp, &c, s, 2 + ns);
+  free(x);
+  free(y);
+  free(idx);
+  return st;
 }
 
 /* ---- heat maps -------------------------------------------------------------------- */
@@ -234,91 +315,79 @@ static size_t sample_axis(size_t n, size_t max, size_t *out) {
   return max;
 }
 
+/* A workload value relative to the reference over engine x memory clock,
+ * one panel per CU count: v[(cu * nm + m) * ne + e]. */
 typedef struct heat {
   const sp_dse_result *r;
-  metric_fn value;
-  const char *title, *what;
+  const char *what;
+  double *v;
   size_t ne, nm, ie[MAX_CELLS], im[MAX_CELLS];
-  double lo, hi;  /* log of the relative value range */
+  char cols[MAX_CELLS][16], rows[MAX_CELLS][16];
 } heat;
 
-enum { PANEL_W = 168, PANEL_H = 132, PANEL_COLS = 4, PANEL_LEFT = 46, PANEL_GAP = 18 };
-enum { PANEL_TOP = 40, PANEL_ROW = PANEL_H + 62 };
-
-static double heat_rel(const heat *h, size_t ic, size_t e, size_t m) {
+static void heat_tip(const void *ctx, size_t i, char *buf, size_t size) {
+  const heat *h = ctx;
   const sp_dse_result *r = h->r;
-  size_t i = (ic * r->naxis[1] + h->ie[e]) * r->naxis[2] + h->im[m];
-  return h->value(r, i) / h->value(r, r->reference);
+  size_t e = i % h->ne, m = i / h->ne % h->nm, cu = i / h->ne / h->nm;
+  snprintf(buf, size, "%dcu/%d/%d: %.3f x reference %s", r->axis[0][cu], r->axis[1][h->ie[e]],
+           r->axis[2][h->im[m]], h->v[i], h->what);
 }
 
-static void heat_range(heat *h) {
-  h->lo = INFINITY;
-  h->hi = -INFINITY;
-  for (size_t ic = 0; ic < h->r->naxis[0]; ic++)
-    for (size_t e = 0; e < h->ne; e++)
-      for (size_t m = 0; m < h->nm; m++) {
-        double v = log(heat_rel(h, ic, e, m));
-        if (!isfinite(v)) continue;
-        if (v < h->lo) h->lo = v;
-        if (v > h->hi) h->hi = v;
+static void heat_values(heat *h, metric_fn value) {
+  const sp_dse_result *r = h->r;
+  for (size_t cu = 0; cu < r->naxis[0]; cu++)
+    for (size_t m = 0; m < h->nm; m++)
+      for (size_t e = 0; e < h->ne; e++) {
+        size_t i = (cu * r->naxis[1] + h->ie[e]) * r->naxis[2] + h->im[m];
+        h->v[(cu * h->nm + m) * h->ne + e] = value(r, i) / value(r, r->reference);
       }
-  if (!(h->hi > h->lo)) h->hi = h->lo + 1e-9;
 }
 
-static void heat_cell(sp_fig *f, const heat *h, size_t ic, size_t e, size_t m, double x0,
-                      double y0) {
+/* The labels of the sampled clocks, and of the panels in a malloc'ed block
+ * that is returned (NULL when out of memory). */
+static char *heat_labels(heat *h, const char **cols, const char **rows, const char **panels) {
   const sp_dse_result *r = h->r;
-  double cw = (double)PANEL_W / h->ne, ch = (double)PANEL_H / h->nm;
-  double v = heat_rel(h, ic, e, m);
-  char color[8], tip[128];
-  if (isfinite(v)) sp__fig_color((log(v) - h->lo) / (h->hi - h->lo), color);
-  else snprintf(color, sizeof color, "#ffffff");
-  snprintf(tip, sizeof tip, "%dcu/%d/%d: %.3f x reference %s", r->axis[0][ic],
-           r->axis[1][h->ie[e]], r->axis[2][h->im[m]], v, h->what);
-  sp__fig_rect(f, x0 + e * cw, y0 + PANEL_H - (m + 1) * ch, cw + 0.3, ch + 0.3, color, tip);
-}
-
-static void heat_panel(sp_fig *f, const heat *h, size_t ic) {
-  const sp_dse_result *r = h->r;
-  double x0 = PANEL_LEFT + (ic % PANEL_COLS) * (PANEL_W + PANEL_LEFT + PANEL_GAP);
-  double y0 = PANEL_TOP + (ic / PANEL_COLS) * PANEL_ROW;
-  for (size_t e = 0; e < h->ne; e++)
-    for (size_t m = 0; m < h->nm; m++) heat_cell(f, h, ic, e, m, x0, y0);
-  char text[48];
-  snprintf(text, sizeof text, "%d CUs", r->axis[0][ic]);
-  sp__fig_text(f, x0 + PANEL_W / 2.0, y0 - 5, "middle", 11, text);
-  snprintf(text, sizeof text, "%d", r->axis[1][0]);
-  sp__fig_text(f, x0, y0 + PANEL_H + 12, "start", 9, text);
-  snprintf(text, sizeof text, "%d", r->axis[1][r->naxis[1] - 1]);
-  sp__fig_text(f, x0 + PANEL_W, y0 + PANEL_H + 12, "end", 9, text);
-  sp__fig_text(f, x0 + PANEL_W / 2.0, y0 + PANEL_H + 24, "middle", 9, "engine MHz");
-  snprintf(text, sizeof text, "%d", r->axis[2][0]);
-  sp__fig_text(f, x0 - 3, y0 + PANEL_H, "end", 9, text);
-  snprintf(text, sizeof text, "%d", r->axis[2][r->naxis[2] - 1]);
-  sp__fig_text(f, x0 - 3, y0 + 9, "end", 9, text);
-  sp__fig_text(f, x0 - 3, y0 + PANEL_H / 2.0, "end", 9, "mem");
+  enum { LABEL = 16 };
+  char *names = malloc(r->naxis[0] * LABEL);
+  if (!names) return NULL;
+  for (size_t e = 0; e < h->ne; e++) {
+    snprintf(h->cols[e], sizeof h->cols[e], "%d", r->axis[1][h->ie[e]]);
+    cols[e] = h->cols[e];
+  }
+  for (size_t m = 0; m < h->nm; m++) {
+    snprintf(h->rows[m], sizeof h->rows[m], "%d", r->axis[2][h->im[m]]);
+    rows[m] = h->rows[m];
+  }
+  for (size_t cu = 0; cu < r->naxis[0]; cu++) {
+    snprintf(names + cu * LABEL, LABEL, "%d CUs", r->axis[0][cu]);
+    panels[cu] = names + cu * LABEL;
+  }
+  return names;
 }
 
 static int heat_plot(const sp_dse_result *r, FILE *fp, metric_fn value, const char *title,
                      const char *what) {
-  heat h = {.r = r, .value = value, .title = title, .what = what};
+  heat h = {.r = r, .what = what};
   h.ne = sample_axis(r->naxis[1], MAX_CELLS, h.ie);
   h.nm = sample_axis(r->naxis[2], MAX_CELLS, h.im);
-  heat_range(&h);
-  size_t nc = r->naxis[0], cols = nc < PANEL_COLS ? nc : PANEL_COLS;
-  size_t rows = (nc + PANEL_COLS - 1) / PANEL_COLS;
-  double w = cols * (PANEL_W + PANEL_LEFT + PANEL_GAP) + 90;
-  /* One or two panels are narrower than the title (13 px type, about 0.6 em
-   * a character): the canvas is widened so that the title is not clipped. */
-  double title_w = 13 * 0.6 * (double)strlen(title) + 20;
-  if (w < title_w) w = title_w;
-  sp_fig f;
-  sp__fig_begin(&f, fp, w, PANEL_TOP + rows * PANEL_ROW, title, 0);
-  for (size_t ic = 0; ic < nc; ic++) heat_panel(&f, &h, ic);
-  sp__fig_colorbar(&f, w - 70, PANEL_TOP + 10, PANEL_H, exp(h.lo), exp(h.hi),
-                   "x reference");
-  sp__fig_end(&f);
-  return SP_OK;
+  size_t np = r->naxis[0];
+  const char *cols[MAX_CELLS], *rows[MAX_CELLS], **panels = malloc(np * sizeof *panels);
+  h.v = malloc(np * h.ne * h.nm * sizeof *h.v);
+  char *names = panels && h.v ? heat_labels(&h, cols, rows, panels) : NULL;
+  int st = names ? SP_OK : SP_ENOMEM;
+  if (!st) {
+    heat_values(&h, value);
+    sp_heatmap hm = {.title = title, .xlabel = "engine clock (MHz)",
+                     .ylabel = "memory clock (MHz)", .cols = cols, .ncols = h.ne,
+                     .rows = rows, .nrows = h.nm, .panels = panels, .npanels = np, .v = h.v,
+                     .log_scale = 1, .scale_label = "x reference", .tip = heat_tip,
+                     .tip_ctx = &h};
+    st = sp__svg_heatmap(fp, &hm);
+  }
+  free(names);
+  free(panels);
+  free(h.v);
+  return st;
 }
 
 static int svg_heat_time(const void *d, FILE *fp) {

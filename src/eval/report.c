@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* report.c: the evaluation report directory: CSV tables, SVG plots and
- * an index.html.  Everything is written into a temporary directory that is
- * renamed into place only when complete. */
+/* report.c: the evaluation report directory: CSV tables, SVG plots (drawn
+ * by plot/) and an index.html, written through util/reportdir.h: into a
+ * temporary directory that is renamed into place only when complete. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data/dataset.h"
 #include "evaluate.h"
+#include "plot/heatmap.h"
 #include "plot/svgplot.h"
-#include "util/fsutil.h"
+#include "util/reportdir.h"
 #include "util/status.h"
 #include "util/textout.h"
 
@@ -82,25 +83,14 @@ static int grouped(const sp_evaluation *e, group_by by, size_t ngroups, group **
   return SP_OK;
 }
 
-/* ---- files -------------------------------------------------------------------- */
+/* ---- the report ----------------------------------------------------------------- */
 
 typedef struct report {
   const sp_evaluation *e;
   const sp_dataset *ds;
   const sp_eval_params *p;
-  const char *dir;   /* the temporary directory being filled */
-  sp_error *err;
-  FILE *html;
   int best[2];       /* best non-oracle method per quantity, -1 if none */
 } report;
-
-static FILE *open_out(report *r, const char *name, sp_atomic_file *af) {
-  char *path = sp__path_join(r->dir, name);
-  if (!path) return NULL;
-  int st = sp__atomic_open(af, path, r->err);
-  free(path);
-  return st ? NULL : af->fp;
-}
 
 static void index_label(const report *r, group_by by, size_t i, char *buf, size_t n) {
   if (by == BY_BASE) sp_config_format(&r->p->bases[i], buf, n);
@@ -128,6 +118,8 @@ static void stats_of(const report *r, size_t method, size_t quantity, size_t k,
   sp_evaluation_stats(r->e, &f, out);
 }
 
+/* ---- tables ------------------------------------------------------------------------ */
+
 /* The filter of one group of a table. */
 static void group_filter(const group *g, group_by by, sp_eval_filter *f) {
   sp_eval_filter_init(f);
@@ -148,7 +140,7 @@ static void write_interval_fields(FILE *fp, const sp_eval_stats *s) {
 }
 
 /* The energy rows of the summary: time x power of the paired records. */
-static void write_energy_rows(report *r, FILE *fp) {
+static void write_energy_rows(const report *r, FILE *fp) {
   for (int m = 0; m < SP_METHOD_COUNT; m++) {
     sp_eval_filter f;
     sp_eval_stats s;
@@ -160,16 +152,10 @@ static void write_energy_rows(report *r, FILE *fp) {
   }
 }
 
-static int write_table(report *r, const char *name, group_by by, const char *column) {
+static int write_table(const report *r, FILE *fp, group_by by, const char *column) {
   group *g;
   size_t n, ng = groups_for(r, by);
-  if (grouped(r->e, by, ng, &g, &n)) return sp__oom(r->err);
-  sp_atomic_file af;
-  FILE *fp = open_out(r, name, &af);
-  if (!fp) {
-    free(g);
-    return r->err->status ? r->err->status : SP_ENOMEM;
-  }
+  if (grouped(r->e, by, ng, &g, &n)) return SP_ENOMEM;
   fprintf(fp, "method,quantity%s%s,n,mape_pct,median_ape_pct,p90_ape_pct,coverage90_pct,"
           "outside_n,outside_mape_pct\n", column ? "," : "", column ? column : "");
   char label[512];
@@ -190,13 +176,18 @@ static int write_table(report *r, const char *name, group_by by, const char *col
   }
   if (by == BY_NONE) write_energy_rows(r, fp);
   free(g);
-  return sp__atomic_commit(&af, r->err);
+  return SP_OK;
 }
 
-static int write_histogram(report *r) {
-  sp_atomic_file af;
-  FILE *fp = open_out(r, "histogram.csv", &af);
-  if (!fp) return r->err->status;
+static int csv_summary(const void *r, FILE *fp) { return write_table(r, fp, BY_NONE, NULL); }
+static int csv_by_clusters(const void *r, FILE *fp) { return write_table(r, fp, BY_K, "k"); }
+static int csv_by_base(const void *r, FILE *fp) { return write_table(r, fp, BY_BASE, "base"); }
+static int csv_per_kernel(const void *r, FILE *fp) {
+  return write_table(r, fp, BY_KERNEL, "kernel");
+}
+
+static int csv_histogram(const void *data, FILE *fp) {
+  const report *r = data;
   fputs("method,quantity,ape_from_pct,ape_to_pct,count,fraction\n", fp);
   for (int m = 0; m < SP_METHOD_COUNT; m++)
     for (int q = 0; q < 2; q++) {
@@ -209,13 +200,11 @@ static int write_histogram(report *r) {
         fprintf(fp, ",%zu,%.6f\n", s.hist[b], (double)s.hist[b] / (double)s.n);
       }
     }
-  return sp__atomic_commit(&af, r->err);
+  return SP_OK;
 }
 
-static int write_predictions(report *r) {
-  sp_atomic_file af;
-  FILE *fp = open_out(r, "predictions.csv", &af);
-  if (!fp) return r->err->status;
+static int csv_predictions(const void *data, FILE *fp) {
+  const report *r = data;
   fputs("method,quantity,split,k,kernel,base,target,predicted,measured,ape_pct,lo90,hi90,"
         "novelty,outside_training\n", fp);
   char base[64], target[64];
@@ -234,8 +223,16 @@ static int write_predictions(report *r) {
     else fputc(',', fp);
     fprintf(fp, ",%d\n", x->outside);
   }
-  return sp__atomic_commit(&af, r->err);
+  return SP_OK;
 }
+
+static const struct {
+  const char *file;
+  sp_report_fn fn;
+} tables[] = {{"summary.csv", csv_summary},         {"by_clusters.csv", csv_by_clusters},
+              {"by_base.csv", csv_by_base},         {"per_kernel.csv", csv_per_kernel},
+              {"histogram.csv", csv_histogram},     {"predictions.csv", csv_predictions}};
+#define NTABLES (sizeof tables / sizeof *tables)
 
 /* ---- plots --------------------------------------------------------------------- */
 
@@ -249,46 +246,46 @@ static int methods_present(const report *r, sp_quantity q, int *list) {
   return n;
 }
 
-static int begin_svg(report *r, const char *name, sp_atomic_file *af, const char *caption) {
-  if (!open_out(r, name, af)) return r->err->status;
-  fprintf(r->html, "<figure><img src=\"%s\" alt=\"", name);
-  sp__xml_text(r->html, caption);
-  fputs("\"><figcaption>", r->html);
-  sp__xml_text(r->html, caption);
-  fputs("</figcaption></figure>\n", r->html);
-  return SP_OK;
-}
+typedef enum plot_kind { PLOT_CLUSTERS, PLOT_HISTOGRAM, PLOT_SCATTER, PLOT_BASES } plot_kind;
+
+/* One SVG of the report: what it shows and, for a base map, of which CU
+ * count (the index of the dataset's CU axis). */
+typedef struct plot {
+  plot_kind kind;
+  sp_quantity q;
+  size_t cu;
+  char file[64], title[160];
+} plot;
+
+typedef struct plot_job {
+  const report *r;
+  const plot *p;
+} plot_job;
 
 /* Paper Fig. 13: error against the number of clusters. */
-static int plot_vs_clusters(report *r, sp_quantity q) {
-  if (r->p->nclusters < 2) return SP_OK;
-  int ms[SP_METHOD_COUNT], nm = methods_present(r, q, ms);
+static int plot_vs_clusters(const report *r, const plot *pl, FILE *fp) {
+  int ms[SP_METHOD_COUNT], nm = methods_present(r, pl->q, ms);
   double xs[SP_METHOD_COUNT][256], ys[SP_METHOD_COUNT][256];
   sp_series s[SP_METHOD_COUNT];
   size_t nk = r->p->nclusters < 256 ? r->p->nclusters : 256;
   for (int i = 0; i < nm; i++) {
     for (size_t j = 0; j < nk; j++) {
       sp_eval_stats st;
-      stats_of(r, (size_t)ms[i], q, r->p->clusters[j], SP_EVAL_ANY, &st);
+      stats_of(r, (size_t)ms[i], pl->q, r->p->clusters[j], SP_EVAL_ANY, &st);
       xs[i][j] = (double)r->p->clusters[j];
       ys[i][j] = st.n ? st.mape : NAN;
     }
-    s[i] = (sp_series){sp_method_name((sp_method)ms[i]), xs[i], ys[i], nk};
+    s[i] = (sp_series){.name = sp_method_name((sp_method)ms[i]), .x = xs[i], .y = ys[i],
+                       .n = nk};
   }
-  char name[64], title[128];
-  snprintf(name, sizeof name, "error_vs_clusters_%s.svg", qname[q]);
-  snprintf(title, sizeof title, "%s: mean absolute percentage error vs clusters", qname[q]);
-  sp_atomic_file af;
-  int st = begin_svg(r, name, &af, title);
-  sp_chart c = {title, "clusters per set (k)", "MAPE (%)", SP_CHART_LINES, 0, 0, 0, 0, 0};
-  if (!st) st = sp__svg_xy(af.fp, &c, s, (size_t)nm);
-  return st ? (sp__atomic_abort(&af), st) : sp__atomic_commit(&af, r->err);
+  sp_chart c = {.title = pl->title, .xlabel = "clusters per set (k)", .ylabel = "MAPE (%)",
+                .kind = SP_CHART_LINES};
+  return sp__svg_xy(fp, &c, s, (size_t)nm);
 }
 
 /* Paper Figs. 14 and 17: distribution of errors in 10% bins. */
-static int plot_histogram(report *r, sp_quantity q) {
-  int ms[SP_METHOD_COUNT], nm = methods_present(r, q, ms);
-  if (!nm) return SP_OK;
+static int plot_histogram(const report *r, const plot *pl, FILE *fp) {
+  int ms[SP_METHOD_COUNT], nm = methods_present(r, pl->q, ms);
   static const char *const bins[SP_EVAL_HIST_BINS] = {"0-10", "10-20", "20-30", "30-40",
                                                       "40-50", "50-60", "60-70", "70-80",
                                                       "80-90", "90-100", ">100"};
@@ -296,115 +293,208 @@ static int plot_histogram(report *r, sp_quantity q) {
   const char *names[SP_METHOD_COUNT];
   for (int i = 0; i < nm; i++) {
     sp_eval_stats st;
-    stats_of(r, (size_t)ms[i], q, SP_EVAL_ANY, SP_EVAL_ANY, &st);
+    stats_of(r, (size_t)ms[i], pl->q, SP_EVAL_ANY, SP_EVAL_ANY, &st);
     names[i] = sp_method_name((sp_method)ms[i]);
     for (int b = 0; b < SP_EVAL_HIST_BINS; b++)
       v[i * SP_EVAL_HIST_BINS + b] = 100.0 * (double)st.hist[b] / (double)st.n;
   }
-  char name[64], title[128];
-  snprintf(name, sizeof name, "histogram_%s.svg", qname[q]);
-  snprintf(title, sizeof title, "%s: share of predictions per absolute-error bin", qname[q]);
-  sp_atomic_file af;
-  int st = begin_svg(r, name, &af, title);
-  sp_chart c = {title, "absolute percentage error (%)", "predictions (%)", SP_CHART_LINES, 0, 0, 0, 900, 440};
-  if (!st) st = sp__svg_bars(af.fp, &c, bins, SP_EVAL_HIST_BINS, names, (size_t)nm, v);
-  return st ? (sp__atomic_abort(&af), st) : sp__atomic_commit(&af, r->err);
+  sp_chart c = {.title = pl->title, .xlabel = "absolute percentage error (%)",
+                .ylabel = "predictions (%)", .width = 900, .height = 440};
+  sp_bars b = {.groups = bins, .ngroups = SP_EVAL_HIST_BINS, .series = names,
+               .nseries = (size_t)nm, .v = v};
+  return sp__svg_bars(fp, &c, &b);
+}
+
+/* The method compared with wu2015 in the scatter plot, or -1. */
+static int scatter_other(const report *r, sp_quantity q) {
+  return r->best[q] >= 0 && r->best[q] != SP_METHOD_WU2015 ? r->best[q] : -1;
+}
+
+static size_t records_of(const report *r, int method, sp_quantity q) {
+  size_t n = 0;
+  for (size_t j = 0; j < r->e->n; j++)
+    n += r->e->records[j].method == method && r->e->records[j].quantity == q;
+  return n;
+}
+
+enum { SCATTER_CAP = 4000 };
+
+/* Up to SCATTER_CAP of a method's (measured, predicted) pairs, an even
+ * subsample that keeps the SVG small. */
+static size_t scatter_points(const report *r, int method, sp_quantity q, double *x, double *y) {
+  size_t total = records_of(r, method, q), n = 0, seen = 0;
+  size_t stride = total > SCATTER_CAP ? (total + SCATTER_CAP - 1) / SCATTER_CAP : 1;
+  for (size_t j = 0; j < r->e->n && n < SCATTER_CAP; j++) {
+    const sp_eval_record *rec = &r->e->records[j];
+    if (rec->method != method || rec->quantity != q || seen++ % stride) continue;
+    x[n] = rec->measured;
+    y[n++] = rec->predicted;
+  }
+  return n;
 }
 
 /* Predicted against measured, for wu2015 and the best method. */
-static int plot_scatter(report *r, sp_quantity q) {
-  const int want[2] = {SP_METHOD_WU2015, r->best[q]};
-  int nseries = r->best[q] >= 0 && r->best[q] != SP_METHOD_WU2015 ? 2 : 1;
-  enum { CAP = 4000 };
-  double *x = malloc(2 * CAP * sizeof(double)), *y = malloc(2 * CAP * sizeof(double));
+static int plot_scatter(const report *r, const plot *pl, FILE *fp) {
+  const int want[2] = {SP_METHOD_WU2015, scatter_other(r, pl->q)};
+  size_t nseries = want[1] >= 0 ? 2 : 1;
+  double *x = malloc(2 * SCATTER_CAP * sizeof(double));
+  double *y = malloc(2 * SCATTER_CAP * sizeof(double));
   if (!x || !y) {
     free(x);
     free(y);
-    return sp__oom(r->err);
+    return SP_ENOMEM;
   }
   sp_series s[2];
-  for (int i = 0; i < nseries; i++) {
-    size_t total = 0, n = 0;
-    for (size_t j = 0; j < r->e->n; j++)
-      total += r->e->records[j].method == want[i] && r->e->records[j].quantity == q;
-    size_t stride = total > CAP ? (total + CAP - 1) / CAP : 1, seen = 0;
-    for (size_t j = 0; j < r->e->n && n < CAP; j++) {
-      const sp_eval_record *rec = &r->e->records[j];
-      if (rec->method != want[i] || rec->quantity != q) continue;
-      if (seen++ % stride) continue; /* an even subsample keeps the SVG small */
-      x[i * CAP + n] = rec->measured;
-      y[i * CAP + n] = rec->predicted;
-      n++;
-    }
-    s[i] = (sp_series){sp_method_name((sp_method)want[i]), x + i * CAP, y + i * CAP, n};
+  for (size_t i = 0; i < nseries; i++) {
+    double *xi = x + i * SCATTER_CAP, *yi = y + i * SCATTER_CAP;
+    s[i] = (sp_series){.name = sp_method_name((sp_method)want[i]), .x = xi, .y = yi,
+                       .n = scatter_points(r, want[i], pl->q, xi, yi)};
   }
-  char name[64], title[128];
-  snprintf(name, sizeof name, "scatter_%s.svg", qname[q]);
-  snprintf(title, sizeof title, "%s: predicted vs measured (held-out kernels)", qname[q]);
-  sp_atomic_file af;
-  int st = s[0].n ? begin_svg(r, name, &af, title) : SP_OK;
-  sp_chart c = {title, q == SP_TIME ? "measured time (ms)" : "measured power (W)",
-                q == SP_TIME ? "predicted time (ms)" : "predicted power (W)", SP_CHART_POINTS,
-                q == SP_TIME, q == SP_TIME, 1, 640, 560};
-  if (!st && s[0].n) st = sp__svg_xy(af.fp, &c, s, (size_t)nseries);
+  int time = pl->q == SP_TIME;
+  sp_chart c = {.title = pl->title,
+                .xlabel = time ? "measured time (ms)" : "measured power (W)",
+                .ylabel = time ? "predicted time (ms)" : "predicted power (W)",
+                .kind = SP_CHART_POINTS, .logx = time, .logy = time, .diagonal = 1,
+                .width = 640, .height = 560};
+  int st = sp__svg_xy(fp, &c, s, nseries);
   free(x);
   free(y);
-  if (!s[0].n) return st;
-  return st ? (sp__atomic_abort(&af), st) : sp__atomic_commit(&af, r->err);
+  return st;
 }
 
-/* Paper Figs. 10 and 11: the error of wu2015 for each base configuration,
- * as an engine x memory map per CU count (or bars when bases vary on one
- * axis only). */
-static int plot_bases(report *r, sp_quantity q) {
-  const sp_eval_params *p = r->p;
-  if (p->nbases < 2) return SP_OK;
-  double *mape = malloc(p->nbases * sizeof(double));
-  if (!mape) return sp__oom(r->err);
-  size_t scored = 0;
-  for (size_t b = 0; b < p->nbases; b++) {
-    sp_eval_stats st;
-    stats_of(r, SP_METHOD_WU2015, q, SP_EVAL_ANY, b, &st);
-    mape[b] = st.n ? st.mape : NAN;
-    scored += st.n > 0;
-  }
-  int st = SP_OK;
+enum { MAX_AXIS = 64 };
+
+/* wu2015's MAPE of each base configuration at CU index ic as an engine x
+ * memory grid (v[im * ne + ie], NaN where no base is); returns how many
+ * cells have a value. */
+static size_t base_grid(const report *r, sp_quantity q, size_t ic, double *v, size_t *ne,
+                        size_t *nm) {
   const int *ax[3];
   size_t n[3];
   for (int a = 0; a < 3; a++) n[a] = sp_dataset_axis(r->ds, a, &ax[a]);
-  char title[160], name[64];
-  char lab[3][64][16];
-  const char *cols[64], *rows[64];
-  for (size_t ic = 0; scored && ic < n[0] && !st; ic++) {
-    size_t ne = n[1] < 64 ? n[1] : 64, nm = n[2] < 64 ? n[2] : 64, filled = 0;
-    double *v = malloc(ne * nm * sizeof(double));
-    if (!v) { st = SP_ENOMEM; break; }
-    for (size_t i = 0; i < ne * nm; i++) v[i] = NAN;
-    for (size_t b = 0; b < p->nbases; b++) {
-      const sp_config *c = &p->bases[b];
-      if (c->cu != ax[0][ic]) continue;
-      for (size_t ie = 0; ie < ne; ie++)
-        for (size_t im = 0; im < nm; im++)
-          if (ax[1][ie] == c->engine_mhz && ax[2][im] == c->memory_mhz) {
-            v[im * ne + ie] = mape[b];
-            filled += isfinite(mape[b]);
-          }
-    }
-    for (size_t ie = 0; ie < ne; ie++) snprintf(lab[1][ie], 16, "%d", ax[1][ie]), cols[ie] = lab[1][ie];
-    for (size_t im = 0; im < nm; im++) snprintf(lab[2][im], 16, "%d", ax[2][im]), rows[im] = lab[2][im];
-    if (filled) {
-      snprintf(name, sizeof name, "base_map_%s_cu%d.svg", qname[q], ax[0][ic]);
-      snprintf(title, sizeof title, "%s: wu2015 MAPE (%%) by base configuration, %d CUs", qname[q], ax[0][ic]);
-      sp_atomic_file af;
-      st = begin_svg(r, name, &af, title);
-      sp_chart c = {title, "base engine clock (MHz)", "base memory clock (MHz)", SP_CHART_LINES, 0, 0, 0, 0, 0};
-      if (!st) st = sp__svg_heatmap(af.fp, &c, cols, ne, rows, nm, v, "%.1f");
-      st = st ? (sp__atomic_abort(&af), st) : sp__atomic_commit(&af, r->err);
-    }
-    free(v);
+  *ne = n[1] < MAX_AXIS ? n[1] : MAX_AXIS;
+  *nm = n[2] < MAX_AXIS ? n[2] : MAX_AXIS;
+  for (size_t i = 0; i < *ne * *nm; i++) v[i] = NAN;
+  size_t filled = 0;
+  for (size_t b = 0; b < r->p->nbases; b++) {
+    const sp_config *c = &r->p->bases[b];
+    if (c->cu != ax[0][ic]) continue;
+    sp_eval_stats st;
+    stats_of(r, SP_METHOD_WU2015, q, SP_EVAL_ANY, b, &st);
+    for (size_t ie = 0; ie < *ne; ie++)
+      for (size_t im = 0; im < *nm; im++)
+        if (ax[1][ie] == c->engine_mhz && ax[2][im] == c->memory_mhz && st.n) {
+          v[im * *ne + ie] = st.mape;
+          filled++;
+        }
   }
-  free(mape);
-  return st == SP_ENOMEM ? sp__fail(r->err, st, NULL, 0, 0, NULL, "out of memory") : st;
+  return filled;
+}
+
+/* Paper Figs. 10 and 11: the error of wu2015 for each base configuration,
+ * as an engine x memory map per CU count. */
+static int plot_bases(const report *r, const plot *pl, FILE *fp) {
+  double *v = malloc(MAX_AXIS * MAX_AXIS * sizeof(double));
+  if (!v) return SP_ENOMEM;
+  size_t ne, nm;
+  base_grid(r, pl->q, pl->cu, v, &ne, &nm);
+  const int *ax[3];
+  for (int a = 1; a < 3; a++) sp_dataset_axis(r->ds, a, &ax[a]);
+  char lab[2][MAX_AXIS][16];
+  const char *cols[MAX_AXIS], *rows[MAX_AXIS];
+  for (size_t ie = 0; ie < ne; ie++) {
+    snprintf(lab[0][ie], sizeof lab[0][ie], "%d", ax[1][ie]);
+    cols[ie] = lab[0][ie];
+  }
+  for (size_t im = 0; im < nm; im++) {
+    snprintf(lab[1][im], sizeof lab[1][im], "%d", ax[2][im]);
+    rows[im] = lab[1][im];
+  }
+  sp_heatmap hm = {.title = pl->title, .xlabel = "base engine clock (MHz)",
+                   .ylabel = "base memory clock (MHz)", .cols = cols, .ncols = ne,
+                   .rows = rows, .nrows = nm, .npanels = 1, .v = v, .fmt = "%.1f",
+                   .scale_label = "MAPE (%)"};
+  int st = sp__svg_heatmap(fp, &hm);
+  free(v);
+  return st;
+}
+
+static int draw_plot(const void *data, FILE *fp) {
+  const plot_job *j = data;
+  switch (j->p->kind) {
+    case PLOT_CLUSTERS: return plot_vs_clusters(j->r, j->p, fp);
+    case PLOT_HISTOGRAM: return plot_histogram(j->r, j->p, fp);
+    case PLOT_SCATTER: return plot_scatter(j->r, j->p, fp);
+    default: return plot_bases(j->r, j->p, fp);
+  }
+}
+
+/* ---- which plots ------------------------------------------------------------------ */
+
+typedef struct plan {
+  plot *plots;
+  size_t n;
+  int present[2]; /* whether any method has records of the quantity */
+} plan;
+
+static plot *add(plan *pl, plot_kind kind, sp_quantity q, size_t cu) {
+  plot *p = &pl->plots[pl->n++];
+  *p = (plot){.kind = kind, .q = q, .cu = cu};
+  return p;
+}
+
+static void plan_bases(const report *r, plan *pl, sp_quantity q, double *grid) {
+  const int *cus;
+  size_t ncu = sp_dataset_axis(r->ds, 0, &cus), ne, nm;
+  for (size_t ic = 0; r->p->nbases >= 2 && ic < ncu; ic++) {
+    if (!base_grid(r, q, ic, grid, &ne, &nm)) continue;
+    plot *p = add(pl, PLOT_BASES, q, ic);
+    snprintf(p->file, sizeof p->file, "base_map_%s_cu%d.svg", qname[q], cus[ic]);
+    snprintf(p->title, sizeof p->title, "%s: wu2015 MAPE (%%) by base configuration, %d CUs",
+             qname[q], cus[ic]);
+  }
+}
+
+static void plan_quantity(const report *r, plan *pl, sp_quantity q, double *grid) {
+  int ms[SP_METHOD_COUNT];
+  pl->present[q] = methods_present(r, q, ms) > 0;
+  if (!pl->present[q]) return;
+  plot *p;
+  if (r->p->nclusters >= 2) {
+    p = add(pl, PLOT_CLUSTERS, q, 0);
+    snprintf(p->file, sizeof p->file, "error_vs_clusters_%s.svg", qname[q]);
+    snprintf(p->title, sizeof p->title, "%s: mean absolute percentage error vs clusters",
+             qname[q]);
+  }
+  p = add(pl, PLOT_HISTOGRAM, q, 0);
+  snprintf(p->file, sizeof p->file, "histogram_%s.svg", qname[q]);
+  snprintf(p->title, sizeof p->title, "%s: share of predictions per absolute-error bin",
+           qname[q]);
+  if (records_of(r, SP_METHOD_WU2015, q)) {
+    p = add(pl, PLOT_SCATTER, q, 0);
+    snprintf(p->file, sizeof p->file, "scatter_%s.svg", qname[q]);
+    snprintf(p->title, sizeof p->title, "%s: predicted vs measured (held-out kernels)",
+             qname[q]);
+  }
+  plan_bases(r, pl, q, grid);
+}
+
+/* Every plot the report has, in the order index.html shows them. */
+static int make_plan(const report *r, plan *pl) {
+  const int *cus;
+  size_t ncu = sp_dataset_axis(r->ds, 0, &cus);
+  pl->n = 0;
+  pl->plots = malloc(2 * (3 + ncu) * sizeof *pl->plots);
+  double *grid = malloc(MAX_AXIS * MAX_AXIS * sizeof *grid);
+  if (!pl->plots || !grid) {
+    free(pl->plots);
+    free(grid);
+    pl->plots = NULL;
+    return SP_ENOMEM;
+  }
+  for (int q = 0; q < 2; q++) plan_quantity(r, pl, (sp_quantity)q, grid);
+  free(grid);
+  return SP_OK;
 }
 
 /* ---- index.html ------------------------------------------------------------------ */
@@ -425,8 +515,7 @@ static void pick_best(report *r) {
   }
 }
 
-static void html_summary(report *r) {
-  FILE *h = r->html;
+static void html_summary(const report *r, FILE *h) {
   fputs("<table><tr><th>method</th><th>time MAPE</th><th>median</th><th>p90</th><th>n</th>"
         "<th>power MAPE</th><th>median</th><th>p90</th><th>n</th></tr>\n", h);
   for (int m = 0; m < SP_METHOD_COUNT; m++) {
@@ -446,8 +535,7 @@ static void html_summary(report *r) {
   fputs("</table>\n", h);
 }
 
-static void html_begin(report *r) {
-  FILE *h = r->html;
+static void html_begin(const report *r, FILE *h) {
   const sp_eval_params *p = r->p;
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>scalepredict evaluation"
         "</title>\n<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
@@ -472,49 +560,69 @@ static void html_begin(report *r) {
       sp__xml_text(h, r->e->note[q]);
       fputs("</p>\n", h);
     }
-  html_summary(r);
+  html_summary(r, h);
 }
 
-static int write_all(report *r) {
-  int st = write_table(r, "summary.csv", BY_NONE, NULL);
-  if (!st) st = write_table(r, "by_clusters.csv", BY_K, "k");
-  if (!st) st = write_table(r, "by_base.csv", BY_BASE, "base");
-  if (!st) st = write_table(r, "per_kernel.csv", BY_KERNEL, "kernel");
-  if (!st) st = write_histogram(r);
-  if (!st) st = write_predictions(r);
-  for (int q = 0; q < 2 && !st; q++) {
-    int present[SP_METHOD_COUNT];
-    if (!methods_present(r, (sp_quantity)q, present)) continue;
-    fprintf(r->html, "<h2>%s</h2>\n", qname[q]);
-    st = plot_vs_clusters(r, (sp_quantity)q);
-    if (!st) st = plot_histogram(r, (sp_quantity)q);
-    if (!st) st = plot_scatter(r, (sp_quantity)q);
-    if (!st) st = plot_bases(r, (sp_quantity)q);
+static void html_figure(FILE *h, const plot *p) {
+  fprintf(h, "<figure><img src=\"%s\" alt=\"", p->file);
+  sp__xml_text(h, p->title);
+  fputs("\"><figcaption>", h);
+  sp__xml_text(h, p->title);
+  fputs("</figcaption></figure>\n", h);
+}
+
+typedef struct index_job {
+  const report *r;
+  const plan *pl;
+} index_job;
+
+static int write_index(const void *data, FILE *h) {
+  const index_job *j = data;
+  html_begin(j->r, h);
+  for (int q = 0; q < 2; q++) {
+    if (!j->pl->present[q]) continue;
+    fprintf(h, "<h2>%s</h2>\n", qname[q]);
+    for (size_t i = 0; i < j->pl->n; i++)
+      if (j->pl->plots[i].q == (sp_quantity)q) html_figure(h, &j->pl->plots[i]);
   }
+  fputs("</body></html>\n", h);
+  return SP_OK;
+}
+
+/* ---- the directory ------------------------------------------------------------------ */
+
+static int write_all(sp_reportdir *d, const report *r, const plan *pl, sp_error *err) {
+  int st = SP_OK;
+  for (size_t i = 0; i < NTABLES && !st; i++)
+    st = sp__reportdir_file(d, tables[i].file, tables[i].fn, r, err);
+  for (size_t i = 0; i < pl->n && !st; i++) {
+    plot_job j = {r, &pl->plots[i]};
+    st = sp__reportdir_file(d, pl->plots[i].file, draw_plot, &j, err);
+  }
+  index_job ij = {r, pl};
+  if (!st) st = sp__reportdir_file(d, "index.html", write_index, &ij, err);
   return st;
 }
 
 int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
                                const sp_eval_params *params, const char *dir, sp_error *err) {
-  char *tmp = NULL;
-  int st = sp__tmpdir_create(dir, SP_OUTPUT_REPORT, &tmp, err);
-  if (st) return st;
-  report r = {e, ds, params, tmp, err, NULL, {-1, -1}};
-  sp_c_numeric cnum;
-  sp__c_numeric_begin(&cnum);
-  sp_atomic_file html;
+  sp_error local;
+  if (!err) err = &local;
+  report r = {e, ds, params, {-1, -1}};
   pick_best(&r);
-  r.html = open_out(&r, "index.html", &html);
-  st = r.html ? SP_OK : (err->status ? err->status : SP_EIO);
-  if (!st) {
-    html_begin(&r);
-    st = write_all(&r);
-    fputs("</body></html>\n", r.html);
-    st = st ? (sp__atomic_abort(&html), st) : sp__atomic_commit(&html, err);
+  plan pl;
+  sp_c_numeric loc;
+  if (make_plan(&r, &pl)) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
+  if (sp__c_numeric_begin(&loc)) {
+    free(pl.plots);
+    return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
   }
-  sp__c_numeric_end(&cnum);
-  if (!st) st = sp__tmpdir_commit(tmp, dir, SP_OUTPUT_REPORT, err);
-  if (st) sp__tmpdir_abort(tmp, dir, err);
-  free(tmp);
+  sp_reportdir d;
+  int st = sp__reportdir_begin(&d, dir, err);
+  if (!st) st = write_all(&d, &r, &pl, err);
+  if (!st) st = sp__reportdir_commit(&d, err);
+  sp__reportdir_abort(&d, err);
+  sp__c_numeric_end(&loc);
+  free(pl.plots);
   return st;
 }

@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "trace.h"
-#include "plot/figure.h"
+#include "plot/palette.h"
+#include "plot/svgplot.h"
 #include "util/reportdir.h"
 #include "util/status.h"
 #include "util/textout.h"
@@ -13,10 +14,6 @@
 #define DIGITS 6
 /* Timelines draw at most this many steps per policy. */
 #define MAX_STEPS 2000
-
-static const char *const policy_colors[] = {"#000000", "#9467bd", "#2ca02c", "#ff7f0e",
-                                            "#1f77b4", "#d62728", "#8c564b", "#e377c2"};
-#define NCOLORS (sizeof policy_colors / sizeof *policy_colors)
 
 /* The result the others are compared with: "reference" when present. */
 static const sp_governor_result *baseline(const sp_governor_result *const *r, size_t n) {
@@ -163,41 +160,34 @@ typedef struct gov_report {
   size_t n;
 } gov_report;
 
-/* Energy and time of each policy relative to the baseline, as paired bars. */
+/* Time and energy of each policy relative to the baseline, as paired bars. */
 static int svg_bars(const void *data, FILE *fp) {
   const gov_report *g = data;
   const sp_governor_result *b = baseline(g->r, g->n);
-  double hi = 1.0;
-  for (size_t i = 0; i < g->n; i++) {
-    hi = fmax(hi, g->r[i]->time_ms / b->time_ms);
-    hi = fmax(hi, g->r[i]->energy_mj / b->energy_mj);
+  double *v = malloc(2 * g->n * sizeof *v);
+  const char **policies = malloc(g->n * sizeof *policies);
+  int st = v && policies ? SP_OK : SP_ENOMEM;
+  for (size_t i = 0; !st && i < g->n; i++) {
+    policies[i] = g->r[i]->policy;
+    v[i] = g->r[i]->time_ms / b->time_ms;
+    v[g->n + i] = g->r[i]->energy_mj / b->energy_mj;
   }
-  sp_fig f;
-  sp__fig_begin(&f, fp, 640, 340, "Time and energy of each policy, relative to the reference",
-                110);
-  f.no_xticks = 1;
-  sp__fig_axes(&f, 0, (double)g->n, 0, hi * 1.05, 0, 0, NULL, "relative to the reference");
-  double slot = f.pw / (double)g->n, base = sp__fig_py(&f, 0);
-  for (size_t i = 0; i < g->n; i++) {
-    const double v[2] = {g->r[i]->time_ms / b->time_ms, g->r[i]->energy_mj / b->energy_mj};
-    static const char *const colors[2] = {"#d62728", "#2ca02c"};
-    for (int j = 0; j < 2; j++) {
-      char tip[96];
-      snprintf(tip, sizeof tip, "%s %s: %.3f x", g->r[i]->policy, j ? "energy" : "time", v[j]);
-      double x = f.left + slot * i + slot * (0.15 + 0.35 * j), y = sp__fig_py(&f, v[j]);
-      sp__fig_rect(&f, x, y, slot * 0.33, base - y, colors[j], tip);
-    }
-    sp__fig_text(&f, f.left + slot * (i + 0.5), f.top + f.ph + 14, "middle", 10, g->r[i]->policy);
-  }
-  sp__fig_legend(&f, "#d62728", "time", 0);
-  sp__fig_legend(&f, "#2ca02c", "energy", 0);
-  sp__fig_end(&f);
-  return SP_OK;
+  static const char *const series[2] = {"time", "energy"};
+  const char *colors[2] = {sp__color(SP_COLOR_TIME), sp__color(SP_COLOR_ENERGY)};
+  sp_chart c = {.title = "Time and energy of each policy, relative to the reference",
+                .ylabel = "relative to the reference", .width = 640, .height = 340};
+  sp_bars bars = {.groups = policies, .ngroups = g->n, .series = series, .nseries = 2,
+                  .colors = colors, .v = v};
+  if (!st) st = sp__svg_bars(fp, &c, &bars);
+  free(v);
+  free(policies);
+  return st;
 }
 
-/* One policy's value after each (sampled) step against elapsed time. */
-static void timeline(sp_fig *f, const sp_governor_trace *t, const sp_governor_result *r,
-                     int engine, const char *color, double *x, double *y) {
+/* One policy's value during each (sampled) step against elapsed time, into
+ * x and y (room for 2 * (MAX_STEPS + 1) points); returns the count. */
+static size_t timeline(const sp_governor_trace *t, const sp_governor_result *r, int engine,
+                       double *x, double *y) {
   size_t stride = r->length / MAX_STEPS + 1, m = 0;
   double clock = 0;
   for (size_t s = 0; s < r->length; s++) {
@@ -213,40 +203,54 @@ static void timeline(sp_fig *f, const sp_governor_trace *t, const sp_governor_re
       y[m++] = v;
     }
   }
-  sp__fig_polyline(f, x, y, m, color, 1.2, 0);
+  return m;
+}
+
+/* The reference policy in the reference's colour, the others in turn. */
+static const char *policy_color(const gov_report *g, size_t i) {
+  return g->r[i] == baseline(g->r, g->n) ? sp__color(SP_COLOR_INK) : sp__palette(i);
+}
+
+/* The power cap as a guide, then one line per policy. */
+static size_t timeline_series(const gov_report *g, int engine, double *x, double *y,
+                              const double cap[4], sp_series *s) {
+  size_t ns = 0, room = 2 * (MAX_STEPS + 1);
+  if (!engine && g->p->power_cap_w > 0)
+    s[ns++] = (sp_series){.x = cap, .y = cap + 2, .n = 2, .mark = SP_MARK_GUIDE};
+  for (size_t i = 0; i < g->n; i++) {
+    double *xi = x + i * room, *yi = y + i * room;
+    s[ns++] = (sp_series){.name = g->r[i]->policy, .x = xi, .y = yi,
+                          .n = timeline(g->t, g->r[i], engine, xi, yi), .mark = SP_MARK_LINE,
+                          .color = policy_color(g, i), .width = 1.2};
+  }
+  return ns;
 }
 
 static int timeline_plot(const gov_report *g, FILE *fp, int engine) {
-  double tmax = 0, vmax = 0;
+  double tmax = 0, vmax = engine ? 0 : g->p->power_cap_w;
   for (size_t i = 0; i < g->n; i++) {
     tmax = fmax(tmax, g->r[i]->time_ms);
     vmax = fmax(vmax, engine ? 0 : g->r[i]->peak_power_w);
   }
   for (size_t c = 0; engine && c < g->t->space.n; c++)
     vmax = fmax(vmax, g->t->configs[c].engine_mhz);
-  double *x = malloc(2 * (MAX_STEPS + 1) * sizeof *x), *y = malloc(2 * (MAX_STEPS + 1) * sizeof *y);
-  if (!x || !y) {
-    free(x);
-    free(y);
-    return SP_ENOMEM;
+  size_t room = 2 * (MAX_STEPS + 1);
+  double *x = malloc(g->n * room * sizeof *x), *y = malloc(g->n * room * sizeof *y);
+  sp_series *s = malloc((g->n + 1) * sizeof *s);
+  int st = x && y && s ? SP_OK : SP_ENOMEM;
+  const double cap[4] = {0, tmax, g->p->power_cap_w, g->p->power_cap_w};
+  sp_chart c = {.title = engine ? "Engine clock chosen over time" : "Power over time",
+                .xlabel = "elapsed time (ms)",
+                .ylabel = engine ? "engine clock (MHz)" : "power (W)",
+                .width = 760, .height = 320, .xmax = tmax, .ymax = vmax * 1.05};
+  if (!st) {
+    size_t ns = timeline_series(g, engine, x, y, cap, s);
+    st = sp__svg_xy(fp, &c, s, ns);
   }
-  sp_fig f;
-  sp__fig_begin(&f, fp, 760, 320, engine ? "Engine clock chosen over time" : "Power over time",
-                110);
-  sp__fig_axes(&f, 0, tmax, 0, vmax * 1.05, 0, 0, "elapsed time (ms)",
-               engine ? "engine clock (MHz)" : "power (W)");
-  if (!engine && g->p->power_cap_w > 0) {
-    const double cx[2] = {0, tmax}, cy[2] = {g->p->power_cap_w, g->p->power_cap_w};
-    sp__fig_polyline(&f, cx, cy, 2, "#888", 1, 1);
-  }
-  for (size_t i = 0; i < g->n; i++) {
-    timeline(&f, g->t, g->r[i], engine, policy_colors[i % NCOLORS], x, y);
-    sp__fig_legend(&f, policy_colors[i % NCOLORS], g->r[i]->policy, 1);
-  }
-  sp__fig_end(&f);
   free(x);
   free(y);
-  return SP_OK;
+  free(s);
+  return st;
 }
 
 static int svg_power(const void *d, FILE *fp) { return timeline_plot(d, fp, 0); }

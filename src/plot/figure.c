@@ -1,18 +1,29 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* figure.c: SVG canvas, axes and marks for the reports. */
+/* figure.c: SVG canvas, axes and marks under the charts. */
 #include "figure.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "palette.h"
 #include "util/textout.h"
 
 enum { MARGIN_LEFT = 66, MARGIN_RIGHT = 18, MARGIN_TOP = 30, MARGIN_BOTTOM = 46 };
 #define MAX_TICKS 12
+#define TITLE_SIZE 13
+/* The width of an average character of a sans-serif face, in em: wide
+ * enough for DejaVu Sans, which is wider than Arial or Helvetica. */
+#define CHAR_EM 0.6
+
+double sp__fig_text_width(const char *text, double size) {
+  return text ? CHAR_EM * size * (double)strlen(text) : 0;
+}
 
 void sp__fig_begin(sp_fig *f, FILE *fp, double w, double h, const char *title,
                    double legend_w) {
   memset(f, 0, sizeof *f);
+  /* A canvas narrower than its title would clip it: widen it instead. */
+  w = fmax(w, ceil(sp__fig_text_width(title, TITLE_SIZE) + 20));
   f->fp = fp;
   f->width = w;
   f->height = h;
@@ -24,9 +35,9 @@ void sp__fig_begin(sp_fig *f, FILE *fp, double w, double h, const char *title,
   fprintf(fp,
           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
           "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n"
-          "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-          w, h, w, h);
-  if (title) sp__fig_text(f, w / 2, 18, "middle", 13, title);
+          "<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n",
+          w, h, w, h, sp__color(SP_COLOR_PAPER));
+  if (title) sp__fig_text(f, w / 2, 18, "middle", TITLE_SIZE, title);
 }
 
 void sp__fig_end(sp_fig *f) { fputs("</svg>\n", f->fp); }
@@ -92,8 +103,8 @@ static void draw_x_ticks(sp_fig *f) {
   double yb = f->top + f->ph;
   for (size_t i = 0; i < n; i++) {
     double x = f->left + (t[i] - f->x0) / (f->x1 - f->x0) * f->pw;
-    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-            x, f->top, x, yb);
+    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+            x, f->top, x, yb, sp__color(SP_COLOR_GRID));
     tick_label(label, sizeof label, t[i], f->logx);
     sp__fig_text(f, x, yb + 14, "middle", 10, label);
   }
@@ -105,8 +116,8 @@ static void draw_y_ticks(sp_fig *f) {
   size_t n = sp__fig_ticks(f->y0, f->y1, f->logy, t, 8);
   for (size_t i = 0; i < n; i++) {
     double y = f->top + f->ph - (t[i] - f->y0) / (f->y1 - f->y0) * f->ph;
-    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-            f->left, y, f->left + f->pw, y);
+    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+            f->left, y, f->left + f->pw, y, sp__color(SP_COLOR_GRID));
     tick_label(label, sizeof label, t[i], f->logy);
     sp__fig_text(f, f->left - 5, y + 3.5, "end", 10, label);
   }
@@ -141,18 +152,9 @@ void sp__fig_axes(sp_fig *f, double xmin, double xmax, double ymin, double ymax,
   pad(&f->y0, &f->y1);
   if (!f->no_xticks) draw_x_ticks(f);
   if (!f->no_yticks) draw_y_ticks(f);
-  fprintf(f->fp,
-          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-          "stroke=\"#555\"/>\n",
-          f->left, f->top, f->pw, f->ph);
+  sp__fig_frame(f, f->left, f->top, f->pw, f->ph);
   if (xlabel) sp__fig_text(f, f->left + f->pw / 2, f->height - 8, "middle", 11, xlabel);
-  if (ylabel) {
-    fprintf(f->fp, "<text transform=\"translate(14 %.1f) rotate(-90)\" "
-                   "text-anchor=\"middle\" font-size=\"11\">",
-            f->top + f->ph / 2);
-    sp__xml_text(f->fp, ylabel);
-    fputs("</text>\n", f->fp);
-  }
+  if (ylabel) sp__fig_vtext(f, 14, f->top + f->ph / 2, 11, ylabel);
 }
 
 /* A tooltip is a <title> first in a group around the mark: browsers show it
@@ -168,9 +170,14 @@ static void tooltip_close(FILE *fp, const char *text) {
   fputs(text ? "</g>\n" : "\n", fp);
 }
 
+/* Whether a point can be drawn: finite, and positive on a log axis. */
+static int visible(const sp_fig *f, double x, double y) {
+  return isfinite(x) && isfinite(y) && (!f->logx || x > 0) && (!f->logy || y > 0);
+}
+
 void sp__fig_point(sp_fig *f, double x, double y, double r, const char *fill,
                    const char *tip) {
-  if (!isfinite(x) || !isfinite(y)) return;
+  if (!visible(f, x, y)) return;
   tooltip_open(f->fp, tip);
   fprintf(f->fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"none\"/>",
           sp__fig_px(f, x), sp__fig_py(f, y), r, fill);
@@ -182,7 +189,7 @@ void sp__fig_polyline(sp_fig *f, const double *x, const double *y, size_t n,
   fprintf(f->fp, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s points=\"",
           stroke, width, dashed ? " stroke-dasharray=\"4 3\"" : "");
   for (size_t i = 0; i < n; i++)
-    if (isfinite(x[i]) && isfinite(y[i]))
+    if (visible(f, x[i], y[i]))
       fprintf(f->fp, "%.1f,%.1f ", sp__fig_px(f, x[i]), sp__fig_py(f, y[i]));
   fputs("\"/>\n", f->fp);
 }
@@ -199,12 +206,32 @@ void sp__fig_legend(sp_fig *f, const char *color, const char *label, int line) {
   sp__fig_text(f, x + 22, y + 1, "start", 10, label);
 }
 
+double sp__fig_legend_width(const char *label) {
+  /* sp__fig_legend's geometry: 12 px off the plot, the text 22 px further,
+   * and 8 px to spare after it. */
+  return label ? 12 + 22 + sp__fig_text_width(label, 10) + 8 : 0;
+}
+
 void sp__fig_rect(sp_fig *f, double x, double y, double w, double h,
                   const char *fill, const char *tip) {
   tooltip_open(f->fp, tip);
   fprintf(f->fp, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
                  "stroke=\"none\"/>", x, y, w, h, fill);
   tooltip_close(f->fp, tip);
+}
+
+void sp__fig_frame(sp_fig *f, double x, double y, double w, double h) {
+  fprintf(f->fp,
+          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+          "stroke=\"%s\"/>\n",
+          x, y, w, h, sp__color(SP_COLOR_FRAME));
+}
+
+void sp__fig_vtext(sp_fig *f, double x, double y, double size, const char *text) {
+  fprintf(f->fp, "<text transform=\"translate(%g %.1f) rotate(-90)\" "
+                 "text-anchor=\"middle\" font-size=\"%.0f\">", x, y, size);
+  sp__xml_text(f->fp, text);
+  fputs("</text>\n", f->fp);
 }
 
 void sp__fig_text(sp_fig *f, double x, double y, const char *anchor, double size,
@@ -215,28 +242,12 @@ void sp__fig_text(sp_fig *f, double x, double y, const char *anchor, double size
   fputs("</text>\n", f->fp);
 }
 
-void sp__fig_color(double t, char out[8]) {
-  /* Five stops of the viridis ramp, interpolated linearly in sRGB. */
-  static const unsigned char stops[5][3] = {
-      {0x44, 0x01, 0x54}, {0x3b, 0x52, 0x8b}, {0x21, 0x91, 0x8c},
-      {0x5e, 0xc9, 0x62}, {0xfd, 0xe7, 0x25}};
-  if (!(t >= 0)) t = 0;
-  if (t > 1) t = 1;
-  double s = t * 4;
-  int i = s >= 4 ? 3 : (int)s;
-  double w = s - i;
-  int c[3];
-  for (int k = 0; k < 3; k++)
-    c[k] = (int)lround(stops[i][k] + w * (stops[i + 1][k] - stops[i][k]));
-  snprintf(out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
-}
-
 void sp__fig_colorbar(sp_fig *f, double x, double y, double h, double lo,
                       double hi, const char *label) {
   enum { STEPS = 32 };
   char color[8], text[32];
   for (int i = 0; i < STEPS; i++) {
-    sp__fig_color((i + 0.5) / STEPS, color);
+    sp__ramp((i + 0.5) / STEPS, color);
     sp__fig_rect(f, x, y + h - (i + 1) * h / STEPS, 12, h / STEPS + 0.5, color, NULL);
   }
   snprintf(text, sizeof text, "%.3g", hi);
