@@ -10,6 +10,7 @@ tests_dir=$(cd "$(dirname "$0")" && pwd)
 : "${SP_SWEEP:=$tests_dir/../sp-sweep}"
 : "${SP_SWEEP_BACKENDS:=$tests_dir/../backends}"
 : "${SP_PLANS:=$tests_dir/../plans}"
+: "${SP_MERGE:=$tests_dir/../sp-merge}"
 [ -x "$SP_SWEEP" ] || {
 	echo "$test_name: no sp-sweep at $SP_SWEEP; run 'make' first" >&2
 	exit 99
@@ -47,6 +48,12 @@ reset_device() {
 # $status.
 run_sweep() {
 	"$SP_SWEEP" "$@" >"$work/stdout" 2>"$work/stderr"
+	status=$?
+}
+
+# run_merge ARG...: run sp-merge the same way.
+run_merge() {
+	"$SP_MERGE" "$@" >"$work/stdout" 2>"$work/stderr"
 	status=$?
 }
 

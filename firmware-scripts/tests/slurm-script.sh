@@ -3,8 +3,9 @@
 # sp-sweep --slurm without Slurm: the job-array script it writes (the array
 # range, one GPU or the given gres per task, the #SBATCH options, requeue,
 # and each task's 'sp-sweep --shard $SLURM_ARRAY_TASK_ID/N'), the campaign
-# file and shard folders beside it, --submit through a stand-in sbatch and
-# the refusals.
+# file and shard folders beside it, --submit through a stand-in sbatch, the
+# refusals; and the script run by hand once per task, whose shards sp-merge
+# joins into exactly what a single sweep of the plan writes.
 . "$(dirname "$0")/lib.sh"
 cd "$work" || fail "cannot enter $work"
 
@@ -144,4 +145,21 @@ command -v sbatch >/dev/null 2>&1 ||
 	refused "sbatch not found; submit $work/out/shards/sp-sweep.sbatch where Slurm is installed" --slurm --submit nv.plan
 PATH=$tests_dir/bin:$PATH
 
+# The script run by hand, task by task, is the whole sweep.
+: >"$SP_FAKE_LOG"
+sh out/shards/sp-sweep.sbatch >"$work/stdout" 2>"$work/stderr"
+status=$?
+expect_status 2 "the script outside Slurm"
+expect_grep "SLURM_ARRAY_TASK_ID: submit this script with sbatch" "$work/stderr" "the script outside Slurm"
+for task in 0 1 2; do
+	SLURM_ARRAY_TASK_ID=$task sh out/shards/sp-sweep.sbatch >"$work/stdout" 2>"$work/stderr"
+	status=$?
+	expect_status 0 "task $task"
+done
+[ "$(grep -c '^sp-runner ' "$SP_FAKE_LOG")" -eq 6 ] || fail "the tasks: expected 6 runner calls"
+run_merge out/shards
+expect_status 0 "the tasks merged"
+run_sweep --set runs=single/runs.csv nv.plan
+expect_status 0 "the single sweep"
+cmp -s single/runs.csv out/runs.csv || fail "the tasks merged differ from the single sweep: $(diff single/runs.csv out/runs.csv)"
 exit 0
