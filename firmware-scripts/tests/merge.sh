@@ -139,6 +139,7 @@ echo 'stream_copy,7,1000,3200,2.385,71.25' >>"$shards/002/runs.csv"
 run_merge --out elsewhere/runs.csv out/shards
 expect_status 0 "a stray row"
 expect_grep '^  outside its part of the grid (kept): 7cu/1000/3200$' "$work/stdout" "a stray row"
+expect_no_grep 'metadata of the shards' "$work/stderr" "a stray row: --out alone writes no metadata"
 expect_rows_once elsewhere/runs.csv 13 "a stray row"
 sed -i '$d' "$shards/002/runs.csv"
 

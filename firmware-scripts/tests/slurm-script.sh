@@ -28,11 +28,12 @@ expect_file "$work/stdout" "the default job script" <<EOF
 # its 6 configurations (CU counts x clock pairs: 2 x 3) in 3 shards.
 #
 # Array task I sweeps shard I with 'sp-sweep --shard I/3' on the node Slurm
-# gives it, and writes only to its own folder, $work/out/shards/III
-# (I with three digits): its runs, metadata, sweep log, lock and Slurm output.
-# A task that is requeued (--requeue) or submitted again resumes: what its
-# sweep log holds is not measured again.  When every task has finished,
-# merge the shards into the plan's runs file with
+# gives it, and writes only to its own folder (I in three digits)
+#   $work/out/shards/III
+# its runs, metadata, sweep log, lock and Slurm output.  A task that is
+# requeued (--requeue) or submitted again resumes: what its sweep log holds
+# is not measured again.  When every task has finished, merge the shards
+# into the plan's runs file with
 #   sp-merge $work/out/shards
 #SBATCH --job-name=sp-sweep-nv
 #SBATCH --array=0-2
