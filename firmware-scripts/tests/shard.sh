@@ -6,7 +6,8 @@
 # only) or by at most one configuration (more shards than pairs).  A shard
 # writes only to STATE/shards/III/ and the campaign file beside it, resumes
 # like any sweep, refuses a state folder split another way, and takes over a
-# lock on another host only when it was left by its own (requeued) Slurm job.
+# lock on another host only when it was left by its own (requeued) Slurm job;
+# --restore --shard restores the shard's saved settings.
 . "$(dirname "$0")/lib.sh"
 cd "$work" || fail "cannot enter $work"
 
@@ -128,6 +129,17 @@ run_sweep --shard 1/4 nv.plan
 expect_status 0 "shard 1/4 again"
 expect_grep "6 of 6 configurations already measured; resuming" "$work/stderr" "shard 1/4 again"
 expect_no_grep '^sp-runner ' "$SP_FAKE_LOG" "shard 1/4 again"
+
+# --restore with --shard restores what that shard's killed sweep saved.
+echo 'sm=1410 mem=1593' >out/shards/001/sweep-original
+: >"$SP_FAKE_LOG"
+run_sweep --restore --shard 1/4 nv.plan
+expect_status 0 "--restore --shard 1/4"
+expect_log "--restore --shard 1/4" <<EOF
+nvidia-smi -i 0 -rgc
+nvidia-smi -i 0 -rmc
+EOF
+[ ! -e out/shards/001/sweep-original ] || fail "--restore --shard 1/4: the saved settings stayed"
 
 # Shards of another split, or of another plan, do not mix with these.
 refused "$work/out/shards holds the shards of another split or plan" --shard 0/3 nv.plan
