@@ -38,9 +38,10 @@ cd "$work" || fail "cannot enter $work"
 
 slurm=$work/slurm
 mkdir "$slurm" "$slurm/state" "$slurm/spool" || fail "cannot create $slurm"
-# munged wants the folders above its socket open to all (x), and its key
-# private.
-chmod 755 "$work" "$slurm"
+# munged wants its socket's folder open to all (x) and its key private.  It
+# also checks the folders above, which may be private (a TMPDIR in a home
+# folder): --force starts it all the same, and every client here is root.
+chmod 755 "$slurm"
 SLURM_CONF=$slurm/slurm.conf
 export SLURM_CONF
 munged_pid='' slurmctld_pid='' slurmd_pid=''
@@ -144,7 +145,7 @@ if ! dd if=/dev/urandom of="$slurm/munge.key" bs=1024 count=1 2>/dev/null ||
 	! chmod 600 "$slurm/munge.key"; then
 	fail "cannot write a munge key"
 fi
-munged -F --key-file="$slurm/munge.key" --socket="$slurm/munge.sock" --pid-file="$slurm/munged.pid" \
+munged -F --force --key-file="$slurm/munge.key" --socket="$slurm/munge.sock" --pid-file="$slurm/munged.pid" \
 	--seed-file="$slurm/munged.seed" --log-file="$slurm/munged.log" >"$slurm/munged.out" 2>&1 &
 munged_pid=$!
 await 10 "munged's socket" test -S "$slurm/munge.sock"
