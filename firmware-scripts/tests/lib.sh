@@ -10,6 +10,7 @@ tests_dir=$(cd "$(dirname "$0")" && pwd)
 : "${SP_SWEEP:=$tests_dir/../sp-sweep}"
 : "${SP_SWEEP_BACKENDS:=$tests_dir/../backends}"
 : "${SP_PLANS:=$tests_dir/../plans}"
+: "${SP_MERGE:=$tests_dir/../sp-merge}"
 [ -x "$SP_SWEEP" ] || {
 	echo "$test_name: no sp-sweep at $SP_SWEEP; run 'make' first" >&2
 	exit 99
@@ -23,7 +24,7 @@ SP_FAKE_STATE=$work/device
 export PATH SP_SWEEP_BACKENDS SP_FAKE_LOG SP_FAKE_STATE
 unset SP_RUNNER SP_FAKE_MAX_SM SP_FAKE_REFUSE_LOCK SP_FAKE_PERF \
 	SP_FAKE_RUNNER_SLEEP SP_FAKE_RUNNER_FAIL_CU SP_FAKE_RUNNER_PIDFILE \
-	SP_FAKE_RUNNER_HOLD
+	SP_FAKE_RUNNER_HOLD SP_FAKE_JOB_ID SLURM_JOB_ID SLURM_ARRAY_TASK_ID SLURM_RESTART_COUNT
 mkdir "$SP_FAKE_STATE"
 : >"$SP_FAKE_LOG"
 
@@ -47,6 +48,12 @@ reset_device() {
 # $status.
 run_sweep() {
 	"$SP_SWEEP" "$@" >"$work/stdout" 2>"$work/stderr"
+	status=$?
+}
+
+# run_merge ARG...: run sp-merge the same way.
+run_merge() {
+	"$SP_MERGE" "$@" >"$work/stdout" 2>"$work/stderr"
 	status=$?
 }
 

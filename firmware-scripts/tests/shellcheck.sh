@@ -10,6 +10,7 @@ if ! command -v shellcheck >/dev/null 2>&1; then
 fi
 top=$tests_dir/..
 shellcheck -s sh "$top/sp-sweep.in" || fail "sp-sweep.in"
+shellcheck -s sh "$top/sp-merge" || fail "sp-merge"
 shellcheck -s sh "$top"/backends/*.sh || fail "backends"
 shellcheck -s sh -x -P "$tests_dir" "$tests_dir"/*.sh "$tests_dir"/bin/* || fail "tests"
 exit 0
