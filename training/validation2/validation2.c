@@ -8,6 +8,20 @@
 /* Expected scaling classes are the author's guesses, written down before any
  * measurement (README.md repeats them); they are not used by the model. */
 static const kdesc VALIDATION2[] = {
+    {"w_adamw_step", "AdamW optimizer step over 32M fp32 parameters (4 streams read, 3 written)",
+     "bandwidth", wsetup_llm, WLM_ADAMW},
+    {"w_rmsnorm_residual", "residual add + RMSNorm, 8192 rows of 5120, row in registers (2 read, 2 written)",
+     "bandwidth", wsetup_llm, WLM_RMSNORM},
+    {"w_rope_qk", "rotary embedding of q and k in place, 16384 tokens x 32 heads x 128, cos/sin tables",
+     "bandwidth", wsetup_llm, WLM_ROPE},
+    {"w_nchw_to_nhwc", "layout change NCHW -> NHWC of 48x120x112x112 floats through 32x33 tiles (ragged channel tiles)",
+     "bandwidth", wsetup_llm, WLM_NHWC},
+    {"w_gqa_decode_l2", "decode attention, 512 queries over an L2-resident 16 MB KV cache (8 KV heads x 2048 x 128)",
+     "l2", wsetup_llm, WLM_GQA_DECODE},
+    {"w_topk_rows", "top-16 per row by repeated selection, 16384 ragged rows (64-8192) plus 8 rows of 512k",
+     "imbalance", wsetup_llm, WLM_TOPK},
+    {"w_argmax_vocab", "greedy sampling: arg-max over 128256 logits in one 1024-wide group (a few microseconds)",
+     "launch", wsetup_llm, WLM_ARGMAX},
     {NULL, NULL, NULL, NULL, 0},
 };
 
