@@ -283,24 +283,39 @@ static int cc_job(kjob *job, const kdesc *d, ksize size)
   uint32_t *src = job->buf[sb].host, *dst = job->buf[db].host;
   uint32_t *lin = job->buf[li].host, *lout = job->buf[lo].host;
   uint32_t *ref = wref_sampled(job, lo, KC_U32, n, 0, 0);
-  uint32_t *want = malloc(n * sizeof *want);
-  if (!src || !dst || !lin || !lout || !ref || !want) {
-    free(want);
+  /* Which vertices are sampled (a bitmap that stays in cache) and their
+   * sample slots: only edges touching them update the reference. */
+  uint64_t *bit = calloc(n / 64, sizeof *bit);
+  int32_t *slot = malloc(n * sizeof *slot);
+  if (!src || !dst || !lin || !lout || !ref || !bit || !slot) {
+    free(bit);
+    free(slot);
     return -1;
   }
   for (size_t v = 0; v < n; ++v)
-    want[v] = lout[v] = lin[v] = permute_bits((uint32_t)v, bits, 99u);
+    lout[v] = lin[v] = permute_bits((uint32_t)v, bits, 99u);
+  for (size_t s = 0; s < job->buf[lo].count; ++s) {
+    const size_t v = job->buf[lo].sample[s];
+    bit[v / 64] |= 1ull << (v % 64);
+    slot[v] = (int32_t)s;
+    ref[s] = lin[v];
+  }
   for (size_t e = 0; e < m; ++e) {
     const uint32_t u = src[e] = skewed_vertex(&r, bits, 5u);
     const uint32_t v = dst[e] = skewed_vertex(&r, bits, 5u);
-    if (lin[u] < want[v])
-      want[v] = lin[u];
-    if (lin[v] < want[u])
-      want[u] = lin[v];
+    if (bit[v / 64] >> (v % 64) & 1) {
+      const uint32_t l = permute_bits(u, bits, 99u);
+      if (l < ref[slot[v]])
+        ref[slot[v]] = l;
+    }
+    if (bit[u / 64] >> (u % 64) & 1) {
+      const uint32_t l = permute_bits(v, bits, 99u);
+      if (l < ref[slot[u]])
+        ref[slot[u]] = l;
+    }
   }
-  for (size_t s = 0; s < job->buf[lo].count; ++s)
-    ref[s] = want[job->buf[lo].sample[s]];
-  free(want);
+  free(bit);
+  free(slot);
   kjob_arg_buf(job, sb);
   kjob_arg_buf(job, db);
   kjob_arg_buf(job, li);
