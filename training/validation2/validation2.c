@@ -38,7 +38,7 @@ static const kdesc VALIDATION2[] = {
      "occupancy", wsetup_sci, WSC_RNN},
     {"w_bilateral_133img", "5x5 bilateral filter of 133 images 512^2, one 1024-wide group per image (one past 132)",
      "imbalance", wsetup_sci, WSC_BILATERAL},
-    {"w_nqueens16", "16-queens: 150k board prefixes of 5 rows completed by bitmask backtracking, one per work-item",
+    {"w_nqueens15", "15-queens: 89k board prefixes of 5 rows completed by bitmask backtracking, one per work-item",
      "compute", wsetup_irr, WIR_NQUEENS},
     {"w_hashjoin_probe", "hash-join probe: 32M keys into a 16 MB linear-probing table (L2-resident), half hit",
      "l2", wsetup_irr, WIR_HASHJOIN},
