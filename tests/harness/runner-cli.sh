@@ -27,25 +27,47 @@ nk=$(grep -c '^ *K("' "$SP_KERNEL_DIR/suite.c")
 [ "$(wc -l <"$scratch/out")" -eq "$nk" ] || fail "--list shows $(wc -l <"$scratch/out") kernels, not $nk"
 cp "$scratch/out" "$scratch/train.list"
 
-# --suite: the validation table (maybe still empty) lists the same way, and
-# 'all' is the training suite followed by the validation suite.
+# --suite: the validation tables list the same way, and 'all' is the
+# training suite followed by the validation suite and the second one.
 expect 0 "$R" --suite train --list
 cmp -s "$scratch/out" "$scratch/train.list" || fail "--suite train --list differs from --list"
-expect 0 "$R" --suite validation --list
-cp "$scratch/out" "$scratch/validation.list"
-bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/validation.list" | head -1)
-[ -z "$bad" ] || fail "--suite validation --list line malformed: '$bad'"
+for v in validation validation2; do
+  expect 0 "$R" --suite $v --list
+  cp "$scratch/out" "$scratch/$v.list"
+  bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/$v.list" | head -1)
+  [ -z "$bad" ] || fail "--suite $v --list line malformed: '$bad'"
+  [ "$(cut -f1 "$scratch/$v.list" | sort -u | wc -l)" -eq "$(wc -l <"$scratch/$v.list")" ] ||
+    fail "--suite $v --list repeats a name"
+done
+# The second validation suite: at least 26 kernels, all named w_*, none
+# also in another table.
+[ "$(wc -l <"$scratch/validation2.list")" -ge 26 ] || fail "validation2 has fewer than 26 kernels"
+bad=$(cut -f1 "$scratch/validation2.list" | grep -v '^w_' | head -1)
+[ -z "$bad" ] || fail "validation2 kernel '$bad' is not named w_*"
+dup=$(cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" |
+  cut -f1 | sort | uniq -d | head -1)
+[ -z "$dup" ] || fail "'$dup' is in two suites"
 expect 0 "$R" --suite all --list
-cat "$scratch/train.list" "$scratch/validation.list" | cmp -s - "$scratch/out" ||
-  fail "--suite all --list is not train then validation"
+cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" |
+  cmp -s - "$scratch/out" || fail "--suite all --list is not train, validation, validation2"
 expect 2 "$R" --suite bogus --list
-grep -q "not train, validation or all" "$scratch/out" || fail "bad --suite not explained"
+grep -q "not train, validation, validation2 or all" "$scratch/out" || fail "bad --suite not explained"
 # A training kernel is not a validation kernel.
 only_train=$(cut -f1 "$scratch/train.list" | while read -r k; do
   cut -f1 "$scratch/validation.list" | grep -qxF "$k" || { echo "$k"; break; }; done)
 expect 2 "$R" --suite validation --backend opencl --kernels "$only_train" --cu 1 \
   --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
 grep -q "no kernel '$only_train' in this suite" "$scratch/out" || fail "unknown validation kernel not named"
+[ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
+# Nor is a first-validation kernel one of the second suite, and the reverse.
+only_v1=$(head -1 "$scratch/validation.list" | cut -f1)
+only_v2=$(head -1 "$scratch/validation2.list" | cut -f1)
+expect 2 "$R" --suite validation2 --backend opencl --kernels "$only_v1" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v1' in this suite" "$scratch/out" || fail "v1 kernel accepted by validation2"
+expect 2 "$R" --suite validation --backend opencl --kernels "$only_v2" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v2' in this suite" "$scratch/out" || fail "v2 kernel accepted by validation"
 [ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"

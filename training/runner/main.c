@@ -24,6 +24,12 @@
 #ifndef SP_VALIDATION_DIR_INSTALLED
 #define SP_VALIDATION_DIR_INSTALLED SP_VALIDATION_DIR
 #endif
+#ifndef SP_VALIDATION2_DIR
+#define SP_VALIDATION2_DIR "training/validation2"
+#endif
+#ifndef SP_VALIDATION2_DIR_INSTALLED
+#define SP_VALIDATION2_DIR_INSTALLED SP_VALIDATION2_DIR
+#endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
@@ -45,8 +51,9 @@ static const char USAGE[] =
     "\n"
     "  --backend B         opencl (any ICD platform) or cuda (driver API)\n"
     "  --kernels LIST      'all' or suite names (see --list)\n"
-    "  --suite S           train (default), validation or all: the kernel\n"
-    "                      table that --kernels, --list and --compile-only use\n"
+    "  --suite S           train (default), validation, validation2 or all\n"
+    "                      (the three in that order): the kernel table that\n"
+    "                      --kernels, --list and --compile-only use\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -68,6 +75,8 @@ static const char USAGE[] =
     "                      the build's source tree, then the installed copy)\n"
     "  --validation-dir DIR  the validation suite's sources (default:\n"
     "                      $SP_VALIDATION_DIR, the source tree, installed)\n"
+    "  --validation2-dir DIR the second validation suite's sources (default:\n"
+    "                      $SP_VALIDATION2_DIR, the source tree, installed)\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -78,7 +87,7 @@ enum {
   OPT_VERSION, OPT_DETAIL, OPT_POWER_WINDOW, OPT_WARMUP, OPT_POWER,
   OPT_SIZE, OPT_KERNEL_DIR, OPT_MANIFEST, OPT_COUNTERS, OPT_IMPORT_NCU,
   OPT_PROBE_CU, OPT_COMPILE_ONLY, OPT_ARCH, OPT_LIST_DEVICES, OPT_SUITE,
-  OPT_VALIDATION_DIR
+  OPT_VALIDATION_DIR, OPT_VALIDATION2_DIR
 };
 
 static const struct option LONG_OPTS[] = {
@@ -110,6 +119,7 @@ static const struct option LONG_OPTS[] = {
     {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
     {"suite", required_argument, NULL, OPT_SUITE},
     {"validation-dir", required_argument, NULL, OPT_VALIDATION_DIR},
+    {"validation2-dir", required_argument, NULL, OPT_VALIDATION2_DIR},
     {NULL, 0, NULL, 0}};
 
 typedef struct cli {
@@ -210,6 +220,8 @@ static int parse_suite(const char *s, runner_suite *out)
     *out = RUNNER_SUITE_TRAIN;
   else if (strcmp(s, "validation") == 0)
     *out = RUNNER_SUITE_VALIDATION;
+  else if (strcmp(s, "validation2") == 0)
+    *out = RUNNER_SUITE_VALIDATION2;
   else if (strcmp(s, "all") == 0)
     *out = RUNNER_SUITE_ALL;
   else
@@ -258,10 +270,11 @@ static int take(cli *c, int opt, const char *arg)
   case OPT_LIST_DEVICES: c->list_devices = 1; break;
   case OPT_SUITE:
     if (parse_suite(arg, &o->suite) != 0)
-      return usage_error("--suite: '%s' is not train, validation or all",
-                         arg);
+      return usage_error("--suite: '%s' is not train, validation, "
+                         "validation2 or all", arg);
     break;
   case OPT_VALIDATION_DIR: o->validation_dir = arg; break;
+  case OPT_VALIDATION2_DIR: o->validation2_dir = arg; break;
   default: return RUNNER_USAGE;
   }
   if (bad)
@@ -295,6 +308,9 @@ static void default_dirs(runner_opts *o)
   o->validation_dir =
       default_dir(o->validation_dir, "SP_VALIDATION_DIR", SP_VALIDATION_DIR,
                   SP_VALIDATION_DIR_INSTALLED);
+  o->validation2_dir =
+      default_dir(o->validation2_dir, "SP_VALIDATION2_DIR",
+                  SP_VALIDATION2_DIR, SP_VALIDATION2_DIR_INSTALLED);
 }
 
 static void record_command(runner_opts *o, int argc, char **argv)
@@ -382,7 +398,7 @@ static void drop_unaccepted(const bk_ops *ops, char **paths)
 static int compile_only(const cli *c)
 {
   const bk_ops *ops = bk_find(c->o.backend);
-  const char *dirs[3];
+  const char *dirs[RUNNER_INCLUDE_DIRS];
   char err[8192];
   char **paths = suite_sources(&c->o);
   if (paths == NULL) {
@@ -408,7 +424,7 @@ static int probe_cu(const cli *c)
 #ifdef SP_HAVE_CUDA
   bk *b = NULL;
   char err[1024];
-  const char *dirs[3];
+  const char *dirs[RUNNER_INCLUDE_DIRS];
   runner_include_dirs(&c->o, dirs);
   if (strcmp(c->o.backend, "cuda") == 0) {
     int rc = bk_cuda_ops.open(&b, c->o.device, dirs, err, sizeof err);

@@ -74,8 +74,7 @@ void meta_begin(const meta_state *m)
           i->api_version, i->pci_bus_id, i->compute_units);
   fprintf(fp, "cu_method: %s\n", i->cu_method);
   cu_list(fp, o);
-  fprintf(fp, "suite: %s\n", o->suite == RUNNER_SUITE_TRAIN ? "train"
-              : o->suite == RUNNER_SUITE_VALIDATION ? "validation" : "all");
+  fprintf(fp, "suite: %s\n", runner_suite_name(o->suite));
   fprintf(fp, "kernels: %zu\nsize: %s\n", o->nkernels,
           o->size == KSIZE_FULL ? "full" : "small");
   fprintf(fp, "engine_mhz: %d\nmemory_mhz: %d\n", o->engine_mhz,

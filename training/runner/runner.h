@@ -20,10 +20,12 @@ enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 1024 };
 
 /* Which kernel table --suite selects: the training suite
  * (training/kernels/suite.c), the held-out validation suite
- * (training/validation/validation.c), or both, training first. */
+ * (training/validation/validation.c), the second held-out validation suite
+ * (training/validation2/validation2.c), or all three, in that order. */
 typedef enum runner_suite {
   RUNNER_SUITE_TRAIN,
   RUNNER_SUITE_VALIDATION,
+  RUNNER_SUITE_VALIDATION2,
   RUNNER_SUITE_ALL
 } runner_suite;
 
@@ -32,6 +34,7 @@ typedef struct runner_opts {
   const char *runs, *meta, *detail, *manifest, *counters, *import_ncu;
   const char *kernel_dir;     /* training/kernels: sources and sp_port.h */
   const char *validation_dir; /* training/validation's sources */
+  const char *validation2_dir; /* training/validation2's sources */
   runner_suite suite;
   const char *power;      /* auto, nvml, rapl, none */
   const char *arch;       /* --compile-only target for CUDA */
@@ -53,11 +56,15 @@ size_t runner_suite_count(runner_suite s);
 const kdesc *runner_suite_at(runner_suite s, size_t i);
 const kdesc *runner_suite_find(runner_suite s, const char *name);
 /* The folder holding d's device source: validation_dir for a validation
- * kernel, else kernel_dir. */
+ * kernel, validation2_dir for a second-validation kernel, else kernel_dir. */
 const char *runner_source_dir(const runner_opts *o, const kdesc *d);
 /* The folders device sources include from (NULL-terminated): the kernel
- * folder (sp_port.h) and the validation folder. */
-void runner_include_dirs(const runner_opts *o, const char *dirs[3]);
+ * folder (sp_port.h) and the two validation folders. */
+enum { RUNNER_INCLUDE_DIRS = 4 };
+void runner_include_dirs(const runner_opts *o,
+                         const char *dirs[RUNNER_INCLUDE_DIRS]);
+/* The --suite name of s ("train", "validation", "validation2", "all"). */
+const char *runner_suite_name(runner_suite s);
 
 /* Measures (or, with counters_base, launches once for a profiler) every
  * selected kernel at every --cu level.  Returns a RUNNER_* status. */

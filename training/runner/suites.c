@@ -3,58 +3,92 @@
  * device sources live.
  *
  * The training suite's sources are in training/kernels/; the validation
- * suite's are in training/validation/ and include training/kernels/sp_port.h,
- * so every compile gets both folders on its include path.  A kernel's folder
- * follows from the table it belongs to, never from its file name, so the two
- * suites may use the same file names. */
+ * suites' are in training/validation/ and training/validation2/ and include
+ * training/kernels/sp_port.h, so every compile gets all three folders on its
+ * include path.  A kernel's folder follows from the table it belongs to,
+ * never from its file name, so the suites may use the same file names. */
 #include <string.h>
 
 #include "runner.h"
 #include "validation.h"
+#include "validation2.h"
+
+/* The tables, in --suite all order. */
+typedef struct table {
+  size_t (*count)(void);
+  const kdesc *(*at)(size_t i);
+  const kdesc *(*find)(const char *name);
+} table;
+
+static const table TABLES[] = {
+    {suite_count, suite_at, suite_find},
+    {validation_count, validation_at, validation_find},
+    {validation2_count, validation2_at, validation2_find},
+};
+enum { NTABLES = sizeof TABLES / sizeof *TABLES };
+
+/* Whether table t belongs to selection s: runner_suite lists the tables in
+ * the order of TABLES, then ALL. */
+static int selected(runner_suite s, int t)
+{
+  return s == RUNNER_SUITE_ALL || (int)s == t;
+}
 
 size_t runner_suite_count(runner_suite s)
 {
-  switch (s) {
-  case RUNNER_SUITE_TRAIN: return suite_count();
-  case RUNNER_SUITE_VALIDATION: return validation_count();
-  case RUNNER_SUITE_ALL: break;
-  }
-  return suite_count() + validation_count();
+  size_t n = 0;
+  for (int t = 0; t < NTABLES; ++t)
+    if (selected(s, t))
+      n += TABLES[t].count();
+  return n;
 }
 
 const kdesc *runner_suite_at(runner_suite s, size_t i)
 {
-  switch (s) {
-  case RUNNER_SUITE_TRAIN: return suite_at(i);
-  case RUNNER_SUITE_VALIDATION: return validation_at(i);
-  case RUNNER_SUITE_ALL: break;
+  for (int t = 0; t < NTABLES; ++t) {
+    if (!selected(s, t))
+      continue;
+    if (i < TABLES[t].count())
+      return TABLES[t].at(i);
+    i -= TABLES[t].count();
   }
-  return i < suite_count() ? suite_at(i) : validation_at(i - suite_count());
+  return NULL;
 }
 
 const kdesc *runner_suite_find(runner_suite s, const char *name)
 {
   const kdesc *d = NULL;
-  if (s != RUNNER_SUITE_VALIDATION)
-    d = suite_find(name);
-  if (d == NULL && s != RUNNER_SUITE_TRAIN)
-    d = validation_find(name);
+  for (int t = 0; t < NTABLES && d == NULL; ++t)
+    if (selected(s, t))
+      d = TABLES[t].find(name);
   return d;
 }
 
-static int is_validation(const kdesc *d)
+const char *runner_suite_name(runner_suite s)
 {
-  return validation_find(d->name) == d;
+  switch (s) {
+  case RUNNER_SUITE_TRAIN: return "train";
+  case RUNNER_SUITE_VALIDATION: return "validation";
+  case RUNNER_SUITE_VALIDATION2: return "validation2";
+  case RUNNER_SUITE_ALL: break;
+  }
+  return "all";
 }
 
 const char *runner_source_dir(const runner_opts *o, const kdesc *d)
 {
-  return is_validation(d) ? o->validation_dir : o->kernel_dir;
+  if (validation_find(d->name) == d)
+    return o->validation_dir;
+  if (validation2_find(d->name) == d)
+    return o->validation2_dir;
+  return o->kernel_dir;
 }
 
-void runner_include_dirs(const runner_opts *o, const char *dirs[3])
+void runner_include_dirs(const runner_opts *o,
+                         const char *dirs[RUNNER_INCLUDE_DIRS])
 {
   dirs[0] = o->kernel_dir;
   dirs[1] = o->validation_dir;
-  dirs[2] = NULL;
+  dirs[2] = o->validation2_dir;
+  dirs[3] = NULL;
 }

@@ -302,7 +302,7 @@ static int start(sweep *s)
 {
   char err[1024];
   const bk_ops *ops = bk_find(s->o->backend);
-  const char *dirs[3];
+  const char *dirs[RUNNER_INCLUDE_DIRS];
   runner_include_dirs(s->o, dirs);
   int rc = ops->open(&s->b, s->o->device, dirs, err, sizeof err);
   if (rc != 0) {

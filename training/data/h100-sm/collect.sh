@@ -21,8 +21,10 @@
 # (seconds; stops a sweep between rows), SP_KERNELS and SP_LEVELS (subsets),
 # SP_RUNNER_ARGS (extra sweep options, e.g. --power-window-ms 1000),
 # SP_BASES (the counters' SM levels, default "132 64"), SP_SUITE (train,
-# validation or all; default train), SP_NCU_TAG (a suffix for the folder
-# of raw ncu files, so that counters collected in parts keep every part).
+# validation, validation2 or all; default train), SP_NCU_TAG (a suffix for
+# the folder of raw ncu files, so that counters collected in parts keep
+# every part).  Only a training sweep starts from this folder's files; a
+# validation sweep starts from OUTDIR's own, or from nothing.
 set -u
 phase=$1
 out=$2
@@ -30,6 +32,7 @@ here=training/data/h100-sm
 runner=${SP_RUNNER:-training/runner/sp-runner}
 kdir=training/kernels
 vdir=training/validation
+v2dir=training/validation2
 suite=${SP_SUITE:-train}
 levels=8,16,24,32,40,48,56,64,80,96,112,128,132
 mkdir -p "$out"
@@ -56,16 +59,19 @@ probe)
   ;;
 sweep|sweep-each)
   c=$(clocks); e=${c%,*}; m=${c#*,}
-  [ -f "$out/runs.csv" ] || cp "$here/runs.csv" "$out/runs.csv" 2>/dev/null
-  [ -f "$out/details.csv" ] || cp "$here/details.csv" "$out/details.csv" 2>/dev/null
-  [ -f "$out/metadata.txt" ] || cp "$here/metadata.txt" "$out/metadata.txt" 2>/dev/null
+  if [ "$suite" = train ]; then
+    [ -f "$out/runs.csv" ] || cp "$here/runs.csv" "$out/runs.csv" 2>/dev/null
+    [ -f "$out/details.csv" ] || cp "$here/details.csv" "$out/details.csv" 2>/dev/null
+    [ -f "$out/metadata.txt" ] || cp "$here/metadata.txt" "$out/metadata.txt" 2>/dev/null
+  fi
   if [ "$phase" = sweep-each ]; then
     start=$(date +%s)
     names=${SP_KERNELS:-all}
     [ "$names" = all ] && names=$("$runner" --list --suite "$suite" | cut -f1)
     for k in $(echo "$names" | tr , ' '); do
       nlev=$(echo "${SP_LEVELS:-$levels}" | tr , '\n' | wc -l)
-      if [ "$(grep -c "^$k," "$out/runs.csv")" -ge "$nlev" ]; then
+      have=$(grep -c "^$k," "$out/runs.csv" 2>/dev/null)
+      if [ "${have:-0}" -ge "$nlev" ]; then
         continue # every level measured: skip without starting a process
       fi
       if [ $(($(date +%s) - start)) -ge "${SP_TIME_LIMIT:-540}" ]; then
@@ -73,7 +79,8 @@ sweep|sweep-each)
         break
       fi
       "$runner" --backend cuda --suite "$suite" --kernel-dir "$kdir" \
-        --validation-dir "$vdir" --kernels "$k" --cu "${SP_LEVELS:-$levels}" \
+        --validation-dir "$vdir" --validation2-dir "$v2dir" --kernels "$k" \
+        --cu "${SP_LEVELS:-$levels}" \
         --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
         --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-} \
         >>"$out/sweep.log" 2>&1 || echo "sweep-each: $k exit status $?"
@@ -81,7 +88,8 @@ sweep|sweep-each)
     exit 0
   fi
   timeout -s TERM "${SP_TIME_LIMIT:-540}" "$runner" --backend cuda \
-    --kernel-dir "$kdir" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
+    --suite "$suite" --kernel-dir "$kdir" --validation-dir "$vdir" \
+    --validation2-dir "$v2dir" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
     --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
     --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-}
   echo "sweep exit status $?"
@@ -97,7 +105,7 @@ counters)
   for cu in ${SP_BASES:-132 64}; do
     SP_RUNNER=$runner training/runner/sp-counters --cu "$cu" --engine-mhz "$e" \
       --memory-mhz "$m" --counters "$out/counters.csv" --kernel-dir "$kdir" \
-      --validation-dir "$vdir" --suite "$suite" \
+      --validation-dir "$vdir" --validation2-dir "$v2dir" --suite "$suite" \
       --kernels "${SP_KERNELS:-all}" --keep "$out/ncu${SP_NCU_TAG:-}"
     echo "counters at $cu SMs: exit status $?"
   done
