@@ -72,6 +72,9 @@ int cli_parse_format_tables(const char *cmd, const char *s, int *json);
 /* Writes v as a JSON number (%.6g), or null when it is not finite. */
 void cli_json_number(double v);
 int cli_parse_ulong(const char *s, unsigned long *out);
+/* A positive (or non-negative) finite number: 0, else -1. */
+int cli_parse_positive(const char *s, double *out);
+int cli_parse_nonnegative(const char *s, double *out);
 /* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
  * malformed configuration is sp_config_parse's error; more than cap
  * entries is SP_EINVAL. */
@@ -121,9 +124,6 @@ int cmd_evaluate(int argc, char **argv);
 
 /* ---- dse, governor and export (explore.c, cmd_dse.c, cmd_governor.c,
  * cmd_export.c) ---- */
-/* A positive (or non-negative) finite number: 0, else -1. */
-int cli_parse_positive(const char *s, double *out);
-int cli_parse_nonnegative(const char *s, double *out);
 /* Loads the model, selects its method (method NULL: the one the model
  * recommends) and, when runs is not NULL, loads the dataset. */
 /* The files of a directory 'scalepredict profile' wrote. */

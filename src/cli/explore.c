@@ -1,28 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* explore.c: pieces shared by the dse, governor and export commands. */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
-
 #include "cli.h"
-
-int cli_parse_positive(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (!*s || *end || errno || !isfinite(v) || !(v > 0)) return -1;
-  *out = v;
-  return 0;
-}
-
-int cli_parse_nonnegative(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (!*s || *end || errno || !isfinite(v) || v < 0) return -1;
-  *out = v;
-  return 0;
-}
 
 int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
                     const char *counters, sp_model **m, sp_dataset **ds, sp_error *err) {
