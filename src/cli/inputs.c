@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* explore.c: pieces shared by the dse, governor and export commands. */
+/* inputs.c: what the commands that apply a saved model to a workload (dse,
+ * governor, export) read, and the note they print about counters clamped to
+ * the model's training range. */
 #include "cli.h"
 
 int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
