@@ -167,13 +167,14 @@ static void true_features(const sp_submodel *s, size_t i, const sp_surface *surf
 /* Blends set i's centroids geometrically with the network's outputs. */
 static void soft_blend(const sp_cluster_set *cs, const double *x, double *out) {
   double w[1024], wsum = 0;
-  size_t k = cs->k < 1024 ? cs->k : 1024;
+  size_t nclusters = cs->nclusters < 1024 ? cs->nclusters : 1024;
   sp__set_classify(cs, x, w);
-  for (size_t c = 0; c < k; c++) wsum += w[c] = w[c] > 0 ? w[c] : 0;
+  for (size_t c = 0; c < nclusters; c++) wsum += w[c] = w[c] > 0 ? w[c] : 0;
   for (size_t d = 0; d < cs->dim; d++) {
     double acc = 0;
-    for (size_t c = 0; c < k; c++)
-      acc += (wsum > 0 ? w[c] / wsum : 1.0 / (double)k) * log(cs->centroids[c * cs->dim + d]);
+    for (size_t c = 0; c < nclusters; c++)
+      acc += (wsum > 0 ? w[c] / wsum : 1.0 / (double)nclusters) *
+             log(cs->centroids[c * cs->dim + d]);
     out[d] = exp(acc);
   }
 }
@@ -320,7 +321,7 @@ static int is_extra(const sp_eval_params *p, const sp_config *c) {
  * gave (carried: pred holds the values, then lo, then hi) and whether the
  * kernel lay outside its training data; a method that saw the extra
  * configurations as measured (skip_extra) is not scored on them. */
-static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned k, size_t kernel,
+static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned nclusters, size_t kernel,
                 const sp_eval_cache *c, const sp_grid *g, const double *pred, int carried,
                 int skip_extra) {
   const sp_surface *s = c->surf[kernel];
@@ -329,7 +330,7 @@ static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned k, size_t k
     sp_config tc = sp__grid_config(g, t);
     if (skip_extra && is_extra(j->p, &tc)) continue;
     sp_eval_record r = {(unsigned char)m, (unsigned char)q, (unsigned short)j->split,
-                        k, (unsigned)kernel, (unsigned)j->base, tc, pred[t], s->values[t],
+                        nclusters, (unsigned)kernel, (unsigned)j->base, tc, pred[t], s->values[t],
                         carried ? pred[c->g + t] : NAN, carried ? pred[2 * c->g + t] : NAN,
                         carried ? j->novelty : NAN, (unsigned char)(carried && j->outside)};
     if (sp__evaluation_push(&j->out, &r)) return SP_ENOMEM;
@@ -455,7 +456,7 @@ static int grow_buffer(double **buf, size_t *cap, size_t need) {
 }
 
 int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                            sp_eval_cache *c, unsigned kk, int first_k) {
+                            sp_eval_cache *c, unsigned nclusters, int first_count) {
   int st = SP_OK;
   if (!c->ready) {
     st = cache_build(j, m, q, c);
@@ -474,20 +475,20 @@ int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
         grow_buffer(&j->members, &j->members_cap, SP_STACK_MEMBERS * c->g + SP_MIX_TERMS))
       return sp__oom(&j->err);
   }
-  for (size_t k = 0; k < j->ds->nkernels && !st; k++) {
-    if (j->train[k] || !c->surf[k]) continue;
+  for (size_t kernel = 0; kernel < j->ds->nkernels && !st; kernel++) {
+    if (j->train[kernel] || !c->surf[kernel]) continue;
     for (size_t i = 0; i < NMETHODS && !st; i++) {
       const eval_method *e = &table[i];
-      if (!wants(j, e->id) || (!(e->how & CLUSTERED) && !first_k)) continue;
+      if (!wants(j, e->id) || (!(e->how & CLUSTERED) && !first_count)) continue;
       const sp_method_slot *slot = e->how & CARRIED ? sp__model_slot(m, e->name) : NULL;
       if (e->how & CARRIED && !slot) continue;
       int none = 0;
-      st = slot ? score_carried(j, m, q, slot, k, j->pred, &none)
-                : e->score(j, m, q, c, k, j->pred, &none);
+      st = slot ? score_carried(j, m, q, slot, kernel, j->pred, &none)
+                : e->score(j, m, q, c, kernel, j->pred, &none);
       const int skip_extra = slot && slot->type->needs & SP_USES_MEASURED;
       if (!st && !none)
-        st = emit(j, e->id, q, e->how & CLUSTERED ? kk : 0, k, c, &m->sub[q].grid, j->pred,
-                  slot != NULL, skip_extra);
+        st = emit(j, e->id, q, e->how & CLUSTERED ? nclusters : 0, kernel, c, &m->sub[q].grid,
+                  j->pred, slot != NULL, skip_extra);
     }
   }
   if (st && !j->err.status) sp__fail(&j->err, st, NULL, 0, 0, NULL, "out of memory");

@@ -56,11 +56,11 @@ typedef struct sp_eval_job {
 } sp_eval_job;
 
 /* Scores every held-out kernel of j with every requested method for
- * quantity q of model m (trained with kk clusters); the cache c is built
- * on first use.  first_k: the job's first cluster count, when the methods
- * that use no clusters are scored too.  Fills j->err on failure. */
+ * quantity q of model m (trained with nclusters clusters); the cache c is
+ * built on first use.  first_count: whether nclusters is the job's first
+ * cluster count, when the methods that use no clusters are scored too.  Fills j->err on failure. */
 int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                            sp_eval_cache *c, unsigned kk, int first_k);
+                            sp_eval_cache *c, unsigned nclusters, int first_count);
 void sp__eval_cache_free(sp_eval_cache *c, size_t nk);
 /* The bits of sp_train_params.methods that fit the methods of p the model
  * carries (physet), for the training of a job's first cluster count. */
