@@ -753,7 +753,7 @@ typedef struct sp_governor_params {
 void sp_governor_params_init(sp_governor_params *p);
 
 /* One invocation as a policy sees it before choosing its configuration. */
-typedef struct sp_governor_kernel {
+typedef struct sp_governor_invocation {
   size_t position;          /* 0-based place in the trace */
   long order;               /* the trace's order value */
   size_t kernel;            /* distinct kernel index */
@@ -765,7 +765,7 @@ typedef struct sp_governor_kernel {
    * the dataset has none of this kernel.  Meant for oracles only. */
   const double *measured_time_ms;
   const double *measured_power_w;
-} sp_governor_kernel;
+} sp_governor_invocation;
 
 /* What happened when an invocation ran. */
 typedef struct sp_governor_outcome {
@@ -786,8 +786,9 @@ typedef struct sp_governor_context {
   size_t reference;         /* index of the reference configuration */
   size_t start;             /* configuration before the first kernel */
   size_t length;
-  const sp_governor_kernel *trace; /* every invocation: offline policies may
-                                      look ahead, online ones should not */
+  const sp_governor_invocation *trace; /* every invocation: offline policies
+                                          may look ahead, online ones should
+                                          not */
 } sp_governor_context;
 
 /* A policy.  choose picks the configuration index for the next invocation
@@ -799,7 +800,7 @@ typedef struct sp_governor_policy {
   int (*init)(const sp_governor_context *ctx, void *user, void **state,
               sp_error *err);
   int (*choose)(void *state, const sp_governor_context *ctx,
-                const sp_governor_kernel *next,
+                const sp_governor_invocation *next,
                 const sp_governor_outcome *history, size_t nhistory,
                 size_t *config, sp_error *err);
   void (*observe)(void *state, const sp_governor_context *ctx,
