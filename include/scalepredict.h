@@ -522,7 +522,7 @@ int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
                                sp_error *err);
 
 /* ==== design-space exploration, DVFS governors, CSV export ================
- * (dse.c, governor.c, export.c; docs/dse.md)
+ * (docs/dse.md)
  *
  * All three range over a configuration space: the model's grid (the
  * configurations where it predicts time, and power when it has a power
@@ -538,7 +538,7 @@ int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
 
 #define SP_NO_CONFIG ((size_t)-1)
 
-/* ---- design-space exploration (dse.c) ---------------------------------- */
+/* ---- design-space exploration ------------------------------------------ */
 
 typedef enum sp_dse_objective {
   SP_DSE_MIN_TIME = 0,
@@ -699,7 +699,7 @@ int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err);
  * list.  A kernel missing from ds is SP_ENOTFOUND naming it. */
 int sp_workload_load(const char *path, const sp_dataset *ds, double *weights, sp_error *err);
 
-/* ---- DVFS governor replay (governor.c) --------------------------------- */
+/* ---- DVFS governor replay ---------------------------------------------- */
 
 /* A kernel trace: CSV with the columns order and kernel, plus optionally
  * base_time_ms, base_power_w (measured at the model's base configuration)
@@ -861,7 +861,7 @@ int sp_governor_report_write(const sp_governor_trace *t,
                              const sp_governor_result *const *results,
                              size_t n, const char *dir, sp_error *err);
 
-/* ---- prediction matrix export (export.c) -------------------------------- */
+/* ---- prediction matrix export ------------------------------------------- */
 
 typedef enum sp_export_layout {
   SP_EXPORT_LONG = 0, /* one row per kernel and configuration */
@@ -894,7 +894,7 @@ int sp_export_save(const sp_model *m, const sp_dataset *ds,
 
 /* ==== end of design-space exploration, governors, export ================= */
 
-/* ==== profiles of the user's own application (profile/; docs/profile.md) ====
+/* ==== profiles of the user's own application (docs/profile.md) ===========
  *
  * A vendor profiler's output (Nsight Compute's raw CSV, rocprofv3's counter
  * CSV) turned into the model's input: the counters the model needs are
