@@ -522,7 +522,7 @@ int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
                                sp_error *err);
 
 /* ==== design-space exploration, DVFS governors, CSV export ================
- * (dse.c, governor.c, export.c; docs/dse.md)
+ * (docs/dse.md)
  *
  * All three range over a configuration space: the model's grid (the
  * configurations where it predicts time, and power when it has a power
@@ -538,7 +538,7 @@ int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
 
 #define SP_NO_CONFIG ((size_t)-1)
 
-/* ---- design-space exploration (dse.c) ---------------------------------- */
+/* ---- design-space exploration ------------------------------------------ */
 
 typedef enum sp_dse_objective {
   SP_DSE_MIN_TIME = 0,
@@ -699,7 +699,7 @@ int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err);
  * list.  A kernel missing from ds is SP_ENOTFOUND naming it. */
 int sp_workload_load(const char *path, const sp_dataset *ds, double *weights, sp_error *err);
 
-/* ---- DVFS governor replay (governor.c) --------------------------------- */
+/* ---- DVFS governor replay ---------------------------------------------- */
 
 /* A kernel trace: CSV with the columns order and kernel, plus optionally
  * base_time_ms, base_power_w (measured at the model's base configuration)
@@ -753,7 +753,7 @@ typedef struct sp_governor_params {
 void sp_governor_params_init(sp_governor_params *p);
 
 /* One invocation as a policy sees it before choosing its configuration. */
-typedef struct sp_governor_kernel {
+typedef struct sp_governor_invocation {
   size_t position;          /* 0-based place in the trace */
   long order;               /* the trace's order value */
   size_t kernel;            /* distinct kernel index */
@@ -765,7 +765,7 @@ typedef struct sp_governor_kernel {
    * the dataset has none of this kernel.  Meant for oracles only. */
   const double *measured_time_ms;
   const double *measured_power_w;
-} sp_governor_kernel;
+} sp_governor_invocation;
 
 /* What happened when an invocation ran. */
 typedef struct sp_governor_outcome {
@@ -786,8 +786,9 @@ typedef struct sp_governor_context {
   size_t reference;         /* index of the reference configuration */
   size_t start;             /* configuration before the first kernel */
   size_t length;
-  const sp_governor_kernel *trace; /* every invocation: offline policies may
-                                      look ahead, online ones should not */
+  const sp_governor_invocation *trace; /* every invocation: offline policies
+                                          may look ahead, online ones should
+                                          not */
 } sp_governor_context;
 
 /* A policy.  choose picks the configuration index for the next invocation
@@ -799,7 +800,7 @@ typedef struct sp_governor_policy {
   int (*init)(const sp_governor_context *ctx, void *user, void **state,
               sp_error *err);
   int (*choose)(void *state, const sp_governor_context *ctx,
-                const sp_governor_kernel *next,
+                const sp_governor_invocation *next,
                 const sp_governor_outcome *history, size_t nhistory,
                 size_t *config, sp_error *err);
   void (*observe)(void *state, const sp_governor_context *ctx,
@@ -860,7 +861,7 @@ int sp_governor_report_write(const sp_governor_trace *t,
                              const sp_governor_result *const *results,
                              size_t n, const char *dir, sp_error *err);
 
-/* ---- prediction matrix export (export.c) -------------------------------- */
+/* ---- prediction matrix export ------------------------------------------- */
 
 typedef enum sp_export_layout {
   SP_EXPORT_LONG = 0, /* one row per kernel and configuration */
@@ -893,7 +894,7 @@ int sp_export_save(const sp_model *m, const sp_dataset *ds,
 
 /* ==== end of design-space exploration, governors, export ================= */
 
-/* ==== profiles of the user's own application (profile/; docs/profile.md) ====
+/* ==== profiles of the user's own application (docs/profile.md) ===========
  *
  * A vendor profiler's output (Nsight Compute's raw CSV, rocprofv3's counter
  * CSV) turned into the model's input: the counters the model needs are

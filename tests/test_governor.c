@@ -340,9 +340,9 @@ static int alt_init(const sp_governor_context *ctx, void *user, void **state, sp
 }
 
 /* Alternates between the reference and 16cu/500/475 (three axes apart). */
-static int alt_choose(void *state, const sp_governor_context *ctx, const sp_governor_kernel *next,
-                      const sp_governor_outcome *history, size_t n, size_t *config,
-                      sp_error *err) {
+static int alt_choose(void *state, const sp_governor_context *ctx,
+                      const sp_governor_invocation *next, const sp_governor_outcome *history,
+                      size_t n, size_t *config, sp_error *err) {
   ck_assert_uint_eq(next->position, n);
   ck_assert_ptr_nonnull(next->measured_time_ms);
   calls.last_history = n;
@@ -380,15 +380,15 @@ START_TEST(custom_policy) {
 }
 END_TEST
 
-static int bad_choose(void *state, const sp_governor_context *ctx, const sp_governor_kernel *next,
-                      const sp_governor_outcome *history, size_t n, size_t *config,
-                      sp_error *err) {
+static int bad_choose(void *state, const sp_governor_context *ctx,
+                      const sp_governor_invocation *next, const sp_governor_outcome *history,
+                      size_t n, size_t *config, sp_error *err) {
   *config = n == 3 ? ctx->nconfigs : 0;
   return SP_OK;
 }
 
 static int failing_choose(void *state, const sp_governor_context *ctx,
-                          const sp_governor_kernel *next, const sp_governor_outcome *history,
+                          const sp_governor_invocation *next, const sp_governor_outcome *history,
                           size_t n, size_t *config, sp_error *err) {
   *config = ctx->reference;
   return n == 2 ? SP_ENUMERIC : SP_OK;

@@ -233,7 +233,7 @@ START_TEST(test_oracle_exact) {
     ck_assert_uint_eq(s->nsets, 2 + 1); /* two CU regions and the CU set */
     ck_assert_int_eq(s->sets[2].kind, SP_SET_CU);
     for (size_t j = 0; j < s->nsets; j++) {
-      ck_assert_uint_eq(s->sets[j].k, NKERNELS);
+      ck_assert_uint_eq(s->sets[j].nclusters, NKERNELS);
       ck_assert_double_eq_tol(s->sets[j].inertia, 0.0, 1e-20);
     }
     check_oracle_exact(m, (sp_quantity)q);
@@ -275,7 +275,7 @@ START_TEST(test_classes_recovered) {
     const sp_submodel *s = &m->sub[q];
     for (size_t j = 0; j < s->nsets; j++) {
       const sp_cluster_set *cs = &s->sets[j];
-      ck_assert_uint_eq(cs->k, NCLASSES);
+      ck_assert_uint_eq(cs->nclusters, NCLASSES);
       /* k-means puts kernels together exactly when they share a class. */
       for (size_t a = 0; a < NKERNELS; a++)
         for (size_t b = 0; b < NKERNELS; b++)
@@ -565,8 +565,8 @@ START_TEST(test_save_load_identical) {
     ck_assert_uint_eq(l->sub[q].nsets, m->sub[q].nsets);
     for (size_t j = 0; j < m->sub[q].nsets; j++) {
       const sp_cluster_set *a = &m->sub[q].sets[j], *b = &l->sub[q].sets[j];
-      ck_assert_uint_eq(a->k, b->k);
-      ck_assert(!memcmp(a->centroids, b->centroids, a->k * a->dim * sizeof(double)));
+      ck_assert_uint_eq(a->nclusters, b->nclusters);
+      ck_assert(!memcmp(a->centroids, b->centroids, a->nclusters * a->dim * sizeof(double)));
       ck_assert(!memcmp(a->assign, b->assign, NKERNELS * sizeof(size_t)));
     }
   }

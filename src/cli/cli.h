@@ -72,18 +72,20 @@ int cli_parse_format_tables(const char *cmd, const char *s, int *json);
 /* Writes v as a JSON number (%.6g), or null when it is not finite. */
 void cli_json_number(double v);
 int cli_parse_ulong(const char *s, unsigned long *out);
+/* A positive (or non-negative) finite number: 0, else -1. */
+int cli_parse_positive(const char *s, double *out);
+int cli_parse_nonnegative(const char *s, double *out);
 /* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
  * malformed configuration is sp_config_parse's error; more than cap
  * entries is SP_EINVAL. */
 int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *n,
                           sp_error *err);
 
-
-/* Progress on stderr when it is a terminal (sp_progress_fn). */
 /* --method NAME: makes name the model's method in use; an error naming the
  * methods the model does carry (model_dir for the message) when it lacks
  * it. */
 int cli_use_method(sp_model *m, const char *name, const char *model_dir, sp_error *err);
+/* Progress on stderr when it is a terminal (sp_progress_fn). */
 void cli_progress(void *user, size_t done, size_t total, const char *what);
 
 /* Directory holding the bundled models/ (see cmd_default.c); NULL if none. */
@@ -92,9 +94,22 @@ const char *cli_data_root(void);
  * (under cli_data_root()/models or the installed models); its directory
  * into buf. */
 int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err);
-int cmd_profile(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_models(int argc, char **argv);
+
+/* The files of a directory 'scalepredict profile' wrote, for --profile DIR
+ * of predict, dse and export. */
+typedef struct cli_profile {
+  char runs[4096], counters[4096], launches[4096];
+} cli_profile;
+/* Fills p from dir; 1 (after a usage message) when dir is too long. */
+int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p);
+
+/* What the commands that apply a saved model to a workload (dse, governor,
+ * export) read: loads the model, selects its method (method NULL: the one
+ * the model recommends) and, when runs is not NULL, loads the dataset. */
+int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
+                    const char *counters, sp_model **m, sp_dataset **ds, sp_error *err);
+/* A note on stderr about counters clamped to the training range. */
+void cli_note_clamped(const char *kernel, size_t clamped, const char *first);
 
 typedef struct predict_opts {
   const char *model_dir;
@@ -113,33 +128,17 @@ typedef struct predict_opts {
 
 int cli_predict_run(const predict_opts *o);
 
+/* The commands, which main.c dispatches to. */
 int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_surfaces(int argc, char **argv);
 int cmd_default(int argc, char **argv);
 int cmd_evaluate(int argc, char **argv);
-
-/* ---- dse, governor and export (explore.c, cmd_dse.c, cmd_governor.c,
- * cmd_export.c) ---- */
-/* A positive (or non-negative) finite number: 0, else -1. */
-int cli_parse_positive(const char *s, double *out);
-int cli_parse_nonnegative(const char *s, double *out);
-/* Loads the model, selects its method (method NULL: the one the model
- * recommends) and, when runs is not NULL, loads the dataset. */
-/* The files of a directory 'scalepredict profile' wrote. */
-typedef struct cli_profile {
-  char runs[4096], counters[4096], launches[4096];
-} cli_profile;
-/* Fills p from dir; 1 (after a usage message) when dir is too long. */
-int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p);
-
-int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
-                    const char *counters, sp_model **m, sp_dataset **ds, sp_error *err);
-/* A note on stderr about counters clamped to the training range. */
-void cli_note_clamped(const char *kernel, size_t clamped, const char *first);
 int cmd_dse(int argc, char **argv);
 int cmd_governor(int argc, char **argv);
 int cmd_export(int argc, char **argv);
-/* ---- end dse, governor and export ---- */
+int cmd_profile(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_models(int argc, char **argv);
 
 #endif

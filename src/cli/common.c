@@ -149,6 +149,24 @@ int cli_parse_ulong(const char *s, unsigned long *out) {
   return 0;
 }
 
+int cli_parse_positive(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !isfinite(v) || !(v > 0)) return -1;
+  *out = v;
+  return 0;
+}
+
+int cli_parse_nonnegative(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !isfinite(v) || v < 0) return -1;
+  *out = v;
+  return 0;
+}
+
 void cli_progress(void *user, size_t done, size_t total, const char *what) {
   (void)user;
   if (!isatty(STDERR_FILENO)) return;

@@ -238,25 +238,27 @@ void sp__mix_basis(const sp_grid *g, const sp_grid_point *base, int forward,
   }
 }
 
+/* A tiny ridge keeps an axis with one value (an all-zero column) solvable
+ * and gives it a zero share. */
+#define MIX_RIDGE 1e-9
+
 void sp__mix_fit(const double *basis, const double *ratio, size_t g, double *coef) {
   enum { T = SP_MIX_TERMS };
-  double a[T][T + 1] = {{0}};
+  double a[T * T] = {0};
+  memset(coef, 0, T * sizeof *coef);
   for (size_t i = 0; i < g; i++)
     for (int r = 0; r < T; r++) {
-      for (int c = 0; c < T; c++) a[r][c] += basis[i * T + r] * basis[i * T + c];
-      a[r][T] += basis[i * T + r] * (ratio[i] - 1.0);
+      for (int c = 0; c < T; c++) a[r * T + c] += basis[i * T + r] * basis[i * T + c];
+      coef[r] += basis[i * T + r] * (ratio[i] - 1.0);
     }
-  /* A tiny ridge keeps an axis with one value (an all-zero column) solvable
-   * and gives it a zero share. */
-  for (int r = 0; r < T; r++) a[r][r] += 1e-9;
-  for (int c = 0; c < T; c++) { /* Gauss-Jordan; the matrix is SPD */
-    for (int r = 0; r < T; r++) {
-      if (r == c) continue;
-      double f = a[r][c] / a[c][c];
-      for (int k = c; k <= T; k++) a[r][k] -= f * a[c][k];
-    }
-  }
-  for (int r = 0; r < T; r++) coef[r] = a[r][T] / a[r][r];
+  for (int r = 0; r < T; r++) a[r * T + r] += MIX_RIDGE;
+  /* The normal equations, positive definite by the ridge: Cholesky.  GSL's
+   * default handler would abort where rounding broke that; no share then. */
+  gsl_set_error_handler_off();
+  gsl_matrix_view A = gsl_matrix_view_array(a, T, T);
+  gsl_vector_view x = gsl_vector_view_array(coef, T);
+  if (gsl_linalg_cholesky_decomp1(&A.matrix) || gsl_linalg_cholesky_svx(&A.matrix, &x.vector))
+    memset(coef, 0, T * sizeof *coef);
 }
 
 void sp__mix_apply(const double *basis, const double *coef, size_t g, double *ratio) {

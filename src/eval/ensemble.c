@@ -2,6 +2,9 @@
 /* ensemble.c: see ensemble.h. */
 #include "ensemble.h"
 
+#include <assert.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +51,6 @@ void sp__stack_members(const sp_stack_data *d, const sp_stack_fit *f, const doub
   memset(out + SP_STACK_CONSTANT * g, 0, g * sizeof(double));
 }
 
-/* A pivot below this is zero: the subset's system is singular (the ridge
- * below keeps a regular one's pivots far above it). */
-#define PIVOT_ZERO 1e-300
 /* The ridge, relative to the Gram matrix's trace, that keeps two identical
  * members from making a subset singular, yet moves no weight measurably. */
 #define RIDGE_REL 1e-12
@@ -61,34 +61,43 @@ void sp__stack_members(const sp_stack_data *d, const sp_stack_fit *f, const doub
  * rounding cannot make the choice depend on the enumeration order. */
 #define OBJ_MARGIN 1e-12
 
-/* Solves the (k+1) x (k+1) system a x = rhs in place by Gaussian
- * elimination with partial pivoting; -1 when it is singular. */
-static int gauss(double a[MAXM + 1][MAXM + 2], size_t k) {
-  for (size_t c = 0; c < k; c++) {
-    size_t piv = c;
-    for (size_t r = c + 1; r < k; r++)
-      if (fabs(a[r][c]) > fabs(a[piv][c])) piv = r;
-    if (fabs(a[piv][c]) < PIVOT_ZERO) return -1;
-    if (piv != c)
-      for (size_t j = 0; j <= k; j++) {
-        double t = a[c][j];
-        a[c][j] = a[piv][j];
-        a[piv][j] = t;
-      }
-    for (size_t r = 0; r < k; r++) {
-      if (r == c) continue;
-      double f = a[r][c] / a[c][c];
-      for (size_t j = c; j <= k; j++) a[r][j] -= f * a[c][j];
-    }
-  }
-  for (size_t r = 0; r < k; r++) a[r][k] /= a[r][r];
-  return 0;
+/* Solves the n x n system a x = rhs (a row-major, overwritten by its LU
+ * factors; rhs overwritten by x) by GSL's LU decomposition with partial
+ * pivoting; -1 when it is singular. */
+static int lu_solve(double *a, double *rhs, size_t n) {
+  assert(n <= MAXM + 1);
+  gsl_matrix_view A = gsl_matrix_view_array(a, n, n);
+  gsl_vector_view x = gsl_vector_view_array(rhs, n);
+  size_t order[MAXM + 1];
+  gsl_permutation perm = {n, order};
+  int signum;
+  if (gsl_linalg_LU_decomp(&A.matrix, &perm, &signum)) return -1;
+  return gsl_linalg_LU_svx(&A.matrix, &perm, &x.vector) ? -1 : 0;
 }
 
 static int popcount(unsigned v) {
   int n = 0;
   for (; v; v &= v - 1) n++;
   return n;
+}
+
+/* The weights v (k values) of the subset idx (k of the m members) with
+ * sum(v) = 1 that minimize v'(G + eps I)v - 2b'v: the optimality conditions
+ * (G + eps I) v + mu 1 = b and 1'v = 1 are one (k+1) x (k+1) system in v
+ * and the multiplier mu.  -1 when it is singular. */
+static int subset_weights(const double *G, const double *b, size_t m, const size_t *idx,
+                          size_t k, double eps, double *v) {
+  const size_t n = k + 1;
+  double a[(MAXM + 1) * (MAXM + 1)];
+  for (size_t r = 0; r < k; r++) {
+    for (size_t c = 0; c < k; c++) a[r * n + c] = G[idx[r] * m + idx[c]] + (r == c ? eps : 0);
+    a[r * n + k] = 1.0;
+    v[r] = b[idx[r]];
+  }
+  for (size_t c = 0; c < k; c++) a[k * n + c] = 1.0;
+  a[k * n + k] = 0.0;
+  v[k] = 1.0;
+  return lu_solve(a, v, n);
 }
 
 /* The constrained least squares on the Gram form: minimize
@@ -106,22 +115,12 @@ static void solve_gram(const double *G, const double *b, size_t m, double *w) {
       size_t idx[MAXM], k = 0;
       for (size_t i = 0; i < m; i++)
         if (s >> i & 1u) idx[k++] = i;
-      double a[MAXM + 1][MAXM + 2];
-      for (size_t r = 0; r < k; r++) {
-        for (size_t c = 0; c < k; c++) a[r][c] = G[idx[r] * m + idx[c]] + (r == c ? eps : 0);
-        a[r][k] = 1.0;
-        a[r][k + 1] = b[idx[r]];
-      }
-      for (size_t c = 0; c < k; c++) a[k][c] = 1.0;
-      a[k][k] = 0.0;
-      a[k][k + 1] = 1.0;
-      if (gauss(a, k + 1)) continue;
+      double v[MAXM + 1]; /* the weights, then the multiplier */
+      if (subset_weights(G, b, m, idx, k, eps, v)) continue;
       int feasible = 1;
-      double obj = 0, v[MAXM];
-      for (size_t r = 0; r < k; r++) {
-        v[r] = a[r][k + 1];
+      double obj = 0;
+      for (size_t r = 0; r < k; r++)
         if (v[r] < -WEIGHT_TOL) feasible = 0;
-      }
       if (!feasible) continue;
       for (size_t r = 0; r < k; r++) {
         for (size_t c = 0; c < k; c++) obj += v[r] * G[idx[r] * m + idx[c]] * v[c];
@@ -153,6 +152,8 @@ static void gram(const double *P, const double *y, const double *r, size_t m, si
 
 void sp__stack_solve(const double *P, const double *y, size_t m, size_t n, double *w) {
   double G[MAXM * MAXM], b[MAXM];
+  /* GSL's default handler aborts on a singular subset; it is skipped. */
+  gsl_set_error_handler_off();
   if (m > MAXM) m = MAXM;
   gram(P, y, NULL, m, n, G, b);
   solve_gram(G, b, m, w);

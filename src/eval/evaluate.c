@@ -94,7 +94,7 @@ static int restrict_kernels(sp_eval_job *j, unsigned char *train, unsigned char 
 
 static void run_job(sp_eval_job *j) {
   const sp_eval_params *p = j->p;
-  sp_eval_qctx c[2] = {{0}, {0}};
+  sp_eval_cache c[2] = {{0}, {0}};
   unsigned char *train = malloc(2 * j->ds->nkernels + 1);
   if (!train) {
     j->status = sp__oom(&j->err);
@@ -125,8 +125,8 @@ static void run_job(sp_eval_job *j) {
                                             (unsigned)tp.clusters, ki == 0);
     sp_model_free(m);
   }
-  sp__eval_qctx_free(&c[0], j->ds->nkernels);
-  sp__eval_qctx_free(&c[1], j->ds->nkernels);
+  sp__eval_cache_free(&c[0], j->ds->nkernels);
+  sp__eval_cache_free(&c[1], j->ds->nkernels);
   j->train = split_mask;
   j->skip = NULL;
   free(train);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* methods.c: the prediction methods sp_evaluate compares, as a table (one
- * entry per method: what it needs of the job's context, whether it depends
+ * entry per method: what it needs of the job's cache, whether it depends
  * on the cluster count, how it scores a held-out kernel), and how a job
- * scores one quantity by iterating that table.  A job's per-quantity
- * context (surfaces, normalized counters, the baselines' fits) is built
- * once and serves every cluster count; the methods that use no clusters
- * are scored with the first cluster count only.  The methods a model
+ * scores one quantity by iterating that table.  A job's per-quantity cache
+ * (surfaces, normalized counters, the baselines' fits) is built once and
+ * serves every cluster count; the methods that use no clusters are scored
+ * with the first cluster count only.  The methods a model
  * carries besides wu2015 (physet) are fitted by sp_model_train and scored
  * through the model's method types (model/method.h). */
 #include "methods.h"
@@ -17,7 +17,7 @@
 #include "data/dataset.h"
 #include "util/status.h"
 
-void sp__eval_qctx_free(sp_eval_qctx *c, size_t nk) {
+void sp__eval_cache_free(sp_eval_cache *c, size_t nk) {
   for (size_t k = 0; c->surf && k < nk; k++) sp_surface_free(c->surf[k]);
   free(c->surf);
   free(c->xs);
@@ -38,10 +38,10 @@ void sp__eval_qctx_free(sp_eval_qctx *c, size_t nk) {
 /* Scores held-out kernel k into pred (one value per grid point of q); *none
  * is set when the method has nothing to say about this kernel (no power,
  * no row at the base), which is not an error. */
-typedef int score_fn(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_qctx *c,
+typedef int score_fn(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
                      size_t k, double *pred, int *none);
 
-/* What a method needs of the job's context besides surfaces and counters. */
+/* What a method needs of the job's cache besides surfaces and counters. */
 enum { NEEDS_RIDGE = 1u << 0, NEEDS_MIX = 1u << 1, NEEDS_STACK = 1u << 2 };
 
 /* How a method is scored. */
@@ -52,25 +52,25 @@ enum {
 };
 
 /* The base value of kernel k, which every method scales. */
-static double base_of(const sp_eval_qctx *c, size_t k) {
+static double base_of(const sp_eval_cache *c, size_t k) {
   return c->surf[k]->values[c->base_flat];
 }
 
 /* pred from log ratios: the base value times exp(scratch). */
-static void from_log_ratios(const sp_eval_qctx *c, size_t k, const double *logr, double *pred) {
+static void from_log_ratios(const sp_eval_cache *c, size_t k, const double *logr, double *pred) {
   const double base = base_of(c, k);
   for (size_t t = 0; t < c->g; t++) pred[t] = base * exp(logr[t]);
 }
 
 static int score_nearest(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                         const sp_eval_qctx *c, size_t k, double *pred, int *none) {
+                         const sp_eval_cache *c, size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   sp__baseline_nearest(&c->bd, c->xs + k * c->bd.p, j->scratch);
   from_log_ratios(c, k, j->scratch, pred);
   return SP_OK;
 }
 
-static int score_knn(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_qctx *c,
+static int score_knn(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
                      size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   sp__baseline_knn(&c->zd, c->zs + k * c->bd.p, SP_KNN_NEIGHBOURS, j->scratch);
@@ -79,7 +79,7 @@ static int score_knn(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_
 }
 
 static int score_linear(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                        const sp_eval_qctx *c, size_t k, double *pred, int *none) {
+                        const sp_eval_cache *c, size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   sp__ridge_predict(c->ridge, c->xs + k * c->bd.p, j->scratch);
   from_log_ratios(c, k, j->scratch, pred);
@@ -87,14 +87,14 @@ static int score_linear(sp_eval_job *j, const sp_model *m, sp_quantity q,
 }
 
 static int score_constant(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                          const sp_eval_qctx *c, size_t k, double *pred, int *none) {
+                          const sp_eval_cache *c, size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   memset(j->scratch, 0, c->g * sizeof(double));
   from_log_ratios(c, k, j->scratch, pred);
   return SP_OK;
 }
 
-static int score_mix(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_qctx *c,
+static int score_mix(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
                      size_t k, double *pred, int *none) {
   (void)j, (void)m, (void)q, (void)none;
   double shares[SP_MIX_TERMS];
@@ -106,7 +106,7 @@ static int score_mix(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_
 }
 
 static int score_stack(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                       const sp_eval_qctx *c, size_t k, double *pred, int *none) {
+                       const sp_eval_cache *c, size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   sp_stack_data sd = {&c->bd, &c->zd, c->shares, c->basis};
   sp__stack_members(&sd, &c->stack, c->xs + k * c->bd.p, c->zs + k * c->bd.p, j->members);
@@ -167,28 +167,29 @@ static void true_features(const sp_submodel *s, size_t i, const sp_surface *surf
 /* Blends set i's centroids geometrically with the network's outputs. */
 static void soft_blend(const sp_cluster_set *cs, const double *x, double *out) {
   double w[1024], wsum = 0;
-  size_t k = cs->k < 1024 ? cs->k : 1024;
+  size_t nclusters = cs->nclusters < 1024 ? cs->nclusters : 1024;
   sp__set_classify(cs, x, w);
-  for (size_t c = 0; c < k; c++) wsum += w[c] = w[c] > 0 ? w[c] : 0;
+  for (size_t c = 0; c < nclusters; c++) wsum += w[c] = w[c] > 0 ? w[c] : 0;
   for (size_t d = 0; d < cs->dim; d++) {
     double acc = 0;
-    for (size_t c = 0; c < k; c++)
-      acc += (wsum > 0 ? w[c] / wsum : 1.0 / (double)k) * log(cs->centroids[c * cs->dim + d]);
+    for (size_t c = 0; c < nclusters; c++)
+      acc += (wsum > 0 ? w[c] / wsum : 1.0 / (double)nclusters) *
+             log(cs->centroids[c * cs->dim + d]);
     out[d] = exp(acc);
   }
 }
 
 /* Set i's choice for each method that picks clusters. */
-typedef size_t choose_fn(const sp_submodel *s, size_t i, const sp_eval_qctx *c, size_t k,
+typedef size_t choose_fn(const sp_submodel *s, size_t i, const sp_eval_cache *c, size_t k,
                          double *scratch);
 
-static size_t choose_classified(const sp_submodel *s, size_t i, const sp_eval_qctx *c, size_t k,
+static size_t choose_classified(const sp_submodel *s, size_t i, const sp_eval_cache *c, size_t k,
                                 double *scratch) {
   (void)scratch;
   return sp__set_classify(&s->sets[i], c->xs + k * c->bd.p, NULL);
 }
 
-static size_t choose_oracle(const sp_submodel *s, size_t i, const sp_eval_qctx *c, size_t k,
+static size_t choose_oracle(const sp_submodel *s, size_t i, const sp_eval_cache *c, size_t k,
                             double *scratch) {
   true_features(s, i, c->surf[k], scratch);
   return sp__set_nearest(&s->sets[i], scratch);
@@ -196,7 +197,7 @@ static size_t choose_oracle(const sp_submodel *s, size_t i, const sp_eval_qctx *
 
 /* The model's cluster sets walk the base value, with the clusters choose
  * picks. */
-static int score_chosen(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_qctx *c,
+static int score_chosen(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
                         size_t k, double *pred, choose_fn *choose) {
   const sp_submodel *s = &m->sub[q];
   size_t choice[1025];
@@ -206,18 +207,18 @@ static int score_chosen(sp_eval_job *j, const sp_model *m, sp_quantity q, const 
 }
 
 static int score_wu2015(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                        const sp_eval_qctx *c, size_t k, double *pred, int *none) {
+                        const sp_eval_cache *c, size_t k, double *pred, int *none) {
   (void)none;
   return score_chosen(j, m, q, c, k, pred, choose_classified);
 }
 
 static int score_oracle(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                        const sp_eval_qctx *c, size_t k, double *pred, int *none) {
+                        const sp_eval_cache *c, size_t k, double *pred, int *none) {
   (void)none;
   return score_chosen(j, m, q, c, k, pred, choose_oracle);
 }
 
-static int score_soft(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_qctx *c,
+static int score_soft(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
                       size_t k, double *pred, int *none) {
   (void)none;
   const sp_submodel *s = &m->sub[q];
@@ -308,7 +309,7 @@ unsigned sp__eval_train_methods(const sp_eval_params *p) {
   return bits;
 }
 
-/* ---- one job's context -------------------------------------------------------- */
+/* ---- one job's cache ---------------------------------------------------------- */
 
 static int is_extra(const sp_eval_params *p, const sp_config *c) {
   for (size_t e = 0; e < p->nextra; e++)
@@ -320,8 +321,8 @@ static int is_extra(const sp_eval_params *p, const sp_config *c) {
  * gave (carried: pred holds the values, then lo, then hi) and whether the
  * kernel lay outside its training data; a method that saw the extra
  * configurations as measured (skip_extra) is not scored on them. */
-static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned k, size_t kernel,
-                const sp_eval_qctx *c, const sp_grid *g, const double *pred, int carried,
+static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned nclusters, size_t kernel,
+                const sp_eval_cache *c, const sp_grid *g, const double *pred, int carried,
                 int skip_extra) {
   const sp_surface *s = c->surf[kernel];
   for (size_t t = 0; t < c->g; t++) {
@@ -329,7 +330,7 @@ static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned k, size_t k
     sp_config tc = sp__grid_config(g, t);
     if (skip_extra && is_extra(j->p, &tc)) continue;
     sp_eval_record r = {(unsigned char)m, (unsigned char)q, (unsigned short)j->split,
-                        k, (unsigned)kernel, (unsigned)j->base, tc, pred[t], s->values[t],
+                        nclusters, (unsigned)kernel, (unsigned)j->base, tc, pred[t], s->values[t],
                         carried ? pred[c->g + t] : NAN, carried ? pred[2 * c->g + t] : NAN,
                         carried ? j->novelty : NAN, (unsigned char)(carried && j->outside)};
     if (sp__evaluation_push(&j->out, &r)) return SP_ENOMEM;
@@ -341,7 +342,7 @@ static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned k, size_t k
  * ratios), so the k-nearest method compares them after asinh compression
  * (log-like, defined at zero) and standardization over training kernels. */
 static int zscore_counters(const sp_dataset *ds, const sp_model *m,
-                           const unsigned char *train, sp_eval_qctx *c) {
+                           const unsigned char *train, sp_eval_cache *c) {
   const size_t nk = ds->nkernels, p = m->ncounters;
   c->zs = calloc(nk * p + 1, sizeof(double));
   c->zx = malloc((nk * p + 1) * sizeof(double));
@@ -373,7 +374,7 @@ static int zscore_counters(const sp_dataset *ds, const sp_model *m,
 }
 
 /* Fits every training kernel's shares, then a ridge map from counters. */
-static int fit_mix(sp_eval_qctx *c, const sp_grid *g, const sp_grid_point *base, sp_quantity q) {
+static int fit_mix(sp_eval_cache *c, const sp_grid *g, const sp_grid_point *base, sp_quantity q) {
   const size_t n = c->bd.n;
   c->basis = malloc(c->g * SP_MIX_TERMS * sizeof(double));
   c->shares = malloc((n * SP_MIX_TERMS + 1) * sizeof(double));
@@ -390,7 +391,7 @@ static int fit_mix(sp_eval_qctx *c, const sp_grid *g, const sp_grid_point *base,
 }
 
 /* Builds surfaces, normalized counters, baseline data and the ridge fit. */
-static int qctx_build(sp_eval_job *j, const sp_model *m, sp_quantity q, sp_eval_qctx *c) {
+static int cache_build(sp_eval_job *j, const sp_model *m, sp_quantity q, sp_eval_cache *c) {
   const sp_dataset *ds = j->ds;
   const sp_submodel *s = &m->sub[q];
   const size_t nk = ds->nkernels, p = m->ncounters;
@@ -455,10 +456,10 @@ static int grow_buffer(double **buf, size_t *cap, size_t need) {
 }
 
 int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                            sp_eval_qctx *c, unsigned kk, int first_k) {
+                            sp_eval_cache *c, unsigned nclusters, int first_count) {
   int st = SP_OK;
   if (!c->ready) {
-    st = qctx_build(j, m, q, c);
+    st = cache_build(j, m, q, c);
     if (st) return j->err.status ? st : sp__fail(&j->err, st, NULL, 0, 0, NULL, "out of memory");
     /* scratch holds either log ratios (g values) or one set's features. */
     size_t total = 0, widest = c->g;
@@ -474,20 +475,20 @@ int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
         grow_buffer(&j->members, &j->members_cap, SP_STACK_MEMBERS * c->g + SP_MIX_TERMS))
       return sp__oom(&j->err);
   }
-  for (size_t k = 0; k < j->ds->nkernels && !st; k++) {
-    if (j->train[k] || !c->surf[k]) continue;
+  for (size_t kernel = 0; kernel < j->ds->nkernels && !st; kernel++) {
+    if (j->train[kernel] || !c->surf[kernel]) continue;
     for (size_t i = 0; i < NMETHODS && !st; i++) {
       const eval_method *e = &table[i];
-      if (!wants(j, e->id) || (!(e->how & CLUSTERED) && !first_k)) continue;
+      if (!wants(j, e->id) || (!(e->how & CLUSTERED) && !first_count)) continue;
       const sp_method_slot *slot = e->how & CARRIED ? sp__model_slot(m, e->name) : NULL;
       if (e->how & CARRIED && !slot) continue;
       int none = 0;
-      st = slot ? score_carried(j, m, q, slot, k, j->pred, &none)
-                : e->score(j, m, q, c, k, j->pred, &none);
+      st = slot ? score_carried(j, m, q, slot, kernel, j->pred, &none)
+                : e->score(j, m, q, c, kernel, j->pred, &none);
       const int skip_extra = slot && slot->type->needs & SP_USES_MEASURED;
       if (!st && !none)
-        st = emit(j, e->id, q, e->how & CLUSTERED ? kk : 0, k, c, &m->sub[q].grid, j->pred,
-                  slot != NULL, skip_extra);
+        st = emit(j, e->id, q, e->how & CLUSTERED ? nclusters : 0, kernel, c, &m->sub[q].grid,
+                  j->pred, slot != NULL, skip_extra);
     }
   }
   if (st && !j->err.status) sp__fail(&j->err, st, NULL, 0, 0, NULL, "out of memory");

@@ -13,8 +13,11 @@
 #include "model/model.h"
 #include "scalepredict.h"
 
-/* Per-quantity context shared by all cluster counts of a job. */
-typedef struct sp_eval_qctx {
+/* What a job computes once per quantity, on its first cluster count, and
+ * every later cluster count reuses: every kernel's surface and counters,
+ * the training kernels' data, and the fits of the methods that use no
+ * clusters (linear, mix, stack). */
+typedef struct sp_eval_cache {
   int ready;
   size_t g, base_flat;
   sp_surface **surf;   /* per dataset kernel; NULL when it lacks data */
@@ -30,7 +33,7 @@ typedef struct sp_eval_qctx {
   sp_ridge *mix;
   double stack_w[SP_STACK_MEMBERS]; /* stack method: the members' weights */
   sp_stack_fit stack;                /* and its fit on every training kernel */
-} sp_eval_qctx;
+} sp_eval_cache;
 
 /* One (split, base) job: what it trains on, its own records and error, and
  * scratch buffers that grow to the largest grid it meets. */
@@ -53,12 +56,12 @@ typedef struct sp_eval_job {
 } sp_eval_job;
 
 /* Scores every held-out kernel of j with every requested method for
- * quantity q of model m (trained with kk clusters); the context c is built
- * on first use.  first_k: the job's first cluster count, when the methods
- * that use no clusters are scored too.  Fills j->err on failure. */
+ * quantity q of model m (trained with nclusters clusters); the cache c is
+ * built on first use.  first_count: whether nclusters is the job's first
+ * cluster count, when the methods that use no clusters are scored too.  Fills j->err on failure. */
 int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                            sp_eval_qctx *c, unsigned kk, int first_k);
-void sp__eval_qctx_free(sp_eval_qctx *c, size_t nk);
+                            sp_eval_cache *c, unsigned nclusters, int first_count);
+void sp__eval_cache_free(sp_eval_cache *c, size_t nk);
 /* The bits of sp_train_params.methods that fit the methods of p the model
  * carries (physet), for the training of a job's first cluster count. */
 unsigned sp__eval_train_methods(const sp_eval_params *p);

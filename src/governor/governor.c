@@ -93,11 +93,11 @@ void sp_governor_result_free(sp_governor_result *r) {
   free(r);
 }
 
-static sp_governor_kernel *make_views(const sp_governor_trace *t) {
-  sp_governor_kernel *v = calloc(t->length ? t->length : 1, sizeof *v);
+static sp_governor_invocation *make_views(const sp_governor_trace *t) {
+  sp_governor_invocation *v = calloc(t->length ? t->length : 1, sizeof *v);
   for (size_t i = 0; v && i < t->length; i++) {
     const sp_gov_kernel *kn = &t->kernels[t->entries[i].kernel];
-    v[i] = (sp_governor_kernel){i, t->entries[i].order, t->entries[i].kernel, kn->name,
+    v[i] = (sp_governor_invocation){i, t->entries[i].order, t->entries[i].kernel, kn->name,
                                 &kn->obs, kn->t, kn->p, kn->mt, kn->mp};
   }
   return v;
@@ -110,13 +110,13 @@ static unsigned axes_changed(const sp_config *a, const sp_config *b) {
 /* Runs invocation i at configuration c after cur: what really happens. */
 static sp_governor_outcome run_step(const sp_governor_context *ctx, size_t i, size_t cur,
                                     size_t c) {
-  const sp_governor_kernel *k = &ctx->trace[i];
+  const sp_governor_invocation *inv = &ctx->trace[i];
   const sp_governor_params *p = ctx->params;
   sp_governor_outcome o = {.position = i, .config = c};
-  o.measured = k->measured_time_ms && isfinite(k->measured_time_ms[c]) &&
-               isfinite(k->measured_power_w[c]);
-  o.time_ms = o.measured ? k->measured_time_ms[c] : k->time_ms[c];
-  o.power_w = o.measured ? k->measured_power_w[c] : k->power_w[c];
+  o.measured = inv->measured_time_ms && isfinite(inv->measured_time_ms[c]) &&
+               isfinite(inv->measured_power_w[c]);
+  o.time_ms = o.measured ? inv->measured_time_ms[c] : inv->time_ms[c];
+  o.power_w = o.measured ? inv->measured_power_w[c] : inv->power_w[c];
   o.energy_mj = o.time_ms * o.power_w;
   o.switches = axes_changed(&ctx->configs[cur], &ctx->configs[c]);
   o.switch_time_ms = o.switches * p->switch_latency_us / 1000.0;
@@ -203,7 +203,7 @@ int sp_governor_replay(const sp_governor_trace *t, const sp_governor_policy *p,
   if (!st) st = resolve_reference(t, params, &ref, err);
   if (!st) st = check_feasible(t, params, ref, err);
   if (st) return st;
-  sp_governor_kernel *views = make_views(t);
+  sp_governor_invocation *views = make_views(t);
   sp_governor_result *r = result_alloc(p, t->length);
   if (!views || !r) st = sp__oom(err);
   sp_governor_context ctx = {t->model, params, t->space.n, t->configs, ref, ref, t->length, views};

@@ -25,7 +25,7 @@ static double cap_of(const sp_governor_context *ctx) {
 /* ---- static reference --------------------------------------------------------- */
 
 static int reference_choose(void *state, const sp_governor_context *ctx,
-                            const sp_governor_kernel *next, const sp_governor_outcome *history,
+                            const sp_governor_invocation *next, const sp_governor_outcome *history,
                             size_t n, size_t *config, sp_error *err) {
   *config = ctx->reference;
   return SP_OK;
@@ -40,10 +40,10 @@ typedef struct static_totals {
 static static_totals totals_at(const sp_governor_context *ctx, size_t c) {
   static_totals s = {0, 0, 0};
   for (size_t i = 0; i < ctx->length; i++) {
-    const sp_governor_kernel *k = &ctx->trace[i];
-    s.t += k->time_ms[c];
-    s.e += k->time_ms[c] * k->power_w[c];
-    if (k->power_w[c] > s.peak) s.peak = k->power_w[c];
+    const sp_governor_invocation *inv = &ctx->trace[i];
+    s.t += inv->time_ms[c];
+    s.e += inv->time_ms[c] * inv->power_w[c];
+    if (inv->power_w[c] > s.peak) s.peak = inv->power_w[c];
   }
   return s;
 }
@@ -77,7 +77,7 @@ static int best_edp_init(const sp_governor_context *ctx, void *user, void **stat
 }
 
 static int static_choose(void *state, const sp_governor_context *ctx,
-                         const sp_governor_kernel *next, const sp_governor_outcome *history,
+                         const sp_governor_invocation *next, const sp_governor_outcome *history,
                          size_t n, size_t *config, sp_error *err) {
   *config = *(const size_t *)state;
   return SP_OK;
@@ -106,7 +106,7 @@ static size_t per_kernel(const sp_governor_context *ctx, size_t cur, const doubl
 }
 
 static int model_choose(void *state, const sp_governor_context *ctx,
-                        const sp_governor_kernel *next, const sp_governor_outcome *history,
+                        const sp_governor_invocation *next, const sp_governor_outcome *history,
                         size_t n, size_t *config, sp_error *err) {
   *config = per_kernel(ctx, current(ctx, history, n), next->time_ms, next->power_w);
   return SP_OK;
@@ -114,7 +114,7 @@ static int model_choose(void *state, const sp_governor_context *ctx,
 
 /* Measured values where the data has them, predictions elsewhere. */
 static int oracle_choose(void *state, const sp_governor_context *ctx,
-                         const sp_governor_kernel *next, const sp_governor_outcome *history,
+                         const sp_governor_invocation *next, const sp_governor_outcome *history,
                          size_t n, size_t *config, sp_error *err) {
   double *t = state, *p = t + ctx->nconfigs;
   for (size_t c = 0; c < ctx->nconfigs; c++) {
@@ -232,7 +232,7 @@ static size_t find_config(const sp_governor_context *ctx, int cu, int engine, in
 }
 
 static int reactive_choose(void *state, const sp_governor_context *ctx,
-                           const sp_governor_kernel *next, const sp_governor_outcome *history,
+                           const sp_governor_invocation *next, const sp_governor_outcome *history,
                            size_t n, size_t *config, sp_error *err) {
   const reactive *r = state;
   if (n == 0) {
@@ -240,7 +240,7 @@ static int reactive_choose(void *state, const sp_governor_context *ctx,
     return SP_OK;
   }
   /* Like a driver sampling busy counters, it sees only what already ran. */
-  const sp_governor_kernel *prev = &ctx->trace[history[n - 1].position];
+  const sp_governor_invocation *prev = &ctx->trace[history[n - 1].position];
   double eload = prev->obs->counters[r->engine_counter];
   double mload = prev->obs->counters[r->memory_counter];
   int engine = ondemand(ctx, r, 1, eload, r->throttle);

@@ -77,7 +77,7 @@ size_t sp__set_classify(const sp_cluster_set *cs, const double *x, double *outpu
 }
 
 size_t sp__set_nearest(const sp_cluster_set *cs, const double *features) {
-  return sp__kmeans_nearest(cs->centroids, cs->k, cs->dim, features, NULL);
+  return sp__kmeans_nearest(cs->centroids, cs->nclusters, cs->dim, features, NULL);
 }
 
 void sp__model_normalize(const sp_model *m, const double *raw, double *x,

@@ -39,8 +39,8 @@ typedef struct sp_cluster_set {
   sp_set_kind kind;
   size_t region;       /* CU index for SP_SET_REGION */
   size_t dim;          /* scaling values per centroid */
-  size_t k;            /* clusters */
-  double *centroids;   /* k * dim */
+  size_t nclusters;    /* k, the clusters */
+  double *centroids;   /* nclusters * dim */
   size_t *assign;      /* k-means cluster of each training kernel */
   double inertia;
   sp_classifier *clf;
@@ -104,7 +104,7 @@ int sp__model_check_quantity(const sp_model *m, sp_quantity q);
 /* The CU cluster set of s, or NULL when the grid has one CU count. */
 const sp_cluster_set *sp__submodel_cu_set(const sp_submodel *s);
 /* The cluster the set's classifier picks for normalized counters x; outputs
- * (cs->k values, may be NULL) gets the network's raw outputs. */
+ * (cs->nclusters values, may be NULL) gets the network's raw outputs. */
 size_t sp__set_classify(const sp_cluster_set *cs, const double *x, double *outputs);
 /* The cluster whose centroid is nearest features (cs->dim values). */
 size_t sp__set_nearest(const sp_cluster_set *cs, const double *features);

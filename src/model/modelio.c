@@ -136,9 +136,9 @@ static void write_submodel(sp_sha256 *h, FILE *fp, const sp_model *m, sp_quantit
     char name[64];
     net_name(name, sizeof name, q, i);
     put(h, fp, "set %zu %s %zu dim %zu k %zu inertia %.17g network %s sha256 %s\n", i,
-        cs->kind == SP_SET_REGION ? "region" : "cu", cs->region, cs->dim, cs->k,
+        cs->kind == SP_SET_REGION ? "region" : "cu", cs->region, cs->dim, cs->nclusters,
         cs->inertia, sums[i][0] ? name : "-", sums[i][0] ? sums[i] : "-");
-    for (size_t c = 0; c < cs->k; c++) {
+    for (size_t c = 0; c < cs->nclusters; c++) {
       put(h, fp, "centroid %zu", c);
       write_values(h, fp, cs->centroids + c * cs->dim, cs->dim);
     }
@@ -480,7 +480,7 @@ static int read_grid(cursor *c, sp_submodel *s, const sp_config *base) {
 static int read_network(cursor *c, const char *dir, sp_cluster_set *cs, size_t ninputs,
                         const char *file, const char *sum) {
   if (!strcmp(file, "-")) {
-    if (cs->k != 1) return bad(c, "a set with %zu clusters needs a network", cs->k);
+    if (cs->nclusters != 1) return bad(c, "a set with %zu clusters needs a network", cs->nclusters);
     return sp__classifier_trivial(ninputs, &cs->clf) ? bad(c, "out of memory") : SP_OK;
   }
   if (strchr(file, '/')) return bad(c, "network file names may not contain '/'");
@@ -493,7 +493,7 @@ static int read_network(cursor *c, const char *dir, sp_cluster_set *cs, size_t n
   else if (strcmp(hex, sum))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL,
                   "network file does not match its checksum in the manifest (edited or corrupt)");
-  else if (sp__classifier_load(path, ninputs, cs->k, &cs->clf))
+  else if (sp__classifier_load(path, ninputs, cs->nclusters, &cs->clf))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL,
                   "network topology does not match the manifest");
   free(path);
@@ -515,7 +515,7 @@ static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *
   if (!st) st = get_word(c, "dim");
   if (!st) st = get_size(c, &cs->dim, LIMIT);
   if (!st) st = get_word(c, "k");
-  if (!st) st = get_size(c, &cs->k, m->ntrain);
+  if (!st) st = get_size(c, &cs->nclusters, m->ntrain);
   if (!st) st = get_word(c, "inertia");
   if (!st) st = get_double(c, &cs->inertia);
   if (!st) st = get_word(c, "network");
@@ -531,7 +531,7 @@ static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *
       st = bad(c, "set %zu should be the %s set", i, is_cu ? "cu" : "region");
     else if (cs->dim != want_dim)
       st = bad(c, "dimension %zu does not match the grid (%zu)", cs->dim, want_dim);
-    else if (cs->k == 0)
+    else if (cs->nclusters == 0)
       st = bad(c, "a set needs at least one cluster");
   }
   if (!st) st = read_network(c, dir, cs, m->ncounters, file ? file : "-", sum ? sum : "");
@@ -539,14 +539,14 @@ static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *
   free(file);
   free(sum);
   if (st) return st;
-  cs->centroids = malloc((cs->k * cs->dim + 1) * sizeof(double));
+  cs->centroids = malloc((cs->nclusters * cs->dim + 1) * sizeof(double));
   cs->assign = malloc(m->ntrain * sizeof(size_t));
   if (!cs->centroids || !cs->assign)
     return sp__oom(c->err);
-  for (size_t j = 0; j < cs->k && !st; j++) {
+  for (size_t j = 0; j < cs->nclusters && !st; j++) {
     size_t at;
     st = expect_line(c, "centroid");
-    if (!st) st = get_size(c, &at, cs->k);
+    if (!st) st = get_size(c, &at, cs->nclusters);
     if (!st && at != j) st = bad(c, "centroids out of order");
     for (size_t d = 0; d < cs->dim && !st; d++) {
       double *v = &cs->centroids[j * cs->dim + d];
@@ -557,7 +557,7 @@ static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *
   }
   if (!st) st = expect_line(c, "assign");
   for (size_t k = 0; k < m->ntrain && !st; k++) {
-    st = get_size(c, &cs->assign[k], cs->k - 1);
+    st = get_size(c, &cs->assign[k], cs->nclusters - 1);
   }
   return st ? st : end_of_line(c);
 }

@@ -185,13 +185,13 @@ static int train_set(trainer *t, sp_cluster_set *set, const double *feat,
   if (st)
     return sp__fail(t->err, st, NULL, 0, 0, NULL, "k-means failed: %s",
                     sp_strerror(st));
-  set->k = r.k;
+  set->nclusters = r.k;
   set->centroids = r.centroids;
   set->assign = r.assign;
   set->inertia = r.inertia;
   free(r.sizes);
   sp_classifier_params cp = {seed, t->p->max_epochs, t->p->desired_error};
-  st = sp__classifier_train(t->x, set->assign, t->n, t->m->ncounters, set->k, &cp,
+  st = sp__classifier_train(t->x, set->assign, t->n, t->m->ncounters, set->nclusters, &cp,
                             &set->clf);
   if (st)
     return sp__fail(t->err, st, NULL, 0, 0, NULL, "classifier training failed: %s",
@@ -392,8 +392,8 @@ int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out) {
   out->k_min = (size_t)-1;
   for (size_t i = 0; i < s->nsets; i++) {
     const sp_cluster_set *cs = &s->sets[i];
-    out->k_min = cs->k < out->k_min ? cs->k : out->k_min;
-    out->k_max = cs->k > out->k_max ? cs->k : out->k_max;
+    out->k_min = cs->nclusters < out->k_min ? cs->nclusters : out->k_min;
+    out->k_max = cs->nclusters > out->k_max ? cs->nclusters : out->k_max;
     out->assignments += m->ntrain;
     if (cs->misclassified == (size_t)-1) out->trained = 0;
     else out->misclassified += cs->misclassified;

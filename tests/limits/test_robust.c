@@ -251,7 +251,7 @@ START_TEST(test_one_surface_for_all) {
   sp_model *m = train_ok(ds, 12, 500, 1e-4);
   for (int q = 0; q < 2; q++)
     for (size_t i = 0; i < m->sub[q].nsets; i++) {
-      ck_assert_uint_eq(m->sub[q].sets[i].k, 1);
+      ck_assert_uint_eq(m->sub[q].sets[i].nclusters, 1);
       ck_assert(!sp__classifier_has_network(m->sub[q].sets[i].clf));
     }
   sp_train_summary sum = summary(m, SP_TIME);
@@ -276,7 +276,7 @@ START_TEST(test_k_above_distinct_surfaces) {
   sp_dataset *ds = make("two-shapes", &sp);
   sp_model *m = train_ok(ds, 12, 500, 1e-4);
   for (size_t i = 0; i < m->sub[SP_TIME].nsets; i++)
-    ck_assert_uint_eq(m->sub[SP_TIME].sets[i].k, 2);
+    ck_assert_uint_eq(m->sub[SP_TIME].sets[i].nclusters, 2);
   sp_train_summary sum = summary(m, SP_TIME);
   ck_assert(sum.k_min == 2 && sum.k_max == 2 && sum.misclassified == 0);
   ck_assert_uint_eq(sum.constant_counters, 0);
@@ -323,7 +323,7 @@ START_TEST(test_single_kernel_clusters) {
   sp_model *m = train_ok(ds, 5, 500, 1e-4);
   for (size_t i = 0; i < m->sub[SP_TIME].nsets; i++) {
     const sp_cluster_set *cs = &m->sub[SP_TIME].sets[i];
-    ck_assert_uint_eq(cs->k, 5);
+    ck_assert_uint_eq(cs->nclusters, 5);
     int seen[5] = {0};
     for (size_t k = 0; k < 5; k++) seen[cs->assign[k]]++;
     for (size_t c = 0; c < 5; c++) ck_assert_int_eq(seen[c], 1);

@@ -32,7 +32,7 @@ static int throttle_init(const sp_governor_context *ctx, void *user, void **stat
 }
 
 static int throttle_choose(void *state, const sp_governor_context *ctx,
-                           const sp_governor_kernel *next, const sp_governor_outcome *history,
+                           const sp_governor_invocation *next, const sp_governor_outcome *history,
                            size_t nhistory, size_t *config, sp_error *err) {
   (void)history;
   (void)nhistory;

@@ -1,28 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* explore.c: pieces shared by the dse, governor and export commands. */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
-
+/* inputs.c: what the commands that apply a saved model to a workload (dse,
+ * governor, export) read, and the note they print about counters clamped to
+ * the model's training range. */
 #include "cli.h"
-
-int cli_parse_positive(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (!*s || *end || errno || !isfinite(v) || !(v > 0)) return -1;
-  *out = v;
-  return 0;
-}
-
-int cli_parse_nonnegative(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (!*s || *end || errno || !isfinite(v) || v < 0) return -1;
-  *out = v;
-  return 0;
-}
 
 int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
                     const char *counters, sp_model **m, sp_dataset **ds, sp_error *err) {
