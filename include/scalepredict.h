@@ -123,7 +123,12 @@ typedef struct sp_dataset sp_dataset;
 /* Loads runs.csv (kernel,cu,engine_mhz,memory_mhz,time_ms,power_w) and,
  * if counters_path is not NULL, counters.csv (kernel,cu,engine_mhz,
  * memory_mhz,<counter>...).  Rows need not form a complete grid here;
- * completeness is checked when surfaces are built. */
+ * completeness is checked when surfaces are built.  runs.csv may have
+ * further columns, which are ignored, and an optional 'source' column:
+ * "measured" (or empty) for a measurement, "completed" for a value a
+ * surrogate filled in (sp_plan_write_completed); anything else is an
+ * error.  Every command uses completed rows as data, except plans, which
+ * do not count them as measured. */
 int sp_dataset_load(const char *runs_path, const char *counters_path,
                     sp_dataset **out, sp_error *err);
 void sp_dataset_free(sp_dataset *ds);
@@ -167,6 +172,9 @@ int sp_dataset_time(const sp_dataset *ds, size_t k, const sp_config *cfg,
                     double *time_ms);
 int sp_dataset_power(const sp_dataset *ds, size_t k, const sp_config *cfg,
                      double *power_w);
+/* 1 when kernel k has a row at cfg and it is a measurement; 0 when it is
+ * marked completed (the source column) or there is no such row. */
+int sp_dataset_measured(const sp_dataset *ds, size_t k, const sp_config *cfg);
 /* Counter row of kernel k at cfg (sp_dataset_counter_count values). */
 int sp_dataset_counters(const sp_dataset *ds, size_t k, const sp_config *cfg,
                         const double **values);
