@@ -118,6 +118,9 @@ int cmd_predict(int argc, char **argv);
 int cmd_surfaces(int argc, char **argv);
 int cmd_default(int argc, char **argv);
 int cmd_evaluate(int argc, char **argv);
+/* plan and complete: adaptive measurement campaigns (cmd_plan.c). */
+int cmd_plan(int argc, char **argv);
+int cmd_complete(int argc, char **argv);
 
 /* ---- dse, governor and export (explore.c, cmd_dse.c, cmd_governor.c,
  * cmd_export.c) ---- */
