@@ -455,7 +455,25 @@ typedef struct sp_eval_params {
   const sp_config *extra;
   size_t nextra;
   const char *floor_kernel; /* sp_train_params.floor_kernel for physet */
+  /* Training from fewer measurements (docs/sweeps.md, "How many
+   * measurements"): with train_plan set, every kernel's rows are replaced,
+   * before any split, by the completion of an adaptive plan
+   * (sp_plan_make) from train_points of its own configurations, chosen
+   * adaptively or at random (the base always among them) and replayed from
+   * the dataset; models train on those, while held-out kernels are still
+   * predicted from their measured base and scored against their measured
+   * surfaces.  One base only.  train_batch: the plan's batch (0: the
+   * default of sp_plan_params_init). */
+  int train_plan;           /* sp_train_plan */
+  size_t train_points;
+  size_t train_batch;
 } sp_eval_params;
+
+typedef enum sp_train_plan {
+  SP_TRAIN_PLAN_NONE = 0,   /* every measurement (the default) */
+  SP_TRAIN_PLAN_ADAPTIVE,   /* sp_plan_make's batches */
+  SP_TRAIN_PLAN_RANDOM      /* configurations drawn at random (seeded) */
+} sp_train_plan;
 
 /* Defaults: 20% holdout, 5 repeats, seed 1, all methods, time and power,
  * training defaults of sp_train_params_init, 1 thread; bases and clusters
@@ -489,6 +507,13 @@ const sp_eval_record *sp_evaluation_records(const sp_evaluation *e);
  * (e.g. no power model at a base), or NULL. */
 size_t sp_evaluation_splits(const sp_evaluation *e);
 const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q);
+/* With a train plan: the configurations measured per kernel (mean), and
+ * for quantity q the mean absolute percentage error of the completed
+ * values against the recorded ones over the configurations not measured,
+ * next to the plans' own estimate (sp_plan_kernel.error_time), both
+ * averaged over the kernels.  SP_ENOTFOUND without a train plan. */
+int sp_evaluation_completion(const sp_evaluation *e, sp_quantity q, double *points,
+                             double *mape, double *estimated);
 
 /* Absolute percentage error statistics over the records that match. */
 #define SP_EVAL_HIST_BINS 11 /* [0,10), [10,20) ... [90,100), >= 100 % */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_campaign.c: unit tests for adaptive measurement plans: the
  * surrogate on an analytic surface, batches, stopping rules, the public
- * plan and completion. */
+ * plan, completion and its replay on a recorded dataset. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 
 #include "campaign/gp.h"
 #include "campaign/plan.h"
+#include "campaign/replay.h"
 #include "scalepredict.h"
 #include "testutil.h"
 
@@ -256,6 +257,7 @@ static char *write_runs(const char *dir, const sp_cgrid *g, size_t nk, int (*kee
   return path;
 }
 
+static int keep_all(size_t i, size_t j) { (void)i, (void)j; return 1; }
 /* A sparse pattern: every 23rd configuration, and the middle (211). */
 static int keep_some(size_t i, size_t j) { return j == 211 || (j + i) % 23 == 0; }
 
@@ -422,6 +424,82 @@ START_TEST(test_source_column) {
 }
 END_TEST
 
+/* ---- replay ------------------------------------------------------------------------ */
+
+static void check_replay(const sp_dataset *rec, const sp_dataset *out, const sp_cgrid *g,
+                         size_t points, const sp_config *base) {
+  for (size_t k = 0; k < sp_dataset_kernel_count(rec); k++) {
+    size_t measured = 0;
+    ck_assert_int_eq(sp_dataset_measured(out, k, base), 1);
+    for (size_t j = 0; j < g->n; j++) {
+      const sp_config c = sp__cgrid_config(g, j);
+      double t0, t;
+      ck_assert_int_eq(sp_dataset_time(rec, k, &c, &t0), SP_OK);
+      ck_assert_int_eq(sp_dataset_time(out, k, &c, &t), SP_OK);
+      if (sp_dataset_measured(out, k, &c)) {
+        ck_assert_double_eq(t, t0);
+        measured++;
+      } else
+        ck_assert_double_lt(fabs(t / t0 - 1.0), 0.3);
+    }
+    ck_assert_uint_eq(measured, points);
+  }
+}
+
+START_TEST(test_replay) {
+  char *dir = tu_mkdtemp();
+  sp_cgrid g;
+  paper_grid(&g);
+  char *runs = write_runs(dir, &g, 3, keep_all);
+  sp_dataset *rec = load(runs);
+  const sp_config base = {16, 600, 925};
+  sp_replay_params rp = {SP_TRAIN_PLAN_ADAPTIVE, 30, 4, base, 2385, 2};
+  sp_replay_stats stats[2];
+  sp_dataset *out[2];
+  sp_error err;
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &out[0], &stats[0], &err), SP_OK);
+  rp.mode = SP_TRAIN_PLAN_RANDOM;
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &out[1], &stats[1], &err), SP_OK);
+  for (int i = 0; i < 2; i++) {
+    check_replay(rec, out[i], &g, 30, &base);
+    ck_assert_double_eq(stats[i].points, 30.0);
+    ck_assert(isfinite(stats[i].mape[SP_TIME]) && isfinite(stats[i].estimated[SP_POWER]));
+  }
+  /* Chosen by the surrogate, 30 points complete the surface better than
+   * 30 drawn at random. */
+  ck_assert_double_lt(stats[0].mape[SP_TIME], stats[1].mape[SP_TIME]);
+  ck_assert_double_lt(stats[0].mape[SP_TIME], 0.5);
+  /* One thread or two: the same result. */
+  sp_dataset *one;
+  rp.mode = SP_TRAIN_PLAN_ADAPTIVE;
+  rp.threads = 1;
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &one, &stats[1], &err), SP_OK);
+  for (size_t k = 0; k < 3; k++)
+    for (size_t j = 0; j < g.n; j++) {
+      const sp_config c = sp__cgrid_config(&g, j);
+      double a, b;
+      sp_dataset_time(one, k, &c, &a);
+      sp_dataset_time(out[0], k, &c, &b);
+      ck_assert_double_eq(a, b);
+    }
+  /* Errors: a base off the grid, no points. */
+  rp.base.cu = 5;
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &one, &stats[1], &err), SP_EGRID);
+  rp.base = base;
+  rp.points = 0;
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &one, &stats[1], &err), SP_EINVAL);
+  ck_assert_str_eq(err.field, "train_points");
+  sp_dataset_free(one);
+  sp_dataset_free(out[0]);
+  sp_dataset_free(out[1]);
+  sp_dataset_free(rec);
+  free(runs);
+  sp__cgrid_free(&g);
+  tu_rmtree(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *campaign_suite(void);
 Suite *campaign_suite(void) {
   Suite *s = suite_create("campaign");
@@ -441,6 +519,7 @@ Suite *campaign_suite(void) {
   tcase_add_test(tc, test_plan_errors);
   tcase_add_test(tc, test_completed_file);
   tcase_add_test(tc, test_source_column);
+  tcase_add_test(tc, test_replay);
   suite_add_tcase(s, tc);
   return s;
 }
