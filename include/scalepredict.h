@@ -463,10 +463,14 @@ typedef struct sp_eval_params {
    * the dataset; models train on those, while held-out kernels are still
    * predicted from their measured base and scored against their measured
    * surfaces.  One base only.  train_batch: the plan's batch (0: the
-   * default of sp_plan_params_init). */
+   * default of sp_plan_params_init).  train_target (adaptive plans): a
+   * kernel is also done once its estimated surface error is within this
+   * many percent (sp_plan_params.target_error; 0: no target), so that
+   * train_points is the most it may measure. */
   int train_plan;           /* sp_train_plan */
   size_t train_points;
   size_t train_batch;
+  double train_target;
 } sp_eval_params;
 
 typedef enum sp_train_plan {

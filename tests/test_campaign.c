@@ -453,7 +453,7 @@ START_TEST(test_replay) {
   char *runs = write_runs(dir, &g, 3, keep_all);
   sp_dataset *rec = load(runs);
   const sp_config base = {16, 600, 925};
-  sp_replay_params rp = {SP_TRAIN_PLAN_ADAPTIVE, 30, 4, base, 2385, 2};
+  sp_replay_params rp = {SP_TRAIN_PLAN_ADAPTIVE, 30, 0.0, 4, base, 2385, 2};
   sp_replay_stats stats[2];
   sp_dataset *out[2];
   sp_error err;
@@ -482,6 +482,18 @@ START_TEST(test_replay) {
       sp_dataset_time(out[0], k, &c, &b);
       ck_assert_double_eq(a, b);
     }
+  /* With a target the plans stop early, each within it. */
+  sp_dataset *early;
+  rp.target = 2.385;
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &early, &stats[1], &err), SP_OK);
+  ck_assert_double_lt(stats[1].points, 30.0);
+  ck_assert_double_le(stats[1].estimated[SP_TIME], 2.385);
+  ck_assert_double_le(stats[1].estimated[SP_POWER], 2.385);
+  sp_dataset_free(early);
+  rp.target = -1.0;
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &early, &stats[1], &err), SP_EINVAL);
+  ck_assert_str_eq(err.field, "train_target");
+  rp.target = 0.0;
   /* Errors: a base off the grid, no points. */
   rp.base.cu = 5;
   ck_assert_int_eq(sp__replay_complete(rec, &rp, &one, &stats[1], &err), SP_EGRID);

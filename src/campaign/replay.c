@@ -2,8 +2,9 @@
 /* replay.c: a campaign replayed on a recorded dataset.  Each kernel starts
  * with its base; an adaptive replay then runs the plan's rounds
  * (sp__campaign_round, as sp_plan_make runs them), "measuring" each named
- * configuration by reading the recording, until the budget is measured; a
- * random one draws the other configurations uniformly.  Either way the
+ * configuration by reading the recording, until the budget is measured or
+ * the target error reached; a random one draws the other configurations
+ * uniformly.  Either way the
  * kernel's surface is then completed from what was measured.  Kernels are
  * independent, so worker threads take them in turn; each writes only its
  * own rows, and the result does not depend on timing. */
@@ -57,7 +58,8 @@ static int measure(const replay *r, size_t k, size_t j, sp_ckernel *ck, sp_error
 }
 
 static int round_of(const replay *r, size_t k, sp_ckernel *ck, sp_error *err) {
-  const sp_round_params rp = {r->base, r->rp->batch, r->rp->points, 0.0};
+  const double target = r->rp->mode == SP_TRAIN_PLAN_ADAPTIVE ? r->rp->target : 0.0;
+  const sp_round_params rp = {r->base, r->rp->batch, r->rp->points, target};
   int st = sp__campaign_round(ck, &r->grid, &rp);
   if (st && st != SP_ENOMEM)
     return sp__fail(err, st, r->ds->runs_path, 0, 0, "kernel",
@@ -179,6 +181,8 @@ static int check(const sp_dataset *ds, const sp_replay_params *rp, sp_error *err
   if (rp->points < 1)
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "train_points", "at least 1 (the base)");
   if (rp->batch < 1) return sp__fail(err, SP_EINVAL, NULL, 0, 0, "train_batch", "at least 1");
+  if (!(rp->target >= 0) || !isfinite(rp->target))
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "train_target", "must be a non-negative number");
   return ds->nkernels ? SP_OK : sp__fail(err, SP_EINVAL, ds->runs_path, 0, 0, NULL, "no kernels");
 }
 

@@ -10,7 +10,9 @@
 
 typedef struct sp_replay_params {
   int mode;             /* SP_TRAIN_PLAN_ADAPTIVE or SP_TRAIN_PLAN_RANDOM */
-  size_t points;        /* configurations measured per kernel */
+  size_t points;        /* configurations measured per kernel (at most,
+                           with a target) */
+  double target;        /* adaptive: the plan's target error, 0: none */
   size_t batch;         /* adaptive: the plan's batch */
   sp_config base;       /* always measured first */
   unsigned long seed;   /* random: kernel k draws from seed + k */
@@ -27,7 +29,8 @@ typedef struct sp_replay_stats {
 } sp_replay_stats;
 
 /* A copy of ds in which each kernel's rows hold the completion from
- * rp->points of its own configurations, chosen as rp->mode says and
+ * rp->points of its own configurations (fewer where an adaptive plan
+ * reaches its target first), chosen as rp->mode says and
  * "measured" by reading ds; the rows not measured are marked completed.
  * Only values ds has are replaced (a row without power keeps none).  The
  * grid is ds's; a configuration of it that ds lacks for a kernel is

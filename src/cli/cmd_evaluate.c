@@ -44,6 +44,9 @@ static void usage(void) {
       "  --train-points N|A/B configurations measured per kernel: N, or the\n"
       "                       fraction A/B of the grid (rounded, at least 1)\n"
       "  --train-batch B      the adaptive plan's batch (default 4)\n"
+      "  --train-target E     adaptive: a kernel is done once its estimated surface\n"
+      "                       error is within E percent; --train-points is then\n"
+      "                       the most it may measure (default: the whole grid)\n"
       "Models:\n"
       "  --base B[,B...]      base configuration(s): CFG, 'middle' (default: the\n"
       "                       middle value of every axis) or 'all'\n"
@@ -205,8 +208,10 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
   printf("]");
   double points, mape, est;
   if (!sp_evaluation_completion(e, SP_TIME, &points, &mape, &est)) {
-    printf(",\"train_plan\":{\"plan\":\"%s\",\"points\":",
+    printf(",\"train_plan\":{\"plan\":\"%s\",\"target_error_pct\":",
            c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive");
+    cli_json_number(c->p.train_target > 0 ? c->p.train_target : NAN);
+    printf(",\"points\":");
     cli_json_number(points);
     for (int q = 0; q < 2; q++) {
       sp_evaluation_completion(e, (sp_quantity)q, &points, &mape, &est);
@@ -290,7 +295,9 @@ static void print_completion(const eval_cli *c, const sp_evaluation *e) {
   double points, mape, est;
   if (sp_evaluation_completion(e, SP_TIME, &points, &mape, &est)) return;
   printf("\ntraining surfaces: %s plans, %.1f configurations measured per kernel, the rest "
-         "completed\n", c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive", points);
+         "completed", c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive", points);
+  if (c->p.train_target > 0) printf(" (target %g%%)", c->p.train_target);
+  putchar('\n');
   printf("%-8s %16s %16s\n", "quantity", "completion_mape", "estimated_error");
   for (int q = 0; q < 2; q++) {
     if (sp_evaluation_completion(e, (sp_quantity)q, &points, &mape, &est) || isnan(mape)) continue;
@@ -341,7 +348,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       {"families", required_argument, 0, 'F'}, {"also-measured", required_argument, 0, 'A'},
       {"floor-kernel", required_argument, 0, 'f'}, {"force", no_argument, 0, CLI_OPT_FORCE},
       {"train-plan", required_argument, 0, 'P'}, {"train-points", required_argument, 0, 'N'},
-      {"train-batch", required_argument, 0, 'B'},
+      {"train-batch", required_argument, 0, 'B'}, {"train-target", required_argument, 0, 'G'},
       CLI_DATA_OPTIONS,
       {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
   int ch;
@@ -383,6 +390,11 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
           return cli_usage_error("evaluate ", "--train-batch needs an integer from 1 to 1000000");
         c->p.train_batch = v;
         break;
+      case 'G':
+        c->p.train_target = strtod(optarg, &end);
+        if (*end || end == optarg || !(c->p.train_target > 0) || !isfinite(c->p.train_target))
+          return cli_usage_error("evaluate ", "--train-target needs a positive percentage, not '%s'", optarg);
+        break;
       case 'H':
         c->p.holdout = strtod(optarg, &end);
         if (*end || !(c->p.holdout > 0 && c->p.holdout < 1))
@@ -412,6 +424,9 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
   }
   if (optind < argc) return cli_usage_error("evaluate ", "unexpected argument '%s'", argv[optind]);
   if (!c->runs || !c->counters) return cli_usage_error("evaluate ", "--runs and --counters are required");
+  if (c->p.train_target > 0 && c->p.train_plan != SP_TRAIN_PLAN_ADAPTIVE)
+    return cli_usage_error("evaluate ", "--train-target needs --train-plan adaptive");
+  if (c->p.train_target > 0 && !c->train_points) c->train_points = "1/1";
   if (!c->p.train_plan != !c->train_points)
     return cli_usage_error("evaluate ", "--train-plan and --train-points go together");
   int rc = c->report ? cli_check_output(c->report, SP_OUTPUT_REPORT) : EXIT_OK;

@@ -328,8 +328,9 @@ static int training_data(const sp_dataset *ds, const sp_eval_params *p, sp_evalu
                     "a train plan measures one base first: give one base, not %zu", p->nbases);
   sp_plan_params pp;
   sp_plan_params_init(&pp);
-  sp_replay_params rp = {p->train_plan, p->train_points, p->train_batch ? p->train_batch : pp.batch,
-                         p->bases[0], p->seed, p->threads};
+  sp_replay_params rp = {p->train_plan, p->train_points, p->train_target,
+                         p->train_batch ? p->train_batch : pp.batch, p->bases[0], p->seed,
+                         p->threads};
   sp_replay_stats s;
   int st = sp__replay_complete(ds, &rp, tds, &s, err);
   if (st) return st;

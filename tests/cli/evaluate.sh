@@ -135,6 +135,19 @@ assert len(third["predictions"]) == len(plain["predictions"])
 assert third["predictions"] != plain["predictions"]
 PY
 fi
+# A target stops each kernel's plan early: a loose one after a few points.
+ev_full --train-plan adaptive --train-target 50
+expect_rc "train plan, a target" 0
+if have_python; then
+  python3 - "$WORK/out" <<'PY' || fail "train plan target JSON"
+import json, sys
+t = json.load(open(sys.argv[1]))["train_plan"]
+assert t["target_error_pct"] == 50 and 1 <= t["points"] < 18, t
+assert t["time_estimated_error_pct"] <= 50, t
+PY
+fi
+ev_full --train-plan random --train-target 2
+usage_error "--train-target with random" "needs --train-plan adaptive"
 ev_full --train-plan adaptive
 usage_error "--train-plan alone" "go together"
 ev_full --train-plan often --train-points 3
