@@ -230,6 +230,7 @@ START_TEST(test_gp_interpolates) {
   }
   for (size_t j = 0; j < g.n; j++) far += sp__gp_var(gp, j);
   ck_assert_double_gt(far / (double)g.n, near / 40.0);
+  sp__gp_free(gp);
   ck_assert_int_eq(sp__gp_fit(&g.pts, idx, y, 0, &gp), SP_EINVAL);
   ck_assert_ptr_null(gp);
   sp__gp_free(NULL);
@@ -492,14 +493,17 @@ START_TEST(test_replay) {
   sp_dataset_free(early);
   rp.target = -1.0;
   ck_assert_int_eq(sp__replay_complete(rec, &rp, &early, &stats[1], &err), SP_EINVAL);
+  ck_assert_ptr_null(early);
   ck_assert_str_eq(err.field, "train_target");
   rp.target = 0.0;
   /* Errors: a base off the grid, no points. */
+  sp_dataset *none;
   rp.base.cu = 5;
-  ck_assert_int_eq(sp__replay_complete(rec, &rp, &one, &stats[1], &err), SP_EGRID);
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &none, &stats[1], &err), SP_EGRID);
+  ck_assert_ptr_null(none);
   rp.base = base;
   rp.points = 0;
-  ck_assert_int_eq(sp__replay_complete(rec, &rp, &one, &stats[1], &err), SP_EINVAL);
+  ck_assert_int_eq(sp__replay_complete(rec, &rp, &none, &stats[1], &err), SP_EINVAL);
   ck_assert_str_eq(err.field, "train_points");
   sp_dataset_free(one);
   sp_dataset_free(out[0]);

@@ -72,6 +72,9 @@ int cli_parse_format_tables(const char *cmd, const char *s, int *json);
 /* Writes v as a JSON number (%.6g), or null when it is not finite. */
 void cli_json_number(double v);
 int cli_parse_ulong(const char *s, unsigned long *out);
+/* "N" or "A/B" (1 <= A <= B): N, or the share A/B of whole rounded to the
+ * nearest and at least 1, into *out; -1 when s is neither. */
+int cli_parse_share(const char *s, size_t whole, size_t *out);
 /* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
  * malformed configuration is sp_config_parse's error; more than cap
  * entries is SP_EINVAL. */

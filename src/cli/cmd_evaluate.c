@@ -437,19 +437,12 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
 /* --train-points N or A/B: a count, or a fraction of the data's grid. */
 static int resolve_train_points(eval_cli *c, const sp_dataset *ds) {
   const int *v;
-  unsigned long grid = 1, a, b = 1;
+  size_t grid = 1;
   for (int x = 0; x < 3; x++) grid *= sp_dataset_axis(ds, x, &v);
-  char *spec = strdup(c->train_points), *slash = strchr(spec, '/');
-  if (slash) *slash = '\0';
-  int bad = !spec || cli_parse_ulong(spec, &a) || (slash && cli_parse_ulong(slash + 1, &b)) ||
-            a < 1 || b < 1 || a > b * grid;
-  free(spec);
-  if (bad)
-    return cli_usage_error("evaluate ", "--train-points needs N or A/B between 1 and the grid's "
-                           "%lu configurations, not '%s'", grid, c->train_points);
-  c->p.train_points = (grid * a + b / 2) / b;
-  if (c->p.train_points < 1) c->p.train_points = 1;
-  return EXIT_OK;
+  if (!cli_parse_share(c->train_points, grid, &c->p.train_points) && c->p.train_points <= grid)
+    return EXIT_OK;
+  return cli_usage_error("evaluate ", "--train-points needs N or A/B between 1 and the grid's "
+                         "%zu configurations, not '%s'", grid, c->train_points);
 }
 
 /* --also-measured: a comma-separated list of configurations. */

@@ -194,19 +194,9 @@ static int resolve_kernels(plan_cli *c, sp_error *err) {
 
 /* N, or A/B of the grid's size. */
 static int resolve_budget(plan_cli *c, size_t grid) {
-  if (!c->budget) return EXIT_OK;
-  unsigned long a, b = 1;
-  char *spec = strdup(c->budget), *slash = spec ? strchr(spec, '/') : NULL;
-  if (slash) *slash = '\0';
-  int bad = !spec || cli_parse_ulong(spec, &a) || (slash && cli_parse_ulong(slash + 1, &b)) ||
-            a < 1 || b < 1 || (slash && a > b);
-  free(spec);
-  if (bad)
-    return cli_usage_error(c->cmd, "--budget needs a positive count N or a fraction A/B of at most "
-                           "1, not '%s'", c->budget);
-  c->p.budget = slash ? (grid * a + b / 2) / b : a;
-  if (c->p.budget < 1) c->p.budget = 1;
-  return EXIT_OK;
+  if (!c->budget || !cli_parse_share(c->budget, grid, &c->p.budget)) return EXIT_OK;
+  return cli_usage_error(c->cmd, "--budget needs a positive count N or a fraction A/B of at most "
+                         "1, not '%s'", c->budget);
 }
 
 /* ---- the command line ------------------------------------------------------------ */
