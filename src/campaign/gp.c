@@ -303,13 +303,11 @@ static int estimate(const sp_gp_points *pts, const size_t *idx, const double *y,
 
 /* ---- the posterior over every candidate ---------------------------------- */
 
-/* mean, var, V, R and AR at every candidate from the factorised q. */
-static int predict_all(sp_gp *gp, const post *q, const size_t *idx) {
+/* The mean at every candidate, with V holding K_x (the covariances of the
+ * observations with the candidates) and R the trend's basis h(z_j). */
+static int mean_all(sp_gp *gp, const post *q, const size_t *idx) {
   const sp_gp_points *pts = gp->pts;
   const size_t G = pts->n, n = q->m, p = q->p;
-  gsl_matrix_view V = gsl_matrix_view_array(gp->V, n, G);
-  gsl_matrix_view R = gsl_matrix_view_array(gp->R, p, G);
-  gsl_matrix_view AR = gsl_matrix_view_array(gp->AR, p, G);
   gsl_vector *w = gsl_vector_alloc(n);
   if (!w) return SP_ENOMEM;
   /* w = K^-1 (y - H beta): the weights of the observations in the mean. */
@@ -328,7 +326,17 @@ static int predict_all(sp_gp *gp, const post *q, const size_t *idx) {
     for (size_t k = 0; k < p; k++) gp->R[k * G + j] = h[k];
   }
   gsl_vector_free(w);
-  /* R = H_c - (K^-1 H)' K_x, then V = L^-1 K_x and AR = A^-1 R. */
+  return SP_OK;
+}
+
+/* From K_x in V and h in R: R = h - (K^-1 H)' K_x, V = L^-1 K_x,
+ * AR = A^-1 R, and the variance at every candidate,
+ * sf2 - |V_j|^2 + R_j' A^-1 R_j. */
+static void variance_all(sp_gp *gp, const post *q) {
+  const size_t G = gp->pts->n, n = q->m, p = q->p;
+  gsl_matrix_view V = gsl_matrix_view_array(gp->V, n, G);
+  gsl_matrix_view R = gsl_matrix_view_array(gp->R, p, G);
+  gsl_matrix_view AR = gsl_matrix_view_array(gp->AR, p, G);
   gsl_blas_dgemm(CblasTrans, CblasNoTrans, -1.0, q->KH, &V.matrix, 1.0, &R.matrix);
   gsl_blas_dtrsm(CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, 1.0, q->L, &V.matrix);
   gsl_matrix_memcpy(&AR.matrix, &R.matrix);
@@ -340,7 +348,6 @@ static int predict_all(sp_gp *gp, const post *q, const size_t *idx) {
     for (size_t k = 0; k < p; k++) v += gp->R[k * G + j] * gp->AR[k * G + j];
     gp->var[j] = v > 0.0 ? v : 0.0;
   }
-  return SP_OK;
 }
 
 void sp__gp_free(sp_gp *gp) {
@@ -388,7 +395,8 @@ int sp__gp_fit(const sp_gp_points *pts, const size_t *idx, const double *y, size
     set_scales(&gp->hyper, pts->dim, &gp->sf2, &gp->sn2, gp->inv_ell);
     st = isfinite(factor(&q, pts, idx, yc, &gp->hyper)) ? SP_OK : SP_ENUMERIC;
   }
-  if (!st) st = predict_all(gp, &q, idx);
+  if (!st) st = mean_all(gp, &q, idx);
+  if (!st) variance_all(gp, &q);
   post_free(&q);
   free(yc);
   if (st) {
@@ -434,6 +442,22 @@ static size_t argmax_free(const double *score, const unsigned char *taken, size_
   return best;
 }
 
+/* Conditions process g's variances on a measurement at s, the t-th pick:
+ * its covariance column goes to cols (batch columns per process) and its
+ * variance plus noise to d, for the picks after it. */
+static void condition(const sp_gp *gp, size_t s, size_t t, double *cols, double *d, double *var,
+                      double *score) {
+  const size_t G = gp->pts->n;
+  double *c = cols + t * G;
+  cov_column(gp, s, cols, d, t, c);
+  d[t] = c[s] + gp->sn2;
+  for (size_t j = 0; j < G; j++) {
+    const double drop = c[j] * c[j] / d[t];
+    var[j] -= drop;
+    score[j] -= drop;
+  }
+}
+
 size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *measured,
                    size_t batch, size_t *out) {
   assert(ngp >= 1);
@@ -452,16 +476,8 @@ size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *mea
       if (s == G) break;
       out[got] = s;
       taken[s] = 1;
-      for (size_t g = 0; g < ngp; g++) {
-        double *c = cols + (g * batch + got) * G;
-        cov_column(gps[g], s, cols + g * batch * G, d + g * batch, got, c);
-        d[g * batch + got] = c[s] + gps[g]->sn2;
-        for (size_t j = 0; j < G; j++) {
-          const double drop = c[j] * c[j] / d[g * batch + got];
-          var[g * G + j] -= drop;
-          score[j] -= drop;
-        }
-      }
+      for (size_t g = 0; g < ngp; g++)
+        condition(gps[g], s, got, cols + g * batch * G, d + g * batch, var + g * G, score);
     }
   }
   free(score);
