@@ -80,7 +80,8 @@ typedef enum sp_output_kind {
   SP_OUTPUT_MODEL = 0, /* a model directory (sp_model_save) */
   SP_OUTPUT_REPORT,    /* a report directory (evaluation, dse, governor) */
   SP_OUTPUT_EXPORT,    /* an export CSV file (sp_export_save) */
-  SP_OUTPUT_SURFACES   /* a surfaces CSV file (sp_surfaces_save) */
+  SP_OUTPUT_SURFACES,  /* a surfaces CSV file (sp_surfaces_save) */
+  SP_OUTPUT_COMPLETED  /* a completed runs CSV file (sp_plan_save_completed) */
 } sp_output_kind;
 
 /* SP_OK when path may receive an output of kind: nothing is there, or an
@@ -123,7 +124,12 @@ typedef struct sp_dataset sp_dataset;
 /* Loads runs.csv (kernel,cu,engine_mhz,memory_mhz,time_ms,power_w) and,
  * if counters_path is not NULL, counters.csv (kernel,cu,engine_mhz,
  * memory_mhz,<counter>...).  Rows need not form a complete grid here;
- * completeness is checked when surfaces are built. */
+ * completeness is checked when surfaces are built.  runs.csv may have
+ * further columns, which are ignored, and an optional 'source' column:
+ * "measured" (or empty) for a measurement, "completed" for a value a
+ * surrogate filled in (sp_plan_write_completed); anything else is an
+ * error.  Every command uses completed rows as data, except plans, which
+ * do not count them as measured. */
 int sp_dataset_load(const char *runs_path, const char *counters_path,
                     sp_dataset **out, sp_error *err);
 void sp_dataset_free(sp_dataset *ds);
@@ -167,6 +173,9 @@ int sp_dataset_time(const sp_dataset *ds, size_t k, const sp_config *cfg,
                     double *time_ms);
 int sp_dataset_power(const sp_dataset *ds, size_t k, const sp_config *cfg,
                      double *power_w);
+/* 1 when kernel k has a row at cfg and it is a measurement; 0 when it is
+ * marked completed (the source column) or there is no such row. */
+int sp_dataset_measured(const sp_dataset *ds, size_t k, const sp_config *cfg);
 /* Counter row of kernel k at cfg (sp_dataset_counter_count values). */
 int sp_dataset_counters(const sp_dataset *ds, size_t k, const sp_config *cfg,
                         const double **values);
@@ -446,7 +455,29 @@ typedef struct sp_eval_params {
   const sp_config *extra;
   size_t nextra;
   const char *floor_kernel; /* sp_train_params.floor_kernel for physet */
+  /* Training from fewer measurements (docs/sweeps.md, "How many
+   * measurements"): with train_plan set, every kernel's rows are replaced,
+   * before any split, by the completion of an adaptive plan
+   * (sp_plan_make) from train_points of its own configurations, chosen
+   * adaptively or at random (the base always among them) and replayed from
+   * the dataset; models train on those, while held-out kernels are still
+   * predicted from their measured base and scored against their measured
+   * surfaces.  One base only.  train_batch: the plan's batch (0: the
+   * default of sp_plan_params_init).  train_target (adaptive plans): a
+   * kernel is also done once its estimated surface error is within this
+   * many percent (sp_plan_params.target_error; 0: no target), so that
+   * train_points is the most it may measure. */
+  int train_plan;           /* sp_train_plan */
+  size_t train_points;
+  size_t train_batch;
+  double train_target;
 } sp_eval_params;
+
+typedef enum sp_train_plan {
+  SP_TRAIN_PLAN_NONE = 0,   /* every measurement (the default) */
+  SP_TRAIN_PLAN_ADAPTIVE,   /* sp_plan_make's batches */
+  SP_TRAIN_PLAN_RANDOM      /* configurations drawn at random (seeded) */
+} sp_train_plan;
 
 /* Defaults: 20% holdout, 5 repeats, seed 1, all methods, time and power,
  * training defaults of sp_train_params_init, 1 thread; bases and clusters
@@ -480,6 +511,13 @@ const sp_eval_record *sp_evaluation_records(const sp_evaluation *e);
  * (e.g. no power model at a base), or NULL. */
 size_t sp_evaluation_splits(const sp_evaluation *e);
 const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q);
+/* With a train plan: the configurations measured per kernel (mean), and
+ * for quantity q the mean absolute percentage error of the completed
+ * values against the recorded ones over the configurations not measured,
+ * next to the plans' own estimate (sp_plan_kernel.error_time), both
+ * averaged over the kernels.  SP_ENOTFOUND without a train plan. */
+int sp_evaluation_completion(const sp_evaluation *e, sp_quantity q, double *points,
+                             double *mape, double *estimated);
 
 /* Absolute percentage error statistics over the records that match. */
 #define SP_EVAL_HIST_BINS 11 /* [0,10), [10,20) ... [90,100), >= 100 % */
@@ -947,6 +985,102 @@ int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir
                      sp_error *err);
 
 /* ==== end of profiles ===================================================== */
+
+/* ==== measurement campaigns (campaign/; docs/sweeps.md, "Adaptive plans") ===
+ *
+ * Measuring every configuration of a grid for every kernel is the expensive
+ * part of building a model.  An adaptive plan fits, per kernel, a surrogate
+ * of its scaling surface to what has been measured so far -- a Gaussian
+ * process on log time (and log power) over the logarithms of the three
+ * axes, with a linear trend -- and names the configurations where the
+ * surrogate is least sure, a batch at a time; the campaign measures them
+ * and asks again until a budget or a target error is reached.  The same
+ * surrogate completes a kernel's surface: every grid configuration, the
+ * measured ones as measured, the others predicted. */
+
+typedef struct sp_plan_params {
+  /* The grid: the values of each axis (SP_AXIS_*), in any order, distinct
+   * and positive.  naxis[a] == 0 takes the dataset's values of that axis. */
+  const int *axis[3];
+  size_t naxis[3];
+  sp_config base;      /* measured first; cu == 0: the middle of the grid
+                          (the lower-middle value of every axis) */
+  size_t batch;        /* configurations named per kernel and round */
+  size_t budget;       /* a kernel is done at this many measured grid
+                          configurations; 0: no budget */
+  double target_error; /* ... or once its estimated surface error (%) is at
+                          most this; 0: no target */
+  /* The kernels planned, NULL-terminated; a kernel without rows starts at
+   * the base.  NULL: the dataset's kernels. */
+  const char *const *kernels;
+} sp_plan_params;
+
+/* Defaults: the dataset's grid, the middle base, batch 4, no budget, no
+ * target (a plan then runs until every configuration is measured), the
+ * dataset's kernels. */
+void sp_plan_params_init(sp_plan_params *p);
+
+typedef enum sp_plan_state {
+  SP_PLAN_MEASURING = 0, /* configurations are named: measure them */
+  SP_PLAN_BUDGET,        /* done: the budget is measured */
+  SP_PLAN_TARGET,        /* done: the estimated error is within the target */
+  SP_PLAN_GRID           /* done: every grid configuration is measured */
+} sp_plan_state;
+
+/* "measuring", "budget", "target", "grid"; NULL for another value. */
+const char *sp_plan_state_name(int state);
+
+typedef struct sp_plan sp_plan;
+
+/* One kernel of a plan.  The estimated surface error is the surrogate's
+ * mean predicted standard deviation, over the grid configurations not yet
+ * measured, of the log value, in percent (a relative error): 0 when every
+ * configuration is measured, NaN before the first measurement (power: NaN
+ * when the kernel has none). */
+typedef struct sp_plan_kernel {
+  const char *name;
+  size_t measured;       /* grid configurations measured */
+  size_t off_grid;       /* rows not on the grid (ignored) */
+  double error_time;     /* estimated surface error of time, % */
+  double error_power;    /* and of power */
+  int state;             /* sp_plan_state */
+  size_t nnext;          /* the next batch, most uncertain first */
+  const sp_config *next;
+} sp_plan_kernel;
+
+/* Fits every planned kernel's surrogate to its measured rows of ds on the
+ * grid (rows marked completed are not measurements: sp_dataset_measured)
+ * and names its next batch.  ds may be NULL (nothing measured yet: the
+ * grid and the kernels must then be given).  SP_EINVAL for a bad
+ * parameter, SP_EGRID for a base off the grid. */
+int sp_plan_make(const sp_dataset *ds, const sp_plan_params *p, sp_plan **out,
+                 sp_error *err);
+void sp_plan_free(sp_plan *pl);
+size_t sp_plan_grid_size(const sp_plan *pl);
+sp_config sp_plan_base(const sp_plan *pl);
+size_t sp_plan_kernel_count(const sp_plan *pl);
+const sp_plan_kernel *sp_plan_kernel_at(const sp_plan *pl, size_t k);
+/* Configurations named over all kernels: 0 when the campaign is done. */
+size_t sp_plan_next_count(const sp_plan *pl);
+
+/* The next batches as CSV, kernel,cu,engine_mhz,memory_mhz (a header and
+ * one row per kernel and configuration, kernels in plan order). */
+int sp_plan_write_next(const sp_plan *pl, FILE *fp);
+/* One row per kernel: kernel,measured,grid,error_time_pct,
+ * error_power_pct,state,next. */
+int sp_plan_write_status(const sp_plan *pl, FILE *fp);
+/* Every grid configuration of every kernel as runs.csv rows plus a source
+ * column: kernel,cu,engine_mhz,memory_mhz,time_ms,power_w,source.  A
+ * measured configuration is copied as measured (source "measured"), the
+ * others are the surrogate's median, exp of its mean log value (source
+ * "completed"; power empty when the kernel has no power).  SP_ENOTFOUND
+ * naming a kernel with nothing measured, before anything is written. */
+int sp_plan_write_completed(const sp_plan *pl, FILE *fp, sp_error *err);
+/* The same into path, atomically, as an output of kind
+ * SP_OUTPUT_COMPLETED. */
+int sp_plan_save_completed(const sp_plan *pl, const char *path, sp_error *err);
+
+/* ==== end of measurement campaigns ========================================== */
 
 #ifdef __cplusplus
 }

@@ -12,5 +12,6 @@ top=$tests_dir/..
 shellcheck -s sh "$top/sp-sweep.in" || fail "sp-sweep.in"
 shellcheck -s sh "$top/sp-merge" || fail "sp-merge"
 shellcheck -s sh "$top"/backends/*.sh || fail "backends"
+shellcheck -s sh "$top/sp-replay-runner" || fail "sp-replay-runner"
 shellcheck -s sh -x -P "$tests_dir" "$tests_dir"/*.sh "$tests_dir"/bin/* || fail "tests"
 exit 0

@@ -75,6 +75,9 @@ int cli_parse_ulong(const char *s, unsigned long *out);
 /* A positive (or non-negative) finite number: 0, else -1. */
 int cli_parse_positive(const char *s, double *out);
 int cli_parse_nonnegative(const char *s, double *out);
+/* "N" or "A/B" (1 <= A <= B): N, or the share A/B of whole rounded to the
+ * nearest and at least 1, into *out; -1 when s is neither. */
+int cli_parse_share(const char *s, size_t whole, size_t *out);
 /* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
  * malformed configuration is sp_config_parse's error; more than cap
  * entries is SP_EINVAL. */
@@ -134,6 +137,9 @@ int cmd_predict(int argc, char **argv);
 int cmd_surfaces(int argc, char **argv);
 int cmd_default(int argc, char **argv);
 int cmd_evaluate(int argc, char **argv);
+/* plan and complete: adaptive measurement campaigns (cmd_plan.c). */
+int cmd_plan(int argc, char **argv);
+int cmd_complete(int argc, char **argv);
 int cmd_dse(int argc, char **argv);
 int cmd_governor(int argc, char **argv);
 int cmd_export(int argc, char **argv);

@@ -34,6 +34,19 @@ static void usage(void) {
       "  --floor-kernel NAME  the kernel whose power is the board's floor at each\n"
       "                       configuration (physet's power prior)\n"
       "  --seed S             seed for splits, k-means and networks (default 1)\n"
+      "  --train-plan adaptive|random\n"
+      "                       train from fewer measurements: every kernel's\n"
+      "                       surface is first completed from --train-points of\n"
+      "                       its configurations (the base among them), chosen by\n"
+      "                       an adaptive plan or at random, read from the data;\n"
+      "                       held-out kernels are still scored against every\n"
+      "                       measurement (one base only)\n"
+      "  --train-points N|A/B configurations measured per kernel: N, or the\n"
+      "                       fraction A/B of the grid (rounded, at least 1)\n"
+      "  --train-batch B      the adaptive plan's batch (default 4)\n"
+      "  --train-target E     adaptive: a kernel is done once its estimated surface\n"
+      "                       error is within E percent; --train-points is then\n"
+      "                       the most it may measure (default: the whole grid)\n"
       "Models:\n"
       "  --base B[,B...]      base configuration(s): CFG, 'middle' (default: the\n"
       "                       middle value of every axis) or 'all'\n"
@@ -66,6 +79,7 @@ static void usage(void) {
 
 typedef struct eval_cli {
   const char *runs, *counters, *base_spec, *cluster_spec, *methods, *report;
+  const char *train_points;
   const char *families, *also;
   unsigned *groups;
   sp_config *extra;
@@ -191,7 +205,24 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
   }
   printf("],\"clusters\":[");
   for (size_t i = 0; i < c->p.nclusters; i++) printf("%s%zu", i ? "," : "", c->p.clusters[i]);
-  printf("],\"methods\":{");
+  printf("]");
+  double points, mape, est;
+  if (!sp_evaluation_completion(e, SP_TIME, &points, &mape, &est)) {
+    printf(",\"train_plan\":{\"plan\":\"%s\",\"target_error_pct\":",
+           c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive");
+    cli_json_number(c->p.train_target > 0 ? c->p.train_target : NAN);
+    printf(",\"points\":");
+    cli_json_number(points);
+    for (int q = 0; q < 2; q++) {
+      sp_evaluation_completion(e, (sp_quantity)q, &points, &mape, &est);
+      printf(",\"%s_completion_mape_pct\":", q ? "power" : "time");
+      cli_json_number(mape);
+      printf(",\"%s_estimated_error_pct\":", q ? "power" : "time");
+      cli_json_number(est);
+    }
+    putchar('}');
+  }
+  printf(",\"methods\":{");
   int first = 1;
   for (int m = 0; m < SP_METHOD_COUNT; m++) {
     if (!((c->p.methods >> m) & 1u)) continue;
@@ -258,6 +289,22 @@ static void print_intervals(const eval_cli *c, const sp_evaluation *e) {
   }
 }
 
+/* Under a train plan: how many configurations each training surface was
+ * completed from, and how far the completions are from the data. */
+static void print_completion(const eval_cli *c, const sp_evaluation *e) {
+  double points, mape, est;
+  if (sp_evaluation_completion(e, SP_TIME, &points, &mape, &est)) return;
+  printf("\ntraining surfaces: %s plans, %.1f configurations measured per kernel, the rest "
+         "completed", c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive", points);
+  if (c->p.train_target > 0) printf(" (target %g%%)", c->p.train_target);
+  putchar('\n');
+  printf("%-8s %16s %16s\n", "quantity", "completion_mape", "estimated_error");
+  for (int q = 0; q < 2; q++) {
+    if (sp_evaluation_completion(e, (sp_quantity)q, &points, &mape, &est) || isnan(mape)) continue;
+    printf("%-8s %15.2f%% %15.2f%%\n", q ? "power" : "time", mape, est);
+  }
+}
+
 static void print_table(const eval_cli *c, const sp_evaluation *e) {
   printf("held-out evaluation: %s, %zu split%s, %zu base%s, k = %zu", protocol_name(c),
          sp_evaluation_splits(e), sp_evaluation_splits(e) == 1 ? "" : "s", c->p.nbases,
@@ -282,6 +329,7 @@ static void print_table(const eval_cli *c, const sp_evaluation *e) {
     else printf("%10s %10s %10s %11s\n", "-", "-", "0", "-");
   }
   print_intervals(c, e);
+  print_completion(c, e);
   for (int q = 0; q < 2; q++)
     if (sp_evaluation_note(e, (sp_quantity)q)) printf("note: %s\n", sp_evaluation_note(e, (sp_quantity)q));
 }
@@ -299,6 +347,8 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       {"threads", required_argument, 0, 't'},   {"quiet", no_argument, 0, 'Q'},
       {"families", required_argument, 0, 'F'}, {"also-measured", required_argument, 0, 'A'},
       {"floor-kernel", required_argument, 0, 'f'}, {"force", no_argument, 0, CLI_OPT_FORCE},
+      {"train-plan", required_argument, 0, 'P'}, {"train-points", required_argument, 0, 'N'},
+      {"train-batch", required_argument, 0, 'B'}, {"train-target", required_argument, 0, 'G'},
       CLI_DATA_OPTIONS,
       {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
   int ch;
@@ -329,6 +379,22 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       case 'F': c->families = optarg; break;
       case 'A': c->also = optarg; break;
       case 'f': c->p.floor_kernel = optarg; break;
+      case 'P':
+        if (!strcmp(optarg, "adaptive")) c->p.train_plan = SP_TRAIN_PLAN_ADAPTIVE;
+        else if (!strcmp(optarg, "random")) c->p.train_plan = SP_TRAIN_PLAN_RANDOM;
+        else return cli_usage_error("evaluate ", "--train-plan must be adaptive or random, not '%s'", optarg);
+        break;
+      case 'N': c->train_points = optarg; break;
+      case 'B':
+        if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
+          return cli_usage_error("evaluate ", "--train-batch needs an integer from 1 to 1000000");
+        c->p.train_batch = v;
+        break;
+      case 'G':
+        c->p.train_target = strtod(optarg, &end);
+        if (*end || end == optarg || !(c->p.train_target > 0) || !isfinite(c->p.train_target))
+          return cli_usage_error("evaluate ", "--train-target needs a positive percentage, not '%s'", optarg);
+        break;
       case 'H':
         c->p.holdout = strtod(optarg, &end);
         if (*end || !(c->p.holdout > 0 && c->p.holdout < 1))
@@ -358,9 +424,25 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
   }
   if (optind < argc) return cli_usage_error("evaluate ", "unexpected argument '%s'", argv[optind]);
   if (!c->runs || !c->counters) return cli_usage_error("evaluate ", "--runs and --counters are required");
+  if (c->p.train_target > 0 && c->p.train_plan != SP_TRAIN_PLAN_ADAPTIVE)
+    return cli_usage_error("evaluate ", "--train-target needs --train-plan adaptive");
+  if (c->p.train_target > 0 && !c->train_points) c->train_points = "1/1";
+  if (!c->p.train_plan != !c->train_points)
+    return cli_usage_error("evaluate ", "--train-plan and --train-points go together");
   int rc = c->report ? cli_check_output(c->report, SP_OUTPUT_REPORT) : EXIT_OK;
   if (!rc) rc = parse_clusters(c);
   return rc ? rc : parse_methods(c);
+}
+
+/* --train-points N or A/B: a count, or a fraction of the data's grid. */
+static int resolve_train_points(eval_cli *c, const sp_dataset *ds) {
+  const int *v;
+  size_t grid = 1;
+  for (int x = 0; x < 3; x++) grid *= sp_dataset_axis(ds, x, &v);
+  if (!cli_parse_share(c->train_points, grid, &c->p.train_points) && c->p.train_points <= grid)
+    return EXIT_OK;
+  return cli_usage_error("evaluate ", "--train-points needs N or A/B between 1 and the grid's "
+                         "%zu configurations, not '%s'", grid, c->train_points);
 }
 
 /* --also-measured: a comma-separated list of configurations. */
@@ -433,6 +515,11 @@ int cmd_evaluate(int argc, char **argv) {
   sp_dataset *ds = NULL;
   sp_evaluation *e = NULL;
   int st = cli_dataset_load(c.runs, c.counters, &ds, &err);
+  if (!st && c.train_points && (rc = resolve_train_points(&c, ds))) {
+    sp_dataset_free(ds);
+    free(c.clusters);
+    return rc;
+  }
   if (!st) st = resolve_bases(&c, ds, &err);
   if (!st && c.families) st = read_families(&c, ds, &err);
   if (!st && c.also) st = parse_also(&c, &err);

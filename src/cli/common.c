@@ -167,6 +167,20 @@ int cli_parse_nonnegative(const char *s, double *out) {
   return 0;
 }
 
+int cli_parse_share(const char *s, size_t whole, size_t *out) {
+  unsigned long a, b = 1;
+  char *spec = strdup(s), *slash = spec ? strchr(spec, '/') : NULL;
+  if (slash) *slash = '\0';
+  const int fraction = slash != NULL;
+  int bad = !spec || cli_parse_ulong(spec, &a) || (fraction && cli_parse_ulong(slash + 1, &b)) ||
+            a < 1 || b < 1 || (fraction && a > b);
+  free(spec);
+  if (bad) return -1;
+  *out = fraction ? (whole * a + b / 2) / b : a;
+  if (*out < 1) *out = 1;
+  return 0;
+}
+
 void cli_progress(void *user, size_t done, size_t total, const char *what) {
   (void)user;
   if (!isatty(STDERR_FILENO)) return;

@@ -28,6 +28,8 @@ static void usage(FILE *fp) {
       "            sensitivity, candidate ranking, HTML report\n"
       "  governor  replay a kernel trace through DVFS / power-gating policies\n"
       "  export    the prediction matrix (kernels x configurations) as CSV\n"
+      "  plan      the next configurations of an adaptive measurement campaign\n"
+      "  complete  every kernel's surface completed from what was measured\n"
       "  profile   profile your own application for a model (ncu, rocprofv3)\n"
       "  info      what a model needs and gives: grid, base, methods, counters and\n"
       "            the profiler metrics behind them, training kernels, provenance\n"
@@ -52,6 +54,8 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(c, "dse")) return cmd_dse(argc - 1, argv + 1);
     if (!strcmp(c, "governor")) return cmd_governor(argc - 1, argv + 1);
     if (!strcmp(c, "export")) return cmd_export(argc - 1, argv + 1);
+    if (!strcmp(c, "plan")) return cmd_plan(argc - 1, argv + 1);
+    if (!strcmp(c, "complete")) return cmd_complete(argc - 1, argv + 1);
     if (!strcmp(c, "profile")) return cmd_profile(argc - 1, argv + 1);
     if (!strcmp(c, "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(c, "models")) return cmd_models(argc - 1, argv + 1);

@@ -142,9 +142,11 @@ static int intern_kernel(sp_dataset *ds, const char *name, size_t *out) {
 
 /* ---- header handling ----------------------------------------------------- */
 
-enum { COL_KERNEL, COL_CU, COL_ENGINE, COL_MEMORY, COL_TIME, COL_POWER, NCOLS };
+/* source is optional and belongs to runs.csv only: "measured" or
+ * "completed" (what a plan's completion wrote). */
+enum { COL_KERNEL, COL_CU, COL_ENGINE, COL_MEMORY, COL_TIME, COL_POWER, COL_SOURCE, NCOLS };
 static const char *const col_names[NCOLS] = {
-    "kernel", "cu", "engine_mhz", "memory_mhz", "time_ms", "power_w"};
+    "kernel", "cu", "engine_mhz", "memory_mhz", "time_ms", "power_w", "source"};
 
 typedef struct load_ctx {
   sp_dataset *ds;
@@ -236,6 +238,16 @@ static int read_positive(const load_ctx *c, const sp_csv_row *row, int col_id,
 
 /* ---- runs.csv ------------------------------------------------------------ */
 
+static int read_source(const load_ctx *c, const sp_csv_row *row, int *completed,
+                       sp_error *err) {
+  const long col = c->col[COL_SOURCE];
+  const char *v = col >= 0 ? row->fields[col] : "";
+  *completed = !strcmp(v, "completed");
+  if (*completed || !*v || !strcmp(v, "measured")) return SP_OK;
+  return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, "source",
+                  "'%s' is neither 'measured' nor 'completed'", v);
+}
+
 static int on_run_row(void *user, const sp_csv_row *row, sp_error *err) {
   load_ctx *c = user;
   sp_dataset *ds = c->ds;
@@ -246,6 +258,7 @@ static int on_run_row(void *user, const sp_csv_row *row, sp_error *err) {
   if (!st) st = read_positive(c, row, COL_TIME, &r.time_ms, err);
   if (!st && c->col[COL_POWER] >= 0 && row->fields[c->col[COL_POWER]][0])
     st = read_positive(c, row, COL_POWER, &r.power_w, err);
+  if (!st) st = read_source(c, row, &r.completed, err);
   if (st) return st;
   size_t dup = sp__dataset_find_run(ds, r.kernel, &r.cfg);
   if (dup != NOT_FOUND) {
@@ -491,6 +504,59 @@ void sp_dataset_free(sp_dataset *ds) {
   free(ds);
 }
 
+/* ---- copies ------------------------------------------------------------- */
+
+static int copy_block(void **dst, const void *src, size_t bytes) {
+  if (!bytes) return SP_OK;
+  if (!(*dst = malloc(bytes))) return SP_ENOMEM;
+  memcpy(*dst, src, bytes);
+  return SP_OK;
+}
+
+static int copy_map(sp_rowmap *dst, const sp_rowmap *src) {
+  dst->mask = src->mask;
+  return src->slots ? copy_block((void **)&dst->slots, src->slots, (src->mask + 1) * sizeof *src->slots)
+                    : SP_OK;
+}
+
+/* *count is set once the array exists, so that sp_dataset_free can free
+ * a half-made copy. */
+static int copy_strings(char ***dst, size_t *count, char *const *src, size_t n) {
+  if (!n) return SP_OK;
+  if (!(*dst = calloc(n, sizeof **dst))) return SP_ENOMEM;
+  *count = n;
+  for (size_t i = 0; i < n; i++)
+    if (!((*dst)[i] = strdup(src[i]))) return SP_ENOMEM;
+  return SP_OK;
+}
+
+sp_dataset *sp__dataset_clone(const sp_dataset *ds) {
+  sp_dataset *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->kernels_cap = ds->nkernels;
+  c->nruns = c->runs_cap = ds->nruns;
+  c->ncrows = c->crows_cap = ds->ncrows;
+  c->nvalues = c->values_cap = ds->nvalues;
+  int st = (c->runs_path = strdup(ds->runs_path)) ? SP_OK : SP_ENOMEM;
+  if (!st && ds->counters_path && !(c->counters_path = strdup(ds->counters_path))) st = SP_ENOMEM;
+  if (!st) st = copy_strings(&c->kernels, &c->nkernels, ds->kernels, ds->nkernels);
+  if (!st) st = copy_strings(&c->counter_names, &c->ncounters, ds->counter_names, ds->ncounters);
+  if (!st) st = copy_strings(&c->notes, &c->nnotes, ds->notes, ds->nnotes);
+  if (!st) st = copy_map(&c->kernel_map, &ds->kernel_map);
+  if (!st) st = copy_map(&c->run_map, &ds->run_map);
+  if (!st) st = copy_map(&c->crow_map, &ds->crow_map);
+  if (!st) st = copy_block((void **)&c->runs, ds->runs, ds->nruns * sizeof *ds->runs);
+  if (!st) st = copy_block((void **)&c->crows, ds->crows, ds->ncrows * sizeof *ds->crows);
+  if (!st) st = copy_block((void **)&c->counter_values, ds->counter_values, ds->nvalues * sizeof(double));
+  for (int a = 0; a < 3 && !st; a++) {
+    c->naxis[a] = ds->naxis[a];
+    st = copy_block((void **)&c->axis[a], ds->axis[a], (ds->naxis[a] ? ds->naxis[a] : 1) * sizeof(int));
+  }
+  if (!st) return c;
+  sp_dataset_free(c);
+  return NULL;
+}
+
 /* ---- accessors ----------------------------------------------------------- */
 
 size_t sp_dataset_kernel_count(const sp_dataset *ds) { return ds->nkernels; }
@@ -530,6 +596,11 @@ int sp_dataset_power(const sp_dataset *ds, size_t k, const sp_config *cfg,
   if (isnan(ds->runs[i].power_w)) return SP_ENOPOWER;
   *power_w = ds->runs[i].power_w;
   return SP_OK;
+}
+
+int sp_dataset_measured(const sp_dataset *ds, size_t k, const sp_config *cfg) {
+  size_t i = sp__dataset_find_run(ds, k, cfg);
+  return i != NOT_FOUND && !ds->runs[i].completed;
 }
 
 int sp_dataset_counters(const sp_dataset *ds, size_t k, const sp_config *cfg,

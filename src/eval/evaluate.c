@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/replay.h"
 #include "data/dataset.h"
 #include "evaluate.h"
 #include "methods.h"
@@ -67,6 +68,15 @@ const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q) {
   return (unsigned)q < 2 ? e->note[q] : NULL;
 }
 
+int sp_evaluation_completion(const sp_evaluation *e, sp_quantity q, double *points,
+                             double *mape, double *estimated) {
+  if (!e->planned || (unsigned)q > 1) return SP_ENOTFOUND;
+  *points = e->points;
+  *mape = e->completion_mape[q];
+  *estimated = e->completion_estimate[q];
+  return SP_OK;
+}
+
 /* ---- one job ------------------------------------------------------------------- */
 
 /* Whether kernel k has a complete counter row at cfg. */
@@ -118,7 +128,7 @@ static void run_job(sp_eval_job *j) {
     tp.methods = ki == 0 ? sp__eval_train_methods(p) : 0;
     tp.floor_kernel = p->floor_kernel;
     sp_model *m = NULL;
-    j->status = sp_model_train(j->ds, &tp, NULL, NULL, &m, &j->err);
+    j->status = sp_model_train(j->tds, &tp, NULL, NULL, &m, &j->err);
     for (int q = 0; q < 2 && !j->status; q++)
       if ((p->quantities >> q) & 1u && m->sub[q].present)
         j->status = sp__eval_score_quantity(j, m, (sp_quantity)q, &c[q],
@@ -306,6 +316,33 @@ static void write_notes(const pool *pl, const sp_eval_params *p, sp_evaluation *
   e->note[SP_TIME] = strdup(buf);
 }
 
+/* Under a train plan, every kernel's completion from its plan's
+ * measurements, replayed from ds; the evaluation notes how close the
+ * completions came.  Without one, ds itself. */
+static int training_data(const sp_dataset *ds, const sp_eval_params *p, sp_evaluation *e,
+                         sp_dataset **tds, sp_error *err) {
+  *tds = NULL;
+  if (p->train_plan == SP_TRAIN_PLAN_NONE) return SP_OK;
+  if (p->nbases != 1)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "train_plan",
+                    "a train plan measures one base first: give one base, not %zu", p->nbases);
+  sp_plan_params pp;
+  sp_plan_params_init(&pp);
+  sp_replay_params rp = {p->train_plan, p->train_points, p->train_target,
+                         p->train_batch ? p->train_batch : pp.batch, p->bases[0], p->seed,
+                         p->threads};
+  sp_replay_stats s;
+  int st = sp__replay_complete(ds, &rp, tds, &s, err);
+  if (st) return st;
+  e->planned = 1;
+  e->points = s.points;
+  for (int q = 0; q < 2; q++) {
+    e->completion_mape[q] = s.mape[q];
+    e->completion_estimate[q] = s.estimated[q];
+  }
+  return SP_OK;
+}
+
 int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn progress,
                 void *user, sp_evaluation **out, sp_error *err) {
   *out = NULL;
@@ -318,10 +355,13 @@ int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn pr
   pool pl = {calloc(nsplits * p->nbases, sizeof(sp_eval_job)), nsplits * p->nbases, 0, 0,
              PTHREAD_MUTEX_INITIALIZER, progress, user};
   sp_evaluation *e = calloc(1, sizeof *e);
+  sp_dataset *tds = NULL;
   if (!pl.jobs || !e) st = sp__oom(err);
+  if (!st) st = training_data(ds, p, e, &tds, err);
   for (size_t i = 0; !st && i < pl.njobs; i++)
-    pl.jobs[i] = (sp_eval_job){.ds = ds, .p = p, .split = i / p->nbases, .base = i % p->nbases,
-                       .train = masks + (i / p->nbases) * ds->nkernels};
+    pl.jobs[i] = (sp_eval_job){.ds = ds, .tds = tds ? tds : ds, .p = p, .split = i / p->nbases,
+                               .base = i % p->nbases,
+                               .train = masks + (i / p->nbases) * ds->nkernels};
   unsigned nthreads = p->threads < 1 ? 1 : p->threads > 64 ? 64 : p->threads;
   pthread_t tid[64];
   unsigned started = 0;
@@ -340,6 +380,7 @@ int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn pr
   }
   free(pl.jobs);
   free(masks);
+  sp_dataset_free(tds);
   if (st) {
     sp_evaluation_free(e);
     return st;

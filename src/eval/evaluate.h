@@ -12,6 +12,8 @@ struct sp_evaluation {
   size_t n, cap;
   size_t splits;
   char *note[2]; /* per quantity: why some or all of it was not scored */
+  int planned;    /* trained from a train plan's completions: */
+  double points, completion_mape[2], completion_estimate[2];
 };
 
 /* Appends a record, growing the array; SP_ENOMEM on failure. */

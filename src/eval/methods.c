@@ -407,7 +407,7 @@ static int cache_build(sp_eval_job *j, const sp_model *m, sp_quantity q, sp_eval
     const double *raw;
     sp_error ignored;
     if (j->skip[k]) continue;
-    if (sp__surface_build_on(ds, k, q, &s->grid, &c->surf[k], &ignored)) {
+    if (sp__surface_build_on(j->train[k] ? j->tds : ds, k, q, &s->grid, &c->surf[k], &ignored)) {
       if (j->train[k]) return sp__fail(&j->err, SP_EGRID, NULL, 0, 0, NULL, "%s", ignored.message);
       continue; /* a held-out kernel without this quantity is not scored */
     }

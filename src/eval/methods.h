@@ -39,6 +39,8 @@ typedef struct sp_eval_cache {
  * scratch buffers that grow to the largest grid it meets. */
 typedef struct sp_eval_job {
   const sp_dataset *ds;
+  const sp_dataset *tds;       /* what training kernels are read from: ds, or
+                                  its completion under a train plan */
   const sp_eval_params *p;
   size_t split, base;
   const unsigned char *train;  /* 1 = training kernel */

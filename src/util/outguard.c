@@ -30,6 +30,8 @@ static const kind_info kinds[] = {
     [SP_OUTPUT_EXPORT] = {"export CSV", NULL,
                           {"kernel,config,cu,engine_mhz,memory_mhz,", "kernel,time_ms@", NULL}},
     [SP_OUTPUT_SURFACES] = {"surfaces CSV", NULL, {"kernel,quantity,kind,cu_from,", NULL}},
+    [SP_OUTPUT_COMPLETED] = {"completed runs CSV", NULL,
+                             {"kernel,cu,engine_mhz,memory_mhz,time_ms,power_w,source\n", NULL}},
 };
 
 /* Set once by the tool from its command line, before any output. */

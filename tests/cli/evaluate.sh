@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # scalepredict evaluate: the JSON and report structure, determinism across
-# worker threads, power on a sub-grid with several cluster counts (a past
+# worker threads, training from fewer measurements (train plans), power on a sub-grid with several cluster counts (a past
 # heap overflow), and the bad inputs of issue 3.
 . "$(dirname "$0")/lib.sh"
 
@@ -104,6 +104,62 @@ usage_error() {
   grep -qF -- "$2" "$WORK/err" || fail "$1: stderr lacks '$2': $(cat "$WORK/err")"
   grep -qF -- "scalepredict evaluate --help" "$WORK/err" || fail "$1: no --help hint"
 }
+
+# Train plans.  With every configuration measured the completion is the
+# data, so the predictions are the plain evaluation's; with a third of
+# them the training surfaces change, held-out kernels are still scored at
+# every target, and the JSON says how many were measured.
+ev_full() {
+  sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" \
+    --clusters 2 --repeats 2 --methods physet,wu2015 --json --quiet "$@"
+}
+ev_full
+cp "$WORK/out" "$WORK/plain.json"
+ev_full --train-plan adaptive --train-points 18
+expect_rc "train plan, all points" 0
+cp "$WORK/out" "$WORK/all.json"
+ev_full --train-plan adaptive --train-points 5 --train-batch 3
+expect_rc "train plan, 5 points" 0
+grep -q '"train_plan":{"plan":"adaptive","target_error_pct":null,"points":5,' "$WORK/out" ||
+  fail "train plan, 5 points: $(grep -o '"train_plan":{[^}]*}' "$WORK/out")"
+ev_full --train-plan random --train-points 1/3 --train-batch 2
+expect_rc "train plan, a third" 0
+if have_python; then
+  python3 - "$WORK/plain.json" "$WORK/all.json" "$WORK/out" <<'PY' || fail "train plan JSON"
+import json, sys
+plain, full, third = (json.load(open(f)) for f in sys.argv[1:])
+assert "train_plan" not in plain
+assert full["train_plan"]["points"] == 18 and full["train_plan"]["plan"] == "adaptive"
+assert full["train_plan"]["time_completion_mape_pct"] is None   # nothing left to complete
+assert full["predictions"] == plain["predictions"]
+t = third["train_plan"]
+assert t["points"] == 6 and t["plan"] == "random", t
+assert t["time_completion_mape_pct"] > 0 and t["time_estimated_error_pct"] > 0, t
+assert len(third["predictions"]) == len(plain["predictions"])
+assert third["predictions"] != plain["predictions"]
+PY
+fi
+# A target stops each kernel's plan early: a loose one after a few points.
+ev_full --train-plan adaptive --train-target 50
+expect_rc "train plan, a target" 0
+if have_python; then
+  python3 - "$WORK/out" <<'PY' || fail "train plan target JSON"
+import json, sys
+t = json.load(open(sys.argv[1]))["train_plan"]
+assert t["target_error_pct"] == 50 and 1 <= t["points"] < 18, t
+assert t["time_estimated_error_pct"] <= 50, t
+PY
+fi
+ev_full --train-plan random --train-target 2
+usage_error "--train-target with random" "needs --train-plan adaptive"
+ev_full --train-plan adaptive
+usage_error "--train-plan alone" "go together"
+ev_full --train-plan often --train-points 3
+usage_error "--train-plan often" "adaptive or random"
+ev_full --train-plan adaptive --train-points 19
+usage_error "--train-points above the grid" "18 configurations"
+ev_full --train-plan adaptive --train-points 3 --base all
+expect_error "a train plan with several bases" 1 "one base"
 
 # Bad input: each a one-line error, the right exit status, no report left.
 sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" \

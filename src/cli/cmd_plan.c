@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cmd_plan.c: scalepredict plan, the next configurations of an adaptive
+ * measurement campaign, and scalepredict complete, every kernel's surface
+ * completed from what was measured (docs/sweeps.md, "Adaptive plans"). */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Room for an axis's values and the kernels named on the command line. */
+#define MAX_AXIS 4096
+#define MAX_KERNELS 100000
+
+typedef struct plan_cli {
+  const char *cmd; /* "plan " or "complete ", for messages */
+  const char *runs, *grid_file, *axis_spec[3], *kernels, *base, *budget, *out;
+  int status, quiet;
+  sp_plan_params p;
+  int axis[3][MAX_AXIS];
+  char *kernel_buf;
+  const char **kernel_list;
+} plan_cli;
+
+static const char *const axis_option[3] = {"--cu", "--engine-mhz", "--memory-mhz"};
+static const char *const axis_key[3] = {"cu", "engine_mhz", "memory_mhz"};
+
+static void usage_plan(void) {
+  puts(
+      "Usage: scalepredict plan [--runs FILE] --grid PLAN | --cu L --engine-mhz L\n"
+      "                         --memory-mhz L [--kernels LIST] [--base CFG]\n"
+      "                         [--batch B] [--budget N|A/B] [--target-error E]\n"
+      "                         [--status] [--quiet]\n"
+      "\n"
+      "An adaptive measurement plan: fits, per kernel, a surrogate of its scaling\n"
+      "surface (a Gaussian process on log time and log power over the logarithms of\n"
+      "the three axes) to the rows of FILE measured on the grid, and prints the\n"
+      "configurations to measure next, where the surrogate is least sure, as CSV:\n"
+      "  kernel,cu,engine_mhz,memory_mhz\n"
+      "A kernel's base configuration comes first.  A kernel is done when the whole\n"
+      "grid is measured, at the budget, or once its estimated surface error (the\n"
+      "surrogate's mean predicted relative standard deviation over the grid\n"
+      "configurations not measured) is within the target.  Only the header is\n"
+      "printed once every kernel is done.  Measure the configurations, append their\n"
+      "rows to FILE and run plan again.\n"
+      "\n"
+      "  --runs FILE        runs.csv measured so far; rows marked completed in a\n"
+      "                     source column do not count.  A missing or empty FILE\n"
+      "                     means nothing measured yet (then give --kernels)\n"
+      "  --grid PLAN        the grid of an sp-sweep plan: its cu, engine_mhz and\n"
+      "                     memory_mhz keys\n"
+      "  --cu L, --engine-mhz L, --memory-mhz L\n"
+      "                     the grid's values, comma-separated (an axis not given\n"
+      "                     takes FILE's values)\n"
+      "  --kernels LIST     the kernels to plan, comma-separated (default: FILE's)\n"
+      "  --base CFG         measured first (default: the middle of the grid, the\n"
+      "                     lower-middle value of every axis)\n"
+      "  --batch B          configurations per kernel and round (default 4)\n"
+      "  --budget N|A/B     measured configurations per kernel at which it is done;\n"
+      "                     A/B: that fraction of the grid (default: none)\n"
+      "  --target-error E   estimated surface error, in percent, at which a kernel\n"
+      "                     is done (default: none)\n"
+      "  --status           print one row per kernel instead:\n"
+      "                     kernel,measured,grid,error_time_pct,error_power_pct,\n"
+      "                     state,next (state: measuring, budget, target or grid)\n"
+      "  --quiet            no summary on standard error");
+}
+
+static void usage_complete(void) {
+  puts(
+      "Usage: scalepredict complete --runs FILE [--grid PLAN | --cu L --engine-mhz L\n"
+      "                             --memory-mhz L] [--kernels LIST] [--out FILE]\n"
+      "                             [--force]\n"
+      "\n"
+      "Completes every kernel's surface from the rows of FILE measured on the grid:\n"
+      "one row per kernel and grid configuration, the runs.csv columns plus source,\n"
+      "  kernel,cu,engine_mhz,memory_mhz,time_ms,power_w,source\n"
+      "measured configurations as measured (source 'measured'), the others the\n"
+      "surrogate of 'scalepredict plan' (source 'completed'; power empty for a\n"
+      "kernel without power).  train and evaluate read such a file as runs.csv\n"
+      "(plan does not count its completed rows as measured).  A kernel with\n"
+      "nothing measured on the grid is an error.\n"
+      "\n"
+      "  --runs FILE        runs.csv measured so far\n"
+      "  --grid PLAN, --cu L, --engine-mhz L, --memory-mhz L, --kernels LIST\n"
+      "                     as for 'scalepredict plan' (default: FILE's grid and\n"
+      "                     kernels)\n"
+      "  --out FILE         write FILE atomically instead of standard output (a new\n"
+      "                     or empty file or an older completion)\n"
+      CLI_FORCE_HELP);
+}
+
+/* ---- the grid ------------------------------------------------------------------ */
+
+/* "8,16,24": distinct values are checked by the library. */
+static int parse_axis(plan_cli *c, int a, const char *spec, const char *where, long line,
+                      sp_error *err) {
+  char *list = strdup(spec), *save = NULL;
+  if (!list) return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  size_t n = 0;
+  int st = SP_OK;
+  for (char *t = strtok_r(list, ",", &save); t && !st; t = strtok_r(NULL, ",", &save)) {
+    while (isspace((unsigned char)*t)) t++;
+    char *end;
+    errno = 0;
+    long v = strtol(t, &end, 10);
+    while (isspace((unsigned char)*end)) end++;
+    if (*end || errno || v < 1 || v > 1000000 || end == t)
+      st = sp_error_set(err, SP_EPARSE, where, line, 0, axis_key[a],
+                        "'%s' is not a positive integer", t);
+    else if (n == MAX_AXIS)
+      st = sp_error_set(err, SP_EINVAL, where, line, 0, axis_key[a], "more than %d values", MAX_AXIS);
+    else
+      c->axis[a][n++] = (int)v;
+  }
+  free(list);
+  if (!st && !n) st = sp_error_set(err, SP_EPARSE, where, line, 0, axis_key[a], "no values");
+  c->p.axis[a] = c->axis[a];
+  c->p.naxis[a] = n;
+  return st;
+}
+
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  char *e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+  return s;
+}
+
+/* One KEY=VALUE line of a sweep plan; keys other than the grid's are the
+ * sweep's business. */
+static int grid_line(plan_cli *c, char *line, long ln, sp_error *err) {
+  line[strcspn(line, "#\r\n")] = '\0';
+  char *s = trim(line), *eq = strchr(s, '=');
+  if (!*s) return SP_OK;
+  if (!eq) return sp_error_set(err, SP_EPARSE, c->grid_file, ln, 0, NULL, "expected KEY=VALUE");
+  *eq = '\0';
+  const char *key = trim(s);
+  for (int a = 0; a < 3; a++)
+    if (!strcmp(key, axis_key[a])) {
+      if (c->axis_spec[a]) return SP_OK; /* the command line wins */
+      return parse_axis(c, a, trim(eq + 1), c->grid_file, ln, err);
+    }
+  return SP_OK;
+}
+
+static int read_grid(plan_cli *c, sp_error *err) {
+  FILE *fp = fopen(c->grid_file, "r");
+  if (!fp) return sp_error_set(err, SP_EIO, c->grid_file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+  char line[8192];
+  long ln = 0;
+  int st = SP_OK;
+  while (!st && fgets(line, sizeof line, fp)) st = grid_line(c, line, ++ln, err);
+  fclose(fp);
+  for (int a = 0; a < 3 && !st; a++)
+    if (!c->p.naxis[a] && !c->axis_spec[a])
+      st = sp_error_set(err, SP_EPARSE, c->grid_file, 0, 0, axis_key[a], "the plan has no '%s' key",
+                        axis_key[a]);
+  return st;
+}
+
+static int resolve_grid(plan_cli *c, sp_error *err) {
+  int st = SP_OK;
+  for (int a = 0; a < 3 && !st; a++)
+    if (c->axis_spec[a]) st = parse_axis(c, a, c->axis_spec[a], NULL, 0, err);
+  if (!st && c->grid_file) st = read_grid(c, err);
+  return st;
+}
+
+/* ---- kernels, base and budget ---------------------------------------------------- */
+
+static int resolve_kernels(plan_cli *c, sp_error *err) {
+  if (!c->kernels) return SP_OK;
+  size_t n = 1;
+  for (const char *s = c->kernels; *s; s++) n += *s == ',';
+  c->kernel_buf = strdup(c->kernels);
+  c->kernel_list = calloc(n + 1, sizeof *c->kernel_list);
+  if (!c->kernel_buf || !c->kernel_list || n > MAX_KERNELS)
+    return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  char *s = c->kernel_buf;
+  for (size_t i = 0; i < n; i++) {
+    c->kernel_list[i] = s;
+    s += strcspn(s, ",");
+    if (*s) *s++ = '\0';
+  }
+  c->p.kernels = c->kernel_list;
+  return SP_OK;
+}
+
+/* N, or A/B of the grid's size. */
+static int resolve_budget(plan_cli *c, size_t grid) {
+  if (!c->budget || !cli_parse_share(c->budget, grid, &c->p.budget)) return EXIT_OK;
+  return cli_usage_error(c->cmd, "--budget needs a positive count N or a fraction A/B of at most "
+                         "1, not '%s'", c->budget);
+}
+
+/* ---- the command line ------------------------------------------------------------ */
+
+static int number_option(plan_cli *c, int ch, const char *arg) {
+  unsigned long v;
+  char *end;
+  if (ch == 'B') {
+    if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000000)
+      return cli_usage_error(c->cmd, "--batch needs an integer from 1 to 1000000, not '%s'", arg);
+    c->p.batch = v;
+    return EXIT_OK;
+  }
+  c->p.target_error = strtod(arg, &end);
+  if (*end || end == arg || !(c->p.target_error > 0) || !isfinite(c->p.target_error))
+    return cli_usage_error(c->cmd, "--target-error needs a positive percentage, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
+  static const struct option opts[] = {
+      {"runs", required_argument, 0, 'r'},         {"grid", required_argument, 0, 'g'},
+      {"cu", required_argument, 0, 'C'},           {"engine-mhz", required_argument, 0, 'E'},
+      {"memory-mhz", required_argument, 0, 'M'},   {"kernels", required_argument, 0, 'k'},
+      {"base", required_argument, 0, 'b'},         {"batch", required_argument, 0, 'B'},
+      {"budget", required_argument, 0, 'n'},       {"target-error", required_argument, 0, 't'},
+      {"status", no_argument, 0, 's'},             {"quiet", no_argument, 0, 'q'},
+      {"out", required_argument, 0, 'o'},          {"force", no_argument, 0, CLI_OPT_FORCE},
+      {"help", no_argument, 0, 'h'},               {0, 0, 0, 0}};
+  const int complete = !strcmp(c->cmd, "complete ");
+  int ch, rc, at = -1;
+  opterr = 0;
+  *done = 0;
+  while ((ch = getopt_long(argc, argv, ":h", opts, &at)) != -1) {
+    /* Each command takes its own options only. */
+    const int plan_only = ch > 0 && ch < 128 && strchr("bBntsq", ch) != NULL;
+    const int complete_only = ch == 'o' || ch == CLI_OPT_FORCE;
+    if ((complete && plan_only) || (!complete && complete_only))
+      return cli_usage_error(c->cmd, "unknown option '--%s'", opts[at].name);
+    switch (ch) {
+      case 'r': c->runs = optarg; break;
+      case 'g': c->grid_file = optarg; break;
+      case 'C': c->axis_spec[0] = optarg; break;
+      case 'E': c->axis_spec[1] = optarg; break;
+      case 'M': c->axis_spec[2] = optarg; break;
+      case 'k': c->kernels = optarg; break;
+      case 'b': c->base = optarg; break;
+      case 'n': c->budget = optarg; break;
+      case 's': c->status = 1; break;
+      case 'q': c->quiet = 1; break;
+      case 'o': c->out = optarg; break;
+      case CLI_OPT_FORCE: sp_output_set_force(1); break;
+      case 'B':
+      case 't':
+        if ((rc = number_option(c, ch, optarg))) return rc;
+        break;
+      case 'h':
+        if (complete) usage_complete();
+        else usage_plan();
+        *done = 1;
+        return EXIT_OK;
+      default: return cli_bad_option(c->cmd, ch, argv);
+    }
+  }
+  if (optind < argc) return cli_usage_error(c->cmd, "unexpected argument '%s'", argv[optind]);
+  if (complete && !c->runs) return cli_usage_error(c->cmd, "--runs is required");
+  if (!c->runs && !c->kernels)
+    return cli_usage_error(c->cmd, "--runs or --kernels is required");
+  for (int a = 0; a < 3 && !c->grid_file; a++)
+    if (!c->axis_spec[a] && !c->runs)
+      return cli_usage_error(c->cmd, "%s or --grid is required without --runs", axis_option[a]);
+  return c->out ? cli_check_output(c->out, SP_OUTPUT_COMPLETED) : EXIT_OK;
+}
+
+/* A runs file with no data row yet (missing, empty or a header alone) is
+ * a campaign that has measured nothing. */
+static int nothing_measured(const char *path) {
+  FILE *fp = fopen(path, "r");
+  if (!fp) return errno == ENOENT;
+  char line[4096];
+  int rows = 0;
+  while (rows < 2 && fgets(line, sizeof line, fp))
+    if (line[strspn(line, " \t\r\n")]) rows++;
+  fclose(fp);
+  return rows < 2;
+}
+
+static int load_runs(const plan_cli *c, sp_dataset **ds, sp_error *err) {
+  *ds = NULL;
+  if (!c->runs) return SP_OK;
+  if (!strcmp(c->cmd, "plan ") && c->kernels && nothing_measured(c->runs)) {
+    if (!c->quiet) fprintf(stderr, "scalepredict: note: %s holds no measurement yet\n", c->runs);
+    return SP_OK;
+  }
+  return cli_dataset_load(c->runs, NULL, ds, err);
+}
+
+/* The grid's size before the plan checks it, for --budget A/B. */
+static size_t grid_size(const plan_cli *c, const sp_dataset *ds) {
+  size_t n = 1;
+  for (int a = 0; a < 3; a++) {
+    const int *v;
+    n *= c->p.naxis[a] ? c->p.naxis[a] : ds ? sp_dataset_axis(ds, a, &v) : 1;
+  }
+  return n;
+}
+
+static void summary(const sp_plan *pl) {
+  size_t done = 0, measured = 0, nk = sp_plan_kernel_count(pl);
+  for (size_t k = 0; k < nk; k++) {
+    done += sp_plan_kernel_at(pl, k)->state != SP_PLAN_MEASURING;
+    measured += sp_plan_kernel_at(pl, k)->measured;
+  }
+  fprintf(stderr, "scalepredict: plan: %zu of %zu kernels done, %zu of %zu configurations "
+          "measured, %zu named next\n", done, nk, measured, nk * sp_plan_grid_size(pl),
+          sp_plan_next_count(pl));
+}
+
+static int run(plan_cli *c) {
+  sp_error err;
+  sp_error_clear(&err);
+  sp_dataset *ds = NULL;
+  sp_plan *pl = NULL;
+  int rc = EXIT_OK, st = resolve_grid(c, &err);
+  if (!st) st = resolve_kernels(c, &err);
+  if (!st && c->base && strcmp(c->base, "middle")) st = sp_config_parse(c->base, &c->p.base, &err);
+  if (!st) st = load_runs(c, &ds, &err);
+  if (!st) rc = resolve_budget(c, grid_size(c, ds));
+  if (!st && !rc) st = sp_plan_make(ds, &c->p, &pl, &err);
+  if (!st && !rc) {
+    if (!strcmp(c->cmd, "complete "))
+      st = c->out ? sp_plan_save_completed(pl, c->out, &err)
+                  : sp_plan_write_completed(pl, stdout, &err);
+    else {
+      st = c->status ? sp_plan_write_status(pl, stdout) : sp_plan_write_next(pl, stdout);
+      if (st) sp_error_set(&err, st, NULL, 0, 0, NULL, "cannot write standard output");
+      else if (!c->quiet) summary(pl);
+    }
+  }
+  if (st && !err.status) err.status = st;
+  sp_plan_free(pl);
+  sp_dataset_free(ds);
+  return st ? cli_fail(&err) : rc;
+}
+
+static int command(const char *name, int argc, char **argv) {
+  plan_cli *c = calloc(1, sizeof *c);
+  if (!c) return cli_usage_error(NULL, "out of memory");
+  c->cmd = name;
+  sp_plan_params_init(&c->p);
+  int done, rc = parse_args(c, argc, argv, &done);
+  if (!rc && !done) rc = run(c);
+  free(c->kernel_buf);
+  free(c->kernel_list);
+  free(c);
+  return rc;
+}
+
+int cmd_plan(int argc, char **argv) { return command("plan ", argc, argv); }
+int cmd_complete(int argc, char **argv) { return command("complete ", argc, argv); }
