@@ -52,7 +52,7 @@ typedef struct api {
   sp_cu_result (*device_get)(sp_cu_device *, int);
   sp_cu_result (*get_resource)(sp_cu_device, sp_dev_resource *, int);
   sp_cu_result (*split)(sp_dev_resource *, unsigned *, const sp_dev_resource *, sp_dev_resource *,
-                    unsigned, unsigned);
+                        unsigned, unsigned);
   sp_cu_result (*desc)(sp_cu_desc *, sp_dev_resource *, unsigned);
   sp_cu_result (*create)(sp_cu_green *, sp_cu_desc, sp_cu_device, unsigned);
   sp_cu_result (*to_ctx)(sp_cu_context *, sp_cu_green);
@@ -60,13 +60,17 @@ typedef struct api {
   sp_cu_result (*set_current)(sp_cu_context);
 } api;
 
-static int load(api *a, char *err, size_t size)
-{
+static int load(api *a, char *err, size_t size) {
   void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-  static const char *const names[] = {
-      "cuInit", "cuDeviceGet", "cuDeviceGetDevResource", "cuDevSmResourceSplitByCount",
-      "cuDevResourceGenerateDesc", "cuGreenCtxCreate", "cuCtxFromGreenCtx",
-      "cuGreenCtxGetDevResource", "cuCtxSetCurrent"};
+  static const char *const names[] = {"cuInit",
+                                      "cuDeviceGet",
+                                      "cuDeviceGetDevResource",
+                                      "cuDevSmResourceSplitByCount",
+                                      "cuDevResourceGenerateDesc",
+                                      "cuGreenCtxCreate",
+                                      "cuCtxFromGreenCtx",
+                                      "cuGreenCtxGetDevResource",
+                                      "cuCtxSetCurrent"};
   void *f[sizeof names / sizeof *names];
   if (!lib) {
     snprintf(err, size, "the CUDA driver (libcuda.so.1) cannot be loaded: %s", dlerror());
@@ -74,8 +78,10 @@ static int load(api *a, char *err, size_t size)
   }
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (!(f[i] = dlsym(lib, names[i]))) {
-      snprintf(err, size, "libcuda.so.1 lacks %s: green contexts need a CUDA 12.4 or "
-               "later driver", names[i]);
+      snprintf(err, size,
+               "libcuda.so.1 lacks %s: green contexts need a CUDA 12.4 or "
+               "later driver",
+               names[i]);
       return -1;
     }
   memcpy(&a->init, &f[0], sizeof f[0]);
@@ -92,8 +98,7 @@ static int load(api *a, char *err, size_t size)
 
 /* A group of exactly sms SMs split off all; the whole device unsplit. */
 static int split(const api *a, const sp_dev_resource *all, int sms, sp_dev_resource *group,
-                 unsigned *got)
-{
+                 unsigned *got) {
   static const unsigned flags[] = {0, SPLIT_IGNORE_COSCHEDULING};
   *got = 0;
   if ((unsigned)sms == all->u.sm.sm_count) {
@@ -107,24 +112,22 @@ static int split(const api *a, const sp_dev_resource *all, int sms, sp_dev_resou
     memset(group, 0, sizeof *group);
     if (a->split(group, &n, all, &rest, flags[i], (unsigned)sms) == 0 && n == 1) {
       *got = group->u.sm.sm_count;
-      if (*got == (unsigned)sms)
-        return 0;
+      if (*got == (unsigned)sms) return 0;
     }
   }
   return -1;
 }
 
-#define CALL(what, call)                                                            \
-  do {                                                                              \
-    sp_cu_result rc_ = (call);                                                          \
-    if (rc_ != 0) {                                                                 \
-      snprintf(err, size, "%s failed (CUDA error %d)", what, rc_);                  \
-      return -1;                                                                    \
-    }                                                                               \
+#define CALL(what, call)                                           \
+  do {                                                             \
+    sp_cu_result rc_ = (call);                                     \
+    if (rc_ != 0) {                                                \
+      snprintf(err, size, "%s failed (CUDA error %d)", what, rc_); \
+      return -1;                                                   \
+    }                                                              \
   } while (0)
 
-int sp_greenctx_enter(int device, int sms, int *actual, char *err, size_t size)
-{
+int sp_greenctx_enter(int device, int sms, int *actual, char *err, size_t size) {
   api a;
   sp_cu_device dev;
   sp_dev_resource all, group, check;
@@ -132,15 +135,15 @@ int sp_greenctx_enter(int device, int sms, int *actual, char *err, size_t size)
   sp_cu_green green;
   sp_cu_context ctx;
   unsigned got = 0;
-  if (load(&a, err, size))
-    return -1;
+  if (load(&a, err, size)) return -1;
   CALL("cuInit", a.init(0));
   CALL("cuDeviceGet", a.device_get(&dev, device));
   CALL("cuDeviceGetDevResource", a.get_resource(dev, &all, RESOURCE_SM));
   if (sms < 1 || (unsigned)sms > all.u.sm.sm_count || split(&a, &all, sms, &group, &got)) {
-    snprintf(err, size, "no green context of exactly %d SMs: the split gives %u (device %u "
-             "SMs, partitions of at least %u, aligned to %u)", sms, got, all.u.sm.sm_count,
-             all.u.sm.min_partition, all.u.sm.coscheduled_alignment);
+    snprintf(err, size,
+             "no green context of exactly %d SMs: the split gives %u (device %u "
+             "SMs, partitions of at least %u, aligned to %u)",
+             sms, got, all.u.sm.sm_count, all.u.sm.min_partition, all.u.sm.coscheduled_alignment);
     return -1;
   }
   CALL("cuDevResourceGenerateDesc", a.desc(&desc, &group, 1));
@@ -148,17 +151,14 @@ int sp_greenctx_enter(int device, int sms, int *actual, char *err, size_t size)
   CALL("cuCtxFromGreenCtx", a.to_ctx(&ctx, green));
   CALL("cuGreenCtxGetDevResource", a.green_resource(green, &check, RESOURCE_SM));
   CALL("cuCtxSetCurrent", a.set_current(ctx));
-  if (actual)
-    *actual = (int)check.u.sm.sm_count;
+  if (actual) *actual = (int)check.u.sm.sm_count;
   return 0;
 }
 
-int sp_greenctx_from_env(int *actual, char *err, size_t size)
-{
+int sp_greenctx_from_env(int *actual, char *err, size_t size) {
   const char *s = getenv("SP_GREEN_SMS");
   char *end;
-  if (!s || !*s)
-    return 0;
+  if (!s || !*s) return 0;
   long n = strtol(s, &end, 10);
   if (*end || n < 1 || n > 100000) {
     snprintf(err, size, "SP_GREEN_SMS must be a positive SM count, not '%s'", s);

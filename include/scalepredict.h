@@ -60,8 +60,7 @@ void sp_error_clear(sp_error *err);
  * that report their own errors in the same form (the CLI, user policies).
  * file and field may be NULL. */
 int sp_error_set(sp_error *err, int status, const char *file, long line, long column,
-                 const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
+                 const char *field, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* One line: "FILE:LINE:COL: field 'F': MESSAGE" (parts omitted when absent). */
 int sp_error_format(const sp_error *err, char *buf, size_t size);
 
@@ -130,8 +129,8 @@ typedef struct sp_dataset sp_dataset;
  * surrogate filled in (sp_plan_write_completed); anything else is an
  * error.  Every command uses completed rows as data, except plans, which
  * do not count them as measured. */
-int sp_dataset_load(const char *runs_path, const char *counters_path,
-                    sp_dataset **out, sp_error *err);
+int sp_dataset_load(const char *runs_path, const char *counters_path, sp_dataset **out,
+                    sp_error *err);
 void sp_dataset_free(sp_dataset *ds);
 
 /* Named ways past the loader's strictness, each reported in the dataset's
@@ -148,8 +147,7 @@ typedef struct sp_dataset_options {
 void sp_dataset_options_init(sp_dataset_options *o);
 /* sp_dataset_load with options (NULL: the defaults, as sp_dataset_load). */
 int sp_dataset_load_with(const char *runs_path, const char *counters_path,
-                         const sp_dataset_options *opts, sp_dataset **out,
-                         sp_error *err);
+                         const sp_dataset_options *opts, sp_dataset **out, sp_error *err);
 /* What the options skipped, one sentence each. */
 size_t sp_dataset_note_count(const sp_dataset *ds);
 const char *sp_dataset_note(const sp_dataset *ds, size_t i);
@@ -169,10 +167,8 @@ enum { SP_AXIS_CU = 0, SP_AXIS_ENGINE = 1, SP_AXIS_MEMORY = 2 };
 
 /* Measured time (ms) or power (W) of kernel k at cfg.  Returns SP_ENOTFOUND
  * when there is no such row, SP_ENOPOWER when the row has no power. */
-int sp_dataset_time(const sp_dataset *ds, size_t k, const sp_config *cfg,
-                    double *time_ms);
-int sp_dataset_power(const sp_dataset *ds, size_t k, const sp_config *cfg,
-                     double *power_w);
+int sp_dataset_time(const sp_dataset *ds, size_t k, const sp_config *cfg, double *time_ms);
+int sp_dataset_power(const sp_dataset *ds, size_t k, const sp_config *cfg, double *power_w);
 /* 1 when kernel k has a row at cfg and it is a measurement; 0 when it is
  * marked completed (the source column) or there is no such row. */
 int sp_dataset_measured(const sp_dataset *ds, size_t k, const sp_config *cfg);
@@ -188,8 +184,8 @@ typedef struct sp_surface sp_surface;
 
 /* Builds the scaling surface of kernel k for time or power over the
  * dataset's full grid.  A missing grid point is SP_EGRID naming it. */
-int sp_surface_build(const sp_dataset *ds, size_t k, sp_quantity q,
-                     sp_surface **out, sp_error *err);
+int sp_surface_build(const sp_dataset *ds, size_t k, sp_quantity q, sp_surface **out,
+                     sp_error *err);
 void sp_surface_free(sp_surface *s);
 /* Writes the surface as readable CSV: one row per scaling value with its
  * region (cu), kind (engine|memory|cu) and the two configurations it links. */
@@ -197,24 +193,24 @@ int sp_surface_write_csv(const sp_surface *s, FILE *fp);
 /* Writes the surfaces of kernels [k0, k1) for q to path as one CSV file
  * with a header row, atomically (temporary file, fsync, rename): a hole in
  * the grid or a write error leaves no file and no partial file behind. */
-int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
-                     const char *path, sp_error *err);
+int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q, const char *path,
+                     sp_error *err);
 /* Predicts the value at target from the value at base by applying the
  * surface's own scaling values (exact for training data). */
-int sp_surface_scale(const sp_surface *s, const sp_config *base,
-                     const sp_config *target, double base_value, double *out);
+int sp_surface_scale(const sp_surface *s, const sp_config *base, const sp_config *target,
+                     double base_value, double *out);
 
 /* ---- models (paper III-C, III-D) ---------------------------------------- */
 
 typedef struct sp_model sp_model;
 
 typedef struct sp_train_params {
-  sp_config base;        /* base configuration */
-  size_t clusters;       /* k per cluster set (capped at the kernel count) */
-  unsigned long seed;    /* seeds k-means and network initialization */
-  unsigned restarts;     /* k-means restarts (best inertia kept) */
-  unsigned max_epochs;   /* FANN training epochs */
-  double desired_error;  /* FANN training stop (MSE) */
+  sp_config base;                  /* base configuration */
+  size_t clusters;                 /* k per cluster set (capped at the kernel count) */
+  unsigned long seed;              /* seeds k-means and network initialization */
+  unsigned restarts;               /* k-means restarts (best inertia kept) */
+  unsigned max_epochs;             /* FANN training epochs */
+  double desired_error;            /* FANN training stop (MSE) */
   const unsigned char *use_kernel; /* NULL = all; else 1 to train on kernel */
   /* Methods fitted besides wu2015, which every model carries: bit
    * (1u << (i - 1)) for method i of sp_train_method_name, so
@@ -241,12 +237,10 @@ const char *sp_train_method_name(size_t i);
 int sp_train_params_set_methods(sp_train_params *p, const char *list, sp_error *err);
 
 /* Progress callback for long operations: done out of total steps. */
-typedef void (*sp_progress_fn)(void *user, size_t done, size_t total,
-                               const char *what);
+typedef void (*sp_progress_fn)(void *user, size_t done, size_t total, const char *what);
 
-int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
-                   sp_progress_fn progress, void *user, sp_model **out,
-                   sp_error *err);
+int sp_model_train(const sp_dataset *ds, const sp_train_params *params, sp_progress_fn progress,
+                   void *user, sp_model **out, sp_error *err);
 void sp_model_free(sp_model *m);
 
 /* Saves into dir atomically (written to a temporary sibling, then renamed
@@ -280,8 +274,7 @@ int sp_model_trained_on(const sp_model *m, const char *kernel);
 size_t sp_model_config_count(const sp_model *m, sp_quantity q);
 sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i);
 /* Index of cfg in the model's grid for q, or (size_t)-1. */
-size_t sp_model_config_index(const sp_model *m, sp_quantity q,
-                             const sp_config *cfg);
+size_t sp_model_config_index(const sp_model *m, sp_quantity q, const sp_config *cfg);
 
 /* How training went for quantity q, so that a tool can report degenerate
  * data instead of hiding it: the effective clusters per set (k is capped at
@@ -312,10 +305,10 @@ int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out);
  * optionally at other configurations too.  Fields after counters may be
  * left zero: methods that cannot use them (wu2015) ignore them. */
 typedef struct sp_observation {
-  const char *kernel;      /* for messages */
+  const char *kernel; /* for messages */
   double base_time_ms;
-  double base_power_w;     /* NaN when not measured */
-  const double *counters;  /* in the model's counter order */
+  double base_power_w;    /* NaN when not measured */
+  const double *counters; /* in the model's counter order */
   /* Further measurements of the same kernel: nextra configurations with
    * their times and powers (an entry NaN, or a NULL array, when that
    * quantity was not measured there).  The physet method passes its
@@ -333,8 +326,8 @@ typedef struct sp_observation {
 /* What a prediction rests on: counters outside the training range (clamped
  * to it) and how unlike every training kernel the kernel is. */
 typedef struct sp_predict_info {
-  size_t clamped;            /* how many counter values were clamped */
-  size_t first_clamped;      /* index of the first clamped counter */
+  size_t clamped;       /* how many counter values were clamped */
+  size_t first_clamped; /* index of the first clamped counter */
   /* Distance of the kernel's features to the nearest training kernel, over
    * the distance that nine in ten training kernels keep to their own
    * nearest other; NaN when the method in use cannot tell (wu2015). */
@@ -369,28 +362,25 @@ int sp_model_use_method(sp_model *m, const char *name);
 
 /* Predicts q at target.  For SP_POWER the observation's base power is used
  * and SP_ENOPOWER is returned when the model or observation has none. */
-int sp_model_predict(const sp_model *m, sp_quantity q,
-                     const sp_observation *obs, const sp_config *target,
-                     double *out, sp_predict_info *info);
+int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                     const sp_config *target, double *out, sp_predict_info *info);
 
 /* Predicts q at every configuration of the model's grid for q, writing
  * sp_model_config_count(m, q) values into out (in grid order). */
-int sp_model_predict_all(const sp_model *m, sp_quantity q,
-                         const sp_observation *obs, double *out,
+int sp_model_predict_all(const sp_model *m, sp_quantity q, const sp_observation *obs, double *out,
                          sp_predict_info *info);
 
 /* sp_model_predict_all with each prediction's 90% interval: lo and hi
  * receive sp_model_config_count(m, q) values each, NaN where the method in
  * use gives no interval (wu2015 gives none). */
-int sp_model_predict_interval(const sp_model *m, sp_quantity q,
-                              const sp_observation *obs, double *out,
-                              double *lo, double *hi, sp_predict_info *info);
+int sp_model_predict_interval(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                              double *out, double *lo, double *hi, sp_predict_info *info);
 
 /* Gathers kernel k's counters from ds at the model's base configuration in
  * the model's counter order (missing counters are SP_ENOTFOUND naming
  * them). out holds sp_model_counter_count(m) values. */
-int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
-                     double *counters, sp_observation *obs, sp_error *err);
+int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k, double *counters,
+                     sp_observation *obs, sp_error *err);
 
 /* Adds to obs the further measurements of kernel k that ds holds at the
  * configurations cfgs[0..n) (the base is skipped): cfg, time_ms and
@@ -398,8 +388,8 @@ int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
  * were added; a configuration without a time row is skipped, one without
  * power gets NaN power. */
 size_t sp_model_observe_more(const sp_model *m, const sp_dataset *ds, size_t k,
-                             const sp_config *cfgs, size_t n, sp_config *cfg,
-                             double *time_ms, double *power_w, sp_observation *obs);
+                             const sp_config *cfgs, size_t n, sp_config *cfg, double *time_ms,
+                             double *power_w, sp_observation *obs);
 
 /* ---- evaluation (the paper's Section V accuracy study) ------------------- */
 
@@ -432,19 +422,19 @@ int sp_method_parse(const char *name, sp_method *out);
 int sp_method_uses_clusters(sp_method m);
 
 typedef struct sp_eval_params {
-  int leave_one_out;        /* each kernel held out once (ignores holdout) */
-  double holdout;           /* fraction of kernels held out per split */
-  unsigned repeats;         /* random splits */
-  unsigned long seed;       /* splits, k-means and networks */
-  const sp_config *bases;   /* base configurations to evaluate */
+  int leave_one_out;      /* each kernel held out once (ignores holdout) */
+  double holdout;         /* fraction of kernels held out per split */
+  unsigned repeats;       /* random splits */
+  unsigned long seed;     /* splits, k-means and networks */
+  const sp_config *bases; /* base configurations to evaluate */
   size_t nbases;
-  const size_t *clusters;   /* cluster counts to evaluate */
+  const size_t *clusters; /* cluster counts to evaluate */
   size_t nclusters;
-  unsigned methods;         /* bit (1u << sp_method) per method */
-  unsigned quantities;      /* bit (1u << sp_quantity) */
+  unsigned methods;    /* bit (1u << sp_method) per method */
+  unsigned quantities; /* bit (1u << sp_quantity) */
   unsigned restarts, max_epochs;
   double desired_error;
-  unsigned threads;         /* worker threads (1 = serial) */
+  unsigned threads; /* worker threads (1 = serial) */
   /* Groups: with groups set, each split holds out every kernel of one group
    * (group[k] for dataset kernel k; kernel families, so that no variant of
    * a held-out kernel is trained on) and repeats/holdout are ignored. */
@@ -467,16 +457,16 @@ typedef struct sp_eval_params {
    * kernel is also done once its estimated surface error is within this
    * many percent (sp_plan_params.target_error; 0: no target), so that
    * train_points is the most it may measure. */
-  int train_plan;           /* sp_train_plan */
+  int train_plan; /* sp_train_plan */
   size_t train_points;
   size_t train_batch;
   double train_target;
 } sp_eval_params;
 
 typedef enum sp_train_plan {
-  SP_TRAIN_PLAN_NONE = 0,   /* every measurement (the default) */
-  SP_TRAIN_PLAN_ADAPTIVE,   /* sp_plan_make's batches */
-  SP_TRAIN_PLAN_RANDOM      /* configurations drawn at random (seeded) */
+  SP_TRAIN_PLAN_NONE = 0, /* every measurement (the default) */
+  SP_TRAIN_PLAN_ADAPTIVE, /* sp_plan_make's batches */
+  SP_TRAIN_PLAN_RANDOM    /* configurations drawn at random (seeded) */
 } sp_train_plan;
 
 /* Defaults: 20% holdout, 5 repeats, seed 1, all methods, time and power,
@@ -489,21 +479,20 @@ typedef struct sp_eval_record {
   unsigned char method;   /* sp_method */
   unsigned char quantity; /* sp_quantity */
   unsigned short split;
-  unsigned k;             /* cluster count, 0 for methods that use none */
-  unsigned kernel;        /* dataset kernel index */
-  unsigned base;          /* index into sp_eval_params.bases */
+  unsigned k;      /* cluster count, 0 for methods that use none */
+  unsigned kernel; /* dataset kernel index */
+  unsigned base;   /* index into sp_eval_params.bases */
   sp_config target;
   double predicted, measured;
-  double lo, hi;          /* the 90% interval, NaN when the method gives none */
-  double novelty;         /* sp_predict_info.novelty, NaN when unknown */
-  unsigned char outside;  /* sp_predict_info.outside */
+  double lo, hi;         /* the 90% interval, NaN when the method gives none */
+  double novelty;        /* sp_predict_info.novelty, NaN when unknown */
+  unsigned char outside; /* sp_predict_info.outside */
 } sp_eval_record;
 
 typedef struct sp_evaluation sp_evaluation;
 
-int sp_evaluate(const sp_dataset *ds, const sp_eval_params *params,
-                sp_progress_fn progress, void *user, sp_evaluation **out,
-                sp_error *err);
+int sp_evaluate(const sp_dataset *ds, const sp_eval_params *params, sp_progress_fn progress,
+                void *user, sp_evaluation **out, sp_error *err);
 void sp_evaluation_free(sp_evaluation *e);
 size_t sp_evaluation_count(const sp_evaluation *e);
 const sp_eval_record *sp_evaluation_records(const sp_evaluation *e);
@@ -516,8 +505,8 @@ const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q);
  * values against the recorded ones over the configurations not measured,
  * next to the plans' own estimate (sp_plan_kernel.error_time), both
  * averaged over the kernels.  SP_ENOTFOUND without a train plan. */
-int sp_evaluation_completion(const sp_evaluation *e, sp_quantity q, double *points,
-                             double *mape, double *estimated);
+int sp_evaluation_completion(const sp_evaluation *e, sp_quantity q, double *points, double *mape,
+                             double *estimated);
 
 /* Absolute percentage error statistics over the records that match. */
 #define SP_EVAL_HIST_BINS 11 /* [0,10), [10,20) ... [90,100), >= 100 % */
@@ -542,22 +531,19 @@ typedef struct sp_eval_filter {
   size_t method, quantity, k, kernel, base;
 } sp_eval_filter;
 void sp_eval_filter_init(sp_eval_filter *f);
-int sp_evaluation_stats(const sp_evaluation *e, const sp_eval_filter *f,
-                        sp_eval_stats *out);
+int sp_evaluation_stats(const sp_evaluation *e, const sp_eval_filter *f, sp_eval_stats *out);
 /* The same for energy per launch (time x power): every time record that
  * has the power record of the same method, split, cluster count, kernel,
  * base and target is scored as predicted time x power against measured
  * time x power (f's quantity is ignored; no intervals). */
-int sp_evaluation_energy_stats(const sp_evaluation *e, const sp_eval_filter *f,
-                               sp_eval_stats *out);
+int sp_evaluation_energy_stats(const sp_evaluation *e, const sp_eval_filter *f, sp_eval_stats *out);
 
 /* Writes the evaluation report into dir (replaced atomically): CSV tables
  * (summary, by_clusters, by_base, per_kernel, histogram, predictions), SVG
  * plots (error vs cluster count, error histograms, per-base error maps,
  * predicted vs measured) and an index.html that ties them together. */
 int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
-                               const sp_eval_params *params, const char *dir,
-                               sp_error *err);
+                               const sp_eval_params *params, const char *dir, sp_error *err);
 
 /* ==== design-space exploration, DVFS governors, CSV export ================
  * (docs/dse.md)
@@ -613,11 +599,11 @@ typedef struct sp_dse_params {
   /* CSV with the columns name and either config (32cu/1000/1375) or
    * cu,engine_mhz,memory_mhz: candidate products to rank.  NULL: none. */
   const char *candidates_path;
-  sp_config reference;    /* cu == 0: the model's base configuration */
-  double power_cap_w;     /* 0: no cap */
-  double time_budget;     /* max time / reference time; 0: no budget */
-  unsigned grid_interp;   /* 1: the model's grid (see above) */
-  int rank_by;            /* sp_dse_objective ranking the candidates */
+  sp_config reference;  /* cu == 0: the model's base configuration */
+  double power_cap_w;   /* 0: no cap */
+  double time_budget;   /* max time / reference time; 0: no budget */
+  unsigned grid_interp; /* 1: the model's grid (see above) */
+  int rank_by;          /* sp_dse_objective ranking the candidates */
   /* Classification: a kernel is compute-bound when the elasticity of its
    * time to the engine clock is at least bound_elasticity in magnitude and
    * bound_dominance times that to the memory clock (bandwidth-bound the
@@ -633,11 +619,11 @@ void sp_dse_params_init(sp_dse_params *p);
 
 /* A configuration chosen for an objective and what it gives. */
 typedef struct sp_dse_choice {
-  size_t config;        /* index into sp_dse_result.configs, or SP_NO_CONFIG */
+  size_t config; /* index into sp_dse_result.configs, or SP_NO_CONFIG */
   double time_ms;
   double energy_mj;
-  double avg_power_w;   /* energy / time */
-  double peak_power_w;  /* highest kernel power */
+  double avg_power_w;  /* energy / time */
+  double peak_power_w; /* highest kernel power */
 } sp_dse_choice;
 
 /* Elasticities d ln(value) / d ln(axis value), indexed by SP_AXIS_*: measured
@@ -655,39 +641,39 @@ typedef struct sp_dse_kernel {
   char *name;
   double weight;
   double base_time_ms, base_power_w;
-  size_t clamped;             /* counters clamped to the training range */
-  char *first_clamped;        /* the first one's name, or NULL */
-  sp_dse_choice reference;    /* this kernel alone at the reference */
+  size_t clamped;                             /* counters clamped to the training range */
+  char *first_clamped;                        /* the first one's name, or NULL */
+  sp_dse_choice reference;                    /* this kernel alone at the reference */
   sp_dse_choice best[SP_DSE_OBJECTIVE_COUNT]; /* this kernel alone */
   sp_dse_sensitivity sens;
 } sp_dse_kernel;
 
 typedef struct sp_dse_candidate {
   char *name;
-  size_t config;        /* index into sp_dse_result.configs */
-  size_t rank;          /* 1 = best by the ranking objective */
-  int meets_cap;        /* 1 when no cap is set */
-  int meets_budget;     /* 1 when no budget is set */
+  size_t config;    /* index into sp_dse_result.configs */
+  size_t rank;      /* 1 = best by the ranking objective */
+  int meets_cap;    /* 1 when no cap is set */
+  int meets_budget; /* 1 when no budget is set */
 } sp_dse_candidate;
 
 /* Everything sp_dse_run found; read-only, freed by sp_dse_result_free. */
 typedef struct sp_dse_result {
   char *model_name, *model_source;
   int synthetic;
-  sp_dse_params params;       /* as given; the two paths are not kept */
+  sp_dse_params params; /* as given; the two paths are not kept */
   size_t nconfigs;
-  sp_config *configs;         /* the space, in grid order */
+  sp_config *configs; /* the space, in grid order */
   size_t naxis[3];
-  int *axis[3];               /* the space's axis values, ascending */
+  int *axis[3]; /* the space's axis values, ascending */
   /* The workload at each configuration: weighted sums over its kernels. */
   double *time_ms, *energy_mj, *peak_power_w;
-  size_t reference;           /* index of the reference configuration */
+  size_t reference; /* index of the reference configuration */
   sp_dse_choice best[SP_DSE_OBJECTIVE_COUNT];
   /* Pareto fronts, configuration indices in ascending time: time vs energy
    * and time vs average power. */
   size_t npareto_energy, npareto_power;
   size_t *pareto_energy, *pareto_power;
-  sp_dse_sensitivity sens;    /* the workload's */
+  sp_dse_sensitivity sens; /* the workload's */
   size_t nkernels;
   sp_dse_kernel *kernels;
   size_t ncandidates;
@@ -700,8 +686,8 @@ typedef struct sp_dse_result {
  * configuration meets is SP_ENOTFOUND naming the closest configuration; a
  * candidate off the space is SP_EGRID naming the nearest configuration.  The
  * model must have a power model (SP_ENOPOWER). */
-int sp_dse_run(const sp_model *m, const sp_dataset *ds, const sp_dse_params *p,
-               sp_dse_result **out, sp_error *err);
+int sp_dse_run(const sp_model *m, const sp_dataset *ds, const sp_dse_params *p, sp_dse_result **out,
+               sp_error *err);
 void sp_dse_result_free(sp_dse_result *r);
 
 /* Index of cfg in the result's space, or SP_NO_CONFIG. */
@@ -751,17 +737,15 @@ typedef struct sp_governor_trace sp_governor_trace;
  * the model's grid.  ds (may be NULL) supplies base data for rows without it
  * and the measurements used as ground truth when replaying: where ds has a
  * kernel at a configuration, outcomes there are measured, else predicted. */
-int sp_governor_trace_load(const char *path, const sp_model *m,
-                           const sp_dataset *ds, sp_governor_trace **out,
-                           sp_error *err);
+int sp_governor_trace_load(const char *path, const sp_model *m, const sp_dataset *ds,
+                           sp_governor_trace **out, sp_error *err);
 void sp_governor_trace_free(sp_governor_trace *t);
 size_t sp_governor_trace_length(const sp_governor_trace *t);
 size_t sp_governor_trace_kernel_count(const sp_governor_trace *t);
 const char *sp_governor_trace_kernel_name(const sp_governor_trace *t, size_t k);
 /* Counters of distinct kernel k clamped to the training range; *first gets
  * the first one's name (NULL when none). */
-size_t sp_governor_trace_kernel_clamped(const sp_governor_trace *t, size_t k,
-                                        const char **first);
+size_t sp_governor_trace_kernel_clamped(const sp_governor_trace *t, size_t k, const char **first);
 /* 1 when the dataset measured distinct kernel k at any configuration. */
 int sp_governor_trace_kernel_measured(const sp_governor_trace *t, size_t k);
 /* The distinct kernel and the order value of invocation i (in replay order). */
@@ -792,13 +776,13 @@ void sp_governor_params_init(sp_governor_params *p);
 
 /* One invocation as a policy sees it before choosing its configuration. */
 typedef struct sp_governor_invocation {
-  size_t position;          /* 0-based place in the trace */
-  long order;               /* the trace's order value */
-  size_t kernel;            /* distinct kernel index */
+  size_t position; /* 0-based place in the trace */
+  long order;      /* the trace's order value */
+  size_t kernel;   /* distinct kernel index */
   const char *name;
   const sp_observation *obs;
-  const double *time_ms;    /* predicted at every configuration */
-  const double *power_w;    /* predicted at every configuration */
+  const double *time_ms; /* predicted at every configuration */
+  const double *power_w; /* predicted at every configuration */
   /* Measured at every configuration (NaN where not measured), or NULL when
    * the dataset has none of this kernel.  Meant for oracles only. */
   const double *measured_time_ms;
@@ -808,12 +792,12 @@ typedef struct sp_governor_invocation {
 /* What happened when an invocation ran. */
 typedef struct sp_governor_outcome {
   size_t position;
-  size_t config;            /* index into the context's configs */
+  size_t config;                      /* index into the context's configs */
   double time_ms, power_w, energy_mj; /* the kernel's run */
-  unsigned switches;        /* axes changed before it */
+  unsigned switches;                  /* axes changed before it */
   double switch_time_ms, switch_energy_mj;
-  int measured;             /* 1 when time and power were measured */
-  int over_cap;             /* 1 when power exceeded the cap */
+  int measured; /* 1 when time and power were measured */
+  int over_cap; /* 1 when power exceeded the cap */
 } sp_governor_outcome;
 
 typedef struct sp_governor_context {
@@ -835,16 +819,12 @@ typedef struct sp_governor_context {
  * replay; init and choose may fill err to say why. */
 typedef struct sp_governor_policy {
   const char *name;
-  int (*init)(const sp_governor_context *ctx, void *user, void **state,
-              sp_error *err);
-  int (*choose)(void *state, const sp_governor_context *ctx,
-                const sp_governor_invocation *next,
-                const sp_governor_outcome *history, size_t nhistory,
-                size_t *config, sp_error *err);
-  void (*observe)(void *state, const sp_governor_context *ctx,
-                  const sp_governor_outcome *outcome);
+  int (*init)(const sp_governor_context *ctx, void *user, void **state, sp_error *err);
+  int (*choose)(void *state, const sp_governor_context *ctx, const sp_governor_invocation *next,
+                const sp_governor_outcome *history, size_t nhistory, size_t *config, sp_error *err);
+  void (*observe)(void *state, const sp_governor_context *ctx, const sp_governor_outcome *outcome);
   void (*free)(void *state);
-  void *user;               /* passed to init */
+  void *user; /* passed to init */
 } sp_governor_policy;
 
 /* Built-in policies: "reference" (static reference), "best-edp" (one
@@ -859,16 +839,16 @@ const sp_governor_policy *sp_governor_builtin_at(size_t i);
 
 typedef struct sp_governor_result {
   char *policy;
-  double time_ms;           /* kernels plus switching */
-  double energy_mj;         /* kernels plus switching */
-  double edp;               /* energy x time, mJ x ms */
-  double avg_power_w;       /* energy / time */
+  double time_ms;     /* kernels plus switching */
+  double energy_mj;   /* kernels plus switching */
+  double edp;         /* energy x time, mJ x ms */
+  double avg_power_w; /* energy / time */
   double peak_power_w;
-  size_t over_cap;          /* invocations above the cap */
+  size_t over_cap; /* invocations above the cap */
   double over_cap_time_ms;
-  size_t switches;          /* axis changes */
+  size_t switches; /* axis changes */
   double switch_time_ms, switch_energy_mj;
-  size_t measured;          /* invocations with measured outcomes */
+  size_t measured; /* invocations with measured outcomes */
   size_t length;
   sp_governor_outcome *steps;
 } sp_governor_result;
@@ -878,26 +858,20 @@ typedef struct sp_governor_result {
  * predictions) is SP_ENOTFOUND naming the kernel and the closest
  * configuration. */
 int sp_governor_replay(const sp_governor_trace *t, const sp_governor_policy *p,
-                       const sp_governor_params *params,
-                       sp_governor_result **out, sp_error *err);
+                       const sp_governor_params *params, sp_governor_result **out, sp_error *err);
 void sp_governor_result_free(sp_governor_result *r);
 
 /* The comparison of n results: JSON, CSV (one summary row per policy, or
  * one row per policy and invocation) and an HTML report directory written
  * at once like sp_dse_report_write's. */
-int sp_governor_write_json(const sp_governor_trace *t,
-                           const sp_governor_params *p,
-                           const sp_governor_result *const *results, size_t n,
-                           FILE *fp);
-int sp_governor_write_summary_csv(const sp_governor_result *const *results,
-                                  size_t n, FILE *fp);
+int sp_governor_write_json(const sp_governor_trace *t, const sp_governor_params *p,
+                           const sp_governor_result *const *results, size_t n, FILE *fp);
+int sp_governor_write_summary_csv(const sp_governor_result *const *results, size_t n, FILE *fp);
 int sp_governor_write_steps_csv(const sp_governor_trace *t,
-                                const sp_governor_result *const *results,
-                                size_t n, FILE *fp);
-int sp_governor_report_write(const sp_governor_trace *t,
-                             const sp_governor_params *p,
-                             const sp_governor_result *const *results,
-                             size_t n, const char *dir, sp_error *err);
+                                const sp_governor_result *const *results, size_t n, FILE *fp);
+int sp_governor_report_write(const sp_governor_trace *t, const sp_governor_params *p,
+                             const sp_governor_result *const *results, size_t n, const char *dir,
+                             sp_error *err);
 
 /* ---- prediction matrix export ------------------------------------------- */
 
@@ -908,8 +882,8 @@ typedef enum sp_export_layout {
 
 typedef struct sp_export_params {
   sp_export_layout layout;
-  int with_measured;      /* add measured values and signed % errors */
-  unsigned grid_interp;   /* 1: the model's grid */
+  int with_measured;    /* add measured values and signed % errors */
+  unsigned grid_interp; /* 1: the model's grid */
   /* Launch counts per dataset kernel (sp_workload_load: a profile's
    * launches.csv), or NULL.  With them the kernels are followed by the
    * whole application, kernel "(application)": time and energy summed
@@ -924,11 +898,11 @@ void sp_export_params_init(sp_export_params *p);
 /* Writes every kernel of ds predicted at every configuration as CSV
  * (RFC 4180 quoting, LF line ends, header row with units).  Every kernel is checked
  * before the first byte is written. */
-int sp_export_write(const sp_model *m, const sp_dataset *ds,
-                    const sp_export_params *p, FILE *fp, sp_error *err);
+int sp_export_write(const sp_model *m, const sp_dataset *ds, const sp_export_params *p, FILE *fp,
+                    sp_error *err);
 /* The same into path, atomically: nothing is left there on error. */
-int sp_export_save(const sp_model *m, const sp_dataset *ds,
-                   const sp_export_params *p, const char *path, sp_error *err);
+int sp_export_save(const sp_model *m, const sp_dataset *ds, const sp_export_params *p,
+                   const char *path, sp_error *err);
 
 /* ==== end of design-space exploration, governors, export ================= */
 
@@ -981,8 +955,7 @@ const char *sp_profile_missing(const sp_profile *p, size_t i);
  * profile.txt (device, SM count, clocks) and profile-raw.csv, all at once.
  * A missing metric, no launch, an SM count other than base's or an entry
  * whose values read n/a is an error before anything is written. */
-int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir,
-                     sp_error *err);
+int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir, sp_error *err);
 
 /* ==== end of profiles ===================================================== */
 
@@ -1039,12 +1012,12 @@ typedef struct sp_plan sp_plan;
  * when the kernel has none). */
 typedef struct sp_plan_kernel {
   const char *name;
-  size_t measured;       /* grid configurations measured */
-  size_t off_grid;       /* rows not on the grid (ignored) */
-  double error_time;     /* estimated surface error of time, % */
-  double error_power;    /* and of power */
-  int state;             /* sp_plan_state */
-  size_t nnext;          /* the next batch, most uncertain first */
+  size_t measured;    /* grid configurations measured */
+  size_t off_grid;    /* rows not on the grid (ignored) */
+  double error_time;  /* estimated surface error of time, % */
+  double error_power; /* and of power */
+  int state;          /* sp_plan_state */
+  size_t nnext;       /* the next batch, most uncertain first */
   const sp_config *next;
 } sp_plan_kernel;
 
@@ -1053,8 +1026,7 @@ typedef struct sp_plan_kernel {
  * and names its next batch.  ds may be NULL (nothing measured yet: the
  * grid and the kernels must then be given).  SP_EINVAL for a bad
  * parameter, SP_EGRID for a base off the grid. */
-int sp_plan_make(const sp_dataset *ds, const sp_plan_params *p, sp_plan **out,
-                 sp_error *err);
+int sp_plan_make(const sp_dataset *ds, const sp_plan_params *p, sp_plan **out, sp_error *err);
 void sp_plan_free(sp_plan *pl);
 size_t sp_plan_grid_size(const sp_plan *pl);
 sp_config sp_plan_base(const sp_plan *pl);

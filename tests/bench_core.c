@@ -34,17 +34,21 @@ int main(int argc, char **argv) {
   }
   qsort(build, BUILDS, sizeof *build, bench_cmp_double);
   size_t nk = sp_dataset_kernel_count(ds), ncfg = sp_model_config_count(m, SP_TIME);
-  printf("model build: %zu kernels x %zu configurations, k = %zu: median %.3f s (min %.3f, max %.3f) over %d builds\n",
-         nk, ncfg, p.clusters, build[BUILDS / 2], build[0], build[BUILDS - 1], BUILDS);
+  printf(
+      "model build: %zu kernels x %zu configurations, k = %zu: median %.3f s (min %.3f, max %.3f) "
+      "over %d builds\n",
+      nk, ncfg, p.clusters, build[BUILDS / 2], build[0], build[BUILDS - 1], BUILDS);
 
   double *counters = malloc(sp_model_counter_count(m) * sizeof(double));
   double *out = malloc(ncfg * sizeof(double));
   sp_observation obs;
-  if (!counters || !out || sp_model_observe(m, ds, 0, counters, &obs, &err)) return bench_die("bench_core", &err);
+  if (!counters || !out || sp_model_observe(m, ds, 0, counters, &obs, &err))
+    return bench_die("bench_core", &err);
   double sink = 0, t = bench_design_space(m, &obs, 0, out, NULL, 20000, &sink);
-  printf("design space of one kernel (time at all %zu configurations, classifiers included): "
-         "median %.2f us, %.0f design spaces/s, %.0f predictions/s (checksum %.3g)\n",
-         ncfg, 1e6 * t, 1.0 / t, (double)(ncfg - 1) / t, sink);
+  printf(
+      "design space of one kernel (time at all %zu configurations, classifiers included): "
+      "median %.2f us, %.0f design spaces/s, %.0f predictions/s (checksum %.3g)\n",
+      ncfg, 1e6 * t, 1.0 / t, (double)(ncfg - 1) / t, sink);
   free(counters);
   free(out);
   sp_model_free(m);

@@ -28,8 +28,10 @@ static int time_run(const sp_model *m, const sp_dataset *ds, unsigned interp, do
     int st = sp_dse_run(m, ds, &p, &res, err);
     t[r] = bench_now() - t0;
     if (st) return st;
-    if (r == REPS - 1) *keep = res;
-    else sp_dse_result_free(res);
+    if (r == REPS - 1)
+      *keep = res;
+    else
+      sp_dse_result_free(res);
   }
   qsort(t, REPS, sizeof *t, bench_cmp_double);
   *median = t[REPS / 2];
@@ -42,9 +44,11 @@ static int bench(const sp_model *m, const sp_dataset *ds, unsigned interp, const
   double median;
   sp_dse_result *r = NULL;
   if (time_run(m, ds, interp, &median, &r, &err)) return bench_die("bench_dse", &err);
-  printf("dse --grid-interp %-3u %8zu configurations x %zu kernels: %8.3f s  (%.1f ns per "
-         "kernel-configuration)\n", interp, r->nconfigs, r->nkernels, median,
-         1e9 * median / ((double)r->nconfigs * (double)r->nkernels));
+  printf(
+      "dse --grid-interp %-3u %8zu configurations x %zu kernels: %8.3f s  (%.1f ns per "
+      "kernel-configuration)\n",
+      interp, r->nconfigs, r->nkernels, median,
+      1e9 * median / ((double)r->nconfigs * (double)r->nkernels));
   if (report) {
     double t0 = bench_now();
     if (sp_dse_report_write(r, report, &err)) return bench_die("bench_dse", &err);

@@ -28,7 +28,8 @@ int main(int argc, char **argv) {
   double *lo = malloc(ncfg * sizeof(double)), *hi = malloc(ncfg * sizeof(double));
   double *pout = malloc((sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
   sp_observation obs;
-  if (!counters || !out || !lo || !hi || !pout) return fprintf(stderr, "bench_model: out of memory\n"), 1;
+  if (!counters || !out || !lo || !hi || !pout)
+    return fprintf(stderr, "bench_model: out of memory\n"), 1;
   if (sp_model_observe(m, ds, 0, counters, &obs, &err)) return bench_die("bench_model", &err);
   int power = sp_model_has_power(m) && obs.base_power_w > 0;
   double sink = 0;
@@ -38,8 +39,8 @@ int main(int argc, char **argv) {
     double t = bench_design_space(m, &obs, 0, out, pout, 20000, &sink);
     double tp = power ? bench_design_space(m, &obs, 1, out, pout, 10000, &sink) : 0;
     double ti = bench_interval(m, &obs, out, lo, hi, 2000, &sink);
-    printf("%s (%s, %zu configurations): time design space median %.2f us", argv[1], name,
-           ncfg, 1e6 * t);
+    printf("%s (%s, %zu configurations): time design space median %.2f us", argv[1], name, ncfg,
+           1e6 * t);
     if (power) printf(", time and power %.2f us", 1e6 * tp);
     printf(", time with 90%% intervals and novelty %.2f us\n", 1e6 * ti);
   }

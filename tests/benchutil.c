@@ -25,8 +25,8 @@ int bench_die(const char *program, const sp_error *e) {
   return 1;
 }
 
-int bench_load(const char *program, const char *model_dir, const char *runs,
-               const char *counters, sp_model **m, sp_dataset **ds) {
+int bench_load(const char *program, const char *model_dir, const char *runs, const char *counters,
+               sp_model **m, sp_dataset **ds) {
   sp_error err;
   sp_error_clear(&err);
   *m = NULL;
@@ -55,8 +55,8 @@ double bench_design_space(const sp_model *m, sp_observation *obs, int with_power
   return per[ROUNDS / 2];
 }
 
-double bench_interval(const sp_model *m, sp_observation *obs, double *out, double *lo,
-                      double *hi, long iters, double *sink) {
+double bench_interval(const sp_model *m, sp_observation *obs, double *out, double *lo, double *hi,
+                      long iters, double *sink) {
   enum { ROUNDS = 7 };
   double per[ROUNDS];
   sp_predict_info info;

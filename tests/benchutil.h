@@ -19,8 +19,8 @@ int bench_die(const char *program, const sp_error *e);
 
 /* Loads the model MODEL_DIR and the kernels of RUNS/COUNTERS; on failure
  * reports it as program does and returns 1 (nothing to free). */
-int bench_load(const char *program, const char *model_dir, const char *runs,
-               const char *counters, sp_model **m, sp_dataset **ds);
+int bench_load(const char *program, const char *model_dir, const char *runs, const char *counters,
+               sp_model **m, sp_dataset **ds);
 
 /* Median seconds (of 7 rounds of iters calls) of predicting time at every
  * configuration of m's grid into out, and power into pout too when
@@ -31,7 +31,7 @@ double bench_design_space(const sp_model *m, sp_observation *obs, int with_power
 
 /* The same for sp_model_predict_interval of time (lo, hi: the grid's size),
  * with the novelty asked for. */
-double bench_interval(const sp_model *m, sp_observation *obs, double *out, double *lo,
-                      double *hi, long iters, double *sink);
+double bench_interval(const sp_model *m, sp_observation *obs, double *out, double *lo, double *hi,
+                      long iters, double *sink);
 
 #endif

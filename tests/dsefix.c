@@ -83,8 +83,8 @@ static void kernel_rows(buf *runs, buf *ctr, const char *name, int cls, int j, d
   double v[3];
   counters(cls, j, v);
   csv_name(ctr, name);
-  put(ctr, ",%d,%d,%d,%.17g,%.17g,%.17g\n", base.cu, base.engine_mhz, base.memory_mhz, v[0],
-      v[1], v[2]);
+  put(ctr, ",%d,%d,%d,%.17g,%.17g,%.17g\n", base.cu, base.engine_mhz, base.memory_mhz, v[0], v[1],
+      v[2]);
 }
 
 static void write_set(const char *dir, const char *stem, int fresh, char **runs_path,

@@ -90,7 +90,6 @@ START_TEST(test_error_falls_with_points) {
 }
 END_TEST
 
-
 /* Every batch names configurations not measured yet, each once. */
 START_TEST(test_batch_never_repeats) {
   sp_cgrid g;
@@ -242,7 +241,8 @@ END_TEST
 
 /* Writes the analytic kernels "k0".."k(n-1)" (kernel i's time scaled by
  * 1 + i) at the grid configurations j with keep(i, j). */
-static char *write_runs(const char *dir, const sp_cgrid *g, size_t nk, int (*keep)(size_t, size_t)) {
+static char *write_runs(const char *dir, const sp_cgrid *g, size_t nk,
+                        int (*keep)(size_t, size_t)) {
   char *path = tu_path(dir, "runs.csv");
   FILE *fp = fopen(path, "w");
   ck_assert_ptr_nonnull(fp);
@@ -258,7 +258,10 @@ static char *write_runs(const char *dir, const sp_cgrid *g, size_t nk, int (*kee
   return path;
 }
 
-static int keep_all(size_t i, size_t j) { (void)i, (void)j; return 1; }
+static int keep_all(size_t i, size_t j) {
+  (void)i, (void)j;
+  return 1;
+}
 /* A sparse pattern: every 23rd configuration, and the middle (211). */
 static int keep_some(size_t i, size_t j) { return j == 211 || (j + i) % 23 == 0; }
 
@@ -361,7 +364,10 @@ START_TEST(test_completed_file) {
       double t, t0;
       ck_assert_int_eq(sp_dataset_time(full, k, &c, &t), SP_OK);
       rows++;
-      const int was = sp_dataset_time(partial, sp_dataset_kernel_index(partial, sp_dataset_kernel_name(full, k)), &c, &t0) == SP_OK;
+      const int was =
+          sp_dataset_time(partial,
+                          sp_dataset_kernel_index(partial, sp_dataset_kernel_name(full, k)), &c,
+                          &t0) == SP_OK;
       ck_assert_int_eq(sp_dataset_measured(full, k, &c), was);
       if (was) {
         ck_assert_double_eq(t, t0);
@@ -402,7 +408,8 @@ START_TEST(test_source_column) {
                       "a,16,500,475,1.5,70,completed,y\n"
                       "a,16,1000,475,1.25,80,,z\n");
   sp_dataset *ds = load(ok);
-  const sp_config c1 = {8, 500, 475}, c2 = {16, 500, 475}, c3 = {16, 1000, 475}, c4 = {8, 1000, 475};
+  const sp_config c1 = {8, 500, 475}, c2 = {16, 500, 475}, c3 = {16, 1000, 475},
+                  c4 = {8, 1000, 475};
   ck_assert_int_eq(sp_dataset_measured(ds, 0, &c1), 1);
   ck_assert_int_eq(sp_dataset_measured(ds, 0, &c2), 0);
   ck_assert_int_eq(sp_dataset_measured(ds, 0, &c3), 1);

@@ -22,14 +22,12 @@
 #define NIN 4
 #define NCLS 3
 #define NSAMP 24
-static const double prototype[NCLS][NIN] = {{0.82, 0.13, 0.385, 0.61},
-                                            {0.17, 0.74, 0.52, 0.29},
-                                            {0.45, 0.36, 0.91, 0.07}};
+static const double prototype[NCLS][NIN] = {
+    {0.82, 0.13, 0.385, 0.61}, {0.17, 0.74, 0.52, 0.29}, {0.45, 0.36, 0.91, 0.07}};
 static const double jitter[NSAMP / NCLS][NIN] = {
-    {0.031, -0.047, 0.012, 0.058},  {-0.052, 0.023, -0.038, 0.006},
-    {0.017, 0.061, 0.044, -0.029},  {-0.008, -0.019, -0.057, 0.041},
-    {0.049, 0.005, 0.027, -0.053},  {-0.036, -0.064, 0.009, 0.022},
-    {0.062, 0.038, -0.016, -0.011}, {-0.027, 0.014, 0.053, 0.035}};
+    {0.031, -0.047, 0.012, 0.058},   {-0.052, 0.023, -0.038, 0.006}, {0.017, 0.061, 0.044, -0.029},
+    {-0.008, -0.019, -0.057, 0.041}, {0.049, 0.005, 0.027, -0.053},  {-0.036, -0.064, 0.009, 0.022},
+    {0.062, 0.038, -0.016, -0.011},  {-0.027, 0.014, 0.053, 0.035}};
 
 static double xs[NSAMP * NIN];
 static size_t labels[NSAMP];
@@ -37,8 +35,7 @@ static size_t labels[NSAMP];
 static void make_problem(void) {
   for (size_t s = 0; s < NSAMP; s++) {
     labels[s] = s % NCLS;
-    for (size_t j = 0; j < NIN; j++)
-      xs[s * NIN + j] = prototype[s % NCLS][j] + jitter[s / NCLS][j];
+    for (size_t j = 0; j < NIN; j++) xs[s * NIN + j] = prototype[s % NCLS][j] + jitter[s / NCLS][j];
   }
 }
 
@@ -52,8 +49,7 @@ static sp_classifier_params params(unsigned long seed) {
 static sp_classifier *train_ok(unsigned long seed) {
   const sp_classifier_params p = params(seed);
   sp_classifier *c = NULL;
-  ck_assert_int_eq(sp__classifier_train(xs, labels, NSAMP, NIN, NCLS, &p, &c),
-                   SP_OK);
+  ck_assert_int_eq(sp__classifier_train(xs, labels, NSAMP, NIN, NCLS, &p, &c), SP_OK);
   ck_assert_ptr_nonnull(c);
   return c;
 }
@@ -107,8 +103,7 @@ static void save_trained(const char *name, char *path, size_t size) {
 
 /* A copy of the file at src with the first occurrence of from replaced by
  * to, written to dst. */
-static void write_edited(const char *src, const char *dst, const char *from,
-                         const char *to) {
+static void write_edited(const char *src, const char *dst, const char *from, const char *to) {
   size_t len;
   char *text = read_file(src, &len);
   char *at = strstr(text, from);
@@ -124,8 +119,7 @@ static void write_edited(const char *src, const char *dst, const char *from,
 
 /* Saves a network made with FANN directly, for topologies the classifier
  * itself never produces. */
-static void save_fann(struct fann *ann, const char *name, char *path,
-                      size_t size) {
+static void save_fann(struct fann *ann, const char *name, char *path, size_t size) {
   ck_assert_ptr_nonnull(ann);
   tmp_path(path, size, name);
   ck_assert_int_eq(fann_save(ann, path), 0);
@@ -140,10 +134,8 @@ static void remove_tree(const char *dir) {
   while ((e = readdir(d)) != NULL) {
     char path[1024];
     struct stat st;
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-      continue;
-    ck_assert_int_lt(snprintf(path, sizeof path, "%s/%s", dir, e->d_name),
-                     (int)sizeof path);
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    ck_assert_int_lt(snprintf(path, sizeof path, "%s/%s", dir, e->d_name), (int)sizeof path);
     ck_assert_int_eq(lstat(path, &st), 0);
     if (S_ISDIR(st.st_mode))
       remove_tree(path);
@@ -215,13 +207,12 @@ START_TEST(test_train_invalid) {
   size_t bad_labels[NSAMP];
   double bad_x[NSAMP * NIN];
 
-  ck_assert_int_eq(sp__classifier_train(xs, labels, NSAMP, NIN, NCLS, &p, NULL),
-                   SP_EINVAL);
-#define EXPECT_EINVAL(call)                                                    \
-  do {                                                                         \
-    c = (sp_classifier *)&c;                                                   \
-    ck_assert_int_eq((call), SP_EINVAL);                                       \
-    ck_assert_ptr_null(c);                                                     \
+  ck_assert_int_eq(sp__classifier_train(xs, labels, NSAMP, NIN, NCLS, &p, NULL), SP_EINVAL);
+#define EXPECT_EINVAL(call)              \
+  do {                                   \
+    c = (sp_classifier *)&c;             \
+    ck_assert_int_eq((call), SP_EINVAL); \
+    ck_assert_ptr_null(c);               \
   } while (0)
   EXPECT_EINVAL(sp__classifier_train(xs, labels, NSAMP, NIN, NCLS, NULL, &c));
   EXPECT_EINVAL(sp__classifier_train(xs, labels, 0, NIN, NCLS, &p, &c));
@@ -239,8 +230,7 @@ START_TEST(test_train_invalid) {
   for (size_t i = 0; i < 3; i++) {
     memcpy(bad_x, xs, sizeof xs);
     bad_x[NSAMP * NIN - 3] = non_finite[i];
-    EXPECT_EINVAL(
-        sp__classifier_train(bad_x, labels, NSAMP, NIN, NCLS, &p, &c));
+    EXPECT_EINVAL(sp__classifier_train(bad_x, labels, NSAMP, NIN, NCLS, &p, &c));
   }
 
   const double bad_error[] = {NAN, -1e-4, 1.25, INFINITY};
@@ -283,8 +273,7 @@ START_TEST(test_silent) {
   ck_assert_int_eq(sp__classifier_load(net, NIN, NCLS, &c), SP_OK);
   sp__classifier_free(c);
   const sp_classifier_params p = {7, 3, 1e-4};
-  ck_assert_int_eq(sp__classifier_train(xs, labels, NSAMP, NIN, NCLS, &p, &c),
-                   SP_OK);
+  ck_assert_int_eq(sp__classifier_train(xs, labels, NSAMP, NIN, NCLS, &p, &c), SP_OK);
   const int save_st = sp__classifier_save(c, missing);
   sp__classifier_free(c);
   const int load_st = sp__classifier_load(cut, NIN, NCLS, &c);
@@ -313,8 +302,7 @@ START_TEST(test_round_trip) {
   double before[NSAMP + 1][NCLS], after[NSAMP + 1][NCLS];
   make_tmpdir();
   sp_classifier *c = train_ok(2385);
-  for (size_t s = 0; s < NSAMP; s++)
-    sp__classifier_classify(c, xs + s * NIN, before[s]);
+  for (size_t s = 0; s < NSAMP; s++) sp__classifier_classify(c, xs + s * NIN, before[s]);
   sp__classifier_classify(c, probe, before[NSAMP]);
   tmp_path(path, sizeof path, "net");
   ck_assert_int_eq(sp__classifier_save(c, path), SP_OK);
@@ -326,8 +314,7 @@ START_TEST(test_round_trip) {
   ck_assert_uint_eq(sp__classifier_inputs(c), NIN);
   ck_assert_uint_eq(sp__classifier_classes(c), NCLS);
   ck_assert(isnan(sp__classifier_train_mse(c)));
-  for (size_t s = 0; s < NSAMP; s++)
-    sp__classifier_classify(c, xs + s * NIN, after[s]);
+  for (size_t s = 0; s < NSAMP; s++) sp__classifier_classify(c, xs + s * NIN, after[s]);
   sp__classifier_classify(c, probe, after[NSAMP]);
   ck_assert_mem_eq(before, after, sizeof before);
 
@@ -362,21 +349,16 @@ END_TEST
 START_TEST(test_load_foreign_network) {
   char path[300];
   make_tmpdir();
-  save_fann(fann_create_standard(3, NIN, NCLS + 2, NCLS), "hidden", path,
-            sizeof path);
+  save_fann(fann_create_standard(3, NIN, NCLS + 2, NCLS), "hidden", path, sizeof path);
   expect_load(path, NIN, NCLS, SP_EMODEL);
-  save_fann(fann_create_standard(4, NIN, NCLS, NCLS, NCLS), "deep", path,
-            sizeof path);
+  save_fann(fann_create_standard(4, NIN, NCLS, NCLS, NCLS), "deep", path, sizeof path);
   expect_load(path, NIN, NCLS, SP_EMODEL);
-  save_fann(fann_create_shortcut(3, NIN, NCLS, NCLS), "shortcut", path,
-            sizeof path);
+  save_fann(fann_create_shortcut(3, NIN, NCLS, NCLS), "shortcut", path, sizeof path);
   expect_load(path, NIN, NCLS, SP_EMODEL);
-  save_fann(fann_create_sparse(0.5f, 3, NIN, NCLS, NCLS), "sparse", path,
-            sizeof path);
+  save_fann(fann_create_sparse(0.5f, 3, NIN, NCLS, NCLS), "sparse", path, sizeof path);
   expect_load(path, NIN, NCLS, SP_EMODEL);
   /* The right shape with FANN's default (sigmoid-stepwise) activation. */
-  save_fann(fann_create_standard(3, NIN, NCLS, NCLS), "stepwise", path,
-            sizeof path);
+  save_fann(fann_create_standard(3, NIN, NCLS, NCLS), "stepwise", path, sizeof path);
   expect_load(path, NIN, NCLS, SP_EMODEL);
   remove_tmpdir();
 }
@@ -429,8 +411,9 @@ START_TEST(test_load_garbage) {
   char net[300], path[300];
   make_tmpdir();
   tmp_path(path, sizeof path, "garbage");
-  static const char elf[] = "\x7f"
-                            "ELF\x02\x01\x01 not a network\n\0\xff";
+  static const char elf[] =
+      "\x7f"
+      "ELF\x02\x01\x01 not a network\n\0\xff";
   write_file(path, elf, sizeof elf - 1);
   expect_load(path, NIN, NCLS, SP_EMODEL);
   write_file(path, "", 0);
@@ -455,11 +438,9 @@ END_TEST
 START_TEST(test_long_paths) {
   char dir[600], path[700];
   make_tmpdir();
-  ck_assert_int_lt(snprintf(dir, sizeof dir, "%s/%0200d", tmpdir, 0),
-                   (int)sizeof dir);
+  ck_assert_int_lt(snprintf(dir, sizeof dir, "%s/%0200d", tmpdir, 0), (int)sizeof dir);
   ck_assert_int_eq(mkdir(dir, 0700), 0);
-  ck_assert_int_lt(snprintf(path, sizeof path, "%s/%0150d", dir, 1),
-                   (int)sizeof path);
+  ck_assert_int_lt(snprintf(path, sizeof path, "%s/%0150d", dir, 1), (int)sizeof path);
 
   sp_classifier *c = train_ok(11), *back = NULL;
   double a[NCLS], b[NCLS];
@@ -471,8 +452,7 @@ START_TEST(test_long_paths) {
   sp__classifier_free(back);
   expect_load(path, NIN + 2, NCLS, SP_EMODEL);
 
-  ck_assert_int_lt(snprintf(path, sizeof path, "%s/%0150d/net", dir, 2),
-                   (int)sizeof path);
+  ck_assert_int_lt(snprintf(path, sizeof path, "%s/%0150d/net", dir, 2), (int)sizeof path);
   ck_assert_int_eq(sp__classifier_save(c, path), SP_EIO);
   expect_load(path, NIN, NCLS, SP_EIO);
   sp__classifier_free(c);
@@ -489,8 +469,7 @@ START_TEST(test_save_errors) {
   ck_assert_int_eq(sp__classifier_save(c, NULL), SP_EINVAL);
   ck_assert_int_eq(sp__classifier_save(NULL, path), SP_EINVAL);
   /* A full device: the write error must be noticed. */
-  if (access("/dev/full", W_OK) == 0)
-    ck_assert_int_eq(sp__classifier_save(c, "/dev/full"), SP_EIO);
+  if (access("/dev/full", W_OK) == 0) ck_assert_int_eq(sp__classifier_save(c, "/dev/full"), SP_EIO);
   sp__classifier_free(c);
   remove_tmpdir();
 }
@@ -522,8 +501,7 @@ START_TEST(test_ties_pick_lowest) {
   sp_classifier *c = NULL;
   ck_assert_int_eq(sp__classifier_load(path, NIN, NCLS, &c), SP_OK);
   ck_assert_uint_eq(sp__classifier_classify(c, probe, out), 0);
-  for (size_t j = 0; j < NCLS; j++)
-    ck_assert_double_eq(out[j], 0.5);
+  for (size_t j = 0; j < NCLS; j++) ck_assert_double_eq(out[j], 0.5);
   sp__classifier_free(c);
   remove_tmpdir();
 }
@@ -557,14 +535,12 @@ START_TEST(test_trivial) {
   ck_assert_int_eq(access(path, F_OK), -1);
   sp__classifier_free(c);
 
-  ck_assert_int_eq(sp__classifier_train(xs, zeros, NSAMP, NIN, 1, &p, &c),
-                   SP_OK);
+  ck_assert_int_eq(sp__classifier_train(xs, zeros, NSAMP, NIN, 1, &p, &c), SP_OK);
   check_trivial(c, NIN);
   sp__classifier_free(c);
 
   /* Without counters there is nothing to read, but one class is fine. */
-  ck_assert_int_eq(sp__classifier_train(NULL, zeros, NSAMP, 0, 1, &p, &c),
-                   SP_OK);
+  ck_assert_int_eq(sp__classifier_train(NULL, zeros, NSAMP, 0, 1, &p, &c), SP_OK);
   check_trivial(c, 0);
   sp__classifier_free(c);
 

@@ -155,9 +155,8 @@ START_TEST(test_many_rows) {
   for (int k = 0; k < 150; k++) {
     for (int e = 0; e < 7; e++)
       for (int mem = 0; mem < 3; mem++)
-        n += (size_t)snprintf(runs + n, cap - n, "k%03d,4,%d,%d,%.4f,%.3f\n", k,
-                              300 + 100 * e, 475 + 450 * mem,
-                              1.5 + k * 0.37 + e * 0.011 + mem * 0.0013, 50.5 + k);
+        n += (size_t)snprintf(runs + n, cap - n, "k%03d,4,%d,%d,%.4f,%.3f\n", k, 300 + 100 * e,
+                              475 + 450 * mem, 1.5 + k * 0.37 + e * 0.011 + mem * 0.0013, 50.5 + k);
     m += (size_t)snprintf(ctr + m, cap - m, "k%03d,4,300,475,%d.25\n", k, k * 3);
   }
   sp_dataset *ds = load_ok(dir, runs, ctr);
@@ -224,89 +223,84 @@ typedef struct bad_case {
   const char *runs;
   const char *counters; /* NULL: load runs.csv alone */
   int status;
-  int in_counters;      /* the error names counters.csv, not runs.csv */
+  int in_counters; /* the error names counters.csv, not runs.csv */
   long line, column;
-  const char *field;    /* "" = no field */
-  const char *message;  /* a substring the message must contain */
+  const char *field;   /* "" = no field */
+  const char *message; /* a substring the message must contain */
 } bad_case;
 
 static const bad_case bad[] = {
-    {"ragged row", RUNS_HDR "bfs,8,300,475,2.385,91.5\nbfs,8,700,475,1.125\n", NULL,
-     SP_EPARSE, 0, 3, 0, "", "5 fields but the header has 6"},
-    {"long row", RUNS_HDR "bfs,8,300,475,2.385,91.5,7\n", NULL, SP_EPARSE, 0, 2, 0, "",
-     "7 fields"},
-    {"non-numeric time", RUNS_HDR "bfs,8,300,475,fast,91.5\n", NULL, SP_EPARSE, 0, 2, 5,
-     "time_ms", "'fast'"},
-    {"trailing text", RUNS_HDR "bfs,8,300,475,2.385ms,91.5\n", NULL, SP_EPARSE, 0, 2, 5,
-     "time_ms", "'2.385ms'"},
+    {"ragged row", RUNS_HDR "bfs,8,300,475,2.385,91.5\nbfs,8,700,475,1.125\n", NULL, SP_EPARSE, 0,
+     3, 0, "", "5 fields but the header has 6"},
+    {"long row", RUNS_HDR "bfs,8,300,475,2.385,91.5,7\n", NULL, SP_EPARSE, 0, 2, 0, "", "7 fields"},
+    {"non-numeric time", RUNS_HDR "bfs,8,300,475,fast,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
+     "'fast'"},
+    {"trailing text", RUNS_HDR "bfs,8,300,475,2.385ms,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
+     "'2.385ms'"},
     {"empty time", RUNS_HDR "bfs,8,300,475,,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
      "positive finite"},
-    {"nan time", RUNS_HDR "bfs,8,300,475,2.5,90\nbfs,8,700,475,nan,91.5\n", NULL,
-     SP_EPARSE, 0, 3, 5, "time_ms", "'nan'"},
-    {"inf time", RUNS_HDR "bfs,8,300,475,inf,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
-     "'inf'"},
-    {"overflowing time", RUNS_HDR "bfs,8,300,475,1e999,91.5\n", NULL, SP_EPARSE, 0, 2, 5,
-     "time_ms", "1e999"},
-    {"zero time", RUNS_HDR "bfs,8,300,475,0.0,91.5\n", NULL, SP_EPARSE, 0, 2, 5,
-     "time_ms", "'0.0'"},
-    {"negative time", RUNS_HDR "bfs,8,300,475,-2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 5,
-     "time_ms", "'-2.385'"},
-    {"negative power", RUNS_HDR "bfs,8,300,475,2.385,-91.5\n", NULL, SP_EPARSE, 0, 2, 6,
-     "power_w", "'-91.5'"},
-    {"infinite power", RUNS_HDR "bfs,8,300,475,2.385,-inf\n", NULL, SP_EPARSE, 0, 2, 6,
-     "power_w", "'-inf'"},
-    {"nan power", RUNS_HDR "bfs,8,300,475,2.385,NaN\n", NULL, SP_EPARSE, 0, 2, 6,
-     "power_w", "'NaN'"},
-    {"non-integer cu", RUNS_HDR "bfs,8.5,300,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 2,
-     "cu", "'8.5' is not a positive integer"},
-    {"zero cu", RUNS_HDR "bfs,0,300,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 2, "cu",
-     "'0'"},
+    {"nan time", RUNS_HDR "bfs,8,300,475,2.5,90\nbfs,8,700,475,nan,91.5\n", NULL, SP_EPARSE, 0, 3,
+     5, "time_ms", "'nan'"},
+    {"inf time", RUNS_HDR "bfs,8,300,475,inf,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms", "'inf'"},
+    {"overflowing time", RUNS_HDR "bfs,8,300,475,1e999,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
+     "1e999"},
+    {"zero time", RUNS_HDR "bfs,8,300,475,0.0,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
+     "'0.0'"},
+    {"negative time", RUNS_HDR "bfs,8,300,475,-2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
+     "'-2.385'"},
+    {"negative power", RUNS_HDR "bfs,8,300,475,2.385,-91.5\n", NULL, SP_EPARSE, 0, 2, 6, "power_w",
+     "'-91.5'"},
+    {"infinite power", RUNS_HDR "bfs,8,300,475,2.385,-inf\n", NULL, SP_EPARSE, 0, 2, 6, "power_w",
+     "'-inf'"},
+    {"nan power", RUNS_HDR "bfs,8,300,475,2.385,NaN\n", NULL, SP_EPARSE, 0, 2, 6, "power_w",
+     "'NaN'"},
+    {"non-integer cu", RUNS_HDR "bfs,8.5,300,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 2, "cu",
+     "'8.5' is not a positive integer"},
+    {"zero cu", RUNS_HDR "bfs,0,300,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 2, "cu", "'0'"},
     {"negative engine", RUNS_HDR "bfs,8,-300,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 3,
      "engine_mhz", "'-300'"},
-    {"text memory", RUNS_HDR "bfs,8,300,fast,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 4,
-     "memory_mhz", "'fast'"},
-    {"huge memory", RUNS_HDR "bfs,8,300,99999999999,2.385,91.5\n", NULL, SP_EPARSE, 0, 2,
-     4, "memory_mhz", "99999999999"},
-    {"empty kernel name", RUNS_HDR ",8,300,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 1,
-     "kernel", "empty kernel name"},
+    {"text memory", RUNS_HDR "bfs,8,300,fast,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 4, "memory_mhz",
+     "'fast'"},
+    {"huge memory", RUNS_HDR "bfs,8,300,99999999999,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 4,
+     "memory_mhz", "99999999999"},
+    {"empty kernel name", RUNS_HDR ",8,300,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 1, "kernel",
+     "empty kernel name"},
     {"duplicate row",
-     RUNS_HDR "bfs,8,300,475,2.385,91.5\nbfs,8,700,475,1.125,110\nbfs,8,300,475,2.4,91\n",
-     NULL, SP_EPARSE, 0, 4, 0, "", "already on line 2"},
-    {"missing column", "kernel,cu,engine_mhz,time_ms,power_w\nbfs,8,300,2.385,91.5\n",
-     NULL, SP_EPARSE, 0, 1, 0, "memory_mhz", "required column missing"},
-    {"missing time column", "kernel,cu,engine_mhz,memory_mhz,power_w\nbfs,8,300,475,9\n",
-     NULL, SP_EPARSE, 0, 1, 0, "time_ms", "required column missing"},
-    {"column twice", "kernel,cu,engine_mhz,cu,memory_mhz,time_ms\n", NULL, SP_EPARSE, 0, 1,
-     4, "cu", "twice"},
+     RUNS_HDR "bfs,8,300,475,2.385,91.5\nbfs,8,700,475,1.125,110\nbfs,8,300,475,2.4,91\n", NULL,
+     SP_EPARSE, 0, 4, 0, "", "already on line 2"},
+    {"missing column", "kernel,cu,engine_mhz,time_ms,power_w\nbfs,8,300,2.385,91.5\n", NULL,
+     SP_EPARSE, 0, 1, 0, "memory_mhz", "required column missing"},
+    {"missing time column", "kernel,cu,engine_mhz,memory_mhz,power_w\nbfs,8,300,475,9\n", NULL,
+     SP_EPARSE, 0, 1, 0, "time_ms", "required column missing"},
+    {"column twice", "kernel,cu,engine_mhz,cu,memory_mhz,time_ms\n", NULL, SP_EPARSE, 0, 1, 4, "cu",
+     "twice"},
     {"empty runs file", "", NULL, SP_EPARSE, 0, 1, 0, "", "empty file"},
     {"blank runs file", "\n\n\r\n", NULL, SP_EPARSE, 0, 1, 0, "", "empty file"},
     {"header only", RUNS_HDR, NULL, SP_EPARSE, 0, 2, 0, "", "no data rows"},
-    {"blank lines counted", RUNS_HDR "\n\nbfs,8,300,475,2.385\n", NULL, SP_EPARSE, 0, 4, 0,
-     "", "5 fields"},
-    {"kernel only in counters", GOOD_RUNS,
-     GOOD_CTR "sgemm,8,300,475,0.5,2e6\n", SP_ENOTFOUND, 1, 3, 1, "kernel",
-     "'sgemm' is not in"},
-    {"kernel without counters", GOOD_RUNS "spmv,8,300,475,3.5,80\n", GOOD_CTR, SP_ENOTFOUND,
-     1, 0, 0, "kernel", "'spmv'"},
+    {"blank lines counted", RUNS_HDR "\n\nbfs,8,300,475,2.385\n", NULL, SP_EPARSE, 0, 4, 0, "",
+     "5 fields"},
+    {"kernel only in counters", GOOD_RUNS, GOOD_CTR "sgemm,8,300,475,0.5,2e6\n", SP_ENOTFOUND, 1, 3,
+     1, "kernel", "'sgemm' is not in"},
+    {"kernel without counters", GOOD_RUNS "spmv,8,300,475,3.5,80\n", GOOD_CTR, SP_ENOTFOUND, 1, 0,
+     0, "kernel", "'spmv'"},
     {"duplicate counter name", GOOD_RUNS,
      "kernel,cu,engine_mhz,memory_mhz,valu.busy,mem.fetch,valu.busy\n", SP_EPARSE, 1, 1, 7,
      "valu.busy", "twice"},
-    {"empty counter name", GOOD_RUNS, "kernel,cu,engine_mhz,memory_mhz,valu.busy,\n",
-     SP_EPARSE, 1, 1, 6, "", "empty counter name"},
-    {"counters missing key column", GOOD_RUNS,
-     "kernel,cu,memory_mhz,valu.busy\nbfs,8,475,0.5\n", SP_EPARSE, 1, 1, 0, "engine_mhz",
-     "required column missing"},
-    {"non-numeric counter", GOOD_RUNS, CTR_HDR "bfs,8,300,475,0.375,lots\n", SP_EPARSE, 1,
-     2, 6, "mem.fetch", "'lots'"},
-    {"nan counter", GOOD_RUNS, CTR_HDR "bfs,8,300,475,nan,1.5e6\n", SP_EPARSE, 1, 2, 5,
-     "valu.busy", "'nan'"},
-    {"ragged counter row", GOOD_RUNS, CTR_HDR "bfs,8,300,475,0.375\n", SP_EPARSE, 1, 2, 0,
-     "", "5 fields but the header has 6"},
+    {"empty counter name", GOOD_RUNS, "kernel,cu,engine_mhz,memory_mhz,valu.busy,\n", SP_EPARSE, 1,
+     1, 6, "", "empty counter name"},
+    {"counters missing key column", GOOD_RUNS, "kernel,cu,memory_mhz,valu.busy\nbfs,8,475,0.5\n",
+     SP_EPARSE, 1, 1, 0, "engine_mhz", "required column missing"},
+    {"non-numeric counter", GOOD_RUNS, CTR_HDR "bfs,8,300,475,0.375,lots\n", SP_EPARSE, 1, 2, 6,
+     "mem.fetch", "'lots'"},
+    {"nan counter", GOOD_RUNS, CTR_HDR "bfs,8,300,475,nan,1.5e6\n", SP_EPARSE, 1, 2, 5, "valu.busy",
+     "'nan'"},
+    {"ragged counter row", GOOD_RUNS, CTR_HDR "bfs,8,300,475,0.375\n", SP_EPARSE, 1, 2, 0, "",
+     "5 fields but the header has 6"},
     {"duplicate counter row", GOOD_RUNS,
-     CTR_HDR "bfs,8,300,475,0.375,1.5e6\nbfs,8,700,475,0.5,1e6\nbfs,8,300,475,0.4,1e6\n",
-     SP_EPARSE, 1, 4, 0, "", "already on line 2"},
-    {"non-integer counter cu", GOOD_RUNS, CTR_HDR "bfs,8.25,300,475,0.375,1.5e6\n",
-     SP_EPARSE, 1, 2, 2, "cu", "'8.25'"},
+     CTR_HDR "bfs,8,300,475,0.375,1.5e6\nbfs,8,700,475,0.5,1e6\nbfs,8,300,475,0.4,1e6\n", SP_EPARSE,
+     1, 4, 0, "", "already on line 2"},
+    {"non-integer counter cu", GOOD_RUNS, CTR_HDR "bfs,8.25,300,475,0.375,1.5e6\n", SP_EPARSE, 1, 2,
+     2, "cu", "'8.25'"},
     {"empty counters file", GOOD_RUNS, "", SP_EPARSE, 1, 1, 0, "", "empty file"},
     {"header-only counters", GOOD_RUNS, CTR_HDR, SP_ENOTFOUND, 1, 0, 0, "kernel",
      "no counter rows"},
@@ -323,18 +317,17 @@ START_TEST(test_bad_input) {
   int st = sp_dataset_load(runs, ctr, &ds, &err);
   char msg[1024];
   sp_error_format(&err, msg, sizeof msg);
-  ck_assert_msg(st == b->status, "%s: status %d (%s), want %d", b->what, st, msg,
-                b->status);
+  ck_assert_msg(st == b->status, "%s: status %d (%s), want %d", b->what, st, msg, b->status);
   ck_assert_ptr_null(ds);
   ck_assert_int_eq(err.status, b->status);
   ck_assert_str_eq(err.file, b->in_counters ? ctr : runs);
-  ck_assert_msg(err.line == b->line, "%s: line %ld, want %ld (%s)", b->what, err.line,
-                b->line, msg);
-  ck_assert_msg(err.column == b->column, "%s: column %ld, want %ld (%s)", b->what,
-                err.column, b->column, msg);
+  ck_assert_msg(err.line == b->line, "%s: line %ld, want %ld (%s)", b->what, err.line, b->line,
+                msg);
+  ck_assert_msg(err.column == b->column, "%s: column %ld, want %ld (%s)", b->what, err.column,
+                b->column, msg);
   ck_assert_str_eq(err.field, b->field);
-  ck_assert_msg(strstr(err.message, b->message) != NULL, "%s: message '%s' lacks '%s'",
-                b->what, err.message, b->message);
+  ck_assert_msg(strstr(err.message, b->message) != NULL, "%s: message '%s' lacks '%s'", b->what,
+                err.message, b->message);
   /* The one-line form names the file first. */
   ck_assert(!strncmp(msg, err.file, strlen(err.file)));
   ck_assert_ptr_null(strchr(msg, '\n'));
@@ -396,8 +389,10 @@ START_TEST(test_field_too_long) {
   ck_assert_ptr_null(ds);
   /* The endless field is stopped soon after the limit, not at the end. */
   const long lines_per_limit = (long)(((size_t)1 << 20) / 4096);
-  if (_i == 0) ck_assert_int_eq(err.line, 2);
-  else ck_assert(err.line >= 2 + lines_per_limit && err.line < 2 + 2 * lines_per_limit);
+  if (_i == 0)
+    ck_assert_int_eq(err.line, 2);
+  else
+    ck_assert(err.line >= 2 + lines_per_limit && err.line < 2 + 2 * lines_per_limit);
   ck_assert_int_eq(err.column, 1);
   ck_assert_ptr_nonnull(strstr(err.message, "limit"));
   free(text);

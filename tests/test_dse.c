@@ -25,9 +25,8 @@ static void teardown(void) { dsefix_teardown(&fix); }
 
 static char *weights_file(void) {
   char text[512];
-  snprintf(text, sizeof text, "kernel,weight\n\"%s\",%g\n\"%s\",%g\n%s,%g\n",
-           "fft \"\"radix-4\"\"", weights[0], dsefix_name(1), weights[1], dsefix_name(2),
-           weights[2]);
+  snprintf(text, sizeof text, "kernel,weight\n\"%s\",%g\n\"%s\",%g\n%s,%g\n", "fft \"\"radix-4\"\"",
+           weights[0], dsefix_name(1), weights[1], dsefix_name(2), weights[2]);
   return tu_write(fix.dir, "weights.csv", text);
 }
 
@@ -115,10 +114,16 @@ END_TEST
 
 static double score(double t, double e, int o) {
   switch (o) {
-    case SP_DSE_MIN_TIME: case SP_DSE_MIN_TIME_CAPPED: return t;
-    case SP_DSE_MIN_ENERGY: case SP_DSE_MIN_ENERGY_BUDGET: return e;
-    case SP_DSE_MIN_EDP: return e * t;
-    default: return e * t * t;
+    case SP_DSE_MIN_TIME:
+    case SP_DSE_MIN_TIME_CAPPED:
+      return t;
+    case SP_DSE_MIN_ENERGY:
+    case SP_DSE_MIN_ENERGY_BUDGET:
+      return e;
+    case SP_DSE_MIN_EDP:
+      return e * t;
+    default:
+      return e * t * t;
   }
 }
 
@@ -534,8 +539,8 @@ START_TEST(report_directory) {
   sp_error err;
   sp_error_clear(&err);
   ck_assert_int_eq(sp_dse_report_write(r, dir, &err), SP_OK);
-  static const char *const files[] = {"index.html", "pareto-energy.svg", "heatmap-time.svg",
-                                      "kernel-classes.svg", "configs.csv", "kernels.csv"};
+  static const char *const files[] = {"index.html",         "pareto-energy.svg", "heatmap-time.svg",
+                                      "kernel-classes.svg", "configs.csv",       "kernels.csv"};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     char *f = tu_path(dir, files[i]);
     ck_assert_msg(tu_exists(f), "%s missing", files[i]);

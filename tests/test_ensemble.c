@@ -147,8 +147,7 @@ static void make_data(double *x, double *z, double *logr, double *shares, double
 
 /* Leave-one-out weights over the first n kernels of the generated data. */
 static void loo_weights(size_t n, int twins, double *w) {
-  double x[NK * NP], z[NK * NP], logr[NK * NG], shares[NK * SP_MIX_TERMS],
-      basis[NG * SP_MIX_TERMS];
+  double x[NK * NP], z[NK * NP], logr[NK * NG], shares[NK * SP_MIX_TERMS], basis[NG * SP_MIX_TERMS];
   make_data(x, z, logr, shares, basis, twins);
   sp_baseline_data bd = {n, NP, NG, x, logr}, zd = {n, NP, NG, z, logr};
   sp_stack_data d = {&bd, &zd, shares, basis};

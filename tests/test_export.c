@@ -43,7 +43,8 @@ static int record(char **s, char fields[][128], int max) {
   char *p = *s;
   for (;; p++) {
     if (quoted) {
-      if (*p == '"' && p[1] == '"') p++;
+      if (*p == '"' && p[1] == '"')
+        p++;
       else if (*p == '"') {
         quoted = 0;
         continue;
@@ -51,13 +52,15 @@ static int record(char **s, char fields[][128], int max) {
       if (len < 127) fields[n][len++] = *p;
       continue;
     }
-    if (*p == '"') quoted = 1;
+    if (*p == '"')
+      quoted = 1;
     else if (*p == ',' || *p == '\n' || !*p) {
       fields[n][len] = 0;
       len = 0;
       if (n < max - 1) n++;
       if (*p != ',') break;
-    } else if (len < 127) fields[n][len++] = *p;
+    } else if (len < 127)
+      fields[n][len++] = *p;
   }
   if (p[0] != '\n') return -1; /* LF line ends, no CR */
   *s = p + 1;
@@ -132,7 +135,7 @@ START_TEST(measured_missing_is_blank) {
   p.with_measured = 1;
   char *s = export(&p, ds, SP_OK);
   ck_assert_ptr_nonnull(strstr(s, "\nsolo,16cu/500/475,16,500,475,"));
-  ck_assert_ptr_nonnull(strstr(s, ",5,,"));             /* time measured, power not */
+  ck_assert_ptr_nonnull(strstr(s, ",5,,"));                       /* time measured, power not */
   ck_assert_ptr_nonnull(strstr(s, "16cu/500/1375,16,500,1375,")); /* not measured */
   char *row = strstr(s, "16cu/750/925");
   ck_assert_ptr_nonnull(strstr(row, ",,,,\n"));
@@ -239,8 +242,10 @@ static int use_comma_locale(void) {
   for (size_t i = 0; i < 4; i++)
     if (setlocale(LC_ALL, names[i]) && comma_locale_active()) return 1;
   char *dir = tu_path(fix.dir, "locales"), cmd[1024];
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s' && localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' "
-           ">/dev/null 2>&1", dir, dir);
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p '%s' && localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' "
+           ">/dev/null 2>&1",
+           dir, dir);
   int made = system(cmd) == 0;
   if (made) setenv("LOCPATH", dir, 1);
   free(dir);
@@ -249,8 +254,9 @@ static int use_comma_locale(void) {
 
 START_TEST(decimal_point_under_comma_locale) {
   if (!use_comma_locale()) {
-    fprintf(stderr, "test_export: no comma-decimal locale available (no de_DE and no "
-                    "localedef); the locale check is skipped\n");
+    fprintf(stderr,
+            "test_export: no comma-decimal locale available (no de_DE and no "
+            "localedef); the locale check is skipped\n");
     return;
   }
   sp_export_params p;

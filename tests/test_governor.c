@@ -26,7 +26,9 @@ static char *phase_trace(void) {
   for (int rep = 0; rep < 3; rep++)
     for (int k = 0; k < FIX_NEW; k++)
       for (int i = 0; i < 4; i++) {
-        const char *name = k == 0 ? "\"fft \"\"radix-4\"\"\"" : k == 1 ? "\"stream, copy\"" : "histogram";
+        const char *name = k == 0   ? "\"fft \"\"radix-4\"\"\""
+                           : k == 1 ? "\"stream, copy\""
+                                    : "histogram";
         n += (size_t)snprintf(text + n, sizeof text - n, "%d,%s\n", order, name);
         order += 10;
       }
@@ -122,17 +124,19 @@ static void bad_trace(const char *text, const sp_dataset *ds, int status, const 
 START_TEST(bad_traces) {
   bad_trace("order,kernel\n1,histogram\n2,sgemm\n", fix.fresh, SP_ENOTFOUND, "'sgemm'");
   bad_trace("order,kernel\n1,histogram\n", NULL, SP_ENOTFOUND, "no measurements were given");
-  bad_trace("order,kernel\n1,histogram\n1,histogram\n", fix.fresh, SP_EPARSE, "order 1 appears twice");
+  bad_trace("order,kernel\n1,histogram\n1,histogram\n", fix.fresh, SP_EPARSE,
+            "order 1 appears twice");
   bad_trace("order,kernel\nfirst,histogram\n", fix.fresh, SP_EPARSE, ":2:1:");
   bad_trace("order,name\n1,histogram\n", fix.fresh, SP_EPARSE, "kernel");
   bad_trace("order,kernel\n", fix.fresh, SP_EPARSE, "no invocations");
   bad_trace("", fix.fresh, SP_EPARSE, "empty file");
   bad_trace("order,kernel\n1,\n", fix.fresh, SP_EPARSE, "empty kernel name");
   bad_trace("order,kernel\n1,histogram,3\n", fix.fresh, SP_EPARSE, "fields");
-  bad_trace("order,kernel,base_time_ms,base_power_w\n1,k,2.5,100\n", NULL, SP_EPARSE,
-            "VALUBusy");
-  bad_trace("order,kernel,base_time_ms,base_power_w,VALUBusy,MemUnitBusy,CacheHit\n"
-            "1,k,-2.5,100,1,2,3\n", NULL, SP_EPARSE, "base_time_ms");
+  bad_trace("order,kernel,base_time_ms,base_power_w\n1,k,2.5,100\n", NULL, SP_EPARSE, "VALUBusy");
+  bad_trace(
+      "order,kernel,base_time_ms,base_power_w,VALUBusy,MemUnitBusy,CacheHit\n"
+      "1,k,-2.5,100,1,2,3\n",
+      NULL, SP_EPARSE, "base_time_ms");
   bad_trace("order,kernel,base_time_ms,VALUBusy,MemUnitBusy,CacheHit\n1,k,2.5,1,2,3\n", NULL,
             SP_ENOPOWER, "'k'");
   sp_governor_trace *t = NULL;

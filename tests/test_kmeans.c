@@ -13,11 +13,10 @@
  * 7b..7b+6.  The jitter is small against the distance between blobs. */
 #define BLOB_POINTS 7
 #define BLOBS 3
-static const double blob_centre[BLOBS][2] = {
-    {2.385, -1.72}, {9.13, 4.41}, {-5.7, 8.06}};
-static const double jitter[BLOB_POINTS][2] = {
-    {0.137, -0.213},  {-0.311, 0.094}, {0.052, 0.287}, {0.246, 0.171},
-    {-0.179, -0.262}, {-0.083, 0.019}, {0.201, -0.148}};
+static const double blob_centre[BLOBS][2] = {{2.385, -1.72}, {9.13, 4.41}, {-5.7, 8.06}};
+static const double jitter[BLOB_POINTS][2] = {{0.137, -0.213}, {-0.311, 0.094},  {0.052, 0.287},
+                                              {0.246, 0.171},  {-0.179, -0.262}, {-0.083, 0.019},
+                                              {0.201, -0.148}};
 
 static void make_blobs(double *x) {
   for (size_t b = 0; b < BLOBS; b++)
@@ -36,8 +35,7 @@ static void make_scatter(double *x, size_t n) {
   }
 }
 
-static sp_kmeans_params params(size_t k, unsigned long seed,
-                               unsigned restarts) {
+static sp_kmeans_params params(size_t k, unsigned long seed, unsigned restarts) {
   sp_kmeans_params p = {k, seed, restarts, 100};
   return p;
 }
@@ -45,8 +43,7 @@ static sp_kmeans_params params(size_t k, unsigned long seed,
 /* Checks the internal consistency of a result: assignments in range, sizes
  * matching them and never 0, and the inertia equal to the sum of squared
  * distances recomputed here. */
-static void check_consistent(const double *x, size_t n, size_t dim,
-                             const sp_kmeans_result *r) {
+static void check_consistent(const double *x, size_t n, size_t dim, const sp_kmeans_result *r) {
   size_t *count = calloc(r->k, sizeof *count);
   double inertia = 0.0;
   ck_assert_ptr_nonnull(count);
@@ -68,17 +65,14 @@ static void check_consistent(const double *x, size_t n, size_t dim,
 
 /* Checks that every point sits at its nearest centroid and that every
  * centroid is the mean of its points: what a converged run must give. */
-static void check_converged(const double *x, size_t n, size_t dim,
-                            const sp_kmeans_result *r) {
+static void check_converged(const double *x, size_t n, size_t dim, const sp_kmeans_result *r) {
   for (size_t i = 0; i < n; i++) {
     const double *xi = x + i * dim;
     double own = 0.0;
-    for (size_t d = 0; d < dim; d++)
-      own += pow(xi[d] - r->centroids[r->assign[i] * dim + d], 2);
+    for (size_t d = 0; d < dim; d++) own += pow(xi[d] - r->centroids[r->assign[i] * dim + d], 2);
     for (size_t j = 0; j < r->k; j++) {
       double other = 0.0;
-      for (size_t d = 0; d < dim; d++)
-        other += pow(xi[d] - r->centroids[j * dim + d], 2);
+      for (size_t d = 0; d < dim; d++) other += pow(xi[d] - r->centroids[j * dim + d], 2);
       ck_assert_double_le(own, other);
     }
   }
@@ -86,10 +80,8 @@ static void check_converged(const double *x, size_t n, size_t dim,
     for (size_t d = 0; d < dim; d++) {
       double sum = 0.0;
       for (size_t i = 0; i < n; i++)
-        if (r->assign[i] == j)
-          sum += x[i * dim + d];
-      ck_assert_double_eq_tol(r->centroids[j * dim + d], sum / r->sizes[j],
-                              1e-12);
+        if (r->assign[i] == j) sum += x[i * dim + d];
+      ck_assert_double_eq_tol(r->centroids[j * dim + d], sum / r->sizes[j], 1e-12);
     }
 }
 
@@ -112,10 +104,8 @@ START_TEST(test_blobs_any_seed) {
     /* Same cluster exactly when same blob, whatever the labels. */
     for (size_t i = 0; i < n; i++)
       for (size_t j = 0; j < n; j++)
-        ck_assert_int_eq(r.assign[i] == r.assign[j],
-                         i / BLOB_POINTS == j / BLOB_POINTS);
-    for (size_t j = 0; j < 3; j++)
-      ck_assert_uint_eq(r.sizes[j], BLOB_POINTS);
+        ck_assert_int_eq(r.assign[i] == r.assign[j], i / BLOB_POINTS == j / BLOB_POINTS);
+    for (size_t j = 0; j < 3; j++) ck_assert_uint_eq(r.sizes[j], BLOB_POINTS);
     check_consistent(x, n, 2, &r);
     check_converged(x, n, 2, &r);
     sp__kmeans_result_free(&r);
@@ -156,8 +146,7 @@ START_TEST(test_seed_matters) {
     const sp_kmeans_params p = params(6, seed, 1);
     ck_assert_int_eq(sp__kmeans(x, N, 2, &p, &r), SP_OK);
     check_consistent(x, N, 2, &r);
-    if (memcmp(first.centroids, r.centroids, 6 * 2 * sizeof(double)) != 0)
-      differs = 1;
+    if (memcmp(first.centroids, r.centroids, 6 * 2 * sizeof(double)) != 0) differs = 1;
     sp__kmeans_result_free(&r);
   }
   ck_assert(differs);
@@ -198,8 +187,7 @@ START_TEST(test_k_capped_at_n) {
 END_TEST
 
 START_TEST(test_k_capped_at_distinct) {
-  const double same[] = {2.385, -0.71, 2.385, -0.71, 2.385,
-                         -0.71, 2.385, -0.71, 2.385, -0.71};
+  const double same[] = {2.385, -0.71, 2.385, -0.71, 2.385, -0.71, 2.385, -0.71, 2.385, -0.71};
   const sp_kmeans_params p = params(3, 7, 2);
   sp_kmeans_result r;
   ck_assert_int_eq(sp__kmeans(same, 5, 2, &p, &r), SP_OK);
@@ -229,8 +217,7 @@ START_TEST(test_dim0) {
   ck_assert_uint_eq(r.dim, 0);
   ck_assert_ptr_nonnull(r.centroids);
   ck_assert_uint_eq(r.sizes[0], 6);
-  for (size_t i = 0; i < 6; i++)
-    ck_assert_uint_eq(r.assign[i], 0);
+  for (size_t i = 0; i < 6; i++) ck_assert_uint_eq(r.assign[i], 0);
   ck_assert_double_eq(r.inertia, 0.0);
   sp__kmeans_result_free(&r);
 }
@@ -251,8 +238,7 @@ END_TEST
 /* A run in which a Lloyd step empties a cluster (found by search): the
  * empty cluster must be re-seeded so that all four stay occupied. */
 START_TEST(test_empty_cluster_reseeded) {
-  const double x[] = {3.40, 4.05, 1.37, 8.06, 0.21, 3.35,
-                      5.21, 2.90, 1.69, 6.74, 8.93, 9.38};
+  const double x[] = {3.40, 4.05, 1.37, 8.06, 0.21, 3.35, 5.21, 2.90, 1.69, 6.74, 8.93, 9.38};
   const sp_kmeans_params p = params(4, 28, 1);
   sp_kmeans_result r;
   ck_assert_int_eq(sp__kmeans(x, 6, 2, &p, &r), SP_OK);

@@ -38,8 +38,7 @@ static void mean_free(void *state) {
   free(s);
 }
 
-static int measured(const sp_dataset *ds, size_t k, sp_quantity q, const sp_config *c,
-                    double *v) {
+static int measured(const sp_dataset *ds, size_t k, sp_quantity q, const sp_config *c, double *v) {
   return q == SP_TIME ? sp_dataset_time(ds, k, c, v) : sp_dataset_power(ds, k, c, v);
 }
 
@@ -94,8 +93,7 @@ static int mean_save(const void *state, const char *path, sp_error *err) {
   return fclose(fp) ? sp_error_set(err, SP_EIO, path, 0, 0, NULL, "cannot write") : SP_OK;
 }
 
-static int mean_load(const sp_method_context *ctx, const char *path, void **state,
-                     sp_error *err) {
+static int mean_load(const sp_method_context *ctx, const char *path, void **state, sp_error *err) {
   mean_state *s = calloc(1, sizeof *s);
   *state = s;
   FILE *fp = fopen(path, "r");
@@ -166,8 +164,8 @@ static void setup(void) {
   size_t rl = strlen(runs), cl = strlen(counters);
   for (int k = 0; k < NKERNELS; k++) {
     for (int i = 0; i < 8; i++)
-      rl += (size_t)snprintf(runs + rl, sizeof runs - rl, "k%d,%d,%d,%d,%.9g,%.9g\n", k,
-                             cus[i / 4], engines[i / 2 % 2], memories[i % 2],
+      rl += (size_t)snprintf(runs + rl, sizeof runs - rl, "k%d,%d,%d,%d,%.9g,%.9g\n", k, cus[i / 4],
+                             engines[i / 2 % 2], memories[i % 2],
                              time_at(k, cus[i / 4], engines[i / 2 % 2], memories[i % 2]),
                              power_at(k, cus[i / 4], engines[i / 2 % 2], memories[i % 2]));
     cl += (size_t)snprintf(counters + cl, sizeof counters - cl, "k%d,32,1000,1375,%.6g,%.6g,%.6g\n",
@@ -264,7 +262,8 @@ START_TEST(test_save_and_load) {
   char *manifest = tu_path(dir, "manifest.txt"), *file = tu_path(dir, "method-mean.txt");
   size_t size;
   char *text = tu_read(manifest, &size);
-  ck_assert_ptr_nonnull(strstr(text, "\nmethods 2\nmethod wu2015\nmethod mean file method-mean.txt sha256 "));
+  ck_assert_ptr_nonnull(
+      strstr(text, "\nmethods 2\nmethod wu2015\nmethod mean file method-mean.txt sha256 "));
   ck_assert_ptr_nonnull(strstr(text, "\nrecommended mean\n"));
   ck_assert_int_eq(sp_model_load(dir, &back, &err), SP_OK);
   ck_assert_str_eq(sp_model_method(back), "mean");

@@ -44,9 +44,9 @@ enum { POWER_ALL, POWER_NONE, POWER_NO_500 };
 typedef struct gen {
   const axes *a;
   int nk;
-  int power;          /* POWER_* */
+  int power;            /* POWER_* */
   int no_base_counters; /* kernel index without counters at the base, or -1 */
-  int name_tricky;    /* kernel 0's name holds a comma, quotes and a space */
+  int name_tricky;      /* kernel 0's name holds a comma, quotes and a space */
 } gen;
 
 static int cls(int k) { return k % NCLASSES; }
@@ -59,16 +59,18 @@ static double time_fn(int k, int cu, int eng, int mem) {
   const double c = pow(32.0 / cu, 0.95 + d), e = pow(1000.0 / eng, 0.97 - d);
   const double m = pow(1375.0 / mem, 0.92 + d);
   switch (cls(k)) {
-    case 0: return s * (c * e + 0.04 * m);
-    case 1: return s * (0.05 * c * e + m * pow(32.0 / cu, 0.1));
-    default: return s * (0.55 * c * e + 0.5 * m);
+    case 0:
+      return s * (c * e + 0.04 * m);
+    case 1:
+      return s * (0.05 * c * e + m * pow(32.0 / cu, 0.1));
+    default:
+      return s * (0.55 * c * e + 0.5 * m);
   }
 }
 
 static double power_fn(int k, int cu, int eng, int mem) {
   static const double core[NCLASSES] = {1.0, 0.2, 0.6}, dram[NCLASSES] = {0.1, 1.0, 0.5};
-  return 60.5 + 4.1e-3 * cu * eng * core[cls(k)] * (1 + 0.02 * k) +
-         0.031 * mem * dram[cls(k)];
+  return 60.5 + 4.1e-3 * cu * eng * core[cls(k)] * (1 + 0.02 * k) + 0.031 * mem * dram[cls(k)];
 }
 
 /* Counters that identify the class, plus one that does not. */
@@ -82,8 +84,10 @@ static void counters_fn(int k, double *v) {
 static const char *const counter_names[3] = {"sq.valu_busy", "mem.unit_busy", "sq.insts"};
 
 static void kernel_name(int k, int tricky, char *buf, size_t size) {
-  if (k == 0 && tricky) snprintf(buf, size, "\"scan, \"\"fast\"\" pass\"");
-  else snprintf(buf, size, "k%02d_class%d", k, cls(k));
+  if (k == 0 && tricky)
+    snprintf(buf, size, "\"scan, \"\"fast\"\" pass\"");
+  else
+    snprintf(buf, size, "k%02d_class%d", k, cls(k));
 }
 
 typedef struct paths {
@@ -104,8 +108,8 @@ static paths write_dataset(const char *name, const gen *g) {
   ck_assert_ptr_nonnull(runs);
   ck_assert_ptr_nonnull(ctr);
   n += (size_t)snprintf(runs, cap, "kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n");
-  m += (size_t)snprintf(ctr, cap, "kernel,cu,engine_mhz,memory_mhz,%s,%s,%s\n",
-                        counter_names[0], counter_names[1], counter_names[2]);
+  m += (size_t)snprintf(ctr, cap, "kernel,cu,engine_mhz,memory_mhz,%s,%s,%s\n", counter_names[0],
+                        counter_names[1], counter_names[2]);
   for (int k = 0; k < g->nk; k++) {
     char kname[64];
     kernel_name(k, g->name_tricky, kname, sizeof kname);
@@ -122,15 +126,14 @@ static paths write_dataset(const char *name, const gen *g) {
     double v[3];
     counters_fn(k, v);
     if (k != g->no_base_counters)
-      m += (size_t)snprintf(ctr + m, cap - m, "%s,%d,%d,%d,%.17g,%.17g,%.17g\n", kname,
-                            base_cfg.cu, base_cfg.engine_mhz, base_cfg.memory_mhz, v[0], v[1],
-                            v[2]);
+      m += (size_t)snprintf(ctr + m, cap - m, "%s,%d,%d,%d,%.17g,%.17g,%.17g\n", kname, base_cfg.cu,
+                            base_cfg.engine_mhz, base_cfg.memory_mhz, v[0], v[1], v[2]);
     /* Rows at another configuration, which training must ignore. */
     const sp_config first = {g->a->v[0][0], g->a->v[1][0], g->a->v[2][0]};
     if (!sp_config_equal(&first, &base_cfg))
       m += (size_t)snprintf(ctr + m, cap - m, "%s,%d,%d,%d,%.17g,%.17g,%.17g\n", kname,
-                          g->a->v[0][0], g->a->v[1][0], g->a->v[2][0], 1000.0 - v[0],
-                          -v[1], 0.5 * v[2]);
+                            g->a->v[0][0], g->a->v[1][0], g->a->v[2][0], 1000.0 - v[0], -v[1],
+                            0.5 * v[2]);
   }
   ck_assert_uint_lt(n, cap);
   ck_assert_uint_lt(m, cap);
@@ -212,8 +215,8 @@ static void check_oracle_exact(const sp_model *m, sp_quantity q) {
       const sp_config c = sp_model_config_at(m, q, t);
       const double want = measured(q, k, &c);
       ck_assert_msg(tu_rel(out[t], want) < 1e-9, "%s %s at %dcu/%d/%d: %.17g vs %.17g",
-                    m->train_kernels[i], q == SP_TIME ? "time" : "power", c.cu,
-                    c.engine_mhz, c.memory_mhz, out[t], want);
+                    m->train_kernels[i], q == SP_TIME ? "time" : "power", c.cu, c.engine_mhz,
+                    c.memory_mhz, out[t], want);
     }
   }
   free(out);
@@ -288,8 +291,7 @@ START_TEST(test_classes_recovered) {
       sp__model_normalize(m, obs.counters, x, &info);
       ck_assert_uint_eq(info.clamped, 0);
       for (size_t j = 0; j < s->nsets; j++)
-        ck_assert_uint_eq(sp__classifier_classify(s->sets[j].clf, x, NULL),
-                          s->sets[j].assign[i]);
+        ck_assert_uint_eq(sp__classifier_classify(s->sets[j].clf, x, NULL), s->sets[j].assign[i]);
       /* So the public prediction is the oracle's, bit for bit. */
       const size_t n = sp_model_config_count(m, (sp_quantity)q);
       double got[18], want[18];
@@ -535,8 +537,7 @@ START_TEST(test_save_load_identical) {
   sp_train_params tp = params(5);
   sp_model *m = train(ds, &tp);
   ck_assert_int_eq(sp_model_set_name(m, "tiny model #1"), SP_OK);
-  ck_assert_int_eq(sp_model_set_source(m, "generated by test_model.c, 100% synthetic", 1),
-                   SP_OK);
+  ck_assert_int_eq(sp_model_set_source(m, "generated by test_model.c, 100% synthetic", 1), SP_OK);
   char *dir = save(m, p.dir, "model");
   /* Saving replaces an existing model in place. */
   free(save(m, p.dir, "model"));
@@ -653,9 +654,9 @@ static void model_teardown(void) {
 static char *copy_model(const char *name) {
   char *dir = tu_path(scratch, name);
   ck_assert_int_eq(mkdir(dir, 0700), 0);
-  static const char *const files[] = {"manifest.txt", "time-set-000.net", "time-set-001.net",
-                                      "time-set-002.net", "power-set-000.net",
-                                      "power-set-001.net", "power-set-002.net"};
+  static const char *const files[] = {"manifest.txt",     "time-set-000.net",  "time-set-001.net",
+                                      "time-set-002.net", "power-set-000.net", "power-set-001.net",
+                                      "power-set-002.net"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char *from = tu_path(good_model, files[i]);
     size_t n;
@@ -707,8 +708,8 @@ static char *replace(char *text, const char *from, const char *to) {
   return out;
 }
 
-static void expect_load_error(const char *dir, int status, const char *file,
-                              const char *field, const char *message) {
+static void expect_load_error(const char *dir, int status, const char *file, const char *field,
+                              const char *message) {
   sp_model *m = (sp_model *)&m;
   sp_error err;
   sp_error_clear(&err);
@@ -802,8 +803,7 @@ static const edit edits[] = {
     {"\nkernels 12\n", "\nkernels 1\n", "kernels", "at least 2"},
     {"\nsets 3\n", "\nsets 4\n", "sets", "the grid needs 3"},
     {"\naxis engine 3 500 750 1000\n", "\naxis engine 3 750 500 1000\n", "axis", "ascending"},
-    {"\naxis memory 3 475 925 1375\n", "\naxis memory 2 475 925 1375\n", "axis",
-     "unexpected text"},
+    {"\naxis memory 3 475 925 1375\n", "\naxis memory 2 475 925 1375\n", "axis", "unexpected text"},
     {"\nsubmodel power present\n", "\nsubmodel power missing\n", "submodel", "'present'"},
     {"\nsubmodel time present\n", "\nsubmodel time absent\n", "submodel", "time model"},
     {"\nend\n", "\nfin\n", "end", "expected 'end'"},

@@ -90,11 +90,11 @@ START_TEST(test_novelty_file) {
   ck_assert_ptr_null(back);
   fclose(fp);
   static const char *const damaged[] = {
-      "novelty 2 2 1\nscale 1 1\nx 0 0\nx 1 nan\n",  /* a value not finite */
-      "novelty 2 2 1\nscale 1 1\nx 0 0\n",           /* a row missing */
-      "novelty 2 2 0\nscale 1 1\nx 0 0\nx 1 1\n",    /* no spacing */
-      "novelty 2 2 1\nscale -1 1\nx 0 0\nx 1 1\n",   /* a negative scale */
-      "novelty 2 2 1\nscale 1 1\nx 0 0\nx 1 1 1\n",  /* a value too many */
+      "novelty 2 2 1\nscale 1 1\nx 0 0\nx 1 nan\n", /* a value not finite */
+      "novelty 2 2 1\nscale 1 1\nx 0 0\n",          /* a row missing */
+      "novelty 2 2 0\nscale 1 1\nx 0 0\nx 1 1\n",   /* no spacing */
+      "novelty 2 2 1\nscale -1 1\nx 0 0\nx 1 1\n",  /* a negative scale */
+      "novelty 2 2 1\nscale 1 1\nx 0 0\nx 1 1 1\n", /* a value too many */
   };
   for (size_t i = 0; i < sizeof damaged / sizeof *damaged; i++) {
     char *p = tu_write(scratch, "damaged.txt", damaged[i]);
@@ -113,10 +113,12 @@ END_TEST
  * branches) is refused; the same forest with two distinct leaves loads and
  * weighs each sample by its leaf. */
 START_TEST(test_forest_shared_child) {
-  static const char *const good = "forest 1 samples 2 features 1 trees 1 nodes 3\nroots 0\n"
-                                  "s 0 0.5 1 2\nl 1 0\nl 1 1\n";
-  static const char *const shared = "forest 1 samples 2 features 1 trees 1 nodes 3\nroots 0\n"
-                                    "s 0 0.5 1 1\nl 1 0\nl 1 1\n";
+  static const char *const good =
+      "forest 1 samples 2 features 1 trees 1 nodes 3\nroots 0\n"
+      "s 0 0.5 1 2\nl 1 0\nl 1 1\n";
+  static const char *const shared =
+      "forest 1 samples 2 features 1 trees 1 nodes 3\nroots 0\n"
+      "s 0 0.5 1 1\nl 1 0\nl 1 1\n";
   long line;
   sp_forest *f;
   char *p = tu_write(scratch, "forest.txt", good);
@@ -180,14 +182,13 @@ START_TEST(test_intervals) {
   obs.extra_power_w = &ep;
   sp_predict_info info;
   for (int q = 0; q < 2; q++) {
-    ck_assert_int_eq(sp_model_predict_interval(m, (sp_quantity)q, &obs, out, lo, hi, &info),
-                     SP_OK);
+    ck_assert_int_eq(sp_model_predict_interval(m, (sp_quantity)q, &obs, out, lo, hi, &info), SP_OK);
     ck_assert(isfinite(info.novelty) && info.novelty >= 0);
     ck_assert_int_eq(info.outside, info.clamped > 0 || info.novelty > 1);
     for (size_t i = 0; i < sp_model_config_count(m, (sp_quantity)q); i++) {
       sp_config c = sp_model_config_at(m, (sp_quantity)q, i);
-      ck_assert_msg(lo[i] <= out[i] && out[i] <= hi[i], "q%d point %zu: %g..%g around %g", q,
-                    i, lo[i], hi[i], out[i]);
+      ck_assert_msg(lo[i] <= out[i] && out[i] <= hi[i], "q%d point %zu: %g..%g around %g", q, i,
+                    lo[i], hi[i], out[i]);
       int at_measured = sp_config_equal(&c, &base_cfg) || sp_config_equal(&c, &extra);
       if (at_measured) {
         double v = sp_config_equal(&c, &base_cfg) ? (q ? obs.base_power_w : obs.base_time_ms)

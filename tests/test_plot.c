@@ -132,14 +132,22 @@ static const char *const rows2[2] = {"475", "1375"};
 static const char *const panels2[2] = {"16 CUs", "32 CUs"};
 
 /* Two panels of 3 x 2 cells; cell 4 is missing and cell 9 is not positive. */
-static const double cells[12] = {2.385, 1.5, 1.125, 3.75, NAN, 0.8125,
-                                 1.0625, 7.5, 0.45, -1, 2.25, 5.25};
+static const double cells[12] = {2.385,  1.5, 1.125, 3.75, NAN,  0.8125,
+                                 1.0625, 7.5, 0.45,  -1,   2.25, 5.25};
 
 static sp_heatmap two_panels(int log_scale) {
-  return (sp_heatmap){.title = "time over engine x memory clock", .xlabel = "engine (MHz)",
-                      .ylabel = "memory (MHz)", .cols = cols3, .ncols = 3, .rows = rows2,
-                      .nrows = 2, .panels = panels2, .npanels = 2, .v = cells,
-                      .log_scale = log_scale, .scale_label = "x reference",
+  return (sp_heatmap){.title = "time over engine x memory clock",
+                      .xlabel = "engine (MHz)",
+                      .ylabel = "memory (MHz)",
+                      .cols = cols3,
+                      .ncols = 3,
+                      .rows = rows2,
+                      .nrows = 2,
+                      .panels = panels2,
+                      .npanels = 2,
+                      .v = cells,
+                      .log_scale = log_scale,
+                      .scale_label = "x reference",
                       .tip = tip_index};
 }
 
@@ -210,8 +218,14 @@ END_TEST
 
 START_TEST(test_heatmap_labels) {
   static const double v[4] = {12.3, 3.5, NAN, 47.7};
-  sp_heatmap h = {.title = "one panel", .cols = cols3, .ncols = 2, .rows = rows2, .nrows = 2,
-                  .npanels = 1, .v = v, .fmt = "%.1f"};
+  sp_heatmap h = {.title = "one panel",
+                  .cols = cols3,
+                  .ncols = 2,
+                  .rows = rows2,
+                  .nrows = 2,
+                  .npanels = 1,
+                  .v = v,
+                  .fmt = "%.1f"};
   char *svg = render(draw_heatmap, &h);
   /* Without a tip function a cell's tooltip is its label. */
   ck_assert_ptr_nonnull(mark_with_tip(svg, "12.3"));
@@ -227,7 +241,12 @@ END_TEST
 START_TEST(test_heatmap_title_fits) {
   static const double v[1] = {2.385};
   sp_heatmap h = {.title = "a title much longer than one small panel of a single cell is wide",
-                  .cols = cols3, .ncols = 1, .rows = rows2, .nrows = 1, .npanels = 1, .v = v};
+                  .cols = cols3,
+                  .ncols = 1,
+                  .rows = rows2,
+                  .nrows = 1,
+                  .npanels = 1,
+                  .v = v};
   char *svg = render(draw_heatmap, &h);
   ck_assert_double_ge(svg_width(svg), 7.0 * (double)strlen(h.title));
   free(svg);
@@ -252,13 +271,20 @@ START_TEST(test_bars_proportional) {
   static const double v[6] = {1.25, 2.5, 0.625, 0.875, NAN, 3.125};
   const char *colors[2] = {sp__color(SP_COLOR_RED), sp__color(SP_COLOR_GREEN)};
   bars_job j = {.c = {.title = "bars", .ylabel = "relative"},
-                .b = {.groups = groups, .ngroups = 3, .series = series, .nseries = 2,
-                      .colors = colors, .v = v}};
+                .b = {.groups = groups,
+                      .ngroups = 3,
+                      .series = series,
+                      .nseries = 2,
+                      .colors = colors,
+                      .v = v}};
   char *svg = render(draw_bars, &j);
   ck_assert_uint_eq(count(svg, "<g><title>"), 5);
   ck_assert_ptr_null(mark_with_tip(svg, "model energy: nan"));
-  static const char *const tips[6] = {"reference time: 1.25", "model time: 2.5",
-                                      "oracle time: 0.625", "reference energy: 0.875", NULL,
+  static const char *const tips[6] = {"reference time: 1.25",
+                                      "model time: 2.5",
+                                      "oracle time: 0.625",
+                                      "reference energy: 0.875",
+                                      NULL,
                                       "oracle energy: 3.125"};
   /* The scale from the tallest bar, whose rounding matters least. */
   const char *top = mark_with_tip(svg, tips[5]);
@@ -321,7 +347,12 @@ START_TEST(test_xy_series) {
   static const double x[4] = {1.5, 3.25, -2, 12.5}, y[4] = {2.385, 0.75, 4, 9.125};
   static const double gx[2] = {1, 10}, gy[2] = {5, 5};
   const sp_series s[3] = {
-      {.name = "cloud", .x = x, .y = y, .n = 4, .mark = SP_MARK_POINTS, .tip = tip_point,
+      {.name = "cloud",
+       .x = x,
+       .y = y,
+       .n = 4,
+       .mark = SP_MARK_POINTS,
+       .tip = tip_point,
        .tip_ctx = "p"},
       {.name = "front", .x = x, .y = y, .n = 4, .mark = SP_MARK_LINE, .width = 1.5},
       {.x = gx, .y = gy, .n = 2, .mark = SP_MARK_GUIDE}};
@@ -333,8 +364,7 @@ START_TEST(test_xy_series) {
   ck_assert_ptr_null(mark_with_tip(svg, "p 2"));
   ck_assert_ptr_nonnull(mark_with_tip(svg, "p 3"));
   char buf[16];
-  ck_assert_str_eq(attr_text(mark_with_tip(svg, "p 3"), "fill", buf, sizeof buf),
-                   sp__palette(0));
+  ck_assert_str_eq(attr_text(mark_with_tip(svg, "p 3"), "fill", buf, sizeof buf), sp__palette(0));
   /* The line in the second colour, the guide dashed in the guide colour
    * and out of the legend. */
   const char *line = strstr(svg, "<polyline");
@@ -354,9 +384,14 @@ END_TEST
 START_TEST(test_xy_fixed_range) {
   static const double x[2] = {2, 3}, y[2] = {40, 60};
   const sp_series s[1] = {{.name = "power", .x = x, .y = y, .n = 2}};
-  xy_job j = {.c = {.title = "timeline", .kind = SP_CHART_LINES, .xmin = 0, .xmax = 10,
-                    .ymin = 0, .ymax = 200},
-              .s = s, .ns = 1};
+  xy_job j = {.c = {.title = "timeline",
+                    .kind = SP_CHART_LINES,
+                    .xmin = 0,
+                    .xmax = 10,
+                    .ymin = 0,
+                    .ymax = 200},
+              .s = s,
+              .ns = 1};
   char *svg = render(draw_xy, &j);
   /* The axes span the fixed ranges, not the data's. */
   ck_assert_ptr_nonnull(strstr(svg, ">0</text>"));

@@ -54,8 +54,8 @@ static void csv_quote(char *buf, size_t size, const char *name) {
 
 /* Writes runs.csv for nk kernels over the axes; the configuration hole (if
  * any) loses its row or its power reading for kernel nk - 1. */
-static char *write_runs(const char *name, const axes *a, int nk, const char *kname0,
-                        int hole_kind, const sp_config *hole) {
+static char *write_runs(const char *name, const axes *a, int nk, const char *kname0, int hole_kind,
+                        const sp_config *hole) {
   char *dir = tu_path(scratch, name);
   ck_assert_int_eq(mkdir(dir, 0700), 0);
   size_t cap = 1 << 16, n = 0;
@@ -70,8 +70,10 @@ static char *write_runs(const char *name, const axes *a, int nk, const char *kna
           int at_hole = hole && j == nk - 1 && sp_config_equal(&c, hole);
           if (at_hole && hole_kind == HOLE_ROW) continue;
           char kname[64];
-          if (j == 0 && kname0) csv_quote(kname, sizeof kname, kname0);
-          else snprintf(kname, sizeof kname, "kernel%d", j);
+          if (j == 0 && kname0)
+            csv_quote(kname, sizeof kname, kname0);
+          else
+            snprintf(kname, sizeof kname, "kernel%d", j);
           char power[64] = "";
           if (!(at_hole && hole_kind == HOLE_POWER))
             snprintf(power, sizeof power, "%.17g", power_fn(j, c.cu, c.engine_mhz, c.memory_mhz));
@@ -159,9 +161,9 @@ static void check_scale_all_bases(const sp_dataset *ds, size_t k, int j, sp_quan
       double out = NAN;
       ck_assert_int_eq(sp_surface_scale(s, &base, &target, bv, &out), SP_OK);
       const double want = fn(q, j, &target);
-      ck_assert_msg(tu_rel(out, want) < 1e-12, "%dcu/%d/%d -> %dcu/%d/%d: %.17g vs %.17g",
-                    base.cu, base.engine_mhz, base.memory_mhz, target.cu,
-                    target.engine_mhz, target.memory_mhz, out, want);
+      ck_assert_msg(tu_rel(out, want) < 1e-12, "%dcu/%d/%d -> %dcu/%d/%d: %.17g vs %.17g", base.cu,
+                    base.engine_mhz, base.memory_mhz, target.cu, target.engine_mhz,
+                    target.memory_mhz, out, want);
       /* Scaling is linear in the base value. */
       ck_assert_int_eq(sp_surface_scale(s, &base, &target, 2.385 * bv, &out), SP_OK);
       ck_assert(tu_rel(out, 2.385 * want) < 1e-12);
@@ -367,12 +369,10 @@ static int on_csv_row(void *user, const sp_csv_row *row, sp_error *err) {
   ck_assert_int_eq(sp__grid_locate(&c->s->grid, &to, &b), SP_OK);
   /* The two configurations are neighbours along the row's own axis. */
   const int axis = kind == 2 ? 0 : kind == 0 ? 1 : 2;
-  for (int ax = 0; ax < 3; ax++)
-    ck_assert_uint_eq(b.i[ax], a.i[ax] + (ax == axis));
+  for (int ax = 0; ax < 3; ax++) ck_assert_uint_eq(b.i[ax], a.i[ax] + (ax == axis));
   double ratio;
   ck_assert_int_eq(sp__parse_double(row->fields[9], &ratio), SP_OK);
-  ck_assert(tu_rel(ratio, fn(c->s->quantity, c->j, &to) / fn(c->s->quantity, c->j, &from)) <
-            1e-8);
+  ck_assert(tu_rel(ratio, fn(c->s->quantity, c->j, &to) / fn(c->s->quantity, c->j, &from)) < 1e-8);
   const size_t pair = sp__grid_flat(&c->s->grid, &a) * 18 + sp__grid_flat(&c->s->grid, &b);
   ck_assert(!c->seen[kind][pair]);
   c->seen[kind][pair] = 1;
@@ -416,9 +416,7 @@ START_TEST(test_csv_power) { check_csv("csv-power", "kernel0", SP_POWER); }
 END_TEST
 
 /* A kernel name holding a comma and quotes stays one CSV field. */
-START_TEST(test_csv_quoted_name) {
-  check_csv("csv-quoted", "reduce<\"sum\", 256>", SP_TIME);
-}
+START_TEST(test_csv_quoted_name) { check_csv("csv-quoted", "reduce<\"sum\", 256>", SP_TIME); }
 END_TEST
 
 START_TEST(test_csv_write_error) {
@@ -441,8 +439,7 @@ static Suite *surface_suite(void) {
   tcase_add_unchecked_fixture(tc, scratch_setup, scratch_teardown);
   tcase_add_test(tc, test_region_features);
   tcase_add_test(tc, test_scale_reproduces_grid);
-  tcase_add_loop_test(tc, test_small_grids, 0,
-                      (int)(sizeof small_grids / sizeof small_grids[0]));
+  tcase_add_loop_test(tc, test_small_grids, 0, (int)(sizeof small_grids / sizeof small_grids[0]));
   tcase_add_test(tc, test_walk_order);
   tcase_add_test(tc, test_hole);
   tcase_add_test(tc, test_power_hole);

@@ -39,7 +39,8 @@ static void *predict_all_kernels(void *arg) {
       sp_predict_info info;
       double(*o)[MAXG] = j->out[k];
       j->status = sp_model_observe(model, data, k, ctr, &obs, &err);
-      if (!j->status) j->status = sp_model_predict_interval(model, SP_TIME, &obs, o[0], o[1], o[2], &info);
+      if (!j->status)
+        j->status = sp_model_predict_interval(model, SP_TIME, &obs, o[0], o[1], o[2], &info);
       if (!j->status) j->status = sp_model_predict_all(model, SP_POWER, &obs, o[3], NULL);
     }
   return NULL;

@@ -30,8 +30,7 @@ char *tu_mkdtemp(void) {
   return tmpl;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-                      struct FTW *ftw) {
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
   (void)st;
   (void)flag;
   (void)ftw;

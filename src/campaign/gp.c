@@ -86,12 +86,12 @@
 /* K, its factor and the trend's solves for m observations. */
 typedef struct post {
   size_t m, p;
-  gsl_matrix *L;      /* m x m: Cholesky factor of K (lower triangle) */
-  gsl_matrix *H;      /* m x p: the trend's basis at the observations */
-  gsl_matrix *KH;     /* m x p: K^-1 H */
-  gsl_matrix *LA;     /* p x p: Cholesky factor of A = B^-1 + H' K^-1 H */
-  gsl_vector *alpha;  /* K^-1 y */
-  gsl_vector *c, *u;  /* H' alpha and A^-1 c, the posterior mean of beta */
+  gsl_matrix *L;     /* m x m: Cholesky factor of K (lower triangle) */
+  gsl_matrix *H;     /* m x p: the trend's basis at the observations */
+  gsl_matrix *KH;    /* m x p: K^-1 H */
+  gsl_matrix *LA;    /* p x p: Cholesky factor of A = B^-1 + H' K^-1 H */
+  gsl_vector *alpha; /* K^-1 y */
+  gsl_vector *c, *u; /* H' alpha and A^-1 c, the posterior mean of beta */
 } post;
 
 struct sp_gp {
@@ -119,9 +119,7 @@ static double matern52(const double *a, const double *b, size_t dim, const doubl
   return (1.0 + s + s * s / 3.0) * exp(-s);
 }
 
-static const double *point_at(const sp_gp_points *pts, size_t j) {
-  return pts->z + j * pts->dim;
-}
+static const double *point_at(const sp_gp_points *pts, size_t j) { return pts->z + j * pts->dim; }
 
 static void basis(const sp_gp_points *pts, size_t j, double *h) {
   h[0] = 1.0;
@@ -178,9 +176,9 @@ static double factor(post *q, const sp_gp_points *pts, const size_t *idx, const 
   const size_t m = q->m, p = q->p;
   for (size_t i = 0; i < m; i++) {
     for (size_t j = 0; j <= i; j++)
-      gsl_matrix_set(q->L, i, j,
-                     sf2 * matern52(point_at(pts, idx[i]), point_at(pts, idx[j]), pts->dim,
-                                    inv_ell));
+      gsl_matrix_set(
+          q->L, i, j,
+          sf2 * matern52(point_at(pts, idx[i]), point_at(pts, idx[j]), pts->dim, inv_ell));
     *gsl_matrix_ptr(q->L, i, i) += sn2 + JITTER * sf2;
     basis(pts, idx[i], gsl_matrix_ptr(q->H, i, 0));
     gsl_vector_set(q->alpha, i, y[i]);
@@ -219,12 +217,15 @@ static void unpack(const gsl_vector *x, size_t dim, sp_gp_hyper *h) {
   h->log_sn2 = gsl_vector_get(x, 1 + dim);
 }
 
-static double sq_z(double v, double mean, double sd) { return 0.5 * (v - mean) * (v - mean) / (sd * sd); }
+static double sq_z(double v, double mean, double sd) {
+  return 0.5 * (v - mean) * (v - mean) / (sd * sd);
+}
 
 static int in_bounds(const sp_gp_hyper *h, size_t dim) {
   int ok = h->log_sf2 >= LOG_SF2_MIN && h->log_sf2 <= LOG_SF2_MAX && h->log_sn2 >= LOG_SN2_MIN &&
            h->log_sn2 <= LOG_SN2_MAX;
-  for (size_t d = 0; d < dim; d++) ok = ok && h->log_ell[d] >= LOG_ELL_MIN && h->log_ell[d] <= LOG_ELL_MAX;
+  for (size_t d = 0; d < dim; d++)
+    ok = ok && h->log_ell[d] >= LOG_ELL_MIN && h->log_ell[d] <= LOG_ELL_MAX;
   return ok;
 }
 
@@ -257,7 +258,8 @@ static int maximise(const sp_gp_points *pts, const size_t *idx, const double *y,
   const size_t np = 2 + pts->dim;
   objective_ctx o = {.pts = pts, .idx = idx, .y = y};
   if (post_alloc(&o.q, m, 1 + pts->dim)) return SP_ENOMEM;
-  gsl_multimin_fminimizer *s = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, np);
+  gsl_multimin_fminimizer *s =
+      gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, np);
   gsl_vector *x = gsl_vector_alloc(np), *step = gsl_vector_alloc(np);
   int st = s && x && step ? SP_OK : SP_ENOMEM;
   if (!st) {
@@ -271,7 +273,8 @@ static int maximise(const sp_gp_points *pts, const size_t *idx, const double *y,
       if (gsl_multimin_fminimizer_iterate(s) ||
           gsl_multimin_test_size(gsl_multimin_fminimizer_size(s), SIMPLEX_TOL) == GSL_SUCCESS)
         break;
-    if (gsl_multimin_fminimizer_minimum(s) < WALL) unpack(gsl_multimin_fminimizer_x(s), pts->dim, h);
+    if (gsl_multimin_fminimizer_minimum(s) < WALL)
+      unpack(gsl_multimin_fminimizer_x(s), pts->dim, h);
   }
   gsl_multimin_fminimizer_free(s);
   gsl_vector_free(x);
@@ -377,8 +380,7 @@ static sp_gp *gp_alloc(const sp_gp_points *pts, size_t n) {
   return NULL;
 }
 
-int sp__gp_fit(const sp_gp_points *pts, const size_t *idx, const double *y, size_t n,
-               sp_gp **out) {
+int sp__gp_fit(const sp_gp_points *pts, const size_t *idx, const double *y, size_t n, sp_gp **out) {
   *out = NULL;
   assert(pts->dim <= SP_GP_MAX_DIM);
   if (n == 0) return SP_EINVAL;
@@ -415,8 +417,8 @@ const sp_gp_hyper *sp__gp_hyper(const sp_gp *gp) { return &gp->hyper; }
 
 /* The posterior covariance of every candidate with candidate s, conditioned
  * on the t picks before it (their columns and variances-plus-noise d). */
-static void cov_column(const sp_gp *gp, size_t s, const double *cols, const double *d,
-                       size_t t, double *c) {
+static void cov_column(const sp_gp *gp, size_t s, const double *cols, const double *d, size_t t,
+                       double *c) {
   const sp_gp_points *pts = gp->pts;
   const size_t G = pts->n;
   for (size_t j = 0; j < G; j++)
@@ -458,8 +460,8 @@ static void condition(const sp_gp *gp, size_t s, size_t t, double *cols, double 
   }
 }
 
-size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *measured,
-                   size_t batch, size_t *out) {
+size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *measured, size_t batch,
+                   size_t *out) {
   assert(ngp >= 1);
   const size_t G = gps[0]->pts->n;
   double *score = calloc(G, sizeof *score), *var = malloc(ngp * G * sizeof *var);

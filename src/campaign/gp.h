@@ -38,8 +38,7 @@ typedef struct sp_gp sp_gp;
  * their posterior (the marginal likelihood times a weak prior), then
  * conditions on every observation.  SP_ENOMEM, SP_EINVAL for n == 0, or
  * SP_ENUMERIC when no covariance matrix could be factorised. */
-int sp__gp_fit(const sp_gp_points *pts, const size_t *idx, const double *y, size_t n,
-               sp_gp **out);
+int sp__gp_fit(const sp_gp_points *pts, const size_t *idx, const double *y, size_t n, sp_gp **out);
 void sp__gp_free(sp_gp *gp);
 
 /* The posterior mean and variance of the latent value at candidate j (the
@@ -55,7 +54,7 @@ const sp_gp_hyper *sp__gp_hyper(const sp_gp *gp);
  * next.  Writes the candidates into out in the order picked and returns
  * how many (fewer than batch only when no candidate is left); (size_t)-1
  * when out of memory. */
-size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *measured,
-                   size_t batch, size_t *out);
+size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *measured, size_t batch,
+                   size_t *out);
 
 #endif

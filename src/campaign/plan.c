@@ -214,8 +214,10 @@ int sp__campaign_round(sp_ckernel *k, const sp_cgrid *g, const sp_round_params *
   if (!st) {
     complete(k, gp);
     k->state = k->measured[rp->base] ? decide(k, rp) : SP_PLAN_MEASURING;
-    if (!k->measured[rp->base]) k->next[k->nnext++] = rp->base;
-    else if (k->state == SP_PLAN_MEASURING) st = next_batch(k, rp, gp);
+    if (!k->measured[rp->base])
+      k->next[k->nnext++] = rp->base;
+    else if (k->state == SP_PLAN_MEASURING)
+      st = next_batch(k, rp, gp);
   }
   sp__gp_free(gp[0]);
   sp__gp_free(gp[1]);
@@ -253,7 +255,8 @@ static int check_params(const sp_dataset *ds, const sp_plan_params *p, sp_error 
   if (!(p->target_error >= 0) || !isfinite(p->target_error))
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "target_error", "must be a non-negative number");
   if (!ds && !p->kernels)
-    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "kernels", "name the kernels when nothing is measured yet");
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "kernels",
+                    "name the kernels when nothing is measured yet");
   for (int a = 0; a < 3; a++)
     if (!ds && !p->naxis[a])
       return sp__fail(err, SP_EINVAL, NULL, 0, 0, axis_names[a],
@@ -277,7 +280,8 @@ static int make_grid(sp_plan *pl, const sp_dataset *ds, const sp_plan_params *p,
   if (pl->rp.base != NOT_FOUND) return SP_OK;
   char cfg[64];
   sp_config_format(&p->base, cfg, sizeof cfg);
-  return sp__fail(err, SP_EGRID, NULL, 0, 0, "base", "base configuration %s is not on the grid", cfg);
+  return sp__fail(err, SP_EGRID, NULL, 0, 0, "base", "base configuration %s is not on the grid",
+                  cfg);
 }
 
 static int add_kernel(sp_plan *pl, const char *name, sp_error *err) {
@@ -325,8 +329,10 @@ static int gather(sp_plan *pl, const sp_dataset *ds, sp_error *err) {
     const size_t k = plan_of[run->kernel];
     if (run->completed || k == NOT_FOUND) continue;
     const size_t j = sp__cgrid_index(&pl->grid, &run->cfg);
-    if (j == NOT_FOUND) pl->k[k].pub.off_grid++;
-    else sp__ckernel_set(&pl->k[k].ck, j, run->time_ms, run->power_w);
+    if (j == NOT_FOUND)
+      pl->k[k].pub.off_grid++;
+    else
+      sp__ckernel_set(&pl->k[k].ck, j, run->time_ms, run->power_w);
   }
   free(plan_of);
   return SP_OK;

@@ -35,7 +35,7 @@ size_t sp__cgrid_middle(const sp_cgrid *g);
 
 /* When a kernel is done, and how much a round may name. */
 typedef struct sp_round_params {
-  size_t base;   /* grid index */
+  size_t base; /* grid index */
   size_t batch, budget;
   double target_error;
 } sp_round_params;

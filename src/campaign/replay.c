@@ -110,7 +110,8 @@ static void store(replay *r, size_t k, const sp_ckernel *ck) {
       r->counts[k][q]++;
     }
     run->time_ms = ck->fill[SP_TIME][j];
-    if (!isnan(run->power_w) && isfinite(ck->fill[SP_POWER][j])) run->power_w = ck->fill[SP_POWER][j];
+    if (!isnan(run->power_w) && isfinite(ck->fill[SP_POWER][j]))
+      run->power_w = ck->fill[SP_POWER][j];
   }
   r->sums[k][2] = ck->error[SP_TIME];
   r->sums[k][3] = ck->error[SP_POWER];

@@ -9,21 +9,21 @@
 #include "scalepredict.h"
 
 typedef struct sp_replay_params {
-  int mode;             /* SP_TRAIN_PLAN_ADAPTIVE or SP_TRAIN_PLAN_RANDOM */
-  size_t points;        /* configurations measured per kernel (at most,
-                           with a target) */
-  double target;        /* adaptive: the plan's target error, 0: none */
-  size_t batch;         /* adaptive: the plan's batch */
-  sp_config base;       /* always measured first */
-  unsigned long seed;   /* random: kernel k draws from seed + k */
-  unsigned threads;     /* kernels replayed at once */
+  int mode;           /* SP_TRAIN_PLAN_ADAPTIVE or SP_TRAIN_PLAN_RANDOM */
+  size_t points;      /* configurations measured per kernel (at most,
+                         with a target) */
+  double target;      /* adaptive: the plan's target error, 0: none */
+  size_t batch;       /* adaptive: the plan's batch */
+  sp_config base;     /* always measured first */
+  unsigned long seed; /* random: kernel k draws from seed + k */
+  unsigned threads;   /* kernels replayed at once */
 } sp_replay_params;
 
 /* How the completions compare with the recording, per quantity: the mean
  * over kernels of the completed values' absolute percentage error over the
  * configurations not measured, and of the plans' estimated error. */
 typedef struct sp_replay_stats {
-  double points;        /* measured per kernel, mean */
+  double points; /* measured per kernel, mean */
   double mape[2];
   double estimated[2];
 } sp_replay_stats;

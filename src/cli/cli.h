@@ -11,11 +11,11 @@
 /* Exit statuses (documented in scalepredict(1)). */
 enum {
   EXIT_OK = 0,
-  EXIT_USAGE = 1,   /* bad command line */
-  EXIT_DATA = 2,    /* invalid input data */
-  EXIT_MODEL = 3,   /* invalid or corrupt model */
-  EXIT_SYSTEM = 4,  /* I/O or memory failure */
-  EXIT_NUMERIC = 5  /* numerical failure */
+  EXIT_USAGE = 1,  /* bad command line */
+  EXIT_DATA = 2,   /* invalid input data */
+  EXIT_MODEL = 3,  /* invalid or corrupt model */
+  EXIT_SYSTEM = 4, /* I/O or memory failure */
+  EXIT_NUMERIC = 5 /* numerical failure */
 };
 
 typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
@@ -23,7 +23,7 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
 /* --force, in every command that writes a file or directory: let it replace
  * what scalepredict did not write (sp_output_set_force). */
 #define CLI_OPT_FORCE 0x100
-#define CLI_FORCE_HELP                                                            \
+#define CLI_FORCE_HELP                                                             \
   "  --force           replace an output path that holds files scalepredict did\n" \
   "                    not write (by default they are kept and the command fails)"
 /* --ignore-counter NAME (repeatable) and --skip-unknown-kernels, in every
@@ -32,14 +32,15 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
  * applies them and notes on stderr what they skipped. */
 #define CLI_OPT_IGNORE_COUNTER 0x101
 #define CLI_OPT_SKIP_UNKNOWN 0x102
-#define CLI_DATA_OPTIONS                                            \
-  {"ignore-counter", required_argument, 0, CLI_OPT_IGNORE_COUNTER}, \
-  {"skip-unknown-kernels", no_argument, 0, CLI_OPT_SKIP_UNKNOWN}
-#define CLI_DATA_HELP                                                              \
-  "  --ignore-counter NAME\n"                                                      \
-  "                    drop every counters.csv column named NAME (repeatable; a\n" \
-  "                    duplicated column is otherwise an error)\n"                 \
-  "  --skip-unknown-kernels\n"                                                     \
+#define CLI_DATA_OPTIONS                                              \
+  {"ignore-counter", required_argument, 0, CLI_OPT_IGNORE_COUNTER}, { \
+    "skip-unknown-kernels", no_argument, 0, CLI_OPT_SKIP_UNKNOWN      \
+  }
+#define CLI_DATA_HELP                                                               \
+  "  --ignore-counter NAME\n"                                                       \
+  "                    drop every counters.csv column named NAME (repeatable; a\n"  \
+  "                    duplicated column is otherwise an error)\n"                  \
+  "  --skip-unknown-kernels\n"                                                      \
   "                    skip counters.csv rows of kernels runs.csv lacks (else an\n" \
   "                    error); what was skipped is noted on standard error"
 int cli_data_option(int c, const char *arg, const char *cmd);
@@ -57,8 +58,7 @@ int cli_close_stdout(int rc);
 /* Prints "scalepredict: <error>" and returns the exit status for it. */
 int cli_fail(const sp_error *err);
 /* Prints "scalepredict: <message>" plus a hint to run --help; EXIT_USAGE. */
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_exit_for(int status);
 /* The usage error for getopt_long's answer c (":" for optstrings, so that
  * a missing value is told apart from an unknown option). */
@@ -81,8 +81,7 @@ int cli_parse_share(const char *s, size_t whole, size_t *out);
 /* Parses "CFG[,CFG...]" into out (room for cap entries), setting *n.  A
  * malformed configuration is sp_config_parse's error; more than cap
  * entries is SP_EINVAL. */
-int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *n,
-                          sp_error *err);
+int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *n, sp_error *err);
 
 /* --method NAME: makes name the model's method in use; an error naming the
  * methods the model does carry (model_dir for the message) when it lacks
@@ -118,12 +117,12 @@ typedef struct predict_opts {
   const char *model_dir;
   const char *runs;
   const char *counters;
-  const char *base;     /* NULL = the model's base */
-  const char *target;   /* configuration or "all" */
-  const char *kernel;   /* NULL = every kernel */
+  const char *base;   /* NULL = the model's base */
+  const char *target; /* configuration or "all" */
+  const char *kernel; /* NULL = every kernel */
   cli_format format;
-  int main_job;         /* printing for the bundled-model main job */
-  const char *method;   /* NULL = the model's recommended method */
+  int main_job;             /* printing for the bundled-model main job */
+  const char *method;       /* NULL = the model's recommended method */
   const char *use_measured; /* NULL, "all" or a list of configurations */
   double floor_w;           /* the board's floor at the base (W), 0: not given */
   const char *weights;      /* launches.csv of a profile: application rows */

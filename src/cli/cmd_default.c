@@ -12,18 +12,25 @@
 #define DEFAULT_MODEL "hd7970-synth"
 
 int cmd_default(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"base", required_argument, 0, 'b'},   {"target", required_argument, 0, 't'},
-      {"kernel", required_argument, 0, 'k'}, {"format", required_argument, 0, 'f'},
-      {0, 0, 0, 0}};
+  static const struct option opts[] = {{"base", required_argument, 0, 'b'},
+                                       {"target", required_argument, 0, 't'},
+                                       {"kernel", required_argument, 0, 'k'},
+                                       {"format", required_argument, 0, 'f'},
+                                       {0, 0, 0, 0}};
   predict_opts o = {0};
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
     switch (c) {
-      case 'b': o.base = optarg; break;
-      case 't': o.target = optarg; break;
-      case 'k': o.kernel = optarg; break;
+      case 'b':
+        o.base = optarg;
+        break;
+      case 't':
+        o.target = optarg;
+        break;
+      case 'k':
+        o.kernel = optarg;
+        break;
       case 'f':
         if (cli_parse_format(optarg, &o.format))
           return cli_usage_error(NULL, "--format must be table, csv or json, not '%s'", optarg);
@@ -46,8 +53,7 @@ int cmd_default(int argc, char **argv) {
   char model[PATH_MAX], runs[PATH_MAX], counters[PATH_MAX];
   snprintf(model, sizeof model, "%s/models/%s", root, DEFAULT_MODEL);
   snprintf(runs, sizeof runs, "%s/models/%s-samples/runs.csv", root, DEFAULT_MODEL);
-  snprintf(counters, sizeof counters, "%s/models/%s-samples/counters.csv", root,
-           DEFAULT_MODEL);
+  snprintf(counters, sizeof counters, "%s/models/%s-samples/counters.csv", root, DEFAULT_MODEL);
   o.model_dir = model;
   o.runs = runs;
   o.counters = counters;

@@ -62,9 +62,9 @@ static void usage(void) {
       "                      (a new or empty directory or an older report, replaced\n"
       "                      atomically)\n"
       "  --json              print JSON instead of tables\n"
-      "  --format F          table (default) or json (the same as --json)\n"
-      CLI_FORCE_HELP "\n"
-      CLI_DATA_HELP "\n"
+      "  --format F          table (default) or json (the same as --json)\n" CLI_FORCE_HELP
+      "\n" CLI_DATA_HELP
+      "\n"
       "\n"
       "A constraint that no configuration meets is an error naming the closest\n"
       "configuration; nothing is written then.");
@@ -83,8 +83,8 @@ static void print_choice(const sp_dse_result *r, const char *label, const sp_dse
 
 static void print_objectives(const sp_dse_result *r) {
   sp_dse_choice ref = sp_dse_at(r, r->reference);
-  printf("%-19s %-15s %10s %10s %8s %8s %9s %9s\n", "objective", "config", "time_ms",
-         "energy_mJ", "avg_W", "peak_W", "time/ref", "energy/ref");
+  printf("%-19s %-15s %10s %10s %8s %8s %9s %9s\n", "objective", "config", "time_ms", "energy_mJ",
+         "avg_W", "peak_W", "time/ref", "energy/ref");
   print_choice(r, "reference", &ref, &ref);
   for (int o = 0; o < SP_DSE_OBJECTIVE_COUNT; o++)
     if (r->best[o].config != SP_NO_CONFIG)
@@ -95,14 +95,16 @@ static void print_front(const sp_dse_result *r, const char *what, const size_t *
   char a[64], b[64];
   sp_config_format(&r->configs[f[0]], a, sizeof a);
   sp_config_format(&r->configs[f[n - 1]], b, sizeof b);
-  printf("Pareto front, time vs %s: %zu of %zu configurations, from %s (fastest) to %s\n",
-         what, n, r->nconfigs, a, b);
+  printf("Pareto front, time vs %s: %zu of %zu configurations, from %s (fastest) to %s\n", what, n,
+         r->nconfigs, a, b);
 }
 
 /* An axis that was not varied has no elasticity: '-'. */
 static void print_el(double v) {
-  if (isnan(v)) printf(" %7s", "-");
-  else printf(" %7.3f", v);
+  if (isnan(v))
+    printf(" %7s", "-");
+  else
+    printf(" %7.3f", v);
 }
 
 static void print_elasticities(const char *label, const sp_dse_sensitivity *s) {
@@ -116,10 +118,11 @@ static void note_not_varied(const sp_dse_result *r) {
   static const char *const names[3] = {"CU count", "engine clock", "memory clock"};
   for (int a = 0; a < 3; a++)
     if (r->naxis[a] < 2)
-      printf("note: the %s was not varied (the model's grid has one value, %d): its "
-             "elasticities are '-'%s\n",
-             names[a], r->axis[a][0],
-             a ? ", and no kernel is classed compute- or bandwidth-bound (undetermined)" : "");
+      printf(
+          "note: the %s was not varied (the model's grid has one value, %d): its "
+          "elasticities are '-'%s\n",
+          names[a], r->axis[a][0],
+          a ? ", and no kernel is classed compute- or bandwidth-bound (undetermined)" : "");
 }
 
 static void print_sensitivity(const sp_dse_result *r) {
@@ -142,18 +145,18 @@ static void print_candidates(const sp_dse_result *r) {
     sp_dse_choice ch = sp_dse_at(r, c->config);
     char cfg[64];
     sp_config_format(&r->configs[c->config], cfg, sizeof cfg);
-    printf("%4zu %-14s %-15s %10.4g %10.4g %8.4g %8.4g %9.3f %9.3f%s%s\n", c->rank, c->name,
-           cfg, ch.time_ms, ch.energy_mj, ch.avg_power_w, ch.peak_power_w,
-           ch.time_ms / ref.time_ms, ch.energy_mj / ref.energy_mj,
-           c->meets_cap ? "" : "  over cap", c->meets_budget ? "" : "  over budget");
+    printf("%4zu %-14s %-15s %10.4g %10.4g %8.4g %8.4g %9.3f %9.3f%s%s\n", c->rank, c->name, cfg,
+           ch.time_ms, ch.energy_mj, ch.avg_power_w, ch.peak_power_w, ch.time_ms / ref.time_ms,
+           ch.energy_mj / ref.energy_mj, c->meets_cap ? "" : "  over cap",
+           c->meets_budget ? "" : "  over budget");
   }
 }
 
 static void print_text(const sp_dse_result *r) {
   char ref[64];
   sp_config_format(&r->configs[r->reference], ref, sizeof ref);
-  printf("model %s, %zu kernel%s, %zu configurations, reference %s\n", r->model_name,
-         r->nkernels, r->nkernels == 1 ? "" : "s", r->nconfigs, ref);
+  printf("model %s, %zu kernel%s, %zu configurations, reference %s\n", r->model_name, r->nkernels,
+         r->nkernels == 1 ? "" : "s", r->nconfigs, ref);
   if (r->synthetic)
     printf("note: this model was trained on SYNTHETIC data (%s), not on measurements\n",
            r->model_source);
@@ -185,8 +188,10 @@ static int run(const dse_opts *o) {
   if (!st) {
     for (size_t k = 0; k < r->nkernels; k++)
       cli_note_clamped(r->kernels[k].name, r->kernels[k].clamped, r->kernels[k].first_clamped);
-    if (o->json) st = sp_dse_write_json(r, stdout);
-    else print_text(r);
+    if (o->json)
+      st = sp_dse_write_json(r, stdout);
+    else
+      print_text(r);
     if (st) err.status = st;
   }
   int rc = st ? cli_fail(&err) : EXIT_OK;
@@ -200,29 +205,49 @@ static int set_option(dse_opts *o, int c, const char *arg) {
   unsigned long v;
   sp_error err;
   switch (c) {
-    case 'm': o->model_dir = arg; break;
-    case 'M': o->method = arg; break;
-    case 'r': o->runs = arg; break;
-    case 'c': o->counters = arg; break;
-    case 'w': o->p.weights_path = arg; break;
+    case 'm':
+      o->model_dir = arg;
+      break;
+    case 'M':
+      o->method = arg;
+      break;
+    case 'r':
+      o->runs = arg;
+      break;
+    case 'c':
+      o->counters = arg;
+      break;
+    case 'w':
+      o->p.weights_path = arg;
+      break;
     case 'F':
       if (cli_profile_paths(arg, "dse ", &o->prof)) return EXIT_USAGE;
       o->runs = o->prof.runs;
       o->counters = o->prof.counters;
       o->p.weights_path = o->prof.launches;
       break;
-    case 'C': o->p.candidates_path = arg; break;
-    case 'o': o->report = arg; break;
-    case 'j': o->json = 1; break;
-    case 'f': return cli_parse_format_tables("dse ", arg, &o->json);
-    case CLI_OPT_FORCE: sp_output_set_force(1); break;
+    case 'C':
+      o->p.candidates_path = arg;
+      break;
+    case 'o':
+      o->report = arg;
+      break;
+    case 'j':
+      o->json = 1;
+      break;
+    case 'f':
+      return cli_parse_format_tables("dse ", arg, &o->json);
+    case CLI_OPT_FORCE:
+      sp_output_set_force(1);
+      break;
     case 'R':
       if (sp_config_parse(arg, &o->p.reference, &err))
         return cli_usage_error("dse ", "--reference: %s", err.message);
       break;
     case 'P':
       if (cli_parse_positive(arg, &o->p.power_cap_w))
-        return cli_usage_error("dse ", "--power-cap must be a positive number of watts, not '%s'", arg);
+        return cli_usage_error("dse ", "--power-cap must be a positive number of watts, not '%s'",
+                               arg);
       break;
     case 'T':
       if (cli_parse_positive(arg, &o->p.time_budget))
@@ -230,32 +255,43 @@ static int set_option(dse_opts *o, int c, const char *arg) {
       break;
     case 'k':
       if ((o->p.rank_by = sp_dse_objective_parse(arg)) < 0)
-        return cli_usage_error("dse ", "--rank-by must be time, energy, edp, ed2p, "
-                               "min-time-capped or min-energy-budget, not '%s'", arg);
+        return cli_usage_error("dse ",
+                               "--rank-by must be time, energy, edp, ed2p, "
+                               "min-time-capped or min-energy-budget, not '%s'",
+                               arg);
       break;
     case 'g':
       if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000)
-        return cli_usage_error("dse ", "--grid-interp must be a whole number from 1 to 1000, not '%s'", arg);
+        return cli_usage_error(
+            "dse ", "--grid-interp must be a whole number from 1 to 1000, not '%s'", arg);
       o->p.grid_interp = (unsigned)v;
       break;
-    default: return -1;
+    default:
+      return -1;
   }
   return 0;
 }
 
 int cmd_dse(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"model", required_argument, 0, 'm'},       {"runs", required_argument, 0, 'r'},
-      {"counters", required_argument, 0, 'c'},    {"weights", required_argument, 0, 'w'},
-      {"reference", required_argument, 0, 'R'},   {"power-cap", required_argument, 0, 'P'},
-      {"time-budget", required_argument, 0, 'T'}, {"candidates", required_argument, 0, 'C'},
-      {"rank-by", required_argument, 0, 'k'},     {"grid-interp", required_argument, 0, 'g'},
-      {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
-      {"format", required_argument, 0, 'f'},
-      {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
-      {"force", no_argument, 0, CLI_OPT_FORCE},    {"profile", required_argument, 0, 'F'},
-      CLI_DATA_OPTIONS,
-      {0, 0, 0, 0}};
+  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
+                                       {"runs", required_argument, 0, 'r'},
+                                       {"counters", required_argument, 0, 'c'},
+                                       {"weights", required_argument, 0, 'w'},
+                                       {"reference", required_argument, 0, 'R'},
+                                       {"power-cap", required_argument, 0, 'P'},
+                                       {"time-budget", required_argument, 0, 'T'},
+                                       {"candidates", required_argument, 0, 'C'},
+                                       {"rank-by", required_argument, 0, 'k'},
+                                       {"grid-interp", required_argument, 0, 'g'},
+                                       {"report", required_argument, 0, 'o'},
+                                       {"json", no_argument, 0, 'j'},
+                                       {"format", required_argument, 0, 'f'},
+                                       {"method", required_argument, 0, 'M'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {"force", no_argument, 0, CLI_OPT_FORCE},
+                                       {"profile", required_argument, 0, 'F'},
+                                       CLI_DATA_OPTIONS,
+                                       {0, 0, 0, 0}};
   dse_opts o = {0};
   sp_dse_params_init(&o.p);
   int c;
@@ -272,7 +308,8 @@ int cmd_dse(int argc, char **argv) {
   }
   if (optind < argc) return cli_usage_error("dse ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters)
-    return cli_usage_error("dse ", "--model, and --runs and --counters (or --profile), are "
+    return cli_usage_error("dse ",
+                           "--model, and --runs and --counters (or --profile), are "
                            "required");
   if (o.p.rank_by == SP_DSE_MIN_TIME_CAPPED && !(o.p.power_cap_w > 0))
     return cli_usage_error("dse ", "--rank-by min-time-capped needs --power-cap");

@@ -67,9 +67,9 @@ static void usage(void) {
       "  --json               one JSON object on standard output\n"
       "  --format F           table (default) or json (the same as --json)\n"
       "  --report DIR         CSV tables, SVG plots and index.html in DIR (a new or\n"
-      "                       empty directory or an older report)\n"
-      CLI_FORCE_HELP "\n"
-      CLI_DATA_HELP "\n"
+      "                       empty directory or an older report)\n" CLI_FORCE_HELP
+      "\n" CLI_DATA_HELP
+      "\n"
       "  --threads N          worker threads (default: the online CPUs)\n"
       "  --quiet              no progress on standard error\n"
       "\n"
@@ -105,8 +105,9 @@ static int parse_clusters(eval_cli *c) {
   }
   free(spec);
   if (bad || a < 1 || b < a || s < 1 || b > 100000)
-    return cli_usage_error("evaluate ", "--clusters needs K or FIRST:LAST[:STEP] with 1 <= FIRST <= LAST, not '%s'",
-                           c->cluster_spec);
+    return cli_usage_error(
+        "evaluate ", "--clusters needs K or FIRST:LAST[:STEP] with 1 <= FIRST <= LAST, not '%s'",
+        c->cluster_spec);
   c->clusters = malloc(((b - a) / s + 1) * sizeof(size_t));
   for (unsigned long k = a; k <= b; k += s) c->clusters[c->p.nclusters++] = k;
   c->p.clusters = c->clusters;
@@ -120,7 +121,10 @@ static int parse_methods(eval_cli *c) {
   for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     sp_method m;
     if (sp_method_parse(t, &m)) {
-      int rc = cli_usage_error("evaluate ", "unknown method '%s' (known: wu2015, oracle, nearest, linear, constant, soft, knn, mix, stack)", t);
+      int rc = cli_usage_error("evaluate ",
+                               "unknown method '%s' (known: wu2015, oracle, nearest, linear, "
+                               "constant, soft, knn, mix, stack)",
+                               t);
       free(list);
       return rc;
     }
@@ -145,7 +149,8 @@ static int resolve_bases(eval_cli *c, const sp_dataset *ds, sp_error *err) {
         for (size_t k = 0; k < n[2]; k++)
           c->bases[count++] = (sp_config){v[0][i], v[1][j], v[2][k]};
   } else if (!strcmp(spec, "middle")) {
-    c->bases[count++] = (sp_config){v[0][(n[0] - 1) / 2], v[1][(n[1] - 1) / 2], v[2][(n[2] - 1) / 2]};
+    c->bases[count++] =
+        (sp_config){v[0][(n[0] - 1) / 2], v[1][(n[1] - 1) / 2], v[2][(n[2] - 1) / 2]};
   } else {
     int st = cli_parse_config_list(spec, c->bases, total + strlen(spec) + 1, &count, err);
     if (st) return st;
@@ -162,8 +167,10 @@ static void print_stats_json(const sp_evaluation *e, sp_method m, int q) {
   sp_eval_filter_init(&f);
   f.method = m;
   f.quantity = q < 2 ? (size_t)q : SP_EVAL_ANY;
-  if (q < 2) sp_evaluation_stats(e, &f, &s);
-  else sp_evaluation_energy_stats(e, &f, &s);
+  if (q < 2)
+    sp_evaluation_stats(e, &f, &s);
+  else
+    sp_evaluation_energy_stats(e, &f, &s);
   if (!s.n) {
     printf("\"%s_mape_pct\":null,\"%s_median_ape_pct\":null,\"%s_p90_ape_pct\":null,\"%s_n\":0",
            qn[q], qn[q], qn[q], qn[q]);
@@ -191,8 +198,10 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
   printf(",\"counters\":");
   sp_json_write_string(stdout, c->counters);
   printf(",\"protocol\":\"%s\",\"holdout\":%g,\"splits\":%zu,\"seed\":%lu,\"kernels\":[",
-         c->p.groups ? "leave-one-family-out" : c->p.leave_one_out ? "leave-one-out" : "holdout", c->p.leave_one_out ? 0.0 : c->p.holdout,
-         sp_evaluation_splits(e), c->p.seed);
+         c->p.groups          ? "leave-one-family-out"
+         : c->p.leave_one_out ? "leave-one-out"
+                              : "holdout",
+         c->p.leave_one_out ? 0.0 : c->p.holdout, sp_evaluation_splits(e), c->p.seed);
   for (size_t k = 0; k < sp_dataset_kernel_count(ds); k++) {
     if (k) putchar(',');
     sp_json_write_string(stdout, sp_dataset_kernel_name(ds, k));
@@ -261,8 +270,9 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
 }
 
 static const char *protocol_name(const eval_cli *c) {
-  return c->p.groups ? "leave-one-family-out" : c->p.leave_one_out ? "leave-one-out"
-                                                                   : "random splits";
+  return c->p.groups          ? "leave-one-family-out"
+         : c->p.leave_one_out ? "leave-one-out"
+                              : "random splits";
 }
 
 /* Coverage of the 90% intervals and the error outside the training data,
@@ -279,12 +289,14 @@ static void print_intervals(const eval_cli *c, const sp_evaluation *e) {
       sp_evaluation_stats(e, &f, &s);
       if (!s.n_interval) continue;
       if (!header++)
-        printf("\n%-10s %-8s %12s %10s %12s %14s\n", "method", "quantity", "coverage90",
-               "n", "outside_n", "outside_mape");
-      printf("%-10s %-8s %11.2f%% %10zu %12zu ", sp_method_name((sp_method)m),
-             q ? "power" : "time", s.coverage, s.n_interval, s.n_outside);
-      if (s.n_outside) printf("%13.2f%%\n", s.mape_outside);
-      else printf("%14s\n", "-");
+        printf("\n%-10s %-8s %12s %10s %12s %14s\n", "method", "quantity", "coverage90", "n",
+               "outside_n", "outside_mape");
+      printf("%-10s %-8s %11.2f%% %10zu %12zu ", sp_method_name((sp_method)m), q ? "power" : "time",
+             s.coverage, s.n_interval, s.n_outside);
+      if (s.n_outside)
+        printf("%13.2f%%\n", s.mape_outside);
+      else
+        printf("%14s\n", "-");
     }
   }
 }
@@ -294,8 +306,10 @@ static void print_intervals(const eval_cli *c, const sp_evaluation *e) {
 static void print_completion(const eval_cli *c, const sp_evaluation *e) {
   double points, mape, est;
   if (sp_evaluation_completion(e, SP_TIME, &points, &mape, &est)) return;
-  printf("\ntraining surfaces: %s plans, %.1f configurations measured per kernel, the rest "
-         "completed", c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive", points);
+  printf(
+      "\ntraining surfaces: %s plans, %.1f configurations measured per kernel, the rest "
+      "completed",
+      c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive", points);
   if (c->p.train_target > 0) printf(" (target %g%%)", c->p.train_target);
   putchar('\n');
   printf("%-8s %16s %16s\n", "quantity", "completion_mape", "estimated_error");
@@ -325,32 +339,47 @@ static void print_table(const eval_cli *c, const sp_evaluation *e) {
     sp_evaluation_energy_stats(e, &f, &en);
     printf("%-10s %9.2f%% %9.2f%% %9.2f%% %10zu ", sp_method_name((sp_method)m), t.mape, t.median,
            t.p90, t.n);
-    if (p.n) printf("%9.2f%% %9.2f%% %10zu %10.2f%%\n", p.mape, p.median, p.n, en.mape);
-    else printf("%10s %10s %10s %11s\n", "-", "-", "0", "-");
+    if (p.n)
+      printf("%9.2f%% %9.2f%% %10zu %10.2f%%\n", p.mape, p.median, p.n, en.mape);
+    else
+      printf("%10s %10s %10s %11s\n", "-", "-", "0", "-");
   }
   print_intervals(c, e);
   print_completion(c, e);
   for (int q = 0; q < 2; q++)
-    if (sp_evaluation_note(e, (sp_quantity)q)) printf("note: %s\n", sp_evaluation_note(e, (sp_quantity)q));
+    if (sp_evaluation_note(e, (sp_quantity)q))
+      printf("note: %s\n", sp_evaluation_note(e, (sp_quantity)q));
 }
 
 static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
-  static const struct option opts[] = {
-      {"runs", required_argument, 0, 'r'},      {"counters", required_argument, 0, 'c'},
-      {"holdout", required_argument, 0, 'H'},   {"repeats", required_argument, 0, 'n'},
-      {"leave-one-out", no_argument, 0, 'L'},   {"seed", required_argument, 0, 's'},
-      {"base", required_argument, 0, 'b'},      {"clusters", required_argument, 0, 'k'},
-      {"epochs", required_argument, 0, 'e'},    {"restarts", required_argument, 0, 'R'},
-      {"methods", required_argument, 0, 'm'},   {"quantity", required_argument, 0, 'q'},
-      {"json", no_argument, 0, 'j'},            {"report", required_argument, 0, 'o'},
-      {"format", required_argument, 0, 'T'},
-      {"threads", required_argument, 0, 't'},   {"quiet", no_argument, 0, 'Q'},
-      {"families", required_argument, 0, 'F'}, {"also-measured", required_argument, 0, 'A'},
-      {"floor-kernel", required_argument, 0, 'f'}, {"force", no_argument, 0, CLI_OPT_FORCE},
-      {"train-plan", required_argument, 0, 'P'}, {"train-points", required_argument, 0, 'N'},
-      {"train-batch", required_argument, 0, 'B'}, {"train-target", required_argument, 0, 'G'},
-      CLI_DATA_OPTIONS,
-      {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+  static const struct option opts[] = {{"runs", required_argument, 0, 'r'},
+                                       {"counters", required_argument, 0, 'c'},
+                                       {"holdout", required_argument, 0, 'H'},
+                                       {"repeats", required_argument, 0, 'n'},
+                                       {"leave-one-out", no_argument, 0, 'L'},
+                                       {"seed", required_argument, 0, 's'},
+                                       {"base", required_argument, 0, 'b'},
+                                       {"clusters", required_argument, 0, 'k'},
+                                       {"epochs", required_argument, 0, 'e'},
+                                       {"restarts", required_argument, 0, 'R'},
+                                       {"methods", required_argument, 0, 'm'},
+                                       {"quantity", required_argument, 0, 'q'},
+                                       {"json", no_argument, 0, 'j'},
+                                       {"report", required_argument, 0, 'o'},
+                                       {"format", required_argument, 0, 'T'},
+                                       {"threads", required_argument, 0, 't'},
+                                       {"quiet", no_argument, 0, 'Q'},
+                                       {"families", required_argument, 0, 'F'},
+                                       {"also-measured", required_argument, 0, 'A'},
+                                       {"floor-kernel", required_argument, 0, 'f'},
+                                       {"force", no_argument, 0, CLI_OPT_FORCE},
+                                       {"train-plan", required_argument, 0, 'P'},
+                                       {"train-points", required_argument, 0, 'N'},
+                                       {"train-batch", required_argument, 0, 'B'},
+                                       {"train-target", required_argument, 0, 'G'},
+                                       CLI_DATA_OPTIONS,
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
   int ch;
   unsigned long v;
   char *end;
@@ -361,30 +390,62 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
     if (rc > 0) return rc;
     if (!rc) continue;
     switch (ch) {
-      case 'r': c->runs = optarg; break;
-      case 'c': c->counters = optarg; break;
-      case 'b': c->base_spec = optarg; break;
-      case 'k': c->cluster_spec = optarg; break;
-      case 'm': c->methods = optarg; break;
-      case 'o': c->report = optarg; break;
-      case 'j': c->json = 1; break;
+      case 'r':
+        c->runs = optarg;
+        break;
+      case 'c':
+        c->counters = optarg;
+        break;
+      case 'b':
+        c->base_spec = optarg;
+        break;
+      case 'k':
+        c->cluster_spec = optarg;
+        break;
+      case 'm':
+        c->methods = optarg;
+        break;
+      case 'o':
+        c->report = optarg;
+        break;
+      case 'j':
+        c->json = 1;
+        break;
       case 'T': {
         int bad = cli_parse_format_tables("evaluate ", optarg, &c->json);
         if (bad) return bad;
         break;
       }
-      case 'Q': c->quiet = 1; break;
-      case CLI_OPT_FORCE: sp_output_set_force(1); break;
-      case 'L': c->p.leave_one_out = 1; break;
-      case 'F': c->families = optarg; break;
-      case 'A': c->also = optarg; break;
-      case 'f': c->p.floor_kernel = optarg; break;
-      case 'P':
-        if (!strcmp(optarg, "adaptive")) c->p.train_plan = SP_TRAIN_PLAN_ADAPTIVE;
-        else if (!strcmp(optarg, "random")) c->p.train_plan = SP_TRAIN_PLAN_RANDOM;
-        else return cli_usage_error("evaluate ", "--train-plan must be adaptive or random, not '%s'", optarg);
+      case 'Q':
+        c->quiet = 1;
         break;
-      case 'N': c->train_points = optarg; break;
+      case CLI_OPT_FORCE:
+        sp_output_set_force(1);
+        break;
+      case 'L':
+        c->p.leave_one_out = 1;
+        break;
+      case 'F':
+        c->families = optarg;
+        break;
+      case 'A':
+        c->also = optarg;
+        break;
+      case 'f':
+        c->p.floor_kernel = optarg;
+        break;
+      case 'P':
+        if (!strcmp(optarg, "adaptive"))
+          c->p.train_plan = SP_TRAIN_PLAN_ADAPTIVE;
+        else if (!strcmp(optarg, "random"))
+          c->p.train_plan = SP_TRAIN_PLAN_RANDOM;
+        else
+          return cli_usage_error("evaluate ", "--train-plan must be adaptive or random, not '%s'",
+                                 optarg);
+        break;
+      case 'N':
+        c->train_points = optarg;
+        break;
       case 'B':
         if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
           return cli_usage_error("evaluate ", "--train-batch needs an integer from 1 to 1000000");
@@ -393,37 +454,57 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       case 'G':
         c->p.train_target = strtod(optarg, &end);
         if (*end || end == optarg || !(c->p.train_target > 0) || !isfinite(c->p.train_target))
-          return cli_usage_error("evaluate ", "--train-target needs a positive percentage, not '%s'", optarg);
+          return cli_usage_error("evaluate ",
+                                 "--train-target needs a positive percentage, not '%s'", optarg);
         break;
       case 'H':
         c->p.holdout = strtod(optarg, &end);
         if (*end || !(c->p.holdout > 0 && c->p.holdout < 1))
-          return cli_usage_error("evaluate ", "--holdout needs a fraction between 0 and 1, not '%s'", optarg);
+          return cli_usage_error("evaluate ",
+                                 "--holdout needs a fraction between 0 and 1, not '%s'", optarg);
         break;
       case 'q':
-        if (!strcmp(optarg, "time")) c->p.quantities = 1u << SP_TIME;
-        else if (!strcmp(optarg, "power")) c->p.quantities = 1u << SP_POWER;
-        else if (!strcmp(optarg, "both")) c->p.quantities = (1u << SP_TIME) | (1u << SP_POWER);
-        else return cli_usage_error("evaluate ", "--quantity must be time, power or both");
+        if (!strcmp(optarg, "time"))
+          c->p.quantities = 1u << SP_TIME;
+        else if (!strcmp(optarg, "power"))
+          c->p.quantities = 1u << SP_POWER;
+        else if (!strcmp(optarg, "both"))
+          c->p.quantities = (1u << SP_TIME) | (1u << SP_POWER);
+        else
+          return cli_usage_error("evaluate ", "--quantity must be time, power or both");
         break;
       case 's':
-        if (cli_parse_ulong(optarg, &v)) return cli_usage_error("evaluate ", "--seed needs a non-negative integer");
+        if (cli_parse_ulong(optarg, &v))
+          return cli_usage_error("evaluate ", "--seed needs a non-negative integer");
         c->p.seed = v;
         break;
-      case 'n': case 'e': case 'R': case 't':
+      case 'n':
+      case 'e':
+      case 'R':
+      case 't':
         if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
-          return cli_usage_error("evaluate ", "'%s' needs an integer from 1 to 1000000", argv[optind - 2]);
-        if (ch == 'n') c->p.repeats = (unsigned)v;
-        else if (ch == 'e') c->p.max_epochs = (unsigned)v;
-        else if (ch == 'R') c->p.restarts = (unsigned)v;
-        else c->p.threads = (unsigned)v;
+          return cli_usage_error("evaluate ", "'%s' needs an integer from 1 to 1000000",
+                                 argv[optind - 2]);
+        if (ch == 'n')
+          c->p.repeats = (unsigned)v;
+        else if (ch == 'e')
+          c->p.max_epochs = (unsigned)v;
+        else if (ch == 'R')
+          c->p.restarts = (unsigned)v;
+        else
+          c->p.threads = (unsigned)v;
         break;
-      case 'h': usage(); *done = 1; return EXIT_OK;
-      default: return cli_bad_option("evaluate ", ch, argv);
+      case 'h':
+        usage();
+        *done = 1;
+        return EXIT_OK;
+      default:
+        return cli_bad_option("evaluate ", ch, argv);
     }
   }
   if (optind < argc) return cli_usage_error("evaluate ", "unexpected argument '%s'", argv[optind]);
-  if (!c->runs || !c->counters) return cli_usage_error("evaluate ", "--runs and --counters are required");
+  if (!c->runs || !c->counters)
+    return cli_usage_error("evaluate ", "--runs and --counters are required");
   if (c->p.train_target > 0 && c->p.train_plan != SP_TRAIN_PLAN_ADAPTIVE)
     return cli_usage_error("evaluate ", "--train-target needs --train-plan adaptive");
   if (c->p.train_target > 0 && !c->train_points) c->train_points = "1/1";
@@ -441,8 +522,10 @@ static int resolve_train_points(eval_cli *c, const sp_dataset *ds) {
   for (int x = 0; x < 3; x++) grid *= sp_dataset_axis(ds, x, &v);
   if (!cli_parse_share(c->train_points, grid, &c->p.train_points) && c->p.train_points <= grid)
     return EXIT_OK;
-  return cli_usage_error("evaluate ", "--train-points needs N or A/B between 1 and the grid's "
-                         "%zu configurations, not '%s'", grid, c->train_points);
+  return cli_usage_error("evaluate ",
+                         "--train-points needs N or A/B between 1 and the grid's "
+                         "%zu configurations, not '%s'",
+                         grid, c->train_points);
 }
 
 /* --also-measured: a comma-separated list of configurations. */
@@ -457,7 +540,8 @@ static int parse_also(eval_cli *c, sp_error *err) {
 /* --families FILE: kernel,family rows; every kernel of the data needs one. */
 static int read_families(eval_cli *c, const sp_dataset *ds, sp_error *err) {
   FILE *fp = fopen(c->families, "r");
-  if (!fp) return sp_error_set(err, SP_EIO, c->families, 0, 0, NULL, "cannot open: %s", strerror(errno));
+  if (!fp)
+    return sp_error_set(err, SP_EIO, c->families, 0, 0, NULL, "cannot open: %s", strerror(errno));
   size_t nk = sp_dataset_kernel_count(ds), nf = 0, cap = 0;
   char **fam = NULL, line[1024];
   c->groups = malloc(nk * sizeof *c->groups);
@@ -481,10 +565,14 @@ static int read_families(eval_cli *c, const sp_dataset *ds, sp_error *err) {
       if (nf == cap) {
         cap = cap ? 2 * cap : 64;
         char **nfam = realloc(fam, cap * sizeof *nfam);
-        if (!nfam) { st = sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory"); break; }
+        if (!nfam) {
+          st = sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+          break;
+        }
         fam = nfam;
       }
-      if (!(fam[nf++] = strdup(comma + 1))) st = sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+      if (!(fam[nf++] = strdup(comma + 1)))
+        st = sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
     }
     c->groups[k] = (unsigned)g;
   }
@@ -492,7 +580,8 @@ static int read_families(eval_cli *c, const sp_dataset *ds, sp_error *err) {
   for (size_t k = 0; k < nk && !st; k++)
     if (c->groups[k] == (unsigned)-1)
       st = sp_error_set(err, SP_ENOTFOUND, c->families, 0, 0, "kernel",
-                        "kernel '%s' of the data has no family in this file", sp_dataset_kernel_name(ds, k));
+                        "kernel '%s' of the data has no family in this file",
+                        sp_dataset_kernel_name(ds, k));
   for (size_t g = 0; g < nf; g++) free(fam[g]);
   free(fam);
   c->p.groups = c->groups;
@@ -527,8 +616,10 @@ int cmd_evaluate(int argc, char **argv) {
   if (!st && c.report) st = sp_evaluation_write_report(e, ds, &c.p, c.report, &err);
   if (st && !err.status) err.status = st;
   if (!st) {
-    if (c.json) print_json(&c, ds, e);
-    else print_table(&c, e);
+    if (c.json)
+      print_json(&c, ds, e);
+    else
+      print_table(&c, e);
     if (c.report && !c.json) printf("report: %s/index.html\n", c.report);
   }
   rc = st ? cli_fail(&err) : EXIT_OK;

@@ -10,7 +10,7 @@
 
 typedef struct export_opts {
   const char *model_dir, *method, *runs, *counters, *out;
-  const char *launches;  /* --profile's launches.csv, or NULL */
+  const char *launches; /* --profile's launches.csv, or NULL */
   sp_export_params p;
 } export_opts;
 
@@ -27,7 +27,8 @@ static void usage(void) {
       "of the model's grid as CSV that spreadsheets open without fuss: RFC 4180\n"
       "quoting where needed, LF line ends as every CSV of the tool, a header row\n"
       "whose names carry the units (time_ms, power_w, energy_mj), '.' as the\n"
-      "decimal separator whatever the locale.  Every kernel is checked before anything is written.\n"
+      "decimal separator whatever the locale.  Every kernel is checked before anything is "
+      "written.\n"
       "\n"
       "  --model DIR       saved model\n"
       "  --method NAME     prediction method the model carries (default: the model's\n"
@@ -44,9 +45,7 @@ static void usage(void) {
       "                    the signed errors, 100 x (predicted - measured) / measured\n"
       "  --grid-interp N   N-1 extra clocks between neighbouring grid clocks\n"
       "  --out FILE        write FILE atomically instead of standard output (a new or\n"
-      "                    empty file or an older export)\n"
-      CLI_DATA_HELP "\n"
-      CLI_FORCE_HELP);
+      "                    empty file or an older export)\n" CLI_DATA_HELP "\n" CLI_FORCE_HELP);
 }
 
 /* Notes about counters outside the training range, before the output. */
@@ -81,8 +80,8 @@ static int run(const export_opts *o) {
   }
   if (!st) {
     notes(m, ds);
-    st = o->out ? sp_export_save(m, ds, &p, o->out, &err)
-                : sp_export_write(m, ds, &p, stdout, &err);
+    st =
+        o->out ? sp_export_save(m, ds, &p, o->out, &err) : sp_export_write(m, ds, &p, stdout, &err);
   }
   int rc = st ? cli_fail(&err) : EXIT_OK;
   free(weights);
@@ -92,15 +91,19 @@ static int run(const export_opts *o) {
 }
 
 int cmd_export(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"model", required_argument, 0, 'm'},   {"runs", required_argument, 0, 'r'},
-      {"counters", required_argument, 0, 'c'}, {"layout", required_argument, 0, 'l'},
-      {"with-measured", no_argument, 0, 'w'}, {"grid-interp", required_argument, 0, 'g'},
-      {"out", required_argument, 0, 'o'},     {"method", required_argument, 0, 'M'},
-      {"help", no_argument, 0, 'h'},          {"force", no_argument, 0, CLI_OPT_FORCE},
-      {"profile", required_argument, 0, 'P'},
-      CLI_DATA_OPTIONS,
-      {0, 0, 0, 0}};
+  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
+                                       {"runs", required_argument, 0, 'r'},
+                                       {"counters", required_argument, 0, 'c'},
+                                       {"layout", required_argument, 0, 'l'},
+                                       {"with-measured", no_argument, 0, 'w'},
+                                       {"grid-interp", required_argument, 0, 'g'},
+                                       {"out", required_argument, 0, 'o'},
+                                       {"method", required_argument, 0, 'M'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {"force", no_argument, 0, CLI_OPT_FORCE},
+                                       {"profile", required_argument, 0, 'P'},
+                                       CLI_DATA_OPTIONS,
+                                       {0, 0, 0, 0}};
   export_opts o = {0};
   cli_profile prof;
   sp_export_params_init(&o.p);
@@ -113,38 +116,60 @@ int cmd_export(int argc, char **argv) {
       continue;
     }
     switch (c) {
-      case 'm': o.model_dir = optarg; break;
-      case 'M': o.method = optarg; break;
-      case 'r': o.runs = optarg; break;
-      case 'c': o.counters = optarg; break;
-      case 'o': o.out = optarg; break;
+      case 'm':
+        o.model_dir = optarg;
+        break;
+      case 'M':
+        o.method = optarg;
+        break;
+      case 'r':
+        o.runs = optarg;
+        break;
+      case 'c':
+        o.counters = optarg;
+        break;
+      case 'o':
+        o.out = optarg;
+        break;
       case 'P':
         if (cli_profile_paths(optarg, "export ", &prof)) return EXIT_USAGE;
         o.runs = prof.runs;
         o.counters = prof.counters;
         o.launches = prof.launches;
         break;
-      case 'w': o.p.with_measured = 1; break;
-      case CLI_OPT_FORCE: sp_output_set_force(1); break;
+      case 'w':
+        o.p.with_measured = 1;
+        break;
+      case CLI_OPT_FORCE:
+        sp_output_set_force(1);
+        break;
       case 'l':
-        if (!strcmp(optarg, "long")) o.p.layout = SP_EXPORT_LONG;
-        else if (!strcmp(optarg, "wide")) o.p.layout = SP_EXPORT_WIDE;
-        else return cli_usage_error("export ", "--layout must be long or wide, not '%s'", optarg);
+        if (!strcmp(optarg, "long"))
+          o.p.layout = SP_EXPORT_LONG;
+        else if (!strcmp(optarg, "wide"))
+          o.p.layout = SP_EXPORT_WIDE;
+        else
+          return cli_usage_error("export ", "--layout must be long or wide, not '%s'", optarg);
         break;
       case 'g':
         if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000)
-          return cli_usage_error("export ", "--grid-interp must be a whole number from 1 to "
-                                 "1000, not '%s'", optarg);
+          return cli_usage_error("export ",
+                                 "--grid-interp must be a whole number from 1 to "
+                                 "1000, not '%s'",
+                                 optarg);
         o.p.grid_interp = (unsigned)v;
         break;
-      case 'h': usage(); return EXIT_OK;
+      case 'h':
+        usage();
+        return EXIT_OK;
       default:
         return cli_bad_option("export ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("export ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters)
-    return cli_usage_error("export ", "--model, and --runs and --counters (or --profile), are "
+    return cli_usage_error("export ",
+                           "--model, and --runs and --counters (or --profile), are "
                            "required");
   rc = o.out ? cli_check_output(o.out, SP_OUTPUT_EXPORT) : EXIT_OK;
   if (rc) return rc;

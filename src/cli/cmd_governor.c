@@ -72,9 +72,8 @@ static void usage(void) {
       "  --report DIR            HTML report with plots, summary.csv and steps.csv\n"
       "                          (a new or empty directory or an older report)\n"
       "  --json                  print JSON instead of a table\n"
-      "  --format F              table (default) or json (the same as --json)\n"
-      CLI_FORCE_HELP "\n"
-      CLI_DATA_HELP);
+      "  --format F              table (default) or json (the same as --json)\n" CLI_FORCE_HELP
+      "\n" CLI_DATA_HELP);
 }
 
 static int add_policy(const char *name, const sp_governor_policy **out, size_t *n) {
@@ -119,8 +118,10 @@ static int pick_policies(const gov_opts *o, const sp_model *m, int measured,
   int rc = 0;
   for (char *save, *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
     if (add_policy(tok, out, n)) {
-      rc = cli_usage_error("governor ", "unknown policy '%s' (reference, best-edp, model, "
-                           "reactive, oracle)", tok);
+      rc = cli_usage_error("governor ",
+                           "unknown policy '%s' (reference, best-edp, model, "
+                           "reactive, oracle)",
+                           tok);
     }
   free(list);
   if (!rc && !*n) rc = cli_usage_error("governor ", "--policies names no policy");
@@ -130,8 +131,8 @@ static int pick_policies(const gov_opts *o, const sp_model *m, int measured,
 static void print_table(const sp_governor_trace *t, const sp_governor_result *const *r, size_t n) {
   printf("model %s, %zu invocations of %zu kernels\n", sp_governor_trace_model_name(t),
          sp_governor_trace_length(t), sp_governor_trace_kernel_count(t));
-  printf("%-10s %11s %11s %12s %8s %8s %8s %8s %9s %9s\n", "policy", "time_ms", "energy_mJ",
-         "EDP", "avg_W", "peak_W", "over_cap", "switches", "time/ref", "energy/ref");
+  printf("%-10s %11s %11s %12s %8s %8s %8s %8s %9s %9s\n", "policy", "time_ms", "energy_mJ", "EDP",
+         "avg_W", "peak_W", "over_cap", "switches", "time/ref", "energy/ref");
   const sp_governor_result *b = r[0];
   for (size_t i = 0; i < n; i++)
     if (!strcmp(r[i]->policy, "reference")) b = r[i];
@@ -150,14 +151,13 @@ static void notes(const sp_governor_trace *t) {
   }
 }
 
-static int replay_all(const gov_opts *o, const sp_governor_trace *t,
-                      const sp_governor_policy **pol, size_t n, sp_governor_result **res,
-                      sp_error *err) {
+static int replay_all(const gov_opts *o, const sp_governor_trace *t, const sp_governor_policy **pol,
+                      size_t n, sp_governor_result **res, sp_error *err) {
   int st = SP_OK;
   for (size_t i = 0; i < n && !st; i++) st = sp_governor_replay(t, pol[i], &o->p, &res[i], err);
   if (!st && o->report)
-    st = sp_governor_report_write(t, &o->p, (const sp_governor_result *const *)res, n,
-                                  o->report, err);
+    st = sp_governor_report_write(t, &o->p, (const sp_governor_result *const *)res, n, o->report,
+                                  err);
   return st;
 }
 
@@ -180,11 +180,15 @@ static int run(const gov_opts *o) {
     if (!st) {
       notes(t);
       if (missing)
-        fprintf(stderr, "scalepredict: note: the model has no counter '%s'; the reactive "
-                        "policy was left out (see --load-counters)\n", missing);
+        fprintf(stderr,
+                "scalepredict: note: the model has no counter '%s'; the reactive "
+                "policy was left out (see --load-counters)\n",
+                missing);
       const sp_governor_result *const *cr = (const sp_governor_result *const *)res;
-      if (o->json) st = err.status = sp_governor_write_json(t, &o->p, cr, n, stdout);
-      else print_table(t, cr, n);
+      if (o->json)
+        st = err.status = sp_governor_write_json(t, &o->p, cr, n, stdout);
+      else
+        print_table(t, cr, n);
     }
     rc = st ? cli_fail(&err) : EXIT_OK;
   }
@@ -217,26 +221,51 @@ static int set_load_counters(gov_opts *o, const char *arg) {
 static int set_option(gov_opts *o, int c, const char *arg) {
   sp_error err;
   switch (c) {
-    case 'm': o->model_dir = arg; return 0;
-    case 'M': o->method = arg; return 0;
-    case 't': o->trace = arg; return 0;
-    case 'r': o->runs = arg; return 0;
-    case 'c': o->counters = arg; return 0;
-    case 'o': o->report = arg; return 0;
-    case 'l': o->policies = arg; return 0;
-    case 'j': o->json = 1; return 0;
-    case 'f': return cli_parse_format_tables("governor ", arg, &o->json);
-    case CLI_OPT_FORCE: sp_output_set_force(1); return 0;
-    case 'C': return set_load_counters(o, arg);
-    case 'P': return set_number(arg, "--power-cap", &o->p.power_cap_w, 1);
-    case 'S': return set_number(arg, "--slowdown", &o->p.slowdown, 1);
-    case 'L': return set_number(arg, "--switch-latency-us", &o->p.switch_latency_us, 0);
-    case 'E': return set_number(arg, "--switch-energy-mj", &o->p.switch_energy_mj, 0);
+    case 'm':
+      o->model_dir = arg;
+      return 0;
+    case 'M':
+      o->method = arg;
+      return 0;
+    case 't':
+      o->trace = arg;
+      return 0;
+    case 'r':
+      o->runs = arg;
+      return 0;
+    case 'c':
+      o->counters = arg;
+      return 0;
+    case 'o':
+      o->report = arg;
+      return 0;
+    case 'l':
+      o->policies = arg;
+      return 0;
+    case 'j':
+      o->json = 1;
+      return 0;
+    case 'f':
+      return cli_parse_format_tables("governor ", arg, &o->json);
+    case CLI_OPT_FORCE:
+      sp_output_set_force(1);
+      return 0;
+    case 'C':
+      return set_load_counters(o, arg);
+    case 'P':
+      return set_number(arg, "--power-cap", &o->p.power_cap_w, 1);
+    case 'S':
+      return set_number(arg, "--slowdown", &o->p.slowdown, 1);
+    case 'L':
+      return set_number(arg, "--switch-latency-us", &o->p.switch_latency_us, 0);
+    case 'E':
+      return set_number(arg, "--switch-energy-mj", &o->p.switch_energy_mj, 0);
     case 'R':
       if (sp_config_parse(arg, &o->p.reference, &err))
         return cli_usage_error("governor ", "--reference: %s", err.message);
       return 0;
-    default: return -1;
+    default:
+      return -1;
   }
 }
 
@@ -252,19 +281,25 @@ static int check_options(const gov_opts *o, int argc, char **argv) {
 }
 
 int cmd_governor(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"model", required_argument, 0, 'm'},       {"trace", required_argument, 0, 't'},
-      {"runs", required_argument, 0, 'r'},        {"counters", required_argument, 0, 'c'},
-      {"policies", required_argument, 0, 'l'},    {"reference", required_argument, 0, 'R'},
-      {"power-cap", required_argument, 0, 'P'},   {"slowdown", required_argument, 0, 'S'},
-      {"switch-latency-us", required_argument, 0, 'L'},
-      {"switch-energy-mj", required_argument, 0, 'E'},
-      {"load-counters", required_argument, 0, 'C'},
-      {"report", required_argument, 0, 'o'},      {"json", no_argument, 0, 'j'},
-      {"format", required_argument, 0, 'f'},
-      {"method", required_argument, 0, 'M'},      {"help", no_argument, 0, 'h'},
-      {"force", no_argument, 0, CLI_OPT_FORCE},    CLI_DATA_OPTIONS,
-      {0, 0, 0, 0}};
+  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
+                                       {"trace", required_argument, 0, 't'},
+                                       {"runs", required_argument, 0, 'r'},
+                                       {"counters", required_argument, 0, 'c'},
+                                       {"policies", required_argument, 0, 'l'},
+                                       {"reference", required_argument, 0, 'R'},
+                                       {"power-cap", required_argument, 0, 'P'},
+                                       {"slowdown", required_argument, 0, 'S'},
+                                       {"switch-latency-us", required_argument, 0, 'L'},
+                                       {"switch-energy-mj", required_argument, 0, 'E'},
+                                       {"load-counters", required_argument, 0, 'C'},
+                                       {"report", required_argument, 0, 'o'},
+                                       {"json", no_argument, 0, 'j'},
+                                       {"format", required_argument, 0, 'f'},
+                                       {"method", required_argument, 0, 'M'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {"force", no_argument, 0, CLI_OPT_FORCE},
+                                       CLI_DATA_OPTIONS,
+                                       {0, 0, 0, 0}};
   gov_opts o = {0};
   sp_governor_params_init(&o.p);
   int c;
@@ -278,8 +313,7 @@ int cmd_governor(int argc, char **argv) {
     }
     rc = cli_data_option(c, optarg, "governor ");
     if (rc < 0) rc = set_option(&o, c, optarg);
-    if (rc < 0)
-      rc = cli_bad_option("governor ", c, argv);
+    if (rc < 0) rc = cli_bad_option("governor ", c, argv);
   }
   if (!rc) rc = check_options(&o, argc, argv);
   if (!rc) rc = run(&o);

@@ -16,7 +16,7 @@ static void print_axis(const sp_model *m, const char *name, int axis) {
   size_t n = sp_model_config_count(m, SP_TIME);
   int last = -1;
   printf("  %-8s", name);
-  for (int printed = 0, v; ; last = v, printed++) {
+  for (int printed = 0, v;; last = v, printed++) {
     v = INT_MAX;
     for (size_t i = 0; i < n; i++) {
       sp_config c = sp_model_config_at(m, SP_TIME, i);
@@ -54,16 +54,15 @@ static void print_info(const sp_model *m, const char *dir, int all_kernels) {
   char base[64];
   sp_config b = sp_model_base(m);
   sp_config_format(&b, base, sizeof base);
-  printf("model %s (%s)\nbase %s\nsource: %s%s\n", sp_model_name(m), dir, base,
-         sp_model_source(m), sp_model_is_synthetic(m) ? " (SYNTHETIC data)" : "");
+  printf("model %s (%s)\nbase %s\nsource: %s%s\n", sp_model_name(m), dir, base, sp_model_source(m),
+         sp_model_is_synthetic(m) ? " (SYNTHETIC data)" : "");
   printf("grid: %zu configurations for time, %zu for power\n", sp_model_config_count(m, SP_TIME),
          sp_model_has_power(m) ? sp_model_config_count(m, SP_POWER) : 0);
   print_axis(m, "cu", SP_AXIS_CU);
   print_axis(m, "engine", SP_AXIS_ENGINE);
   print_axis(m, "memory", SP_AXIS_MEMORY);
   printf("methods:");
-  for (size_t i = 0; i < sp_model_method_count(m); i++)
-    printf(" %s", sp_model_method_name(m, i));
+  for (size_t i = 0; i < sp_model_method_count(m); i++) printf(" %s", sp_model_method_name(m, i));
   printf(" (recommended: %s)\n", sp_model_recommended_method(m));
   size_t nk = sp_model_kernel_count(m), show = all_kernels || nk <= 12 ? nk : 12;
   printf("training kernels: %zu:", nk);
@@ -79,8 +78,10 @@ static void print_info(const sp_model *m, const char *dir, int all_kernels) {
     } else {
       printf("%s: %s\n", sp_vendor_name(v), err.message);
     }
-  printf("profile an application for it: scalepredict profile --model %s --out DIR -- "
-         "PROGRAM [ARGS...]\n", dir);
+  printf(
+      "profile an application for it: scalepredict profile --model %s --out DIR -- "
+      "PROGRAM [ARGS...]\n",
+      dir);
 }
 
 int cmd_info(int argc, char **argv) {
@@ -93,18 +94,23 @@ int cmd_info(int argc, char **argv) {
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     switch (c) {
-      case 'm': spec = optarg; break;
-      case 'k': all = 1; break;
+      case 'm':
+        spec = optarg;
+        break;
+      case 'k':
+        all = 1;
+        break;
       case 'h':
-        puts("Usage: scalepredict info --model DIR|NAME [--kernels]\n"
-             "\n"
-             "Prints the model's base, grid, methods, training kernels (--kernels: all\n"
-             "of them), provenance, and its counters with the profiler metrics each is\n"
-             "computed from (NVIDIA Nsight Compute, AMD rocprofv3) and the list to ask\n"
-             "the profiler for.\n"
-             "\n"
-             "  --model DIR|NAME  the model (a directory, or a bundled model's name)\n"
-             "  --kernels         list every training kernel (default: the first 12)");
+        puts(
+            "Usage: scalepredict info --model DIR|NAME [--kernels]\n"
+            "\n"
+            "Prints the model's base, grid, methods, training kernels (--kernels: all\n"
+            "of them), provenance, and its counters with the profiler metrics each is\n"
+            "computed from (NVIDIA Nsight Compute, AMD rocprofv3) and the list to ask\n"
+            "the profiler for.\n"
+            "\n"
+            "  --model DIR|NAME  the model (a directory, or a bundled model's name)\n"
+            "  --kernels         list every training kernel (default: the first 12)");
         return EXIT_OK;
       default:
         return cli_usage_error("info ", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -140,7 +146,8 @@ static size_t list_models(const char *root) {
     sp_config_format(&b, base, sizeof base);
     printf("%-16s base %-16s %3zu counters %4zu kernels %s%s\n", e->d_name, base,
            sp_model_counter_count(m), sp_model_kernel_count(m),
-           sp_model_has_power(m) ? "time+power" : "time", sp_model_is_synthetic(m) ? " SYNTHETIC" : "");
+           sp_model_has_power(m) ? "time+power" : "time",
+           sp_model_is_synthetic(m) ? " SYNTHETIC" : "");
     sp_model_free(m);
     n++;
   }
@@ -150,8 +157,9 @@ static size_t list_models(const char *root) {
 
 int cmd_models(int argc, char **argv) {
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    puts("Usage: scalepredict models\n\nLists the bundled models, usable as --model NAME.\n"
-         "Takes no options.");
+    puts(
+        "Usage: scalepredict models\n\nLists the bundled models, usable as --model NAME.\n"
+        "Takes no options.");
     return EXIT_OK;
   }
   if (argc > 1) return cli_usage_error("models ", "unexpected argument '%s'", argv[1]);
@@ -159,8 +167,10 @@ int cmd_models(int argc, char **argv) {
   size_t n = root ? list_models(root) : 0;
   if (n == 0 && strcmp(root ? root : "", SP_PKGDATADIR)) n = list_models(SP_PKGDATADIR);
   if (n == 0) {
-    fprintf(stderr, "scalepredict: no bundled models found (looked under "
-            "$SCALEPREDICT_DATADIR, beside the program, and %s/models)\n", SP_PKGDATADIR);
+    fprintf(stderr,
+            "scalepredict: no bundled models found (looked under "
+            "$SCALEPREDICT_DATADIR, beside the program, and %s/models)\n",
+            SP_PKGDATADIR);
     return EXIT_MODEL;
   }
   return EXIT_OK;

@@ -91,8 +91,7 @@ static void usage_complete(void) {
       "                     as for 'scalepredict plan' (default: FILE's grid and\n"
       "                     kernels)\n"
       "  --out FILE         write FILE atomically instead of standard output (a new\n"
-      "                     or empty file or an older completion)\n"
-      CLI_FORCE_HELP);
+      "                     or empty file or an older completion)\n" CLI_FORCE_HELP);
 }
 
 /* ---- the grid ------------------------------------------------------------------ */
@@ -114,7 +113,8 @@ static int parse_axis(plan_cli *c, int a, const char *spec, const char *where, l
       st = sp_error_set(err, SP_EPARSE, where, line, 0, axis_key[a],
                         "'%s' is not a positive integer", t);
     else if (n == MAX_AXIS)
-      st = sp_error_set(err, SP_EINVAL, where, line, 0, axis_key[a], "more than %d values", MAX_AXIS);
+      st = sp_error_set(err, SP_EINVAL, where, line, 0, axis_key[a], "more than %d values",
+                        MAX_AXIS);
     else
       c->axis[a][n++] = (int)v;
   }
@@ -151,7 +151,8 @@ static int grid_line(plan_cli *c, char *line, long ln, sp_error *err) {
 
 static int read_grid(plan_cli *c, sp_error *err) {
   FILE *fp = fopen(c->grid_file, "r");
-  if (!fp) return sp_error_set(err, SP_EIO, c->grid_file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+  if (!fp)
+    return sp_error_set(err, SP_EIO, c->grid_file, 0, 0, NULL, "cannot open: %s", strerror(errno));
   char line[8192];
   long ln = 0;
   int st = SP_OK;
@@ -195,8 +196,10 @@ static int resolve_kernels(plan_cli *c, sp_error *err) {
 /* N, or A/B of the grid's size. */
 static int resolve_budget(plan_cli *c, size_t grid) {
   if (!c->budget || !cli_parse_share(c->budget, grid, &c->p.budget)) return EXIT_OK;
-  return cli_usage_error(c->cmd, "--budget needs a positive count N or a fraction A/B of at most "
-                         "1, not '%s'", c->budget);
+  return cli_usage_error(c->cmd,
+                         "--budget needs a positive count N or a fraction A/B of at most "
+                         "1, not '%s'",
+                         c->budget);
 }
 
 /* ---- the command line ------------------------------------------------------------ */
@@ -217,15 +220,22 @@ static int number_option(plan_cli *c, int ch, const char *arg) {
 }
 
 static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
-  static const struct option opts[] = {
-      {"runs", required_argument, 0, 'r'},         {"grid", required_argument, 0, 'g'},
-      {"cu", required_argument, 0, 'C'},           {"engine-mhz", required_argument, 0, 'E'},
-      {"memory-mhz", required_argument, 0, 'M'},   {"kernels", required_argument, 0, 'k'},
-      {"base", required_argument, 0, 'b'},         {"batch", required_argument, 0, 'B'},
-      {"budget", required_argument, 0, 'n'},       {"target-error", required_argument, 0, 't'},
-      {"status", no_argument, 0, 's'},             {"quiet", no_argument, 0, 'q'},
-      {"out", required_argument, 0, 'o'},          {"force", no_argument, 0, CLI_OPT_FORCE},
-      {"help", no_argument, 0, 'h'},               {0, 0, 0, 0}};
+  static const struct option opts[] = {{"runs", required_argument, 0, 'r'},
+                                       {"grid", required_argument, 0, 'g'},
+                                       {"cu", required_argument, 0, 'C'},
+                                       {"engine-mhz", required_argument, 0, 'E'},
+                                       {"memory-mhz", required_argument, 0, 'M'},
+                                       {"kernels", required_argument, 0, 'k'},
+                                       {"base", required_argument, 0, 'b'},
+                                       {"batch", required_argument, 0, 'B'},
+                                       {"budget", required_argument, 0, 'n'},
+                                       {"target-error", required_argument, 0, 't'},
+                                       {"status", no_argument, 0, 's'},
+                                       {"quiet", no_argument, 0, 'q'},
+                                       {"out", required_argument, 0, 'o'},
+                                       {"force", no_argument, 0, CLI_OPT_FORCE},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
   const int complete = !strcmp(c->cmd, "complete ");
   int ch, rc, at = -1;
   opterr = 0;
@@ -237,34 +247,60 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
     if ((complete && plan_only) || (!complete && complete_only))
       return cli_usage_error(c->cmd, "unknown option '--%s'", opts[at].name);
     switch (ch) {
-      case 'r': c->runs = optarg; break;
-      case 'g': c->grid_file = optarg; break;
-      case 'C': c->axis_spec[0] = optarg; break;
-      case 'E': c->axis_spec[1] = optarg; break;
-      case 'M': c->axis_spec[2] = optarg; break;
-      case 'k': c->kernels = optarg; break;
-      case 'b': c->base = optarg; break;
-      case 'n': c->budget = optarg; break;
-      case 's': c->status = 1; break;
-      case 'q': c->quiet = 1; break;
-      case 'o': c->out = optarg; break;
-      case CLI_OPT_FORCE: sp_output_set_force(1); break;
+      case 'r':
+        c->runs = optarg;
+        break;
+      case 'g':
+        c->grid_file = optarg;
+        break;
+      case 'C':
+        c->axis_spec[0] = optarg;
+        break;
+      case 'E':
+        c->axis_spec[1] = optarg;
+        break;
+      case 'M':
+        c->axis_spec[2] = optarg;
+        break;
+      case 'k':
+        c->kernels = optarg;
+        break;
+      case 'b':
+        c->base = optarg;
+        break;
+      case 'n':
+        c->budget = optarg;
+        break;
+      case 's':
+        c->status = 1;
+        break;
+      case 'q':
+        c->quiet = 1;
+        break;
+      case 'o':
+        c->out = optarg;
+        break;
+      case CLI_OPT_FORCE:
+        sp_output_set_force(1);
+        break;
       case 'B':
       case 't':
         if ((rc = number_option(c, ch, optarg))) return rc;
         break;
       case 'h':
-        if (complete) usage_complete();
-        else usage_plan();
+        if (complete)
+          usage_complete();
+        else
+          usage_plan();
         *done = 1;
         return EXIT_OK;
-      default: return cli_bad_option(c->cmd, ch, argv);
+      default:
+        return cli_bad_option(c->cmd, ch, argv);
     }
   }
   if (optind < argc) return cli_usage_error(c->cmd, "unexpected argument '%s'", argv[optind]);
   if (complete && !c->runs) return cli_usage_error(c->cmd, "--runs is required");
-  if (!c->runs && !c->kernels)
-    return cli_usage_error(c->cmd, "--runs or --kernels is required");
+  if (!c->runs && !c->kernels) return cli_usage_error(c->cmd, "--runs or --kernels is required");
   for (int a = 0; a < 3 && !c->grid_file; a++)
     if (!c->axis_spec[a] && !c->runs)
       return cli_usage_error(c->cmd, "%s or --grid is required without --runs", axis_option[a]);
@@ -310,9 +346,10 @@ static void summary(const sp_plan *pl) {
     done += sp_plan_kernel_at(pl, k)->state != SP_PLAN_MEASURING;
     measured += sp_plan_kernel_at(pl, k)->measured;
   }
-  fprintf(stderr, "scalepredict: plan: %zu of %zu kernels done, %zu of %zu configurations "
-          "measured, %zu named next\n", done, nk, measured, nk * sp_plan_grid_size(pl),
-          sp_plan_next_count(pl));
+  fprintf(stderr,
+          "scalepredict: plan: %zu of %zu kernels done, %zu of %zu configurations "
+          "measured, %zu named next\n",
+          done, nk, measured, nk * sp_plan_grid_size(pl), sp_plan_next_count(pl));
 }
 
 static int run(plan_cli *c) {
@@ -332,8 +369,10 @@ static int run(plan_cli *c) {
                   : sp_plan_write_completed(pl, stdout, &err);
     else {
       st = c->status ? sp_plan_write_status(pl, stdout) : sp_plan_write_next(pl, stdout);
-      if (st) sp_error_set(&err, st, NULL, 0, 0, NULL, "cannot write standard output");
-      else if (!c->quiet) summary(pl);
+      if (st)
+        sp_error_set(&err, st, NULL, 0, 0, NULL, "cannot write standard output");
+      else if (!c->quiet)
+        summary(pl);
     }
   }
   if (st && !err.status) err.status = st;

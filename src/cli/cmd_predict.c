@@ -12,13 +12,13 @@
 typedef struct row {
   const char *kernel;
   sp_config target;
-  double base_time, time, measured_time;     /* NaN when absent */
+  double base_time, time, measured_time; /* NaN when absent */
   double base_power, power, measured_power;
   double time_lo, time_hi, power_lo, power_hi; /* 90% intervals, NaN: none */
   double novelty;                              /* sp_predict_info */
   int outside;
-  int in_training;  /* the kernel was in the model's training data */
-  size_t clamped;   /* its counters clamped to the training range */
+  int in_training; /* the kernel was in the model's training data */
+  size_t clamped;  /* its counters clamped to the training range */
 } row;
 
 typedef struct targets {
@@ -36,9 +36,9 @@ typedef struct printer {
   const predict_opts *o;
   const sp_model *m;
   size_t count;
-  const double *weights;  /* per dataset kernel, or NULL */
-  app_sum *app;           /* per target */
-  size_t in_training; /* rows of kernels the model was trained on */
+  const double *weights; /* per dataset kernel, or NULL */
+  app_sum *app;          /* per target */
+  size_t in_training;    /* rows of kernels the model was trained on */
 } printer;
 
 /* Signed, as export and the evaluation's records: positive when the
@@ -56,8 +56,10 @@ static double one_decimal(double v) {
 }
 
 static void put_num(FILE *fp, double v, const char *fmt, const char *none) {
-  if (!isfinite(v)) fputs(none, fp);
-  else fprintf(fp, fmt, v);
+  if (!isfinite(v))
+    fputs(none, fp);
+  else
+    fprintf(fp, fmt, v);
 }
 
 static void print_begin(printer *p) {
@@ -66,10 +68,11 @@ static void print_begin(printer *p) {
   sp_config cb = sp_model_base(m);
   sp_config_format(&cb, base, sizeof base);
   if (p->o->format == FMT_CSV) {
-    puts("kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,"
-         "base_power_w,power_w,measured_power_w,power_error_pct,"
-         "time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training,"
-         "in_training,clamped_counters");
+    puts(
+        "kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,"
+        "base_power_w,power_w,measured_power_w,power_error_pct,"
+        "time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training,"
+        "in_training,clamped_counters");
   } else if (p->o->format == FMT_JSON) {
     printf("{\"model\":");
     sp_json_write_string(stdout, sp_model_name(m));
@@ -83,9 +86,8 @@ static void print_begin(printer *p) {
       printf("note: this model was trained on SYNTHETIC data (%s), not on measurements\n",
              *sp_model_source(m) ? sp_model_source(m) : "no source recorded");
     if (!sp_model_has_power(m)) puts("this model has no power model: power is not predicted");
-    printf("%-34s %-15s %11s %11s %23s %11s %7s %9s %9s %7s\n", "kernel", "target",
-           "base_ms", "pred_ms", "90% interval ms", "meas_ms", "err%", "pred_W", "meas_W",
-           "err%");
+    printf("%-34s %-15s %11s %11s %23s %11s %7s %9s %9s %7s\n", "kernel", "target", "base_ms",
+           "pred_ms", "90% interval ms", "meas_ms", "err%", "pred_W", "meas_W", "err%");
   }
 }
 
@@ -98,9 +100,10 @@ static void print_row(printer *p, const row *r) {
   if (p->o->format == FMT_CSV) {
     sp_csv_write_field(o, r->kernel);
     fprintf(o, ",%s,", target);
-    const double v[13] = {r->base_time, r->time,     r->measured_time, te,
+    const double v[13] = {r->base_time,  r->time,    r->measured_time,  te,
                           r->base_power, r->power,   r->measured_power, pe,
-                          r->time_lo,   r->time_hi, r->power_lo, r->power_hi, r->novelty};
+                          r->time_lo,    r->time_hi, r->power_lo,       r->power_hi,
+                          r->novelty};
     for (int i = 0; i < 13; i++) {
       put_num(o, v[i], "%.6g", "");
       fputc(',', o);
@@ -108,12 +111,13 @@ static void print_row(printer *p, const row *r) {
     fprintf(o, "%d,%d,%zu\n", r->outside, r->in_training, r->clamped);
   } else if (p->o->format == FMT_JSON) {
     static const char *const keys[13] = {
-        "base_time_ms", "time_ms",      "measured_time_ms", "time_error_pct", "base_power_w",
-        "power_w",      "measured_power_w", "power_error_pct", "time_lo90_ms", "time_hi90_ms",
-        "power_lo90_w", "power_hi90_w", "novelty"};
-    const double v[13] = {r->base_time, r->time,     r->measured_time, te,
+        "base_time_ms", "time_ms",          "measured_time_ms", "time_error_pct", "base_power_w",
+        "power_w",      "measured_power_w", "power_error_pct",  "time_lo90_ms",   "time_hi90_ms",
+        "power_lo90_w", "power_hi90_w",     "novelty"};
+    const double v[13] = {r->base_time,  r->time,    r->measured_time,  te,
                           r->base_power, r->power,   r->measured_power, pe,
-                          r->time_lo,   r->time_hi, r->power_lo, r->power_hi, r->novelty};
+                          r->time_lo,    r->time_hi, r->power_lo,       r->power_hi,
+                          r->novelty};
     fputs(p->count ? ",\n{\"kernel\":" : "\n{\"kernel\":", o);
     sp_json_write_string(o, r->kernel);
     fprintf(o, ",\"target\":\"%s\"", target);
@@ -127,8 +131,10 @@ static void print_row(printer *p, const row *r) {
     fprintf(o, "%-34s %-15s ", r->kernel, target);
     put_num(o, r->base_time, "%11.4g ", "          - ");
     put_num(o, r->time, "%11.4g ", "          - ");
-    if (isnan(r->time_lo)) fprintf(o, "%23s ", "-");
-    else fprintf(o, "%10.4g .. %-10.4g ", r->time_lo, r->time_hi);
+    if (isnan(r->time_lo))
+      fprintf(o, "%23s ", "-");
+    else
+      fprintf(o, "%10.4g .. %-10.4g ", r->time_lo, r->time_hi);
     put_num(o, r->measured_time, "%11.4g ", "          - ");
     put_num(o, one_decimal(te), "%7.1f ", "      - ");
     put_num(o, r->power, "%9.4g ", "        - ");
@@ -147,9 +153,22 @@ static void print_application(printer *p, const targets *t) {
   for (size_t i = 0; p->weights && i < t->n; i++) {
     const app_sum *a = &p->app[i];
     /* No interval: the kernels' errors are not independent. */
-    row r = {"(application)", t->cfg[i], a->base_time, a->time, NAN,
-             a->base_energy / a->base_time, a->energy / a->time, NAN,
-             NAN, NAN, NAN, NAN, NAN, 0, 0, 0};
+    row r = {"(application)",
+             t->cfg[i],
+             a->base_time,
+             a->time,
+             NAN,
+             a->base_energy / a->base_time,
+             a->energy / a->time,
+             NAN,
+             NAN,
+             NAN,
+             NAN,
+             NAN,
+             NAN,
+             0,
+             0,
+             0};
     print_row(p, &r);
   }
 }
@@ -157,9 +176,10 @@ static void print_application(printer *p, const targets *t) {
 static void print_end(printer *p) {
   if (p->o->format == FMT_JSON) puts("\n]}");
   if (p->o->format == FMT_TABLE && p->in_training)
-    puts("* a kernel of the model's training data: its errors are in-sample and say "
-         "nothing of\n  the model's accuracy on new kernels (scalepredict evaluate "
-         "measures that)");
+    puts(
+        "* a kernel of the model's training data: its errors are in-sample and say "
+        "nothing of\n  the model's accuracy on new kernels (scalepredict evaluate "
+        "measures that)");
 }
 
 /* Measured value of kernel k at cfg, NaN when the data has none. */
@@ -186,8 +206,8 @@ static void warn_clamped(const sp_model *m, const char *kernel, const sp_predict
 /* The configurations --use-measured names (all: the model's grid). */
 typedef struct measured_set {
   size_t n;
-  sp_config *cfg;         /* requested */
-  sp_config *got;         /* scratch for sp_model_observe_more */
+  sp_config *cfg; /* requested */
+  sp_config *got; /* scratch for sp_model_observe_more */
   double *time, *power;
 } measured_set;
 
@@ -205,8 +225,8 @@ static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targ
   obs.floor_w = p->o->floor_w;
   const size_t gt = sp_model_config_count(m, SP_TIME), gp = sp_model_config_count(m, SP_POWER);
   if (!st)
-    st = sp_model_predict_interval(m, SP_TIME, &obs, scratch_t, scratch_t + gt,
-                                   scratch_t + 2 * gt, &info);
+    st = sp_model_predict_interval(m, SP_TIME, &obs, scratch_t, scratch_t + gt, scratch_t + 2 * gt,
+                                   &info);
   int power = !st && sp_model_has_power(m) && !isnan(obs.base_power_w) &&
               sp_model_predict_interval(m, SP_POWER, &obs, scratch_p, scratch_p + gp,
                                         scratch_p + 2 * gp, NULL) == SP_OK;
@@ -271,7 +291,8 @@ static int resolve_targets(const sp_model *m, const char *spec, targets *t, sp_e
     sp_config_format(&hi, b, sizeof b);
     return sp_error_set(err, SP_EGRID, NULL, 0, 0, "target",
                         "%s is not on the model's grid (%s .. %s; see 'scalepredict predict "
-                        "--target all' for every configuration)", spec, a, b);
+                        "--target all' for every configuration)",
+                        spec, a, b);
   }
   t->n = 1;
   return SP_OK;
@@ -286,7 +307,8 @@ static int check_base(const sp_model *m, const char *spec, sp_error *err) {
   sp_config_format(&mb, want, sizeof want);
   return sp_error_set(err, SP_EGRID, NULL, 0, 0, "base",
                       "the model was trained for base %s, not %s: measure the kernels at %s "
-                      "or train a model with --base %s", want, spec, want, spec);
+                      "or train a model with --base %s",
+                      want, spec, want, spec);
 }
 
 /* Observes every kernel before anything is printed, so that a kernel that
@@ -298,8 +320,7 @@ static int observe_all(const sp_model *m, const sp_dataset *ds, size_t k0, size_
   if (!counters) return err->status = SP_ENOMEM;
   sp_observation obs;
   int st = SP_OK;
-  for (size_t k = k0; k < k1 && !st; k++)
-    st = sp_model_observe(m, ds, k, counters, &obs, err);
+  for (size_t k = k0; k < k1 && !st; k++) st = sp_model_observe(m, ds, k, counters, &obs, err);
   free(counters);
   return st;
 }
@@ -313,8 +334,7 @@ static void measured_free(measured_set *ms) {
 
 /* --use-measured all|CFG[,CFG...]: configurations whose measured rows the
  * prediction passes through (the model's method must use them: physet). */
-static int resolve_measured(const sp_model *m, const char *spec, measured_set *ms,
-                            sp_error *err) {
+static int resolve_measured(const sp_model *m, const char *spec, measured_set *ms, sp_error *err) {
   size_t n = sp_model_config_count(m, SP_TIME) + 1;
   ms->cfg = malloc(n * sizeof *ms->cfg);
   ms->got = malloc(n * sizeof *ms->got);
@@ -437,19 +457,24 @@ static void usage(void) {
       "                    (e.g. sp-runner's idle_spin): physet then anchors the\n"
       "                    predicted power on this board's own floor rather than\n"
       "                    on the training board's (two boards of one model can\n"
-      "                    read 10-15% apart)\n"
-      CLI_DATA_HELP);
+      "                    read 10-15% apart)\n" CLI_DATA_HELP);
 }
 
 int cmd_predict(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"model", required_argument, 0, 'm'},  {"runs", required_argument, 0, 'r'},
-      {"counters", required_argument, 0, 'c'}, {"base", required_argument, 0, 'b'},
-      {"target", required_argument, 0, 't'}, {"kernel", required_argument, 0, 'k'},
-      {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'},
-      {"method", required_argument, 0, 'M'}, {"use-measured", required_argument, 0, 'u'},
-      {"floor-w", required_argument, 0, 'F'}, {"profile", required_argument, 0, 'P'},
-      CLI_DATA_OPTIONS, {0, 0, 0, 0}};
+  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
+                                       {"runs", required_argument, 0, 'r'},
+                                       {"counters", required_argument, 0, 'c'},
+                                       {"base", required_argument, 0, 'b'},
+                                       {"target", required_argument, 0, 't'},
+                                       {"kernel", required_argument, 0, 'k'},
+                                       {"format", required_argument, 0, 'f'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {"method", required_argument, 0, 'M'},
+                                       {"use-measured", required_argument, 0, 'u'},
+                                       {"floor-w", required_argument, 0, 'F'},
+                                       {"profile", required_argument, 0, 'P'},
+                                       CLI_DATA_OPTIONS,
+                                       {0, 0, 0, 0}};
   predict_opts o = {0};
   cli_profile prof;
   int c, rc;
@@ -460,14 +485,30 @@ int cmd_predict(int argc, char **argv) {
       continue;
     }
     switch (c) {
-      case 'm': o.model_dir = optarg; break;
-      case 'r': o.runs = optarg; break;
-      case 'c': o.counters = optarg; break;
-      case 'b': o.base = optarg; break;
-      case 't': o.target = optarg; break;
-      case 'k': o.kernel = optarg; break;
-      case 'M': o.method = optarg; break;
-      case 'u': o.use_measured = optarg; break;
+      case 'm':
+        o.model_dir = optarg;
+        break;
+      case 'r':
+        o.runs = optarg;
+        break;
+      case 'c':
+        o.counters = optarg;
+        break;
+      case 'b':
+        o.base = optarg;
+        break;
+      case 't':
+        o.target = optarg;
+        break;
+      case 'k':
+        o.kernel = optarg;
+        break;
+      case 'M':
+        o.method = optarg;
+        break;
+      case 'u':
+        o.use_measured = optarg;
+        break;
       case 'P':
         if (cli_profile_paths(optarg, "predict ", &prof)) return EXIT_USAGE;
         o.runs = prof.runs;
@@ -476,21 +517,25 @@ int cmd_predict(int argc, char **argv) {
         break;
       case 'F':
         if (cli_parse_positive(optarg, &o.floor_w))
-          return cli_usage_error("predict ", "--floor-w must be a positive number of watts, not '%s'",
-                                 optarg);
+          return cli_usage_error("predict ",
+                                 "--floor-w must be a positive number of watts, not '%s'", optarg);
         break;
       case 'f':
         if (cli_parse_format(optarg, &o.format))
-          return cli_usage_error("predict ", "--format must be table, csv or json, not '%s'", optarg);
+          return cli_usage_error("predict ", "--format must be table, csv or json, not '%s'",
+                                 optarg);
         break;
-      case 'h': usage(); return EXIT_OK;
+      case 'h':
+        usage();
+        return EXIT_OK;
       default:
         return cli_bad_option("predict ", c, argv);
     }
   }
   if (optind < argc) return cli_usage_error("predict ", "unexpected argument '%s'", argv[optind]);
   if (!o.model_dir || !o.runs || !o.counters || !o.target)
-    return cli_usage_error("predict ", "--model, --runs and --counters (or --profile), and "
+    return cli_usage_error("predict ",
+                           "--model, --runs and --counters (or --profile), and "
                            "--target are required");
   return cli_predict_run(&o);
 }

@@ -30,8 +30,9 @@ typedef struct profile_opts {
  * library's message holds only what fits. */
 static int fail_missing(const sp_profile *p, const char *path) {
   size_t n = sp_profile_missing_count(p);
-  fprintf(stderr, "scalepredict: %s: %zu metric%s the model needs %s missing from the profile:",
-          path, n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
+  fprintf(stderr,
+          "scalepredict: %s: %zu metric%s the model needs %s missing from the profile:", path, n,
+          n == 1 ? "" : "s", n == 1 ? "is" : "are");
   for (size_t i = 0; i < n; i++) fprintf(stderr, "%s %s", i ? "," : "", sp_profile_missing(p, i));
   fprintf(stderr, " (ask the profiler for them: 'scalepredict info --model DIR' lists them)\n");
   return EXIT_DATA;
@@ -49,7 +50,8 @@ static int convert(const profile_opts *o, const sp_model *m, const char *path) {
   if (st) return cli_fail(&err);
   int rc = EXIT_OK;
   if (sp_profile_launch_count(p) == 0) {
-    fprintf(stderr, "scalepredict: %s: no kernel launch in the profile: the program launched "
+    fprintf(stderr,
+            "scalepredict: %s: no kernel launch in the profile: the program launched "
             "no GPU kernel, or the profiler profiled none (see its filters); nothing written\n",
             path);
     rc = EXIT_DATA;
@@ -123,8 +125,10 @@ static int explain_ncu(const char *log, int status, const char *program) {
     return EXIT_SYSTEM;
   }
   if (status == 0 && find_line(log, "No kernels were profiled", line, sizeof line) == 0) {
-    fprintf(stderr, "scalepredict: '%s' launched no GPU kernel that ncu could profile (%s); "
-            "nothing written\n", program, line);
+    fprintf(stderr,
+            "scalepredict: '%s' launched no GPU kernel that ncu could profile (%s); "
+            "nothing written\n",
+            program, line);
     return EXIT_DATA;
   }
   if (status != 0) {
@@ -140,10 +144,12 @@ static int explain_ncu(const char *log, int status, const char *program) {
 static int find_ncu(const profile_opts *o, char *ncu, size_t size) {
   const char *want = o->profiler ? o->profiler : "ncu";
   if (!find_program(want, ncu, size)) return EXIT_OK;
-  fprintf(stderr, "scalepredict: the profiler '%s' was not found%s: install NVIDIA Nsight "
+  fprintf(stderr,
+          "scalepredict: the profiler '%s' was not found%s: install NVIDIA Nsight "
           "Compute (the CUDA toolkit's 'nsight-compute' package, or "
           "https://developer.nvidia.com/nsight-compute) and put ncu on PATH, or give "
-          "--profiler PATH; nothing written\n", want, strchr(want, '/') ? "" : " on PATH");
+          "--profiler PATH; nothing written\n",
+          want, strchr(want, '/') ? "" : " on PATH");
   return EXIT_SYSTEM;
 }
 
@@ -166,14 +172,25 @@ static int import_report(const profile_opts *o, const sp_model *m) {
   char ncu[PATH_MAX], dir[PATH_MAX], log[PATH_MAX + 32];
   int rc = find_ncu(o, ncu, sizeof ncu);
   if (rc || (rc = temp_log(dir, log))) return rc;
-  char *args[] = {ncu,           "--import", (char *)o->import, "--csv", "--page", "raw",
-                  "--print-units", "base",   "--print-kernel-base", "demangled",
-                  "--log-file",  log,        NULL};
+  char *args[] = {ncu,
+                  "--import",
+                  (char *)o->import,
+                  "--csv",
+                  "--page",
+                  "raw",
+                  "--print-units",
+                  "base",
+                  "--print-kernel-base",
+                  "demangled",
+                  "--log-file",
+                  log,
+                  NULL};
   int status = run_program(args);
   if (status != 0) {
-    fprintf(stderr, "scalepredict: ncu could not read the report '%s' (%s %d); nothing "
-            "written\n", o->import, status < 0 ? "could not run, error" : "exit status",
-            status);
+    fprintf(stderr,
+            "scalepredict: ncu could not read the report '%s' (%s %d); nothing "
+            "written\n",
+            o->import, status < 0 ? "could not run, error" : "exit status", status);
     rc = EXIT_SYSTEM;
   } else {
     rc = convert(o, m, log);
@@ -196,7 +213,8 @@ static int find_output(const char *dir, const char *suffix, char *buf, size_t si
     struct stat sb;
     if (stat(buf, &sb)) continue;
     size_t ln = strlen(e->d_name);
-    if (S_ISREG(sb.st_mode) && ln >= ls && !strcmp(e->d_name + ln - ls, suffix)) found = 0;
+    if (S_ISREG(sb.st_mode) && ln >= ls && !strcmp(e->d_name + ln - ls, suffix))
+      found = 0;
     else if (S_ISDIR(sb.st_mode) && depth > 0) {
       char sub[PATH_MAX];
       snprintf(sub, sizeof sub, "%s", buf);
@@ -218,14 +236,18 @@ static int run_rocprof(const profile_opts *o, const sp_model *m) {
   char prof[PATH_MAX], program[PATH_MAX], dir[PATH_MAX], log[PATH_MAX + 32], csv[PATH_MAX];
   const char *want = o->profiler ? o->profiler : "rocprofv3";
   if (find_program(want, prof, sizeof prof)) {
-    fprintf(stderr, "scalepredict: the profiler '%s' was not found%s: install ROCm's "
+    fprintf(stderr,
+            "scalepredict: the profiler '%s' was not found%s: install ROCm's "
             "rocprofiler-sdk (rocprofv3, in /opt/rocm/bin) and put it on PATH, or give "
-            "--profiler PATH; nothing written\n", want, strchr(want, '/') ? "" : " on PATH");
+            "--profiler PATH; nothing written\n",
+            want, strchr(want, '/') ? "" : " on PATH");
     return EXIT_SYSTEM;
   }
   if (find_program(o->argv[0], program, sizeof program)) {
-    fprintf(stderr, "scalepredict: the program '%s' was not found or is not executable; "
-            "nothing written\n", o->argv[0]);
+    fprintf(stderr,
+            "scalepredict: the program '%s' was not found or is not executable; "
+            "nothing written\n",
+            o->argv[0]);
     return EXIT_USAGE;
   }
   sp_error err;
@@ -245,18 +267,22 @@ static int run_rocprof(const profile_opts *o, const sp_model *m) {
     args[a++] = prof;
     args[a++] = "--pmc";
     for (char *t = strtok(metrics, ","); t; t = strtok(NULL, ",")) args[a++] = t;
-    const char *fixed[] = {"--kernel-trace", "--output-format", "csv", "-d", dir, "-o", "run",
-                           "--"};
+    const char *fixed[] = {
+        "--kernel-trace", "--output-format", "csv", "-d", dir, "-o", "run", "--"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
     args[a++] = program;
     for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
     int status = run_program(args);
     if (status != 0) {
-      fprintf(stderr, "scalepredict: '%s' failed under rocprofv3 (exit status %d); nothing "
-              "written\n", o->argv[0], status);
+      fprintf(stderr,
+              "scalepredict: '%s' failed under rocprofv3 (exit status %d); nothing "
+              "written\n",
+              o->argv[0], status);
     } else if (find_output(dir, "counter_collection.csv", csv, sizeof csv, 2)) {
-      fprintf(stderr, "scalepredict: '%s' launched no GPU kernel that rocprofv3 could profile "
-              "(no counter_collection.csv); nothing written\n", o->argv[0]);
+      fprintf(stderr,
+              "scalepredict: '%s' launched no GPU kernel that rocprofv3 could profile "
+              "(no counter_collection.csv); nothing written\n",
+              o->argv[0]);
       rc = EXIT_DATA;
     } else {
       rc = convert(o, m, csv);
@@ -272,8 +298,10 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
   char ncu[PATH_MAX], program[PATH_MAX];
   if (find_ncu(o, ncu, sizeof ncu)) return EXIT_SYSTEM;
   if (find_program(o->argv[0], program, sizeof program)) {
-    fprintf(stderr, "scalepredict: the program '%s' was not found or is not executable; "
-            "nothing written\n", o->argv[0]);
+    fprintf(stderr,
+            "scalepredict: the program '%s' was not found or is not executable; "
+            "nothing written\n",
+            o->argv[0]);
     return EXIT_USAGE;
   }
   sp_error err;
@@ -290,9 +318,20 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
   int rc = EXIT_SYSTEM;
   if (args) {
     size_t a = 0;
-    const char *fixed[] = {ncu, "--clock-control", "none", "--csv", "--page", "raw",
-                           "--print-units", "base", "--print-kernel-base", "demangled",
-                           "--metrics", metrics, "--log-file", log};
+    const char *fixed[] = {ncu,
+                           "--clock-control",
+                           "none",
+                           "--csv",
+                           "--page",
+                           "raw",
+                           "--print-units",
+                           "base",
+                           "--print-kernel-base",
+                           "demangled",
+                           "--metrics",
+                           metrics,
+                           "--log-file",
+                           log};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
     args[a++] = program;
     for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
@@ -358,30 +397,46 @@ int cmd_profile(int argc, char **argv) {
   opterr = 0;
   while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
     switch (c) {
-      case 'm': o.model = optarg; break;
-      case 'o': o.out = optarg; break;
-      case 'b': o.base = optarg; break;
-      case 'i': o.import = optarg; break;
-      case 'p': o.profiler = optarg; break;
-      case 'v':
-        if (!strcmp(optarg, "nvidia")) o.vendor = SP_VENDOR_NVIDIA;
-        else if (!strcmp(optarg, "amd")) o.vendor = SP_VENDOR_AMD;
-        else return cli_usage_error("profile ", "--vendor must be nvidia or amd, not '%s'", optarg);
+      case 'm':
+        o.model = optarg;
         break;
-      case 'h': usage(); return EXIT_OK;
+      case 'o':
+        o.out = optarg;
+        break;
+      case 'b':
+        o.base = optarg;
+        break;
+      case 'i':
+        o.import = optarg;
+        break;
+      case 'p':
+        o.profiler = optarg;
+        break;
+      case 'v':
+        if (!strcmp(optarg, "nvidia"))
+          o.vendor = SP_VENDOR_NVIDIA;
+        else if (!strcmp(optarg, "amd"))
+          o.vendor = SP_VENDOR_AMD;
+        else
+          return cli_usage_error("profile ", "--vendor must be nvidia or amd, not '%s'", optarg);
+        break;
+      case 'h':
+        usage();
+        return EXIT_OK;
       default:
         return cli_usage_error("profile ", "unknown or incomplete option '%s'", argv[optind - 1]);
     }
   }
   if (optind < argc) o.argv = argv + optind;
-  if (!o.model || !o.out)
-    return cli_usage_error("profile ", "--model and --out are required");
+  if (!o.model || !o.out) return cli_usage_error("profile ", "--model and --out are required");
   if (!o.import == !o.argv)
     return cli_usage_error("profile ", "give either --import FILE or -- PROGRAM [ARGS...]");
   struct stat sb;
   if (stat(o.out, &sb) == 0) {
-    fprintf(stderr, "scalepredict: --out %s already exists: profile writes a new directory "
-            "and never replaces one\n", o.out);
+    fprintf(stderr,
+            "scalepredict: --out %s already exists: profile writes a new directory "
+            "and never replaces one\n",
+            o.out);
     return EXIT_USAGE;
   }
   char dir[PATH_MAX];
@@ -393,9 +448,9 @@ int cmd_profile(int argc, char **argv) {
   size_t il = o.import ? strlen(o.import) : 0;
   int report = il > 8 && !strcmp(o.import + il - 8, ".ncu-rep");
   int rc = report                      ? import_report(&o, m)
-           : o.import                    ? convert(&o, m, o.import)
-           : o.vendor == SP_VENDOR_AMD   ? run_rocprof(&o, m)
-                                         : run_ncu(&o, m);
+           : o.import                  ? convert(&o, m, o.import)
+           : o.vendor == SP_VENDOR_AMD ? run_rocprof(&o, m)
+                                       : run_ncu(&o, m);
   sp_model_free(m);
   return rc;
 }

@@ -30,8 +30,7 @@ static void usage(void) {
       "  --kernel NAME      only this kernel\n"
       "  --quantity Q       time (default), power, or both\n"
       "  --out DIR          output directory (default: surfaces); the files in it\n"
-      "                     are replaced only when they are older surfaces\n"
-      CLI_FORCE_HELP);
+      "                     are replaced only when they are older surfaces\n" CLI_FORCE_HELP);
 }
 
 static void quantity_path(const char *dir, int q, char *path, size_t size) {
@@ -87,22 +86,36 @@ static void remove_made(const char *dir, const int wrote[2]) {
 }
 
 int cmd_surfaces(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"runs", required_argument, 0, 'r'},     {"kernel", required_argument, 0, 'k'},
-      {"quantity", required_argument, 0, 'q'}, {"out", required_argument, 0, 'o'},
-      {"help", no_argument, 0, 'h'},           {"force", no_argument, 0, CLI_OPT_FORCE},
-      {0, 0, 0, 0}};
+  static const struct option opts[] = {{"runs", required_argument, 0, 'r'},
+                                       {"kernel", required_argument, 0, 'k'},
+                                       {"quantity", required_argument, 0, 'q'},
+                                       {"out", required_argument, 0, 'o'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {"force", no_argument, 0, CLI_OPT_FORCE},
+                                       {0, 0, 0, 0}};
   const char *runs = NULL, *kernel = NULL, *out = "surfaces", *quantity = "time";
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
-      case 'r': runs = optarg; break;
-      case 'k': kernel = optarg; break;
-      case 'q': quantity = optarg; break;
-      case 'o': out = optarg; break;
-      case CLI_OPT_FORCE: sp_output_set_force(1); break;
-      case 'h': usage(); return EXIT_OK;
+      case 'r':
+        runs = optarg;
+        break;
+      case 'k':
+        kernel = optarg;
+        break;
+      case 'q':
+        quantity = optarg;
+        break;
+      case 'o':
+        out = optarg;
+        break;
+      case CLI_OPT_FORCE:
+        sp_output_set_force(1);
+        break;
+      case 'h':
+        usage();
+        return EXIT_OK;
       default:
         return cli_bad_option("surfaces ", c, argv);
     }
@@ -112,7 +125,8 @@ int cmd_surfaces(int argc, char **argv) {
   int want[2] = {!strcmp(quantity, "time") || !strcmp(quantity, "both"),
                  !strcmp(quantity, "power") || !strcmp(quantity, "both")};
   if (!want[0] && !want[1])
-    return cli_usage_error("surfaces ", "--quantity must be time, power or both, not '%s'", quantity);
+    return cli_usage_error("surfaces ", "--quantity must be time, power or both, not '%s'",
+                           quantity);
   int rc = check_outputs(out, want);
   if (rc) return rc;
   sp_error err;

@@ -46,10 +46,9 @@ static void usage(void) {
       "                    every model carries; the last is recommended\n"
       "                    (default: physet)\n"
       "  --skip-incomplete leave out, and name, kernels whose grid has a hole (else\n"
-      "                    an error naming the first missing configuration)\n"
-      CLI_DATA_HELP "\n"
-      "  --quiet           print nothing on success\n"
-      CLI_FORCE_HELP);
+      "                    an error naming the first missing configuration)\n" CLI_DATA_HELP
+      "\n"
+      "  --quiet           print nothing on success\n" CLI_FORCE_HELP);
   fputs("\nMethods:", stdout);
   for (size_t i = 0; sp_train_method_name(i); i++) printf(" %s", sp_train_method_name(i));
   putchar('\n');
@@ -86,7 +85,8 @@ static void report_training(const sp_model *m, size_t requested) {
  * lacks; without it the hole is an error. */
 static int drop_incomplete(const sp_dataset *ds, unsigned char **use, sp_error *err) {
   size_t n = sp_dataset_kernel_count(ds);
-  if (!(*use = malloc(n + 1))) return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  if (!(*use = malloc(n + 1)))
+    return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   int st = SP_OK;
   for (size_t k = 0; k < n && !st; k++) {
     sp_surface *s;
@@ -95,36 +95,46 @@ static int drop_incomplete(const sp_dataset *ds, unsigned char **use, sp_error *
     int bs = sp_surface_build(ds, k, SP_TIME, &s, &e);
     sp_surface_free(s);
     (*use)[k] = bs != SP_EGRID;
-    if (bs == SP_EGRID) fprintf(stderr, "scalepredict: note: skipped: %s\n", e.message);
-    else if (bs) *err = e, st = bs;
+    if (bs == SP_EGRID)
+      fprintf(stderr, "scalepredict: note: skipped: %s\n", e.message);
+    else if (bs)
+      *err = e, st = bs;
   }
   return st;
 }
 
 /* An explicit --clusters above the kernel count is refused, as evaluate
  * refuses it; the default is capped (and the summary says so). */
-static int check_clusters(const sp_dataset *ds, const unsigned char *use, size_t k,
-                          sp_error *err) {
+static int check_clusters(const sp_dataset *ds, const unsigned char *use, size_t k, sp_error *err) {
   size_t n = 0;
   for (size_t i = 0; i < sp_dataset_kernel_count(ds); i++) n += !use || use[i];
   if (k <= n) return SP_OK;
   return sp_error_set(err, SP_EINVAL, sp_dataset_runs_path(ds), 0, 0, "--clusters",
                       "%zu training kernels are too few for %zu clusters: give --clusters "
-                      "%zu or fewer", n, k, n);
+                      "%zu or fewer",
+                      n, k, n);
 }
 
 int cmd_train(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"runs", required_argument, 0, 'r'},     {"counters", required_argument, 0, 'c'},
-      {"base", required_argument, 0, 'b'},     {"out", required_argument, 0, 'o'},
-      {"clusters", required_argument, 0, 'k'}, {"seed", required_argument, 0, 's'},
-      {"restarts", required_argument, 0, 'R'}, {"epochs", required_argument, 0, 'e'},
-      {"name", required_argument, 0, 'n'},     {"source", required_argument, 0, 'S'},
-      {"synthetic", no_argument, 0, 'y'},      {"quiet", no_argument, 0, 'q'},
-      {"floor-kernel", required_argument, 0, 'f'}, {"methods", required_argument, 0, 'M'},
-      {"skip-incomplete", no_argument, 0, 'I'}, CLI_DATA_OPTIONS,
-      {"help", no_argument, 0, 'h'},           {"force", no_argument, 0, CLI_OPT_FORCE},
-      {0, 0, 0, 0}};
+  static const struct option opts[] = {{"runs", required_argument, 0, 'r'},
+                                       {"counters", required_argument, 0, 'c'},
+                                       {"base", required_argument, 0, 'b'},
+                                       {"out", required_argument, 0, 'o'},
+                                       {"clusters", required_argument, 0, 'k'},
+                                       {"seed", required_argument, 0, 's'},
+                                       {"restarts", required_argument, 0, 'R'},
+                                       {"epochs", required_argument, 0, 'e'},
+                                       {"name", required_argument, 0, 'n'},
+                                       {"source", required_argument, 0, 'S'},
+                                       {"synthetic", no_argument, 0, 'y'},
+                                       {"quiet", no_argument, 0, 'q'},
+                                       {"floor-kernel", required_argument, 0, 'f'},
+                                       {"methods", required_argument, 0, 'M'},
+                                       {"skip-incomplete", no_argument, 0, 'I'},
+                                       CLI_DATA_OPTIONS,
+                                       {"help", no_argument, 0, 'h'},
+                                       {"force", no_argument, 0, CLI_OPT_FORCE},
+                                       {0, 0, 0, 0}};
   const char *runs = NULL, *counters = NULL, *base = NULL, *out = NULL;
   sp_error merr; /* --methods */
   const char *name = NULL, *source = NULL;
@@ -140,17 +150,39 @@ int cmd_train(int argc, char **argv) {
       continue;
     }
     switch (c) {
-      case 'r': runs = optarg; break;
-      case 'c': counters = optarg; break;
-      case 'b': base = optarg; break;
-      case 'o': out = optarg; break;
-      case 'n': name = optarg; break;
-      case 'S': source = optarg; break;
-      case 'y': synthetic = 1; break;
-      case 'q': quiet = 1; break;
-      case 'I': skip_incomplete = 1; break;
-      case CLI_OPT_FORCE: sp_output_set_force(1); break;
-      case 'f': p.floor_kernel = optarg; break;
+      case 'r':
+        runs = optarg;
+        break;
+      case 'c':
+        counters = optarg;
+        break;
+      case 'b':
+        base = optarg;
+        break;
+      case 'o':
+        out = optarg;
+        break;
+      case 'n':
+        name = optarg;
+        break;
+      case 'S':
+        source = optarg;
+        break;
+      case 'y':
+        synthetic = 1;
+        break;
+      case 'q':
+        quiet = 1;
+        break;
+      case 'I':
+        skip_incomplete = 1;
+        break;
+      case CLI_OPT_FORCE:
+        sp_output_set_force(1);
+        break;
+      case 'f':
+        p.floor_kernel = optarg;
+        break;
       case 'M':
         if (sp_train_params_set_methods(&p, optarg, &merr))
           return cli_usage_error("train ", "--methods: %s", merr.message);
@@ -171,10 +203,14 @@ int cmd_train(int argc, char **argv) {
         if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
           return cli_usage_error("train ", "--%s needs an integer from 1 to 1000000",
                                  c == 'R' ? "restarts" : "epochs");
-        if (c == 'R') p.restarts = (unsigned)v;
-        else p.max_epochs = (unsigned)v;
+        if (c == 'R')
+          p.restarts = (unsigned)v;
+        else
+          p.max_epochs = (unsigned)v;
         break;
-      case 'h': usage(); return EXIT_OK;
+      case 'h':
+        usage();
+        return EXIT_OK;
       default:
         return cli_bad_option("train ", c, argv);
     }
@@ -207,9 +243,11 @@ int cmd_train(int argc, char **argv) {
   rc = st ? cli_fail(&err) : EXIT_OK;
   if (!st && !quiet) {
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    printf("trained %s: %zu kernels, %zu counters, %zu configurations, base %s, k <= %zu, seed %lu (%.2f s)\n",
-           out, sp_dataset_kernel_count(ds), sp_model_counter_count(m),
-           sp_model_config_count(m, SP_TIME), base, p.clusters, p.seed, secs);
+    printf(
+        "trained %s: %zu kernels, %zu counters, %zu configurations, base %s, k <= %zu, seed %lu "
+        "(%.2f s)\n",
+        out, sp_dataset_kernel_count(ds), sp_model_counter_count(m),
+        sp_model_config_count(m, SP_TIME), base, p.clusters, p.seed, secs);
     if (sp_model_has_power(m))
       printf("power model on %zu configurations\n", sp_model_config_count(m, SP_POWER));
     else

@@ -16,14 +16,21 @@
 
 int cli_exit_for(int status) {
   switch (status) {
-    case SP_OK: return EXIT_OK;
-    case SP_EINVAL: return EXIT_USAGE;
-    case SP_EMODEL: return EXIT_MODEL;
+    case SP_OK:
+      return EXIT_OK;
+    case SP_EINVAL:
+      return EXIT_USAGE;
+    case SP_EMODEL:
+      return EXIT_MODEL;
     case SP_EIO:
-    case SP_ENOMEM: return EXIT_SYSTEM;
-    case SP_ENUMERIC: return EXIT_NUMERIC;
-    case SP_EEXIST: return EXIT_USAGE;
-    default: return EXIT_DATA;
+    case SP_ENOMEM:
+      return EXIT_SYSTEM;
+    case SP_ENUMERIC:
+      return EXIT_NUMERIC;
+    case SP_EEXIST:
+      return EXIT_USAGE;
+    default:
+      return EXIT_DATA;
   }
 }
 
@@ -43,8 +50,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "\nTry 'scalepredict %s--help' for more information.\n",
-          cmd ? cmd : "");
+  fprintf(stderr, "\nTry 'scalepredict %s--help' for more information.\n", cmd ? cmd : "");
   return EXIT_USAGE;
 }
 
@@ -55,11 +61,14 @@ static sp_dataset_options data_opts = {ignored, 0};
 
 int cli_data_option(int c, const char *arg, const char *cmd) {
   static size_t n;
-  if (c == CLI_OPT_SKIP_UNKNOWN) data_opts.skip_unknown_kernels = 1;
-  else if (c != CLI_OPT_IGNORE_COUNTER) return -1;
+  if (c == CLI_OPT_SKIP_UNKNOWN)
+    data_opts.skip_unknown_kernels = 1;
+  else if (c != CLI_OPT_IGNORE_COUNTER)
+    return -1;
   else if (n == MAX_IGNORED)
     return cli_usage_error(cmd, "more than %d --ignore-counter options", MAX_IGNORED);
-  else ignored[n++] = arg;
+  else
+    ignored[n++] = arg;
   return 0;
 }
 
@@ -111,8 +120,10 @@ int cli_close_stdout(int rc) {
 }
 
 void cli_json_number(double v) {
-  if (isfinite(v)) printf("%.6g", v);
-  else fputs("null", stdout);
+  if (isfinite(v))
+    printf("%.6g", v);
+  else
+    fputs("null", stdout);
 }
 
 int cli_bad_option(const char *cmd, int c, char **argv) {
@@ -125,17 +136,22 @@ int cli_parse_format_tables(const char *cmd, const char *s, int *json) {
   if (cli_parse_format(s, &f))
     return cli_usage_error(cmd, "--format must be table or json, not '%s'", s);
   if (f == FMT_CSV)
-    return cli_usage_error(cmd, "--format csv: this command writes several tables; "
+    return cli_usage_error(cmd,
+                           "--format csv: this command writes several tables; "
                            "--report DIR writes each as CSV");
   *json = f == FMT_JSON;
   return 0;
 }
 
 int cli_parse_format(const char *s, cli_format *out) {
-  if (!strcmp(s, "table")) *out = FMT_TABLE;
-  else if (!strcmp(s, "csv")) *out = FMT_CSV;
-  else if (!strcmp(s, "json")) *out = FMT_JSON;
-  else return -1;
+  if (!strcmp(s, "table"))
+    *out = FMT_TABLE;
+  else if (!strcmp(s, "csv"))
+    *out = FMT_CSV;
+  else if (!strcmp(s, "json"))
+    *out = FMT_JSON;
+  else
+    return -1;
   return 0;
 }
 
@@ -224,16 +240,15 @@ const char *cli_data_root(void) {
   return has_default_model(root) ? root : NULL;
 }
 
-int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *n,
-                          sp_error *err) {
+int cli_parse_config_list(const char *spec, sp_config *out, size_t cap, size_t *n, sp_error *err) {
   char *list = strdup(spec), *save = NULL;
   if (!list) return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   int st = SP_OK;
   *n = 0;
   for (char *t = strtok_r(list, ",", &save); t && !st; t = strtok_r(NULL, ",", &save))
-    st = *n < cap ? sp_config_parse(t, &out[(*n)++], err)
-                  : sp_error_set(err, SP_EINVAL, NULL, 0, 0, NULL,
-                                 "more than %zu configurations", cap);
+    st = *n < cap
+             ? sp_config_parse(t, &out[(*n)++], err)
+             : sp_error_set(err, SP_EINVAL, NULL, 0, 0, NULL, "more than %zu configurations", cap);
   free(list);
   return st;
 }

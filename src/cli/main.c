@@ -67,8 +67,7 @@ static int dispatch(int argc, char **argv) {
       printf("scalepredict %s\n", SP_VERSION_STRING);
       return EXIT_OK;
     }
-    if (c[0] != '-')
-      return cli_usage_error(NULL, "unknown command '%s'", c);
+    if (c[0] != '-') return cli_usage_error(NULL, "unknown command '%s'", c);
   }
   if (argc < 2) {
     usage(stderr);

@@ -16,17 +16,17 @@
 
 typedef struct reader {
   const char *path;
-  long line;        /* line currently being fed to libcsv */
-  long row_line;    /* line of the current row's first field */
-  long field_line;  /* line on which the field being read began */
+  long line;       /* line currently being fed to libcsv */
+  long row_line;   /* line of the current row's first field */
+  long field_line; /* line on which the field being read began */
   char **fields;
-  size_t *caps;     /* allocated size of each fields[i] */
+  size_t *caps; /* allocated size of each fields[i] */
   size_t nfields;
   size_t allocated;
   sp_csv_row_fn fn;
   void *user;
   sp_error *err;
-  int status;       /* first failure; stops further callbacks */
+  int status; /* first failure; stops further callbacks */
 } reader;
 
 static int store_field(reader *r, const char *data, size_t len) {
@@ -74,10 +74,9 @@ static void on_field(void *data, size_t len, void *user) {
   if (r->nfields == 0) r->row_line = r->line;
   r->field_line = r->line; /* the next field starts after this comma */
   if (len > SP_CSV_MAX_FIELD_BYTES) {
-    r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line,
-                         (long)r->nfields + 1, NULL,
-                         "field of %zu bytes exceeds the %zu-byte limit", len,
-                         SP_CSV_MAX_FIELD_BYTES);
+    r->status =
+        sp__fail(r->err, SP_EPARSE, r->path, r->line, (long)r->nfields + 1, NULL,
+                 "field of %zu bytes exceeds the %zu-byte limit", len, SP_CSV_MAX_FIELD_BYTES);
     return;
   }
   if (r->nfields >= SP_CSV_MAX_FIELDS) {
@@ -88,13 +87,12 @@ static void on_field(void *data, size_t len, void *user) {
   /* Fields are handed on as C strings: a NUL byte would silently cut one
    * short, so that "a<NUL>x" and "a<NUL>y" became the same kernel "a". */
   if (data && memchr(data, '\0', len)) {
-    r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line,
-                         (long)r->nfields + 1, NULL, "%s", nul_message(data, len));
+    r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line, (long)r->nfields + 1, NULL, "%s",
+                         nul_message(data, len));
     return;
   }
   if (store_field(r, data ? data : "", data ? len : 0))
-    r->status = sp__fail(r->err, SP_ENOMEM, r->path, r->line, 0, NULL,
-                         "out of memory");
+    r->status = sp__fail(r->err, SP_ENOMEM, r->path, r->line, 0, NULL, "out of memory");
 }
 
 static void on_row(int term, void *user) {
@@ -112,11 +110,9 @@ static void on_row(int term, void *user) {
  * rest of the file into one field, reported far away as a short row. */
 static int syntax_error(reader *r, struct csv_parser *p) {
   if (csv_error(p) != CSV_EPARSE)
-    return sp__fail(r->err, csv_error(p) == CSV_ENOMEM ? SP_ENOMEM : SP_EPARSE,
-                    r->path, r->line, 0, NULL, "CSV error: %s",
-                    csv_strerror(csv_error(p)));
-  return sp__fail(r->err, SP_EPARSE, r->path, r->line, (long)r->nfields + 1,
-                  NULL,
+    return sp__fail(r->err, csv_error(p) == CSV_ENOMEM ? SP_ENOMEM : SP_EPARSE, r->path, r->line, 0,
+                    NULL, "CSV error: %s", csv_strerror(csv_error(p)));
+  return sp__fail(r->err, SP_EPARSE, r->path, r->line, (long)r->nfields + 1, NULL,
                   "malformed quoting: a quote inside an unquoted field or text "
                   "after a closing quote (quote the whole field and double "
                   "each quote inside it)");
@@ -132,10 +128,8 @@ static int feed(reader *r, struct csv_parser *p, const char *buf, size_t n) {
     /* libcsv hands a field over only once it ends; checking the part it
      * holds keeps an endless field from growing past the limit. */
     if (!r->status && p->entry_pos > SP_CSV_MAX_FIELD_BYTES)
-      r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line,
-                           (long)r->nfields + 1, NULL,
-                           "field exceeds the %zu-byte limit",
-                           SP_CSV_MAX_FIELD_BYTES);
+      r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line, (long)r->nfields + 1, NULL,
+                           "field exceeds the %zu-byte limit", SP_CSV_MAX_FIELD_BYTES);
     buf += take;
     n -= take;
     if (nl) r->line++;
@@ -151,9 +145,7 @@ static void free_reader(reader *r) {
 
 int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) {
   FILE *fp = fopen(path, "rb");
-  if (!fp)
-    return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot open: %s",
-                    strerror(errno));
+  if (!fp) return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
   struct csv_parser p;
   if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
     fclose(fp);
@@ -162,8 +154,7 @@ int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) 
   /* libcsv grows a field's buffer by a fixed step (128 bytes by default);
    * a larger step keeps long fields from costing quadratic copying. */
   csv_set_blk_size(&p, (size_t)1 << 16);
-  reader r = {.path = path, .line = 1, .field_line = 1, .fn = fn,
-              .user = user, .err = err};
+  reader r = {.path = path, .line = 1, .field_line = 1, .fn = fn, .user = user, .err = err};
   /* Numbers in the files always use '.', whatever the caller's locale. */
   sp_c_numeric cnum;
   sp__c_numeric_begin(&cnum);
@@ -184,8 +175,7 @@ int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) 
   if (!r.status && csv_fini(&p, on_field, on_row, &r) != 0 && !r.status)
     r.status = csv_error(&p) != CSV_EPARSE
                    ? syntax_error(&r, &p)
-                   : sp__fail(err, SP_EPARSE, path, r.field_line,
-                              (long)r.nfields + 1, NULL,
+                   : sp__fail(err, SP_EPARSE, path, r.field_line, (long)r.nfields + 1, NULL,
                               "a quoted field that begins on this line is "
                               "never closed (the file ends inside it)");
   csv_free(&p);
@@ -209,8 +199,7 @@ int sp__parse_double(const char *s, double *out) {
 
 int sp__parse_int(const char *s, int *out) {
   double v;
-  if (sp__parse_double(s, &v) || v != floor(v) || v < INT_MIN || v > INT_MAX)
-    return SP_EPARSE;
+  if (sp__parse_double(s, &v) || v != floor(v) || v < INT_MIN || v > INT_MAX) return SP_EPARSE;
   *out = (int)v;
   return SP_OK;
 }

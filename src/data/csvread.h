@@ -15,7 +15,7 @@
 #define SP_CSV_MAX_FIELDS ((size_t)100000)
 
 typedef struct sp_csv_row {
-  long line;           /* 1-based line on which the row starts */
+  long line; /* 1-based line on which the row starts */
   size_t nfields;
   char *const *fields; /* NUL-terminated */
 } sp_csv_row;

@@ -41,8 +41,7 @@ static uint64_t hash_name(const char *s) {
 /* Grows map to keep the load factor under one half.  keys(i) rehashes. */
 typedef uint64_t (*key_fn)(const sp_dataset *ds, size_t index);
 
-static int map_reserve(sp_rowmap *m, size_t count, const sp_dataset *ds,
-                       key_fn key) {
+static int map_reserve(sp_rowmap *m, size_t count, const sp_dataset *ds, key_fn key) {
   if (m->slots && 2 * (count + 1) <= m->mask + 1) return SP_OK;
   size_t cap = m->slots ? 2 * (m->mask + 1) : 64;
   while (2 * (count + 1) > cap) cap *= 2;
@@ -66,14 +65,11 @@ static uint64_t run_key(const sp_dataset *ds, size_t i) {
 static uint64_t crow_key(const sp_dataset *ds, size_t i) {
   return hash_row(ds->crows[i].kernel, &ds->crows[i].cfg);
 }
-static uint64_t kernel_key(const sp_dataset *ds, size_t i) {
-  return hash_name(ds->kernels[i]);
-}
+static uint64_t kernel_key(const sp_dataset *ds, size_t i) { return hash_name(ds->kernels[i]); }
 
 size_t sp__dataset_find_run(const sp_dataset *ds, size_t k, const sp_config *cfg) {
   if (!ds->run_map.slots) return NOT_FOUND;
-  for (size_t at = hash_row(k, cfg) & ds->run_map.mask;;
-       at = (at + 1) & ds->run_map.mask) {
+  for (size_t at = hash_row(k, cfg) & ds->run_map.mask;; at = (at + 1) & ds->run_map.mask) {
     size_t s = ds->run_map.slots[at];
     if (!s) return NOT_FOUND;
     const sp_run *r = &ds->runs[s - 1];
@@ -81,11 +77,9 @@ size_t sp__dataset_find_run(const sp_dataset *ds, size_t k, const sp_config *cfg
   }
 }
 
-size_t sp__dataset_find_counters(const sp_dataset *ds, size_t k,
-                                 const sp_config *cfg) {
+size_t sp__dataset_find_counters(const sp_dataset *ds, size_t k, const sp_config *cfg) {
   if (!ds->crow_map.slots) return NOT_FOUND;
-  for (size_t at = hash_row(k, cfg) & ds->crow_map.mask;;
-       at = (at + 1) & ds->crow_map.mask) {
+  for (size_t at = hash_row(k, cfg) & ds->crow_map.mask;; at = (at + 1) & ds->crow_map.mask) {
     size_t s = ds->crow_map.slots[at];
     if (!s) return NOT_FOUND;
     const sp_counter_row *r = &ds->crows[s - 1];
@@ -95,8 +89,7 @@ size_t sp__dataset_find_counters(const sp_dataset *ds, size_t k,
 
 size_t sp_dataset_kernel_index(const sp_dataset *ds, const char *name) {
   if (!ds->kernel_map.slots) return NOT_FOUND;
-  for (size_t at = hash_name(name) & ds->kernel_map.mask;;
-       at = (at + 1) & ds->kernel_map.mask) {
+  for (size_t at = hash_name(name) & ds->kernel_map.mask;; at = (at + 1) & ds->kernel_map.mask) {
     size_t s = ds->kernel_map.slots[at];
     if (!s) return NOT_FOUND;
     if (!strcmp(ds->kernels[s - 1], name)) return s - 1;
@@ -128,8 +121,7 @@ static int intern_kernel(sp_dataset *ds, const char *name, size_t *out) {
     *out = k;
     return SP_OK;
   }
-  if (grow((void **)&ds->kernels, &ds->kernels_cap, ds->nkernels + 1,
-           sizeof *ds->kernels) ||
+  if (grow((void **)&ds->kernels, &ds->kernels_cap, ds->nkernels + 1, sizeof *ds->kernels) ||
       map_reserve(&ds->kernel_map, ds->nkernels + 1, ds, kernel_key))
     return SP_ENOMEM;
   char *copy = strdup(name);
@@ -145,8 +137,8 @@ static int intern_kernel(sp_dataset *ds, const char *name, size_t *out) {
 /* source is optional and belongs to runs.csv only: "measured" or
  * "completed" (what a plan's completion wrote). */
 enum { COL_KERNEL, COL_CU, COL_ENGINE, COL_MEMORY, COL_TIME, COL_POWER, COL_SOURCE, NCOLS };
-static const char *const col_names[NCOLS] = {
-    "kernel", "cu", "engine_mhz", "memory_mhz", "time_ms", "power_w", "source"};
+static const char *const col_names[NCOLS] = {"kernel",  "cu",      "engine_mhz", "memory_mhz",
+                                             "time_ms", "power_w", "source"};
 
 typedef struct load_ctx {
   sp_dataset *ds;
@@ -160,16 +152,15 @@ typedef struct load_ctx {
   long first_unknown;  /* the line of the first */
 } load_ctx;
 
-static int read_header(load_ctx *c, const sp_csv_row *row, size_t required,
-                       sp_error *err) {
+static int read_header(load_ctx *c, const sp_csv_row *row, size_t required, sp_error *err) {
   for (size_t j = 0; j < NCOLS; j++) c->col[j] = -1;
   for (size_t i = 0; i < row->nfields; i++) {
     sp__csv_trim(row->fields[i]);
     for (size_t j = 0; j < NCOLS; j++)
       if (!strcmp(row->fields[i], col_names[j])) {
         if (c->col[j] >= 0)
-          return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1,
-                          col_names[j], "column appears twice in the header");
+          return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1, col_names[j],
+                          "column appears twice in the header");
         c->col[j] = (long)i;
       }
   }
@@ -187,23 +178,21 @@ static int read_header(load_ctx *c, const sp_csv_row *row, size_t required,
 static int check_width(const load_ctx *c, const sp_csv_row *row, sp_error *err) {
   if (row->nfields == c->width) return SP_OK;
   return sp__fail(err, SP_EPARSE, c->path, row->line, 0, NULL,
-                  "row has %zu fields but the header has %zu", row->nfields,
-                  c->width);
+                  "row has %zu fields but the header has %zu", row->nfields, c->width);
 }
 
 /* Reads kernel name and configuration, common to both files. */
-static int read_key(load_ctx *c, const sp_csv_row *row, size_t *kernel,
-                    sp_config *cfg, int intern, sp_error *err) {
+static int read_key(load_ctx *c, const sp_csv_row *row, size_t *kernel, sp_config *cfg, int intern,
+                    sp_error *err) {
   const char *name = row->fields[c->col[COL_KERNEL]];
   if (!*name)
-    return sp__fail(err, SP_EPARSE, c->path, row->line, c->col[COL_KERNEL] + 1,
-                    "kernel", "empty kernel name");
+    return sp__fail(err, SP_EPARSE, c->path, row->line, c->col[COL_KERNEL] + 1, "kernel",
+                    "empty kernel name");
   int *dst[3] = {&cfg->cu, &cfg->engine_mhz, &cfg->memory_mhz};
   for (int a = 0; a < 3; a++) {
     long col = c->col[COL_CU + a];
     if (sp__parse_int(row->fields[col], dst[a]) || *dst[a] <= 0)
-      return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1,
-                      col_names[COL_CU + a],
+      return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, col_names[COL_CU + a],
                       "'%s' is not a positive integer", row->fields[col]);
   }
   if (intern) {
@@ -213,19 +202,19 @@ static int read_key(load_ctx *c, const sp_csv_row *row, size_t *kernel,
   }
   *kernel = sp_dataset_kernel_index(c->ds, name);
   if (*kernel == NOT_FOUND)
-    return sp__fail(err, SP_ENOTFOUND, c->path, row->line, c->col[COL_KERNEL] + 1,
-                    "kernel", "kernel '%s' is not in %s (--skip-unknown-kernels skips "
-                    "such rows)", name, c->ds->runs_path);
+    return sp__fail(err, SP_ENOTFOUND, c->path, row->line, c->col[COL_KERNEL] + 1, "kernel",
+                    "kernel '%s' is not in %s (--skip-unknown-kernels skips "
+                    "such rows)",
+                    name, c->ds->runs_path);
   return SP_OK;
 }
 
-static int read_positive(const load_ctx *c, const sp_csv_row *row, int col_id,
-                         double *out, sp_error *err) {
+static int read_positive(const load_ctx *c, const sp_csv_row *row, int col_id, double *out,
+                         sp_error *err) {
   long col = c->col[col_id];
   if (sp__parse_double(row->fields[col], out) || !(*out > 0))
-    return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1,
-                    col_names[col_id], "'%s' is not a positive finite number",
-                    row->fields[col]);
+    return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, col_names[col_id],
+                    "'%s' is not a positive finite number", row->fields[col]);
   /* A subnormal value has lost precision, and its ratios to other
    * measurements overflow: every command refuses it here, alike. */
   if (!isnormal(*out))
@@ -238,8 +227,7 @@ static int read_positive(const load_ctx *c, const sp_csv_row *row, int col_id,
 
 /* ---- runs.csv ------------------------------------------------------------ */
 
-static int read_source(const load_ctx *c, const sp_csv_row *row, int *completed,
-                       sp_error *err) {
+static int read_source(const load_ctx *c, const sp_csv_row *row, int *completed, sp_error *err) {
   const long col = c->col[COL_SOURCE];
   const char *v = col >= 0 ? row->fields[col] : "";
   *completed = !strcmp(v, "completed");
@@ -265,8 +253,8 @@ static int on_run_row(void *user, const sp_csv_row *row, sp_error *err) {
     char cfg[64];
     sp_config_format(&r.cfg, cfg, sizeof cfg);
     return sp__fail(err, SP_EPARSE, c->path, row->line, 0, NULL,
-                    "duplicate row: kernel '%s' at %s already on line %ld",
-                    ds->kernels[r.kernel], cfg, ds->runs[dup].line);
+                    "duplicate row: kernel '%s' at %s already on line %ld", ds->kernels[r.kernel],
+                    cfg, ds->runs[dup].line);
   }
   if (grow((void **)&ds->runs, &ds->runs_cap, ds->nruns + 1, sizeof *ds->runs) ||
       map_reserve(&ds->run_map, ds->nruns + 1, ds, run_key))
@@ -308,8 +296,8 @@ static int mark_ignored(load_ctx *c, const sp_csv_row *row, sp_error *err) {
       return sp__fail(err, SP_ENOTFOUND, c->path, row->line, 0, names[j],
                       "no counter column of this name to ignore");
     char note[512];
-    snprintf(note, sizeof note, "%s: ignored the counter '%s' (%zu column%s)", c->path,
-             names[j], hits, hits == 1 ? "" : "s");
+    snprintf(note, sizeof note, "%s: ignored the counter '%s' (%zu column%s)", c->path, names[j],
+             hits, hits == 1 ? "" : "s");
     if (add_note(c->ds, note))
       return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
   }
@@ -343,7 +331,8 @@ static int read_counter_header(load_ctx *c, const sp_csv_row *row, sp_error *err
       if (!strcmp(ds->counter_names[j], name))
         return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1, name,
                         "counter appears twice in the header (--ignore-counter %s drops "
-                        "both)", name);
+                        "both)",
+                        name);
     if (!(ds->counter_names[ds->ncounters++] = strdup(name)))
       return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
   }
@@ -367,11 +356,11 @@ static int on_counter_row(void *user, const sp_csv_row *row, sp_error *err) {
     char cfg[64];
     sp_config_format(&r.cfg, cfg, sizeof cfg);
     return sp__fail(err, SP_EPARSE, c->path, row->line, 0, NULL,
-                    "duplicate row: kernel '%s' at %s already on line %ld",
-                    ds->kernels[r.kernel], cfg, ds->crows[dup].line);
+                    "duplicate row: kernel '%s' at %s already on line %ld", ds->kernels[r.kernel],
+                    cfg, ds->crows[dup].line);
   }
-  if (grow((void **)&ds->counter_values, &ds->values_cap,
-           ds->nvalues + ds->ncounters + 1, sizeof(double)) ||
+  if (grow((void **)&ds->counter_values, &ds->values_cap, ds->nvalues + ds->ncounters + 1,
+           sizeof(double)) ||
       grow((void **)&ds->crows, &ds->crows_cap, ds->ncrows + 1, sizeof *ds->crows) ||
       map_reserve(&ds->crow_map, ds->ncrows + 1, ds, crow_key))
     return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");
@@ -383,9 +372,8 @@ static int on_counter_row(void *user, const sp_csv_row *row, sp_error *err) {
     if (!row->fields[i][0])
       ds->counter_values[r.offset + at] = NAN;
     else if (sp__parse_double(row->fields[i], &ds->counter_values[r.offset + at]))
-      return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1,
-                      ds->counter_names[at], "'%s' is not a finite number",
-                      row->fields[i]);
+      return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1, ds->counter_names[at],
+                      "'%s' is not a finite number", row->fields[i]);
     at++;
   }
   ds->nvalues += ds->ncounters;
@@ -429,8 +417,7 @@ static int check_counter_coverage(const sp_dataset *ds, sp_error *err) {
   for (size_t k = 0; k < ds->nkernels && !st; k++)
     if (!seen[k])
       st = sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, "kernel",
-                    "kernel '%s' of %s has no counter rows", ds->kernels[k],
-                    ds->runs_path);
+                    "kernel '%s' of %s has no counter rows", ds->kernels[k], ds->runs_path);
   free(seen);
   return st;
 }
@@ -440,42 +427,38 @@ static int load_file(sp_dataset *ds, const char *path, sp_csv_row_fn fn,
   load_ctx c = {.ds = ds, .path = path, .opt = opt};
   int st = sp__csv_read(path, fn, &c, err);
   if (!st && !c.have_header)
-    st = sp__fail(err, SP_EPARSE, path, 1, 0, NULL, "empty file: no %s header",
-                  what);
+    st = sp__fail(err, SP_EPARSE, path, 1, 0, NULL, "empty file: no %s header", what);
   if (!st && c.unknown_rows) {
     char note[512];
-    snprintf(note, sizeof note, "%s: skipped %zu row%s of kernels that %s lacks (the first "
-             "on line %ld)", path, c.unknown_rows, c.unknown_rows == 1 ? "" : "s",
-             ds->runs_path, c.first_unknown);
+    snprintf(note, sizeof note,
+             "%s: skipped %zu row%s of kernels that %s lacks (the first "
+             "on line %ld)",
+             path, c.unknown_rows, c.unknown_rows == 1 ? "" : "s", ds->runs_path, c.first_unknown);
     if (add_note(ds, note)) st = sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
   }
   free(c.drop);
   return st;
 }
 
-int sp_dataset_load(const char *runs_path, const char *counters_path,
-                    sp_dataset **out, sp_error *err) {
+int sp_dataset_load(const char *runs_path, const char *counters_path, sp_dataset **out,
+                    sp_error *err) {
   return sp_dataset_load_with(runs_path, counters_path, NULL, out, err);
 }
 
 int sp_dataset_load_with(const char *runs_path, const char *counters_path,
-                         const sp_dataset_options *opts, sp_dataset **out,
-                         sp_error *err) {
+                         const sp_dataset_options *opts, sp_dataset **out, sp_error *err) {
   *out = NULL;
   sp_dataset *ds = calloc(1, sizeof *ds);
   if (!ds) return sp__fail(err, SP_ENOMEM, runs_path, 0, 0, NULL, "out of memory");
   int st = (ds->runs_path = strdup(runs_path)) ? SP_OK : SP_ENOMEM;
-  if (!st && counters_path && !(ds->counters_path = strdup(counters_path)))
-    st = SP_ENOMEM;
+  if (!st && counters_path && !(ds->counters_path = strdup(counters_path))) st = SP_ENOMEM;
   if (st) st = sp__fail(err, st, runs_path, 0, 0, NULL, "out of memory");
   if (!st) st = load_file(ds, runs_path, on_run_row, opts, "runs.csv", err);
-  if (!st && ds->nruns == 0)
-    st = sp__fail(err, SP_EPARSE, runs_path, 2, 0, NULL, "no data rows");
+  if (!st && ds->nruns == 0) st = sp__fail(err, SP_EPARSE, runs_path, 2, 0, NULL, "no data rows");
   if (!st && counters_path)
     st = load_file(ds, counters_path, on_counter_row, opts, "counters.csv", err);
   if (!st && counters_path) st = check_counter_coverage(ds, err);
-  if (!st && build_axes(ds))
-    st = sp__fail(err, SP_ENOMEM, runs_path, 0, 0, NULL, "out of memory");
+  if (!st && build_axes(ds)) st = sp__fail(err, SP_ENOMEM, runs_path, 0, 0, NULL, "out of memory");
   if (st) {
     sp_dataset_free(ds);
     return st;
@@ -515,8 +498,9 @@ static int copy_block(void **dst, const void *src, size_t bytes) {
 
 static int copy_map(sp_rowmap *dst, const sp_rowmap *src) {
   dst->mask = src->mask;
-  return src->slots ? copy_block((void **)&dst->slots, src->slots, (src->mask + 1) * sizeof *src->slots)
-                    : SP_OK;
+  return src->slots
+             ? copy_block((void **)&dst->slots, src->slots, (src->mask + 1) * sizeof *src->slots)
+             : SP_OK;
 }
 
 /* *count is set once the array exists, so that sp_dataset_free can free
@@ -547,10 +531,12 @@ sp_dataset *sp__dataset_clone(const sp_dataset *ds) {
   if (!st) st = copy_map(&c->crow_map, &ds->crow_map);
   if (!st) st = copy_block((void **)&c->runs, ds->runs, ds->nruns * sizeof *ds->runs);
   if (!st) st = copy_block((void **)&c->crows, ds->crows, ds->ncrows * sizeof *ds->crows);
-  if (!st) st = copy_block((void **)&c->counter_values, ds->counter_values, ds->nvalues * sizeof(double));
+  if (!st)
+    st = copy_block((void **)&c->counter_values, ds->counter_values, ds->nvalues * sizeof(double));
   for (int a = 0; a < 3 && !st; a++) {
     c->naxis[a] = ds->naxis[a];
-    st = copy_block((void **)&c->axis[a], ds->axis[a], (ds->naxis[a] ? ds->naxis[a] : 1) * sizeof(int));
+    st = copy_block((void **)&c->axis[a], ds->axis[a],
+                    (ds->naxis[a] ? ds->naxis[a] : 1) * sizeof(int));
   }
   if (!st) return c;
   sp_dataset_free(c);
@@ -568,9 +554,7 @@ const char *sp_dataset_counter_name(const sp_dataset *ds, size_t c) {
   return c < ds->ncounters ? ds->counter_names[c] : NULL;
 }
 const char *sp_dataset_runs_path(const sp_dataset *ds) { return ds->runs_path; }
-const char *sp_dataset_counters_path(const sp_dataset *ds) {
-  return ds->counters_path;
-}
+const char *sp_dataset_counters_path(const sp_dataset *ds) { return ds->counters_path; }
 
 size_t sp_dataset_axis(const sp_dataset *ds, int axis, const int **values) {
   if (axis < 0 || axis > 2) {
@@ -581,16 +565,14 @@ size_t sp_dataset_axis(const sp_dataset *ds, int axis, const int **values) {
   return ds->naxis[axis];
 }
 
-int sp_dataset_time(const sp_dataset *ds, size_t k, const sp_config *cfg,
-                    double *time_ms) {
+int sp_dataset_time(const sp_dataset *ds, size_t k, const sp_config *cfg, double *time_ms) {
   size_t i = sp__dataset_find_run(ds, k, cfg);
   if (i == NOT_FOUND) return SP_ENOTFOUND;
   *time_ms = ds->runs[i].time_ms;
   return SP_OK;
 }
 
-int sp_dataset_power(const sp_dataset *ds, size_t k, const sp_config *cfg,
-                     double *power_w) {
+int sp_dataset_power(const sp_dataset *ds, size_t k, const sp_config *cfg, double *power_w) {
   size_t i = sp__dataset_find_run(ds, k, cfg);
   if (i == NOT_FOUND) return SP_ENOTFOUND;
   if (isnan(ds->runs[i].power_w)) return SP_ENOPOWER;

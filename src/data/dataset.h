@@ -13,7 +13,7 @@ typedef struct sp_run {
   double time_ms;
   double power_w; /* NaN when the row has none */
   long line;
-  int completed;  /* the source column says a surrogate filled it in */
+  int completed; /* the source column says a surrogate filled it in */
 } sp_run;
 
 typedef struct sp_counter_row {
@@ -47,14 +47,13 @@ struct sp_dataset {
   sp_rowmap crow_map;
   int *axis[3];
   size_t naxis[3];
-  char **notes;          /* what sp_dataset_options skipped */
+  char **notes; /* what sp_dataset_options skipped */
   size_t nnotes;
 };
 
 /* Row index of kernel k at cfg, or (size_t)-1. */
 size_t sp__dataset_find_run(const sp_dataset *ds, size_t k, const sp_config *cfg);
-size_t sp__dataset_find_counters(const sp_dataset *ds, size_t k,
-                                 const sp_config *cfg);
+size_t sp__dataset_find_counters(const sp_dataset *ds, size_t k, const sp_config *cfg);
 /* A deep copy of ds (the same kernels, rows, counters, axes and notes),
  * whose run values a caller may then change; NULL when out of memory. */
 sp_dataset *sp__dataset_clone(const sp_dataset *ds);

@@ -13,8 +13,7 @@
 #include "util/status.h"
 
 static const char *const objective_names[SP_DSE_OBJECTIVE_COUNT] = {
-    "min-time", "min-energy", "min-edp", "min-ed2p", "min-time-capped",
-    "min-energy-budget"};
+    "min-time", "min-energy", "min-edp", "min-ed2p", "min-time-capped", "min-energy-budget"};
 
 const char *sp_dse_objective_name(int o) {
   return o >= 0 && o < SP_DSE_OBJECTIVE_COUNT ? objective_names[o] : NULL;
@@ -46,17 +45,21 @@ void sp_dse_params_init(sp_dse_params *p) {
 double sp__dse_score(const sp_dse_choice *c, int objective) {
   switch (objective) {
     case SP_DSE_MIN_TIME:
-    case SP_DSE_MIN_TIME_CAPPED: return c->time_ms;
+    case SP_DSE_MIN_TIME_CAPPED:
+      return c->time_ms;
     case SP_DSE_MIN_ENERGY:
-    case SP_DSE_MIN_ENERGY_BUDGET: return c->energy_mj;
-    case SP_DSE_MIN_EDP: return c->energy_mj * c->time_ms;
-    default: return c->energy_mj * c->time_ms * c->time_ms;
+    case SP_DSE_MIN_ENERGY_BUDGET:
+      return c->energy_mj;
+    case SP_DSE_MIN_EDP:
+      return c->energy_mj * c->time_ms;
+    default:
+      return c->energy_mj * c->time_ms * c->time_ms;
   }
 }
 
 const char *sp__dse_score_unit(int objective) {
-  static const char *const units[SP_DSE_OBJECTIVE_COUNT] = {"ms", "mJ", "mJ*ms", "mJ*ms^2",
-                                                            "ms", "mJ"};
+  static const char *const units[SP_DSE_OBJECTIVE_COUNT] = {"ms",      "mJ", "mJ*ms",
+                                                            "mJ*ms^2", "ms", "mJ"};
   return objective >= 0 && objective < SP_DSE_OBJECTIVE_COUNT ? units[objective] : "";
 }
 
@@ -169,8 +172,7 @@ static int cmp_pt(const void *a, const void *b) {
 }
 
 /* Configurations no other beats on both time and y, by ascending time. */
-static int pareto(const values *v, double (*y)(const values *, size_t), size_t **out,
-                  size_t *n) {
+static int pareto(const values *v, double (*y)(const values *, size_t), size_t **out, size_t *n) {
   pt *p = malloc(v->n * sizeof *p);
   size_t *front = malloc(v->n * sizeof *front);
   if (!p || !front) {
@@ -255,8 +257,8 @@ static int result_alloc(const sp_model *m, const sp_space *s, const sp_dse_param
   r->time_ms = calloc(s->n, sizeof(double));
   r->energy_mj = calloc(s->n, sizeof(double));
   r->peak_power_w = calloc(s->n, sizeof(double));
-  int ok = r->model_name && r->model_source && r->configs && r->time_ms &&
-           r->energy_mj && r->peak_power_w;
+  int ok = r->model_name && r->model_source && r->configs && r->time_ms && r->energy_mj &&
+           r->peak_power_w;
   for (int a = 0; a < 3 && ok; a++) {
     r->naxis[a] = s->grid.n[a];
     r->axis[a] = malloc(s->grid.n[a] * sizeof(int));
@@ -276,7 +278,7 @@ typedef struct run {
   const sp_dse_params *p;
   sp_dse_result *r;
   sp_space space;
-  double *t, *pw, *e, *counters;  /* per-kernel workspaces */
+  double *t, *pw, *e, *counters; /* per-kernel workspaces */
   sp_dse_weight *work;
   size_t nwork;
   sp_dse_named_config *cands;
@@ -284,9 +286,7 @@ typedef struct run {
   sp_error *err;
 } run;
 
-static int fail_nomem(run *u) {
-  return sp__oom(u->err);
-}
+static int fail_nomem(run *u) { return sp__oom(u->err); }
 
 static int check_params(const sp_model *m, const sp_dse_params *p, sp_error *err) {
   if (!sp_model_has_power(m))
@@ -312,8 +312,8 @@ static int off_space(run *u, const char *what, const sp_config *c, sp_error *err
   sp_config_format(c, want, sizeof want);
   sp_config_format(&n, near, sizeof near);
   return sp__fail(err, SP_EGRID, NULL, 0, 0, what,
-                  "%s is not a configuration of the model's grid%s; the nearest is %s",
-                  want, u->space.interp > 1 ? " as refined by --grid-interp" : "", near);
+                  "%s is not a configuration of the model's grid%s; the nearest is %s", want,
+                  u->space.interp > 1 ? " as refined by --grid-interp" : "", near);
 }
 
 static int resolve_reference(run *u) {
@@ -375,7 +375,8 @@ static int predict_kernel(run *u, size_t w, sp_dse_kernel *out) {
   out->base_time_ms = obs.base_time_ms;
   out->base_power_w = obs.base_power_w;
   out->clamped = info.clamped;
-  if (info.clamped && !(out->first_clamped = strdup(sp_model_counter_name(u->m, info.first_clamped))))
+  if (info.clamped &&
+      !(out->first_clamped = strdup(sp_model_counter_name(u->m, info.first_clamped))))
     return fail_nomem(u);
   return SP_OK;
 }
@@ -438,8 +439,8 @@ static int infeasible(run *u, const values *v) {
     return sp__fail(u->err, SP_ENOTFOUND, NULL, 0, 0, "time-budget",
                     "no configuration finishes the workload within %.4g x the reference "
                     "time (%.4g ms); the closest is %s at %.4g ms (%.4g x)",
-                    u->p->time_budget, u->p->time_budget * v->t[r->reference], cfg,
-                    v->t[i], v->t[i] / v->t[r->reference]);
+                    u->p->time_budget, u->p->time_budget * v->t[r->reference], cfg, v->t[i],
+                    v->t[i] / v->t[r->reference]);
   }
   return SP_OK;
 }
@@ -543,8 +544,8 @@ static int run_steps(run *u) {
   return st;
 }
 
-int sp_dse_run(const sp_model *m, const sp_dataset *ds, const sp_dse_params *p,
-               sp_dse_result **out, sp_error *err) {
+int sp_dse_run(const sp_model *m, const sp_dataset *ds, const sp_dse_params *p, sp_dse_result **out,
+               sp_error *err) {
   sp_error local;
   if (!err) err = &local;
   sp_error_clear(err);

@@ -29,8 +29,8 @@ typedef struct exporter {
   FILE *fp;
   sp_space space;
   double *counters;
-  double *v[7];       /* t, p, e, mt, mp, te, pe over the space */
-  double *app[4];     /* the application's t, e, mt, me (with weights) */
+  double *v[7];   /* t, p, e, mt, mp, te, pe over the space */
+  double *app[4]; /* the application's t, e, mt, me (with weights) */
   sp_error *err;
 } exporter;
 
@@ -75,8 +75,7 @@ static void exporter_free(exporter *x) {
 /* Every kernel must be predictable before anything is written. */
 static int check_kernels(exporter *x) {
   size_t n = sp_dataset_kernel_count(x->ds);
-  if (!n)
-    return sp__fail(x->err, SP_EPARSE, sp_dataset_runs_path(x->ds), 0, 0, NULL, "no kernels");
+  if (!n) return sp__fail(x->err, SP_EPARSE, sp_dataset_runs_path(x->ds), 0, 0, NULL, "no kernels");
   for (size_t k = 0; k < n; k++) {
     sp_observation obs;
     int st = sp_model_observe(x->m, x->ds, k, x->counters, &obs, x->err);
@@ -150,8 +149,8 @@ static void long_rows(exporter *x, const char *kernel) {
   for (size_t i = 0; i < x->space.n; i++) {
     sp_config c = sp__space_config(&x->space, i);
     sp_csv_write_field(x->fp, kernel);
-    fprintf(x->fp, ",%dcu/%d/%d,%d,%d,%d", c.cu, c.engine_mhz, c.memory_mhz, c.cu,
-            c.engine_mhz, c.memory_mhz);
+    fprintf(x->fp, ",%dcu/%d/%d,%d,%d,%d", c.cu, c.engine_mhz, c.memory_mhz, c.cu, c.engine_mhz,
+            c.memory_mhz);
     for (size_t j = 0; j < column_count(x); j++) {
       fputc(',', x->fp);
       sp__csv_number(x->fp, x->v[column(x, j)][i], DIGITS);
@@ -184,28 +183,33 @@ static void wide_row(exporter *x, const char *kernel) {
 
 static int write_all(exporter *x) {
   int wide = x->p->layout == SP_EXPORT_WIDE;
-  if (wide) wide_header(x);
-  else long_header(x);
+  if (wide)
+    wide_header(x);
+  else
+    long_header(x);
   for (size_t k = 0; k < sp_dataset_kernel_count(x->ds); k++) {
     int st = fill_kernel(x, k);
     if (st) return st;
     const char *name = sp_dataset_kernel_name(x->ds, k);
-    if (wide) wide_row(x, name);
-    else long_rows(x, name);
+    if (wide)
+      wide_row(x, name);
+    else
+      long_rows(x, name);
     if (x->p->weights) add_to_application(x, k);
   }
   if (x->p->weights) {
     fill_application(x);
-    if (wide) wide_row(x, "(application)");
-    else long_rows(x, "(application)");
+    if (wide)
+      wide_row(x, "(application)");
+    else
+      long_rows(x, "(application)");
   }
-  if (ferror(x->fp))
-    return sp__fail(x->err, SP_EIO, NULL, 0, 0, NULL, "write error");
+  if (ferror(x->fp)) return sp__fail(x->err, SP_EIO, NULL, 0, 0, NULL, "write error");
   return SP_OK;
 }
 
-int sp_export_write(const sp_model *m, const sp_dataset *ds, const sp_export_params *p,
-                    FILE *fp, sp_error *err) {
+int sp_export_write(const sp_model *m, const sp_dataset *ds, const sp_export_params *p, FILE *fp,
+                    sp_error *err) {
   sp_error local;
   if (!err) err = &local;
   sp_error_clear(err);

@@ -28,8 +28,7 @@ static int weights_header(weights_ctx *c, const sp_csv_row *row, sp_error *err) 
   c->col_kernel = sp__csv_column(row, kernel);
   c->col_weight = sp__csv_column(row, weight);
   if (c->col_kernel < 0 || c->col_weight < 0)
-    return sp__fail(err, SP_EPARSE, c->path, row->line, 0,
-                    c->col_kernel < 0 ? "kernel" : "weight",
+    return sp__fail(err, SP_EPARSE, c->path, row->line, 0, c->col_kernel < 0 ? "kernel" : "weight",
                     "required column missing from the header (expected "
                     "kernel,weight; weight may be called count or invocations)");
   return SP_OK;
@@ -75,8 +74,8 @@ static int on_weight_row(void *user, const sp_csv_row *row, sp_error *err) {
   return SP_OK;
 }
 
-int sp__dse_read_weights(const char *path, const sp_dataset *ds,
-                         sp_dse_weight **out, size_t *n, sp_error *err) {
+int sp__dse_read_weights(const char *path, const sp_dataset *ds, sp_dse_weight **out, size_t *n,
+                         sp_error *err) {
   weights_ctx c = {.path = path, .ds = ds, .col_kernel = -1, .col_weight = -1};
   c.seen = calloc(sp_dataset_kernel_count(ds) + 1, 1);
   if (!c.seen) return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
@@ -185,8 +184,7 @@ void sp__dse_named_free(sp_dse_named_config *c, size_t n) {
   free(c);
 }
 
-int sp__dse_read_candidates(const char *path, sp_dse_named_config **out,
-                            size_t *n, sp_error *err) {
+int sp__dse_read_candidates(const char *path, sp_dse_named_config **out, size_t *n, sp_error *err) {
   cand_ctx c = {.path = path, .col_name = -1};
   sp_c_numeric loc;
   sp__c_numeric_begin(&loc);

@@ -17,8 +17,8 @@ typedef struct sp_dse_weight {
 
 /* Reads kernel,weight rows; a kernel missing from ds is SP_ENOTFOUND with
  * the file, line and the kernel's name. */
-int sp__dse_read_weights(const char *path, const sp_dataset *ds,
-                         sp_dse_weight **out, size_t *n, sp_error *err);
+int sp__dse_read_weights(const char *path, const sp_dataset *ds, sp_dse_weight **out, size_t *n,
+                         sp_error *err);
 
 /* A candidate product as read, before it is placed in the space. */
 typedef struct sp_dse_named_config {
@@ -27,8 +27,7 @@ typedef struct sp_dse_named_config {
   long line;
 } sp_dse_named_config;
 
-int sp__dse_read_candidates(const char *path, sp_dse_named_config **out,
-                            size_t *n, sp_error *err);
+int sp__dse_read_candidates(const char *path, sp_dse_named_config **out, size_t *n, sp_error *err);
 void sp__dse_named_free(sp_dse_named_config *c, size_t n);
 
 #endif

@@ -29,9 +29,7 @@ static void config_label(const sp_dse_result *r, size_t i, char *buf, size_t n) 
 typedef double (*metric_fn)(const sp_dse_result *r, size_t i);
 static double m_time(const sp_dse_result *r, size_t i) { return r->time_ms[i]; }
 static double m_energy(const sp_dse_result *r, size_t i) { return r->energy_mj[i]; }
-static double m_power(const sp_dse_result *r, size_t i) {
-  return r->energy_mj[i] / r->time_ms[i];
-}
+static double m_power(const sp_dse_result *r, size_t i) { return r->energy_mj[i] / r->time_ms[i]; }
 
 static void range_of(const sp_dse_result *r, metric_fn f, double *lo, double *hi) {
   *lo = INFINITY;
@@ -81,8 +79,12 @@ typedef struct pareto {
 
 static sp_series *new_series(pareto *p, const char *name, sp_color color, double radius) {
   sp_series *s = &p->s[p->ns++];
-  *s = (sp_series){.name = name, .x = p->x + p->n, .y = p->yv + p->n, .mark = SP_MARK_POINTS,
-                   .color = sp__color(color), .radius = radius};
+  *s = (sp_series){.name = name,
+                   .x = p->x + p->n,
+                   .y = p->yv + p->n,
+                   .mark = SP_MARK_POINTS,
+                   .color = sp__color(color),
+                   .radius = radius};
   return s;
 }
 
@@ -135,18 +137,26 @@ _Static_assert(SP_COLOR_BLUE + 1 + SP_DSE_MIN_TIME == SP_COLOR_TIME &&
                "objective o has palette colour 1 + o, time's and energy's for theirs, and "
                "not the candidates' colour");
 
-static int pareto_plot(const sp_dse_result *r, FILE *fp, metric_fn y, const size_t *front,
-                       size_t n, const char *title, const char *ylabel, int logy) {
+static int pareto_plot(const sp_dse_result *r, FILE *fp, metric_fn y, const size_t *front, size_t n,
+                       const char *title, const char *ylabel, int logy) {
   size_t room = pareto_room(r, n);
-  pareto p = {.r = r, .y = y, .x = malloc(room * sizeof(double)),
-              .yv = malloc(room * sizeof(double)), .configs = malloc(room * sizeof(size_t))};
+  pareto p = {.r = r,
+              .y = y,
+              .x = malloc(room * sizeof(double)),
+              .yv = malloc(room * sizeof(double)),
+              .configs = malloc(room * sizeof(size_t))};
   int st = p.x && p.yv && p.configs ? SP_OK : SP_ENOMEM;
   if (!st) {
     sp_series *cloud = new_series(&p, "configurations", SP_COLOR_MUTED, 1.5);
     for (size_t i = 0; i < r->nconfigs; i += r->nconfigs / MAX_CLOUD + 1) add_point(&p, cloud, i);
     add_marks(&p, front, n);
-    sp_chart c = {.title = title, .xlabel = "workload time (ms, log scale)", .ylabel = ylabel,
-                  .logx = 1, .logy = logy, .width = 760, .height = 420};
+    sp_chart c = {.title = title,
+                  .xlabel = "workload time (ms, log scale)",
+                  .ylabel = ylabel,
+                  .logx = 1,
+                  .logy = logy,
+                  .width = 760,
+                  .height = 420};
     range_of(r, m_time, &c.xmin, &c.xmax);
     range_of(r, y, &c.ymin, &c.ymax);
     st = sp__svg_xy(fp, &c, p.s, p.ns);
@@ -182,8 +192,8 @@ static const char *const axis_names[3] = {"CU", "engine clock", "memory clock"};
 static int axis_not_varied(const sp_dse_result *r, FILE *fp, int a) {
   char title[96], text[160];
   snprintf(title, sizeof title, "Workload along the %s axis", axis_names[a]);
-  snprintf(text, sizeof text, "not varied: the model's grid has one %s value (%d)",
-           axis_names[a], r->axis[a][0]);
+  snprintf(text, sizeof text, "not varied: the model's grid has one %s value (%d)", axis_names[a],
+           r->axis[a][0]);
   sp_chart c = {.title = title, .width = 420, .height = 120};
   return sp__svg_note(fp, &c, text);
 }
@@ -206,12 +216,20 @@ static int axis_plot(const sp_dse_result *r, FILE *fp, int a) {
   char title[96];
   snprintf(title, sizeof title, "Workload along the %s axis (others at the reference)",
            axis_names[a]);
-  sp_chart c = {.title = title, .xlabel = axis_titles[a], .ylabel = "relative to the reference",
-                .kind = SP_CHART_LINES, .width = 420, .height = 300, .legend_inside = 1};
+  sp_chart c = {.title = title,
+                .xlabel = axis_titles[a],
+                .ylabel = "relative to the reference",
+                .kind = SP_CHART_LINES,
+                .width = 420,
+                .height = 300,
+                .legend_inside = 1};
   const sp_series s[3] = {
       {.name = "time", .x = x, .y = y, .n = n, .color = sp__color(SP_COLOR_TIME)},
       {.name = "energy", .x = x, .y = y + n, .n = n, .color = sp__color(SP_COLOR_ENERGY)},
-      {.name = "average power", .x = x, .y = y + 2 * n, .n = n,
+      {.name = "average power",
+       .x = x,
+       .y = y + 2 * n,
+       .n = n,
        .color = sp__color(SP_COLOR_POWER)}};
   int st = sp__svg_xy(fp, &c, s, 3);
   free(x);
@@ -229,10 +247,14 @@ static int svg_axis_memory(const void *d, FILE *fp) { return axis_plot(d, fp, SP
  * without evidence in neutral greys. */
 static const char *class_color(int bound) {
   switch (bound) {
-    case SP_DSE_COMPUTE_BOUND: return sp__color(SP_COLOR_RED);
-    case SP_DSE_BANDWIDTH_BOUND: return sp__color(SP_COLOR_BLUE);
-    case SP_DSE_NEITHER: return sp__color(SP_COLOR_GREY);
-    default: return sp__color(SP_COLOR_MUTED);
+    case SP_DSE_COMPUTE_BOUND:
+      return sp__color(SP_COLOR_RED);
+    case SP_DSE_BANDWIDTH_BOUND:
+      return sp__color(SP_COLOR_BLUE);
+    case SP_DSE_NEITHER:
+      return sp__color(SP_COLOR_GREY);
+    default:
+      return sp__color(SP_COLOR_MUTED);
   }
 }
 
@@ -253,9 +275,14 @@ static void class_tip(const void *ctx, size_t j, char *buf, size_t size) {
 static void class_series(const sp_dse_result *r, int b, double *x, double *y, size_t *idx,
                          size_t *n, class_tips *t, sp_series *s) {
   *t = (class_tips){r, idx + *n};
-  *s = (sp_series){.name = sp_dse_bound_name(b), .x = x + *n, .y = y + *n,
-                   .mark = SP_MARK_POINTS, .color = class_color(b), .radius = 4,
-                   .tip = class_tip, .tip_ctx = t};
+  *s = (sp_series){.name = sp_dse_bound_name(b),
+                   .x = x + *n,
+                   .y = y + *n,
+                   .mark = SP_MARK_POINTS,
+                   .color = class_color(b),
+                   .radius = 4,
+                   .tip = class_tip,
+                   .tip_ctx = t};
   for (size_t k = 0; k < r->nkernels; k++) {
     if ((int)r->kernels[k].sens.bound != b) continue;
     x[*n] = -finite_or_zero(r->kernels[k].sens.time[SP_AXIS_ENGINE]);
@@ -294,8 +321,13 @@ static int svg_classes(const void *data, FILE *fp) {
     class_series(r, b, x, y, idx, &n, &tips[b], &s[2 + ns++]);
   sp_chart c = {.title = "Kernels: how time follows the engine and memory clocks",
                 .xlabel = "-elasticity of time to the engine clock",
-                .ylabel = "-elasticity of time to the memory clock", .width = 600,
-                .height = 420, .xmin = lo, .xmax = hi, .ymin = lo, .ymax = hi};
+                .ylabel = "-elasticity of time to the memory clock",
+                .width = 600,
+                .height = 420,
+                .xmin = lo,
+                .xmax = hi,
+                .ymin = lo,
+                .ymax = hi};
   if (!st) st = sp__svg_xy(fp, &c, s, 2 + ns);
   free(x);
   free(y);
@@ -377,10 +409,19 @@ static int heat_plot(const sp_dse_result *r, FILE *fp, metric_fn value, const ch
   int st = names ? SP_OK : SP_ENOMEM;
   if (!st) {
     heat_values(&h, value);
-    sp_heatmap hm = {.title = title, .xlabel = "engine clock (MHz)",
-                     .ylabel = "memory clock (MHz)", .cols = cols, .ncols = h.ne,
-                     .rows = rows, .nrows = h.nm, .panels = panels, .npanels = np, .v = h.v,
-                     .log_scale = 1, .scale_label = "x reference", .tip = heat_tip,
+    sp_heatmap hm = {.title = title,
+                     .xlabel = "engine clock (MHz)",
+                     .ylabel = "memory clock (MHz)",
+                     .cols = cols,
+                     .ncols = h.ne,
+                     .rows = rows,
+                     .nrows = h.nm,
+                     .panels = panels,
+                     .npanels = np,
+                     .v = h.v,
+                     .log_scale = 1,
+                     .scale_label = "x reference",
+                     .tip = heat_tip,
                      .tip_ctx = &h};
     st = sp__svg_heatmap(fp, &hm);
   }
@@ -391,13 +432,12 @@ static int heat_plot(const sp_dse_result *r, FILE *fp, metric_fn value, const ch
 }
 
 static int svg_heat_time(const void *d, FILE *fp) {
-  return heat_plot(d, fp, m_time, "Workload time over engine x memory clock, per CU count",
-                   "time");
+  return heat_plot(d, fp, m_time, "Workload time over engine x memory clock, per CU count", "time");
 }
 
 static int svg_heat_energy(const void *d, FILE *fp) {
-  return heat_plot(d, fp, m_energy,
-                   "Workload energy over engine x memory clock, per CU count", "energy");
+  return heat_plot(d, fp, m_energy, "Workload energy over engine x memory clock, per CU count",
+                   "energy");
 }
 
 /* ---- the figures and the page ------------------------------------------------------ */
@@ -444,16 +484,20 @@ static int inline_figures(FILE *fp, const sp_dse_result *r, const figure *figs, 
 }
 
 static void html_head(FILE *fp, const sp_dse_result *r) {
-  fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
-        "scalepredict dse: ", fp);
+  fputs(
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
+      "scalepredict dse: ",
+      fp);
   sp__xml_text(fp, r->model_name);
-  fputs("</title>\n<style>\nbody{font-family:sans-serif;max-width:1400px;margin:1em auto;"
-        "padding:0 1em;color:#222}\ntable{border-collapse:collapse;margin:.5em 0}\n"
-        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
-        "td:first-child,th:first-child{text-align:left}\nfigure{display:inline-block;"
-        "margin:.5em;vertical-align:top}\nfigcaption{max-width:600px;font-size:90%}\n"
-        ".warn{background:#fff3cd;padding:.5em;border:1px solid #e0c060}\n</style>\n"
-        "</head><body>\n", fp);
+  fputs(
+      "</title>\n<style>\nbody{font-family:sans-serif;max-width:1400px;margin:1em auto;"
+      "padding:0 1em;color:#222}\ntable{border-collapse:collapse;margin:.5em 0}\n"
+      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
+      "td:first-child,th:first-child{text-align:left}\nfigure{display:inline-block;"
+      "margin:.5em;vertical-align:top}\nfigcaption{max-width:600px;font-size:90%}\n"
+      ".warn{background:#fff3cd;padding:.5em;border:1px solid #e0c060}\n</style>\n"
+      "</head><body>\n",
+      fp);
 }
 
 static void html_intro(FILE *fp, const sp_dse_result *r) {
@@ -461,15 +505,17 @@ static void html_intro(FILE *fp, const sp_dse_result *r) {
   config_label(r, r->reference, ref, sizeof ref);
   fputs("<h1>Design-space exploration</h1>\n<p>Model <b>", fp);
   sp__xml_text(fp, r->model_name);
-  fprintf(fp, "</b>; workload of %zu kernel%s; %zu configurations (%zu CU counts x %zu "
-              "engine x %zu memory clocks", r->nkernels, r->nkernels == 1 ? "" : "s",
-          r->nconfigs, r->naxis[0], r->naxis[1], r->naxis[2]);
+  fprintf(fp,
+          "</b>; workload of %zu kernel%s; %zu configurations (%zu CU counts x %zu "
+          "engine x %zu memory clocks",
+          r->nkernels, r->nkernels == 1 ? "" : "s", r->nconfigs, r->naxis[0], r->naxis[1],
+          r->naxis[2]);
   if (r->params.grid_interp > 1)
     fprintf(fp, ", refined %u-fold between grid clocks by log-linear interpolation",
             r->params.grid_interp);
   fprintf(fp, "); reference %s.", ref);
-  if (r->params.power_cap_w > 0) fprintf(fp, " Power cap %.4g W (peak kernel power).",
-                                         r->params.power_cap_w);
+  if (r->params.power_cap_w > 0)
+    fprintf(fp, " Power cap %.4g W (peak kernel power).", r->params.power_cap_w);
   if (r->params.time_budget > 0)
     fprintf(fp, " Time budget %.4g x the reference time.", r->params.time_budget);
   fputs("</p>\n", fp);
@@ -484,19 +530,22 @@ static void html_choice_cells(FILE *fp, const sp_dse_result *r, const sp_dse_cho
                               const sp_dse_choice *ref) {
   char cfg[64];
   config_label(r, c->config, cfg, sizeof cfg);
-  fprintf(fp, "<td>%s</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%.4g</td>"
-              "<td>%.3f</td><td>%.3f</td>", cfg, c->time_ms, c->energy_mj, c->avg_power_w,
-          c->peak_power_w, c->time_ms / ref->time_ms, c->energy_mj / ref->energy_mj);
+  fprintf(fp,
+          "<td>%s</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%.4g</td>"
+          "<td>%.3f</td><td>%.3f</td>",
+          cfg, c->time_ms, c->energy_mj, c->avg_power_w, c->peak_power_w, c->time_ms / ref->time_ms,
+          c->energy_mj / ref->energy_mj);
 }
 
-#define CHOICE_TH                                                              \
+#define CHOICE_TH                                                               \
   "<th>config</th><th>time (ms)</th><th>energy (mJ)</th><th>avg power (W)</th>" \
   "<th>peak power (W)</th><th>time / ref</th><th>energy / ref</th>"
 
 static void html_objectives(FILE *fp, const sp_dse_result *r) {
   sp_dse_choice ref = sp_dse_at(r, r->reference);
   fputs("<h2>Best configuration per objective</h2>\n<table><tr><th>objective</th>" CHOICE_TH
-        "</tr>\n<tr><td>reference</td>", fp);
+        "</tr>\n<tr><td>reference</td>",
+        fp);
   html_choice_cells(fp, r, &ref, &ref);
   fputs("</tr>\n", fp);
   for (int o = 0; o < SP_DSE_OBJECTIVE_COUNT; o++) {
@@ -511,8 +560,10 @@ static void html_objectives(FILE *fp, const sp_dse_result *r) {
 static void html_front_table(FILE *fp, const sp_dse_result *r, const char *what,
                              const size_t *front, size_t n) {
   sp_dse_choice ref = sp_dse_at(r, r->reference);
-  fprintf(fp, "<details><summary>%zu configurations on the time-%s front</summary>\n"
-              "<table><tr><th>#</th>" CHOICE_TH "</tr>\n", n, what);
+  fprintf(fp,
+          "<details><summary>%zu configurations on the time-%s front</summary>\n"
+          "<table><tr><th>#</th>" CHOICE_TH "</tr>\n",
+          n, what);
   for (size_t i = 0; i < n; i++) {
     sp_dse_choice c = sp_dse_at(r, front[i]);
     fprintf(fp, "<tr><td>%zu</td>", i + 1);
@@ -524,8 +575,10 @@ static void html_front_table(FILE *fp, const sp_dse_result *r, const char *what,
 
 static void html_el(FILE *fp, const double *v) {
   for (int a = 0; a < 3; a++)
-    if (isnan(v[a])) fputs("<td>not varied</td>", fp);
-    else fprintf(fp, "<td>%.3f</td>", v[a]);
+    if (isnan(v[a]))
+      fputs("<td>not varied</td>", fp);
+    else
+      fprintf(fp, "<td>%.3f</td>", v[a]);
 }
 
 static void html_sens_row(FILE *fp, const char *name, const sp_dse_sensitivity *s) {
@@ -539,9 +592,11 @@ static void html_sens_row(FILE *fp, const char *name, const sp_dse_sensitivity *
 }
 
 static void html_sensitivity(FILE *fp, const sp_dse_result *r) {
-  fputs("<table><tr><th rowspan=\"2\">kernel</th><th colspan=\"3\">time</th>"
-        "<th colspan=\"3\">power</th><th colspan=\"3\">energy</th><th rowspan=\"2\">class"
-        "</th></tr>\n<tr>", fp);
+  fputs(
+      "<table><tr><th rowspan=\"2\">kernel</th><th colspan=\"3\">time</th>"
+      "<th colspan=\"3\">power</th><th colspan=\"3\">energy</th><th rowspan=\"2\">class"
+      "</th></tr>\n<tr>",
+      fp);
   for (int q = 0; q < 3; q++) fputs("<th>CU</th><th>engine</th><th>memory</th>", fp);
   fputs("</tr>\n", fp);
   html_sens_row(fp, "(workload)", &r->sens);
@@ -553,8 +608,9 @@ static void html_sensitivity(FILE *fp, const sp_dse_result *r) {
 static void html_candidates(FILE *fp, const sp_dse_result *r) {
   if (!r->ncandidates) return;
   sp_dse_choice ref = sp_dse_at(r, r->reference);
-  fprintf(fp, "<h2>Candidate products, ranked by %s</h2>\n<table><tr><th>rank</th>"
-              "<th>name</th>" CHOICE_TH "<th>within cap</th><th>within budget</th></tr>\n",
+  fprintf(fp,
+          "<h2>Candidate products, ranked by %s</h2>\n<table><tr><th>rank</th>"
+          "<th>name</th>" CHOICE_TH "<th>within cap</th><th>within budget</th></tr>\n",
           sp_dse_objective_name(r->params.rank_by));
   for (size_t i = 0; i < r->ncandidates; i++) {
     const sp_dse_candidate *c = &r->candidates[i];
@@ -570,9 +626,11 @@ static void html_candidates(FILE *fp, const sp_dse_result *r) {
 }
 
 static void html_kernels(FILE *fp, const sp_dse_result *r) {
-  fputs("<h2>Kernels</h2>\n<table><tr><th>kernel</th><th>weight</th><th>time at ref (ms)"
-        "</th><th>power at ref (W)</th><th>class</th><th>min-time</th><th>min-energy</th>"
-        "<th>min-edp</th><th>notes</th></tr>\n", fp);
+  fputs(
+      "<h2>Kernels</h2>\n<table><tr><th>kernel</th><th>weight</th><th>time at ref (ms)"
+      "</th><th>power at ref (W)</th><th>class</th><th>min-time</th><th>min-energy</th>"
+      "<th>min-edp</th><th>notes</th></tr>\n",
+      fp);
   for (size_t k = 0; k < r->nkernels; k++) {
     const sp_dse_kernel *kn = &r->kernels[k];
     fputs("<tr><td>", fp);
@@ -613,9 +671,11 @@ static int write_index(const void *data, FILE *fp) {
   int st = inline_figures(fp, r, pareto_figs, COUNT(pareto_figs));
   html_front_table(fp, r, "energy", r->pareto_energy, r->npareto_energy);
   html_front_table(fp, r, "power", r->pareto_power, r->npareto_power);
-  fputs("<h2>Sensitivity</h2>\n<p>Elasticity: d ln(value) / d ln(axis value) between the "
-        "ends of each axis through the reference; -1 means the value halves when the axis "
-        "value doubles.</p>\n", fp);
+  fputs(
+      "<h2>Sensitivity</h2>\n<p>Elasticity: d ln(value) / d ln(axis value) between the "
+      "ends of each axis through the reference; -1 means the value halves when the axis "
+      "value doubles.</p>\n",
+      fp);
   if (!st) st = inline_figures(fp, r, sens_figs, COUNT(sens_figs));
   html_sensitivity(fp, r);
   fputs("<h2>Heat maps</h2>\n", fp);
@@ -664,8 +724,7 @@ int sp_dse_report_write(const sp_dse_result *r, const char *dir, sp_error *err) 
   if (!err) err = &local;
   sp_reportdir d;
   sp_c_numeric loc;
-  if (sp__c_numeric_begin(&loc))
-    return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
+  if (sp__c_numeric_begin(&loc)) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
   int st = sp__reportdir_begin(&d, dir, err);
   if (!st) st = write_all(&d, r, err);
   if (!st) st = sp__reportdir_commit(&d, err);

@@ -7,8 +7,8 @@
 #include "dse.h"
 #include "util/textout.h"
 
-#define DIGITS 6     /* significant digits of measured quantities */
-#define EL_DIGITS 4  /* of elasticities */
+#define DIGITS 6    /* significant digits of measured quantities */
+#define EL_DIGITS 4 /* of elasticities */
 
 static const char *const table_names[SP_DSE_TABLE_COUNT] = {
     "objectives", "pareto-energy", "pareto-power", "sensitivity",
@@ -23,11 +23,11 @@ const char *sp_dse_table_name(int table) {
 /* ---- CSV -------------------------------------------------------------------- */
 
 static void csv_config(FILE *fp, const sp_config *c) {
-  fprintf(fp, "%dcu/%d/%d,%d,%d,%d", c->cu, c->engine_mhz, c->memory_mhz, c->cu,
-          c->engine_mhz, c->memory_mhz);
+  fprintf(fp, "%dcu/%d/%d,%d,%d,%d", c->cu, c->engine_mhz, c->memory_mhz, c->cu, c->engine_mhz,
+          c->memory_mhz);
 }
 
-#define CHOICE_HEADER                                                         \
+#define CHOICE_HEADER                                                           \
   "config,cu,engine_mhz,memory_mhz,time_ms,energy_mj,avg_power_w,peak_power_w," \
   "edp_mj_ms,ed2p_mj_ms2,time_vs_reference,energy_vs_reference"
 
@@ -39,9 +39,14 @@ static void csv_choice(FILE *fp, const sp_dse_result *r, const sp_dse_choice *c,
     return;
   }
   csv_config(fp, &r->configs[c->config]);
-  const double v[8] = {c->time_ms, c->energy_mj, c->avg_power_w, c->peak_power_w,
-                       sp__dse_score(c, SP_DSE_MIN_EDP), sp__dse_score(c, SP_DSE_MIN_ED2P),
-                       c->time_ms / ref->time_ms, c->energy_mj / ref->energy_mj};
+  const double v[8] = {c->time_ms,
+                       c->energy_mj,
+                       c->avg_power_w,
+                       c->peak_power_w,
+                       sp__dse_score(c, SP_DSE_MIN_EDP),
+                       sp__dse_score(c, SP_DSE_MIN_ED2P),
+                       c->time_ms / ref->time_ms,
+                       c->energy_mj / ref->energy_mj};
   for (int i = 0; i < 8; i++) {
     fputc(',', fp);
     sp__csv_number(fp, v[i], DIGITS);
@@ -115,17 +120,21 @@ static void write_axes(const sp_dse_result *r, FILE *fp) {
 }
 
 static void write_kernels(const sp_dse_result *r, FILE *fp) {
-  fputs("kernel,weight,base_time_ms,base_power_w,reference_time_ms,reference_power_w,"
-        "reference_energy_mj,class",
-        fp);
+  fputs(
+      "kernel,weight,base_time_ms,base_power_w,reference_time_ms,reference_power_w,"
+      "reference_energy_mj,class",
+      fp);
   for (int o = 0; o < SP_DSE_OBJECTIVE_COUNT; o++)
     fprintf(fp, ",%s_config", sp_dse_objective_name(o));
   fputs(",clamped_counters,first_clamped_counter" SP_CSV_EOL, fp);
   for (size_t k = 0; k < r->nkernels; k++) {
     const sp_dse_kernel *kn = &r->kernels[k];
     sp_csv_write_field(fp, kn->name);
-    const double v[6] = {kn->weight, kn->base_time_ms, kn->base_power_w,
-                         kn->reference.time_ms, kn->reference.avg_power_w,
+    const double v[6] = {kn->weight,
+                         kn->base_time_ms,
+                         kn->base_power_w,
+                         kn->reference.time_ms,
+                         kn->reference.avg_power_w,
                          kn->reference.energy_mj};
     for (int i = 0; i < 6; i++) {
       fputc(',', fp);
@@ -133,9 +142,12 @@ static void write_kernels(const sp_dse_result *r, FILE *fp) {
     }
     fprintf(fp, ",%s", sp_dse_bound_name(kn->sens.bound));
     for (int o = 0; o < SP_DSE_OBJECTIVE_COUNT; o++) {
-      const sp_config *c = kn->best[o].config == SP_NO_CONFIG ? NULL : &r->configs[kn->best[o].config];
-      if (c) fprintf(fp, ",%dcu/%d/%d", c->cu, c->engine_mhz, c->memory_mhz);
-      else fputc(',', fp);
+      const sp_config *c =
+          kn->best[o].config == SP_NO_CONFIG ? NULL : &r->configs[kn->best[o].config];
+      if (c)
+        fprintf(fp, ",%dcu/%d/%d", c->cu, c->engine_mhz, c->memory_mhz);
+      else
+        fputc(',', fp);
     }
     fprintf(fp, ",%zu,", kn->clamped);
     sp_csv_write_field(fp, kn->first_clamped);
@@ -185,14 +197,29 @@ int sp_dse_write_csv(const sp_dse_result *r, int table, FILE *fp) {
   if (sp__c_numeric_begin(&loc)) return SP_ENOMEM;
   int st = SP_OK;
   switch (table) {
-    case SP_DSE_TABLE_OBJECTIVES: write_objectives(r, fp); break;
-    case SP_DSE_TABLE_PARETO_ENERGY: write_front(r, r->pareto_energy, r->npareto_energy, fp); break;
-    case SP_DSE_TABLE_PARETO_POWER: write_front(r, r->pareto_power, r->npareto_power, fp); break;
-    case SP_DSE_TABLE_SENSITIVITY: write_sensitivity(r, fp); break;
-    case SP_DSE_TABLE_AXES: write_axes(r, fp); break;
-    case SP_DSE_TABLE_KERNELS: write_kernels(r, fp); break;
-    case SP_DSE_TABLE_CANDIDATES: write_candidates(r, fp); break;
-    default: st = write_configs(r, fp);
+    case SP_DSE_TABLE_OBJECTIVES:
+      write_objectives(r, fp);
+      break;
+    case SP_DSE_TABLE_PARETO_ENERGY:
+      write_front(r, r->pareto_energy, r->npareto_energy, fp);
+      break;
+    case SP_DSE_TABLE_PARETO_POWER:
+      write_front(r, r->pareto_power, r->npareto_power, fp);
+      break;
+    case SP_DSE_TABLE_SENSITIVITY:
+      write_sensitivity(r, fp);
+      break;
+    case SP_DSE_TABLE_AXES:
+      write_axes(r, fp);
+      break;
+    case SP_DSE_TABLE_KERNELS:
+      write_kernels(r, fp);
+      break;
+    case SP_DSE_TABLE_CANDIDATES:
+      write_candidates(r, fp);
+      break;
+    default:
+      st = write_configs(r, fp);
   }
   sp__c_numeric_end(&loc);
   return st ? st : ferror(fp) ? SP_EIO : SP_OK;
@@ -298,8 +325,10 @@ static void json_kernel(FILE *fp, const sp_dse_result *r, const sp_dse_kernel *k
   fputs(",\"base_power_w\":", fp);
   sp__json_number(fp, k->base_power_w, DIGITS);
   fprintf(fp, ",\"clamped_counters\":%zu,\"first_clamped_counter\":", k->clamped);
-  if (k->first_clamped) sp_json_write_string(fp, k->first_clamped);
-  else fputs("null", fp);
+  if (k->first_clamped)
+    sp_json_write_string(fp, k->first_clamped);
+  else
+    fputs("null", fp);
   fputs(",\"reference\":", fp);
   json_choice(fp, r, &k->reference);
   fputs(",\"best\":{", fp);
@@ -319,8 +348,9 @@ static void json_candidates(FILE *fp, const sp_dse_result *r) {
     sp_dse_choice ch = sp_dse_at(r, c->config);
     fprintf(fp, "%s{\"rank\":%zu,\"name\":", i ? ",\n" : "\n", c->rank);
     sp_json_write_string(fp, c->name);
-    fprintf(fp, ",\"meets_cap\":%s,\"meets_budget\":%s,\"result\":",
-            c->meets_cap ? "true" : "false", c->meets_budget ? "true" : "false");
+    fprintf(fp,
+            ",\"meets_cap\":%s,\"meets_budget\":%s,\"result\":", c->meets_cap ? "true" : "false",
+            c->meets_budget ? "true" : "false");
     json_choice(fp, r, &ch);
     fputc('}', fp);
   }

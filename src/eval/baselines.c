@@ -28,8 +28,7 @@ void sp__baseline_nearest(const sp_baseline_data *d, const double *x, double *ou
   memcpy(out, d->logr + best * d->g, d->g * sizeof(double));
 }
 
-void sp__baseline_knn(const sp_baseline_data *d, const double *x, size_t nn,
-                      double *out) {
+void sp__baseline_knn(const sp_baseline_data *d, const double *x, size_t nn, double *out) {
   enum { MAXNN = 16 };
   size_t idx[MAXNN];
   double dd[MAXNN];
@@ -67,7 +66,7 @@ void sp__baseline_knn(const sp_baseline_data *d, const double *x, size_t nn,
 
 struct sp_ridge {
   size_t p, r, g;
-  double *lo, *hi;  /* g: allowed prediction range per target */
+  double *lo, *hi; /* g: allowed prediction range per target */
   double *mean_x;  /* p */
   double *proj;    /* p * r: counters -> scores (identity when r == p) */
   double *coef;    /* g * r */
@@ -101,8 +100,7 @@ static int project(const sp_baseline_data *d, sp_ridge *rg, gsl_matrix **zout) {
     gsl_vector *s = gsl_vector_alloc(n), *work = gsl_vector_alloc(n);
     int st = !a || !v || !s || !work;
     for (size_t i = 0; !st && i < n; i++)
-      for (size_t j = 0; j < p; j++)
-        gsl_matrix_set(a, j, i, d->x[i * p + j] - rg->mean_x[j]);
+      for (size_t j = 0; j < p; j++) gsl_matrix_set(a, j, i, d->x[i * p + j] - rg->mean_x[j]);
     if (!st) st = gsl_linalg_SV_decomp(a, v, s, work);
     size_t r = 0;
     double top = st ? 0 : gsl_vector_get(s, 0);
@@ -121,8 +119,7 @@ static int project(const sp_baseline_data *d, sp_ridge *rg, gsl_matrix **zout) {
   for (size_t i = 0; i < n; i++)
     for (size_t c = 0; c < rg->r; c++) {
       double acc = 0;
-      for (size_t j = 0; j < p; j++)
-        acc += (d->x[i * p + j] - rg->mean_x[j]) * rg->proj[j * p + c];
+      for (size_t j = 0; j < p; j++) acc += (d->x[i * p + j] - rg->mean_x[j]) * rg->proj[j * p + c];
       gsl_matrix_set(z, i, c, acc);
     }
   *zout = z;
@@ -226,8 +223,7 @@ void sp__ridge_predict(const sp_ridge *r, const double *x, double *out) {
 
 /* ---- the share ("mix") model ---------------------------------------------------- */
 
-void sp__mix_basis(const sp_grid *g, const sp_grid_point *base, int forward,
-                   double *basis) {
+void sp__mix_basis(const sp_grid *g, const sp_grid_point *base, int forward, double *basis) {
   const size_t n = sp__grid_size(g);
   for (size_t i = 0; i < n; i++) {
     sp_config t = sp__grid_config(g, i);

@@ -14,15 +14,14 @@
  * g values per kernel (log(v(target) / v(base)), 0 at the base). */
 typedef struct sp_baseline_data {
   size_t n, p, g;
-  const double *x;       /* n * p */
-  const double *logr;    /* n * g */
+  const double *x;    /* n * p */
+  const double *logr; /* n * g */
 } sp_baseline_data;
 
 /* Log ratios of the nearest (Euclidean, normalized counters) kernel. */
 void sp__baseline_nearest(const sp_baseline_data *d, const double *x, double *out);
 /* Inverse-distance weighted mean of the log ratios of the nn nearest. */
-void sp__baseline_knn(const sp_baseline_data *d, const double *x, size_t nn,
-                      double *out);
+void sp__baseline_knn(const sp_baseline_data *d, const double *x, size_t nn, double *out);
 
 /* Ridge regression of each target's log ratio on the counters, with the
  * regularization chosen per target by generalized cross-validation (GSL
@@ -40,8 +39,7 @@ void sp__ridge_free(sp_ridge *r);
  * b and c are the shares of the base value that scale with each axis. */
 #define SP_MIX_TERMS 3
 /* Basis (E-1, M-1, C-1) of every grid point relative to base: g * 3. */
-void sp__mix_basis(const sp_grid *g, const sp_grid_point *base, int forward,
-                   double *basis);
+void sp__mix_basis(const sp_grid *g, const sp_grid_point *base, int forward, double *basis);
 /* Least-squares shares of one kernel given its ratios to the base. */
 void sp__mix_fit(const double *basis, const double *ratio, size_t g, double *coef);
 /* Ratios predicted from shares; kept positive. */

@@ -85,8 +85,8 @@ static int popcount(unsigned v) {
  * sum(v) = 1 that minimize v'(G + eps I)v - 2b'v: the optimality conditions
  * (G + eps I) v + mu 1 = b and 1'v = 1 are one (k+1) x (k+1) system in v
  * and the multiplier mu.  -1 when it is singular. */
-static int subset_weights(const double *G, const double *b, size_t m, const size_t *idx,
-                          size_t k, double eps, double *v) {
+static int subset_weights(const double *G, const double *b, size_t m, const size_t *idx, size_t k,
+                          double eps, double *v) {
   const size_t n = k + 1;
   double a[(MAXM + 1) * (MAXM + 1)];
   for (size_t r = 0; r < k; r++) {
@@ -136,8 +136,8 @@ static void solve_gram(const double *G, const double *b, size_t m, double *w) {
 
 /* Member-weighted Gram matrix and cross products of P (m rows of n) and y,
  * each column t counted with weight r[t] (1 when r is NULL). */
-static void gram(const double *P, const double *y, const double *r, size_t m, size_t n,
-                 double *G, double *b) {
+static void gram(const double *P, const double *y, const double *r, size_t m, size_t n, double *G,
+                 double *b) {
   memset(G, 0, m * m * sizeof *G);
   memset(b, 0, m * sizeof *b);
   for (size_t i = 0; i < m; i++) {

@@ -13,8 +13,14 @@
 #include "baselines.h"
 
 /* The members, in the order of their weights. */
-enum { SP_STACK_NEAREST, SP_STACK_KNN, SP_STACK_LINEAR, SP_STACK_MIX,
-       SP_STACK_CONSTANT, SP_STACK_MEMBERS };
+enum {
+  SP_STACK_NEAREST,
+  SP_STACK_KNN,
+  SP_STACK_LINEAR,
+  SP_STACK_MIX,
+  SP_STACK_CONSTANT,
+  SP_STACK_MEMBERS
+};
 
 /* Neighbours of the k-nearest method (and of its stack member). */
 #define SP_KNN_NEIGHBOURS 3

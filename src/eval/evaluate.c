@@ -68,8 +68,8 @@ const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q) {
   return (unsigned)q < 2 ? e->note[q] : NULL;
 }
 
-int sp_evaluation_completion(const sp_evaluation *e, sp_quantity q, double *points,
-                             double *mape, double *estimated) {
+int sp_evaluation_completion(const sp_evaluation *e, sp_quantity q, double *points, double *mape,
+                             double *estimated) {
   if (!e->planned || (unsigned)q > 1) return SP_ENOTFOUND;
   *points = e->points;
   *mape = e->completion_mape[q];
@@ -131,8 +131,8 @@ static void run_job(sp_eval_job *j) {
     j->status = sp_model_train(j->tds, &tp, NULL, NULL, &m, &j->err);
     for (int q = 0; q < 2 && !j->status; q++)
       if ((p->quantities >> q) & 1u && m->sub[q].present)
-        j->status = sp__eval_score_quantity(j, m, (sp_quantity)q, &c[q],
-                                            (unsigned)tp.clusters, ki == 0);
+        j->status =
+            sp__eval_score_quantity(j, m, (sp_quantity)q, &c[q], (unsigned)tp.clusters, ki == 0);
     sp_model_free(m);
   }
   sp__eval_cache_free(&c[0], j->ds->nkernels);
@@ -175,8 +175,7 @@ static int group_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned 
   for (size_t k = 0; k < nk; k++) ng = p->groups[k] + 1 > ng ? p->groups[k] + 1 : ng;
   if (ng < 2 || ng > 65535)
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "groups", "between 2 and 65535 groups are needed");
-  if (!(*masks = malloc((size_t)ng * nk)))
-    return sp__oom(err);
+  if (!(*masks = malloc((size_t)ng * nk))) return sp__oom(err);
   *nsplits = ng;
   for (unsigned g = 0; g < ng; g++)
     for (size_t k = 0; k < nk; k++) (*masks)[g * nk + k] = p->groups[k] != g;
@@ -189,7 +188,8 @@ static int make_splits(const sp_dataset *ds, const sp_eval_params *p, unsigned c
   if (p->groups) return group_splits(ds, p, masks, nsplits, err);
   size_t ntest = p->leave_one_out ? 1 : (size_t)llround(p->holdout * (double)nk);
   if (!p->leave_one_out && !(p->holdout > 0 && p->holdout < 1))
-    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "holdout", "the holdout fraction must be between 0 and 1");
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "holdout",
+                    "the holdout fraction must be between 0 and 1");
   if (ntest == 0) ntest = 1;
   size_t maxk = 0;
   for (size_t i = 0; i < p->nclusters; i++) maxk = p->clusters[i] > maxk ? p->clusters[i] : maxk;
@@ -293,8 +293,7 @@ static int collect(pool *pl, sp_evaluation *e, sp_error *err) {
   }
   for (size_t i = 0; i < pl->njobs; i++)
     for (size_t r = 0; r < pl->jobs[i].out.n; r++)
-      if (sp__evaluation_push(e, &pl->jobs[i].out.records[r]))
-        return sp__oom(err);
+      if (sp__evaluation_push(e, &pl->jobs[i].out.records[r])) return sp__oom(err);
   return SP_OK;
 }
 
@@ -302,17 +301,19 @@ static void write_notes(const pool *pl, const sp_eval_params *p, sp_evaluation *
   size_t n = 0, dropped = 0, jobs = 0;
   for (size_t i = 0; i < e->n; i++) n += e->records[i].quantity == SP_POWER;
   if ((p->quantities >> SP_POWER) & 1u && !n)
-    e->note[SP_POWER] = strdup("no power scored: the data has no complete power grid "
-                               "around the base configuration(s)");
+    e->note[SP_POWER] = strdup(
+        "no power scored: the data has no complete power grid "
+        "around the base configuration(s)");
   for (size_t i = 0; i < pl->njobs; i++) {
     dropped += pl->jobs[i].dropped;
     jobs += pl->jobs[i].dropped > 0;
   }
   if (!dropped) return;
   char buf[256];
-  snprintf(buf, sizeof buf, "%zu kernel-base pairs in %zu of %zu jobs were left out: those "
-           "kernels have empty counter fields at that base configuration", dropped, jobs,
-           pl->njobs);
+  snprintf(buf, sizeof buf,
+           "%zu kernel-base pairs in %zu of %zu jobs were left out: those "
+           "kernels have empty counter fields at that base configuration",
+           dropped, jobs, pl->njobs);
   e->note[SP_TIME] = strdup(buf);
 }
 
@@ -328,9 +329,9 @@ static int training_data(const sp_dataset *ds, const sp_eval_params *p, sp_evalu
                     "a train plan measures one base first: give one base, not %zu", p->nbases);
   sp_plan_params pp;
   sp_plan_params_init(&pp);
-  sp_replay_params rp = {p->train_plan, p->train_points, p->train_target,
-                         p->train_batch ? p->train_batch : pp.batch, p->bases[0], p->seed,
-                         p->threads};
+  sp_replay_params rp = {
+      p->train_plan, p->train_points, p->train_target, p->train_batch ? p->train_batch : pp.batch,
+      p->bases[0],   p->seed,         p->threads};
   sp_replay_stats s;
   int st = sp__replay_complete(ds, &rp, tds, &s, err);
   if (st) return st;
@@ -343,8 +344,8 @@ static int training_data(const sp_dataset *ds, const sp_eval_params *p, sp_evalu
   return SP_OK;
 }
 
-int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn progress,
-                void *user, sp_evaluation **out, sp_error *err) {
+int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn progress, void *user,
+                sp_evaluation **out, sp_error *err) {
   *out = NULL;
   gsl_set_error_handler_off();
   int st = check_eval_params(ds, p, err);
@@ -352,14 +353,22 @@ int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn pr
   size_t nsplits = 0;
   if (!st) st = make_splits(ds, p, &masks, &nsplits, err);
   if (st) return st;
-  pool pl = {calloc(nsplits * p->nbases, sizeof(sp_eval_job)), nsplits * p->nbases, 0, 0,
-             PTHREAD_MUTEX_INITIALIZER, progress, user};
+  pool pl = {calloc(nsplits * p->nbases, sizeof(sp_eval_job)),
+             nsplits * p->nbases,
+             0,
+             0,
+             PTHREAD_MUTEX_INITIALIZER,
+             progress,
+             user};
   sp_evaluation *e = calloc(1, sizeof *e);
   sp_dataset *tds = NULL;
   if (!pl.jobs || !e) st = sp__oom(err);
   if (!st) st = training_data(ds, p, e, &tds, err);
   for (size_t i = 0; !st && i < pl.njobs; i++)
-    pl.jobs[i] = (sp_eval_job){.ds = ds, .tds = tds ? tds : ds, .p = p, .split = i / p->nbases,
+    pl.jobs[i] = (sp_eval_job){.ds = ds,
+                               .tds = tds ? tds : ds,
+                               .p = p,
+                               .split = i / p->nbases,
                                .base = i % p->nbases,
                                .train = masks + (i / p->nbases) * ds->nkernels};
   unsigned nthreads = p->threads < 1 ? 1 : p->threads > 64 ? 64 : p->threads;

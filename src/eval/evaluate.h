@@ -12,7 +12,7 @@ struct sp_evaluation {
   size_t n, cap;
   size_t splits;
   char *note[2]; /* per quantity: why some or all of it was not scored */
-  int planned;    /* trained from a train plan's completions: */
+  int planned;   /* trained from a train plan's completions: */
   double points, completion_mape[2], completion_estimate[2];
 };
 

@@ -52,9 +52,7 @@ enum {
 };
 
 /* The base value of kernel k, which every method scales. */
-static double base_of(const sp_eval_cache *c, size_t k) {
-  return c->surf[k]->values[c->base_flat];
-}
+static double base_of(const sp_eval_cache *c, size_t k) { return c->surf[k]->values[c->base_flat]; }
 
 /* pred from log ratios: the base value times exp(scratch). */
 static void from_log_ratios(const sp_eval_cache *c, size_t k, const double *logr, double *pred) {
@@ -62,8 +60,8 @@ static void from_log_ratios(const sp_eval_cache *c, size_t k, const double *logr
   for (size_t t = 0; t < c->g; t++) pred[t] = base * exp(logr[t]);
 }
 
-static int score_nearest(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                         const sp_eval_cache *c, size_t k, double *pred, int *none) {
+static int score_nearest(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
+                         size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   sp__baseline_nearest(&c->bd, c->xs + k * c->bd.p, j->scratch);
   from_log_ratios(c, k, j->scratch, pred);
@@ -78,16 +76,16 @@ static int score_knn(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_
   return SP_OK;
 }
 
-static int score_linear(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                        const sp_eval_cache *c, size_t k, double *pred, int *none) {
+static int score_linear(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
+                        size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   sp__ridge_predict(c->ridge, c->xs + k * c->bd.p, j->scratch);
   from_log_ratios(c, k, j->scratch, pred);
   return SP_OK;
 }
 
-static int score_constant(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                          const sp_eval_cache *c, size_t k, double *pred, int *none) {
+static int score_constant(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
+                          size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   memset(j->scratch, 0, c->g * sizeof(double));
   from_log_ratios(c, k, j->scratch, pred);
@@ -105,8 +103,8 @@ static int score_mix(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_
   return SP_OK;
 }
 
-static int score_stack(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                       const sp_eval_cache *c, size_t k, double *pred, int *none) {
+static int score_stack(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
+                       size_t k, double *pred, int *none) {
   (void)m, (void)q, (void)none;
   sp_stack_data sd = {&c->bd, &c->zd, c->shares, c->basis};
   sp__stack_members(&sd, &c->stack, c->xs + k * c->bd.p, c->zs + k * c->bd.p, j->members);
@@ -135,8 +133,8 @@ static int score_carried(sp_eval_job *j, const sp_model *m, sp_quantity q, const
   if (*none) return SP_OK;
   (void)sp_dataset_power(j->ds, k, base, &obs.base_power_w);
   if (s->type->needs & SP_USES_MEASURED)
-    sp_model_observe_more(m, j->ds, k, p->extra, p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA,
-                          ec, et, ep, &obs);
+    sp_model_observe_more(m, j->ds, k, p->extra, p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA, ec,
+                          et, ep, &obs);
   const size_t g = sp__grid_size(&m->sub[q].grid);
   int st = s->type->predict_interval
                ? s->type->predict_interval(m, s->state, q, &obs, pred, pred + g, pred + 2 * g)
@@ -156,8 +154,7 @@ static int score_carried(sp_eval_job *j, const sp_model *m, sp_quantity q, const
 }
 
 /* The true features of kernel k for cluster set i. */
-static void true_features(const sp_submodel *s, size_t i, const sp_surface *surf,
-                          double *out) {
+static void true_features(const sp_submodel *s, size_t i, const sp_surface *surf, double *out) {
   if (s->sets[i].kind == SP_SET_REGION)
     sp__surface_region_features(surf, s->sets[i].region, out);
   else
@@ -173,8 +170,8 @@ static void soft_blend(const sp_cluster_set *cs, const double *x, double *out) {
   for (size_t d = 0; d < cs->dim; d++) {
     double acc = 0;
     for (size_t c = 0; c < nclusters; c++)
-      acc += (wsum > 0 ? w[c] / wsum : 1.0 / (double)nclusters) *
-             log(cs->centroids[c * cs->dim + d]);
+      acc +=
+          (wsum > 0 ? w[c] / wsum : 1.0 / (double)nclusters) * log(cs->centroids[c * cs->dim + d]);
     out[d] = exp(acc);
   }
 }
@@ -206,14 +203,14 @@ static int score_chosen(sp_eval_job *j, const sp_model *m, sp_quantity q, const 
   return sp__model_predict_choice(m, q, choice, base_of(c, k), pred);
 }
 
-static int score_wu2015(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                        const sp_eval_cache *c, size_t k, double *pred, int *none) {
+static int score_wu2015(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
+                        size_t k, double *pred, int *none) {
   (void)none;
   return score_chosen(j, m, q, c, k, pred, choose_classified);
 }
 
-static int score_oracle(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                        const sp_eval_cache *c, size_t k, double *pred, int *none) {
+static int score_oracle(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp_eval_cache *c,
+                        size_t k, double *pred, int *none) {
   (void)none;
   return score_chosen(j, m, q, c, k, pred, choose_oracle);
 }
@@ -242,8 +239,8 @@ static int score_soft(sp_eval_job *j, const sp_model *m, sp_quantity q, const sp
 typedef struct eval_method {
   sp_method id;
   const char *name;
-  unsigned how;   /* CLUSTERED, CARRIED */
-  unsigned needs; /* NEEDS_* */
+  unsigned how;    /* CLUSTERED, CARRIED */
+  unsigned needs;  /* NEEDS_* */
   score_fn *score; /* NULL for CARRIED: through the model's type */
 } eval_method;
 
@@ -329,10 +326,19 @@ static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned nclusters, 
     if (t == c->base_flat) continue;
     sp_config tc = sp__grid_config(g, t);
     if (skip_extra && is_extra(j->p, &tc)) continue;
-    sp_eval_record r = {(unsigned char)m, (unsigned char)q, (unsigned short)j->split,
-                        nclusters, (unsigned)kernel, (unsigned)j->base, tc, pred[t], s->values[t],
-                        carried ? pred[c->g + t] : NAN, carried ? pred[2 * c->g + t] : NAN,
-                        carried ? j->novelty : NAN, (unsigned char)(carried && j->outside)};
+    sp_eval_record r = {(unsigned char)m,
+                        (unsigned char)q,
+                        (unsigned short)j->split,
+                        nclusters,
+                        (unsigned)kernel,
+                        (unsigned)j->base,
+                        tc,
+                        pred[t],
+                        s->values[t],
+                        carried ? pred[c->g + t] : NAN,
+                        carried ? pred[2 * c->g + t] : NAN,
+                        carried ? j->novelty : NAN,
+                        (unsigned char)(carried && j->outside)};
     if (sp__evaluation_push(&j->out, &r)) return SP_ENOMEM;
   }
   return SP_OK;
@@ -341,8 +347,8 @@ static int emit(sp_eval_job *j, sp_method m, sp_quantity q, unsigned nclusters, 
 /* Counters spread over orders of magnitude (transaction counts next to
  * ratios), so the k-nearest method compares them after asinh compression
  * (log-like, defined at zero) and standardization over training kernels. */
-static int zscore_counters(const sp_dataset *ds, const sp_model *m,
-                           const unsigned char *train, sp_eval_cache *c) {
+static int zscore_counters(const sp_dataset *ds, const sp_model *m, const unsigned char *train,
+                           sp_eval_cache *c) {
   const size_t nk = ds->nkernels, p = m->ncounters;
   c->zs = calloc(nk * p + 1, sizeof(double));
   c->zx = malloc((nk * p + 1) * sizeof(double));
@@ -455,8 +461,8 @@ static int grow_buffer(double **buf, size_t *cap, size_t need) {
   return SP_OK;
 }
 
-int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
-                            sp_eval_cache *c, unsigned nclusters, int first_count) {
+int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q, sp_eval_cache *c,
+                            unsigned nclusters, int first_count) {
   int st = SP_OK;
   if (!c->ready) {
     st = cache_build(j, m, q, c);
@@ -494,4 +500,3 @@ int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q,
   if (st && !j->err.status) sp__fail(&j->err, st, NULL, 0, 0, NULL, "out of memory");
   return st;
 }
-

@@ -38,16 +38,19 @@ static int cmp_keyed(const void *a, const void *b) {
 
 static size_t group_index(const sp_eval_record *r, group_by by) {
   switch (by) {
-    case BY_K: return r->k;
-    case BY_BASE: return r->base;
-    case BY_KERNEL: return r->kernel;
-    default: return 0;
+    case BY_K:
+      return r->k;
+    case BY_BASE:
+      return r->base;
+    case BY_KERNEL:
+      return r->kernel;
+    default:
+      return 0;
   }
 }
 
 /* Statistics of every (method, quantity, group) present, sorted by key. */
-static int grouped(const sp_evaluation *e, group_by by, size_t ngroups, group **out,
-                   size_t *nout) {
+static int grouped(const sp_evaluation *e, group_by by, size_t ngroups, group **out, size_t *nout) {
   keyed *kv = malloc((e->n + 1) * sizeof *kv);
   group *g = malloc((e->n + 1) * sizeof *g);
   if (!kv || !g) {
@@ -73,7 +76,8 @@ static int grouped(const sp_evaluation *e, group_by by, size_t ngroups, group **
     G->method = kv[i].key / ngroups / 2;
     G->n = cnt;
     G->mape = sum / (double)cnt;
-    G->median = cnt % 2 ? kv[i + cnt / 2].ape : 0.5 * (kv[i + cnt / 2 - 1].ape + kv[i + cnt / 2].ape);
+    G->median =
+        cnt % 2 ? kv[i + cnt / 2].ape : 0.5 * (kv[i + cnt / 2 - 1].ape + kv[i + cnt / 2].ape);
     G->p90 = kv[i + (size_t)floor(0.9 * (double)(cnt - 1))].ape;
     i = j;
   }
@@ -89,26 +93,34 @@ typedef struct report {
   const sp_evaluation *e;
   const sp_dataset *ds;
   const sp_eval_params *p;
-  int best[2];       /* best non-oracle method per quantity, -1 if none */
+  int best[2]; /* best non-oracle method per quantity, -1 if none */
 } report;
 
 static void index_label(const report *r, group_by by, size_t i, char *buf, size_t n) {
-  if (by == BY_BASE) sp_config_format(&r->p->bases[i], buf, n);
-  else if (by == BY_K) snprintf(buf, n, "%zu", i);
-  else if (by == BY_KERNEL) snprintf(buf, n, "%s", r->ds->kernels[i]);
-  else buf[0] = '\0';
+  if (by == BY_BASE)
+    sp_config_format(&r->p->bases[i], buf, n);
+  else if (by == BY_K)
+    snprintf(buf, n, "%zu", i);
+  else if (by == BY_KERNEL)
+    snprintf(buf, n, "%s", r->ds->kernels[i]);
+  else
+    buf[0] = '\0';
 }
 
 static size_t groups_for(const report *r, group_by by) {
   size_t maxk = 0;
-  for (size_t i = 0; i < r->p->nclusters; i++) maxk = r->p->clusters[i] > maxk ? r->p->clusters[i] : maxk;
-  return by == BY_K ? maxk + 1 : by == BY_BASE ? r->p->nbases : by == BY_KERNEL ? r->ds->nkernels : 1;
+  for (size_t i = 0; i < r->p->nclusters; i++)
+    maxk = r->p->clusters[i] > maxk ? r->p->clusters[i] : maxk;
+  return by == BY_K        ? maxk + 1
+         : by == BY_BASE   ? r->p->nbases
+         : by == BY_KERNEL ? r->ds->nkernels
+                           : 1;
 }
 
 /* Statistics of one method and quantity, optionally at one cluster count
  * or base (SP_EVAL_ANY for all). */
-static void stats_of(const report *r, size_t method, size_t quantity, size_t k,
-                     size_t base, sp_eval_stats *out) {
+static void stats_of(const report *r, size_t method, size_t quantity, size_t k, size_t base,
+                     sp_eval_stats *out) {
   sp_eval_filter f;
   sp_eval_filter_init(&f);
   f.method = method;
@@ -125,18 +137,25 @@ static void group_filter(const group *g, group_by by, sp_eval_filter *f) {
   sp_eval_filter_init(f);
   f->method = g->method;
   f->quantity = g->quantity;
-  if (by == BY_K) f->k = g->index;
-  else if (by == BY_BASE) f->base = g->index;
-  else if (by == BY_KERNEL) f->kernel = g->index;
+  if (by == BY_K)
+    f->k = g->index;
+  else if (by == BY_BASE)
+    f->base = g->index;
+  else if (by == BY_KERNEL)
+    f->kernel = g->index;
 }
 
 /* ",coverage,outside_n,outside_mape" with empty fields for NaN. */
 static void write_interval_fields(FILE *fp, const sp_eval_stats *s) {
-  if (isfinite(s->coverage)) fprintf(fp, ",%.4f", s->coverage);
-  else fputc(',', fp);
+  if (isfinite(s->coverage))
+    fprintf(fp, ",%.4f", s->coverage);
+  else
+    fputc(',', fp);
   fprintf(fp, ",%zu", s->n_outside);
-  if (isfinite(s->mape_outside)) fprintf(fp, ",%.4f", s->mape_outside);
-  else fputc(',', fp);
+  if (isfinite(s->mape_outside))
+    fprintf(fp, ",%.4f", s->mape_outside);
+  else
+    fputc(',', fp);
 }
 
 /* The energy rows of the summary: time x power of the paired records. */
@@ -156,8 +175,10 @@ static int write_table(const report *r, FILE *fp, group_by by, const char *colum
   group *g;
   size_t n, ng = groups_for(r, by);
   if (grouped(r->e, by, ng, &g, &n)) return SP_ENOMEM;
-  fprintf(fp, "method,quantity%s%s,n,mape_pct,median_ape_pct,p90_ape_pct,coverage90_pct,"
-          "outside_n,outside_mape_pct\n", column ? "," : "", column ? column : "");
+  fprintf(fp,
+          "method,quantity%s%s,n,mape_pct,median_ape_pct,p90_ape_pct,coverage90_pct,"
+          "outside_n,outside_mape_pct\n",
+          column ? "," : "", column ? column : "");
   char label[512];
   for (size_t i = 0; i < n; i++) {
     sp_eval_filter f;
@@ -205,8 +226,10 @@ static int csv_histogram(const void *data, FILE *fp) {
 
 static int csv_predictions(const void *data, FILE *fp) {
   const report *r = data;
-  fputs("method,quantity,split,k,kernel,base,target,predicted,measured,ape_pct,lo90,hi90,"
-        "novelty,outside_training\n", fp);
+  fputs(
+      "method,quantity,split,k,kernel,base,target,predicted,measured,ape_pct,lo90,hi90,"
+      "novelty,outside_training\n",
+      fp);
   char base[64], target[64];
   for (size_t i = 0; i < r->e->n; i++) {
     const sp_eval_record *x = &r->e->records[i];
@@ -217,10 +240,14 @@ static int csv_predictions(const void *data, FILE *fp) {
     sp_csv_write_field(fp, r->ds->kernels[x->kernel]);
     fprintf(fp, ",%s,%s,%.9g,%.9g,%.4f", base, target, x->predicted, x->measured,
             100.0 * fabs(x->predicted - x->measured) / x->measured);
-    if (isfinite(x->lo) && isfinite(x->hi)) fprintf(fp, ",%.9g,%.9g", x->lo, x->hi);
-    else fputs(",,", fp);
-    if (isfinite(x->novelty)) fprintf(fp, ",%.4f", x->novelty);
-    else fputc(',', fp);
+    if (isfinite(x->lo) && isfinite(x->hi))
+      fprintf(fp, ",%.9g,%.9g", x->lo, x->hi);
+    else
+      fputs(",,", fp);
+    if (isfinite(x->novelty))
+      fprintf(fp, ",%.4f", x->novelty);
+    else
+      fputc(',', fp);
     fprintf(fp, ",%d\n", x->outside);
   }
   return SP_OK;
@@ -229,9 +256,9 @@ static int csv_predictions(const void *data, FILE *fp) {
 static const struct {
   const char *file;
   sp_report_fn fn;
-} tables[] = {{"summary.csv", csv_summary},         {"by_clusters.csv", csv_by_clusters},
-              {"by_base.csv", csv_by_base},         {"per_kernel.csv", csv_per_kernel},
-              {"histogram.csv", csv_histogram},     {"predictions.csv", csv_predictions}};
+} tables[] = {{"summary.csv", csv_summary},     {"by_clusters.csv", csv_by_clusters},
+              {"by_base.csv", csv_by_base},     {"per_kernel.csv", csv_per_kernel},
+              {"histogram.csv", csv_histogram}, {"predictions.csv", csv_predictions}};
 #define NTABLES (sizeof tables / sizeof *tables)
 
 /* ---- plots --------------------------------------------------------------------- */
@@ -275,10 +302,11 @@ static int plot_vs_clusters(const report *r, const plot *pl, FILE *fp) {
       xs[i][j] = (double)r->p->clusters[j];
       ys[i][j] = st.n ? st.mape : NAN;
     }
-    s[i] = (sp_series){.name = sp_method_name((sp_method)ms[i]), .x = xs[i], .y = ys[i],
-                       .n = nk};
+    s[i] = (sp_series){.name = sp_method_name((sp_method)ms[i]), .x = xs[i], .y = ys[i], .n = nk};
   }
-  sp_chart c = {.title = pl->title, .xlabel = "clusters per set (k)", .ylabel = "MAPE (%)",
+  sp_chart c = {.title = pl->title,
+                .xlabel = "clusters per set (k)",
+                .ylabel = "MAPE (%)",
                 .kind = SP_CHART_LINES};
   return sp__svg_xy(fp, &c, s, (size_t)nm);
 }
@@ -286,8 +314,8 @@ static int plot_vs_clusters(const report *r, const plot *pl, FILE *fp) {
 /* Paper Figs. 14 and 17: distribution of errors in 10% bins. */
 static int plot_histogram(const report *r, const plot *pl, FILE *fp) {
   int ms[SP_METHOD_COUNT], nm = methods_present(r, pl->q, ms);
-  static const char *const bins[SP_EVAL_HIST_BINS] = {"0-10", "10-20", "20-30", "30-40",
-                                                      "40-50", "50-60", "60-70", "70-80",
+  static const char *const bins[SP_EVAL_HIST_BINS] = {"0-10",  "10-20",  "20-30", "30-40",
+                                                      "40-50", "50-60",  "60-70", "70-80",
                                                       "80-90", "90-100", ">100"};
   double v[SP_METHOD_COUNT * SP_EVAL_HIST_BINS];
   const char *names[SP_METHOD_COUNT];
@@ -298,10 +326,13 @@ static int plot_histogram(const report *r, const plot *pl, FILE *fp) {
     for (int b = 0; b < SP_EVAL_HIST_BINS; b++)
       v[i * SP_EVAL_HIST_BINS + b] = 100.0 * (double)st.hist[b] / (double)st.n;
   }
-  sp_chart c = {.title = pl->title, .xlabel = "absolute percentage error (%)",
-                .ylabel = "predictions (%)", .width = 900, .height = 440};
-  sp_bars b = {.groups = bins, .ngroups = SP_EVAL_HIST_BINS, .series = names,
-               .nseries = (size_t)nm, .v = v};
+  sp_chart c = {.title = pl->title,
+                .xlabel = "absolute percentage error (%)",
+                .ylabel = "predictions (%)",
+                .width = 900,
+                .height = 440};
+  sp_bars b = {
+      .groups = bins, .ngroups = SP_EVAL_HIST_BINS, .series = names, .nseries = (size_t)nm, .v = v};
   return sp__svg_bars(fp, &c, &b);
 }
 
@@ -347,15 +378,21 @@ static int plot_scatter(const report *r, const plot *pl, FILE *fp) {
   sp_series s[2];
   for (size_t i = 0; i < nseries; i++) {
     double *xi = x + i * SCATTER_CAP, *yi = y + i * SCATTER_CAP;
-    s[i] = (sp_series){.name = sp_method_name((sp_method)want[i]), .x = xi, .y = yi,
+    s[i] = (sp_series){.name = sp_method_name((sp_method)want[i]),
+                       .x = xi,
+                       .y = yi,
                        .n = scatter_points(r, want[i], pl->q, xi, yi)};
   }
   int time = pl->q == SP_TIME;
   sp_chart c = {.title = pl->title,
                 .xlabel = time ? "measured time (ms)" : "measured power (W)",
                 .ylabel = time ? "predicted time (ms)" : "predicted power (W)",
-                .kind = SP_CHART_POINTS, .logx = time, .logy = time, .diagonal = 1,
-                .width = 640, .height = 560};
+                .kind = SP_CHART_POINTS,
+                .logx = time,
+                .logy = time,
+                .diagonal = 1,
+                .width = 640,
+                .height = 560};
   int st = sp__svg_xy(fp, &c, s, nseries);
   free(x);
   free(y);
@@ -410,9 +447,16 @@ static int plot_bases(const report *r, const plot *pl, FILE *fp) {
     snprintf(lab[1][im], sizeof lab[1][im], "%d", ax[2][im]);
     rows[im] = lab[1][im];
   }
-  sp_heatmap hm = {.title = pl->title, .xlabel = "base engine clock (MHz)",
-                   .ylabel = "base memory clock (MHz)", .cols = cols, .ncols = ne,
-                   .rows = rows, .nrows = nm, .npanels = 1, .v = v, .fmt = "%.1f",
+  sp_heatmap hm = {.title = pl->title,
+                   .xlabel = "base engine clock (MHz)",
+                   .ylabel = "base memory clock (MHz)",
+                   .cols = cols,
+                   .ncols = ne,
+                   .rows = rows,
+                   .nrows = nm,
+                   .npanels = 1,
+                   .v = v,
+                   .fmt = "%.1f",
                    .scale_label = "MAPE (%)"};
   int st = sp__svg_heatmap(fp, &hm);
   free(v);
@@ -422,10 +466,14 @@ static int plot_bases(const report *r, const plot *pl, FILE *fp) {
 static int draw_plot(const void *data, FILE *fp) {
   const plot_job *j = data;
   switch (j->p->kind) {
-    case PLOT_CLUSTERS: return plot_vs_clusters(j->r, j->p, fp);
-    case PLOT_HISTOGRAM: return plot_histogram(j->r, j->p, fp);
-    case PLOT_SCATTER: return plot_scatter(j->r, j->p, fp);
-    default: return plot_bases(j->r, j->p, fp);
+    case PLOT_CLUSTERS:
+      return plot_vs_clusters(j->r, j->p, fp);
+    case PLOT_HISTOGRAM:
+      return plot_histogram(j->r, j->p, fp);
+    case PLOT_SCATTER:
+      return plot_scatter(j->r, j->p, fp);
+    default:
+      return plot_bases(j->r, j->p, fp);
   }
 }
 
@@ -463,18 +511,15 @@ static void plan_quantity(const report *r, plan *pl, sp_quantity q, double *grid
   if (r->p->nclusters >= 2) {
     p = add(pl, PLOT_CLUSTERS, q, 0);
     snprintf(p->file, sizeof p->file, "error_vs_clusters_%s.svg", qname[q]);
-    snprintf(p->title, sizeof p->title, "%s: mean absolute percentage error vs clusters",
-             qname[q]);
+    snprintf(p->title, sizeof p->title, "%s: mean absolute percentage error vs clusters", qname[q]);
   }
   p = add(pl, PLOT_HISTOGRAM, q, 0);
   snprintf(p->file, sizeof p->file, "histogram_%s.svg", qname[q]);
-  snprintf(p->title, sizeof p->title, "%s: share of predictions per absolute-error bin",
-           qname[q]);
+  snprintf(p->title, sizeof p->title, "%s: share of predictions per absolute-error bin", qname[q]);
   if (records_of(r, SP_METHOD_WU2015, q)) {
     p = add(pl, PLOT_SCATTER, q, 0);
     snprintf(p->file, sizeof p->file, "scatter_%s.svg", qname[q]);
-    snprintf(p->title, sizeof p->title, "%s: predicted vs measured (held-out kernels)",
-             qname[q]);
+    snprintf(p->title, sizeof p->title, "%s: predicted vs measured (held-out kernels)", qname[q]);
   }
   plan_bases(r, pl, q, grid);
 }
@@ -516,19 +561,22 @@ static void pick_best(report *r) {
 }
 
 static void html_summary(const report *r, FILE *h) {
-  fputs("<table><tr><th>method</th><th>time MAPE</th><th>median</th><th>p90</th><th>n</th>"
-        "<th>power MAPE</th><th>median</th><th>p90</th><th>n</th></tr>\n", h);
+  fputs(
+      "<table><tr><th>method</th><th>time MAPE</th><th>median</th><th>p90</th><th>n</th>"
+      "<th>power MAPE</th><th>median</th><th>p90</th><th>n</th></tr>\n",
+      h);
   for (int m = 0; m < SP_METHOD_COUNT; m++) {
     sp_eval_stats s[2];
-    for (int q = 0; q < 2; q++)
-      stats_of(r, (size_t)m, (size_t)q, SP_EVAL_ANY, SP_EVAL_ANY, &s[q]);
+    for (int q = 0; q < 2; q++) stats_of(r, (size_t)m, (size_t)q, SP_EVAL_ANY, SP_EVAL_ANY, &s[q]);
     if (!s[0].n && !s[1].n) continue;
     fprintf(h, "<tr><td>%s%s</td>", sp_method_name((sp_method)m),
             m == r->best[SP_TIME] ? " (best)" : "");
     for (int q = 0; q < 2; q++) {
-      if (s[q].n) fprintf(h, "<td>%.2f%%</td><td>%.2f%%</td><td>%.2f%%</td><td>%zu</td>",
-                          s[q].mape, s[q].median, s[q].p90, s[q].n);
-      else fputs("<td>-</td><td>-</td><td>-</td><td>0</td>", h);
+      if (s[q].n)
+        fprintf(h, "<td>%.2f%%</td><td>%.2f%%</td><td>%.2f%%</td><td>%zu</td>", s[q].mape,
+                s[q].median, s[q].p90, s[q].n);
+      else
+        fputs("<td>-</td><td>-</td><td>-</td><td>0</td>", h);
     }
     fputs("</tr>\n", h);
   }
@@ -537,23 +585,28 @@ static void html_summary(const report *r, FILE *h) {
 
 static void html_begin(const report *r, FILE *h) {
   const sp_eval_params *p = r->p;
-  fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>scalepredict evaluation"
-        "</title>\n<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
-        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
-        "text-align:right}img{max-width:100%}</style></head><body>\n"
-        "<h1>scalepredict held-out evaluation</h1>\n<p>", h);
+  fputs(
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>scalepredict evaluation"
+      "</title>\n<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
+      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
+      "text-align:right}img{max-width:100%}</style></head><body>\n"
+      "<h1>scalepredict held-out evaluation</h1>\n<p>",
+      h);
   fputs("Data: ", h);
   sp__xml_text(h, r->ds->runs_path);
-  fprintf(h, " (%zu kernels). Protocol: %s, %zu split(s), seed %lu; %zu base configuration(s); "
-             "cluster counts %zu", r->ds->nkernels,
-          p->leave_one_out ? "leave-one-out" : "random holdout", r->e->splits, p->seed, p->nbases,
-          p->clusters[0]);
+  fprintf(h,
+          " (%zu kernels). Protocol: %s, %zu split(s), seed %lu; %zu base configuration(s); "
+          "cluster counts %zu",
+          r->ds->nkernels, p->leave_one_out ? "leave-one-out" : "random holdout", r->e->splits,
+          p->seed, p->nbases, p->clusters[0]);
   if (p->nclusters > 1) fprintf(h, " to %zu", p->clusters[p->nclusters - 1]);
-  fputs(". Errors are absolute percentage errors of held-out kernels at every target other "
-        "than the base. Tables: <a href=\"summary.csv\">summary</a>, <a href=\"by_clusters.csv\">"
-        "by clusters</a>, <a href=\"by_base.csv\">by base</a>, <a href=\"per_kernel.csv\">per "
-        "kernel</a>, <a href=\"histogram.csv\">histogram</a>, <a href=\"predictions.csv\">every "
-        "prediction</a>.</p>\n", h);
+  fputs(
+      ". Errors are absolute percentage errors of held-out kernels at every target other "
+      "than the base. Tables: <a href=\"summary.csv\">summary</a>, <a href=\"by_clusters.csv\">"
+      "by clusters</a>, <a href=\"by_base.csv\">by base</a>, <a href=\"per_kernel.csv\">per "
+      "kernel</a>, <a href=\"histogram.csv\">histogram</a>, <a href=\"predictions.csv\">every "
+      "prediction</a>.</p>\n",
+      h);
   for (int q = 0; q < 2; q++)
     if (r->e->note[q]) {
       fputs("<p><b>Note:</b> ", h);

@@ -75,8 +75,7 @@ static int tally_init(tally *t, size_t n, sp_eval_stats *out) {
   return t->ape ? SP_OK : SP_ENOMEM;
 }
 
-int sp_evaluation_stats(const sp_evaluation *e, const sp_eval_filter *f,
-                        sp_eval_stats *out) {
+int sp_evaluation_stats(const sp_evaluation *e, const sp_eval_filter *f, sp_eval_stats *out) {
   tally t;
   if (tally_init(&t, e->n, out)) return SP_ENOMEM;
   for (size_t i = 0; i < e->n; i++)
@@ -106,8 +105,8 @@ static int cmp_pair(const void *a, const void *b) {
 }
 
 static int same_point(const sp_eval_record *a, const sp_eval_record *b) {
-  return a->method == b->method && a->split == b->split && a->k == b->k &&
-         a->kernel == b->kernel && a->base == b->base && sp_config_equal(&a->target, &b->target);
+  return a->method == b->method && a->split == b->split && a->k == b->k && a->kernel == b->kernel &&
+         a->base == b->base && sp_config_equal(&a->target, &b->target);
 }
 
 int sp_evaluation_energy_stats(const sp_evaluation *e, const sp_eval_filter *f,

@@ -30,8 +30,8 @@ static int check_params(const sp_governor_params *p, sp_error *err) {
   return SP_OK;
 }
 
-static int resolve_reference(const sp_governor_trace *t, const sp_governor_params *p,
-                             size_t *ref, sp_error *err) {
+static int resolve_reference(const sp_governor_trace *t, const sp_governor_params *p, size_t *ref,
+                             sp_error *err) {
   sp_config c = p->reference.cu ? p->reference : sp_model_base(t->model);
   *ref = sp__space_index(&t->space, &c);
   if (*ref != SP_NO_CONFIG) return SP_OK;
@@ -97,8 +97,9 @@ static sp_governor_invocation *make_views(const sp_governor_trace *t) {
   sp_governor_invocation *v = calloc(t->length ? t->length : 1, sizeof *v);
   for (size_t i = 0; v && i < t->length; i++) {
     const sp_gov_kernel *kn = &t->kernels[t->entries[i].kernel];
-    v[i] = (sp_governor_invocation){i, t->entries[i].order, t->entries[i].kernel, kn->name,
-                                &kn->obs, kn->t, kn->p, kn->mt, kn->mp};
+    v[i] = (sp_governor_invocation){
+        i,     t->entries[i].order, t->entries[i].kernel, kn->name, &kn->obs, kn->t, kn->p, kn->mt,
+        kn->mp};
   }
   return v;
 }
@@ -190,8 +191,7 @@ static sp_governor_result *result_alloc(const sp_governor_policy *p, size_t leng
 }
 
 int sp_governor_replay(const sp_governor_trace *t, const sp_governor_policy *p,
-                       const sp_governor_params *params, sp_governor_result **out,
-                       sp_error *err) {
+                       const sp_governor_params *params, sp_governor_result **out, sp_error *err) {
   sp_error local;
   if (!err) err = &local;
   sp_error_clear(err);

@@ -52,8 +52,7 @@ static static_totals totals_at(const sp_governor_context *ctx, size_t c) {
  * configurations whose peak predicted power is within the cap and whose
  * total time is within the slowdown limit; when none is, the one with the
  * lowest peak power. */
-static int best_edp_init(const sp_governor_context *ctx, void *user, void **state,
-                         sp_error *err) {
+static int best_edp_init(const sp_governor_context *ctx, void *user, void **state, sp_error *err) {
   size_t *choice = malloc(sizeof *choice);
   if (!choice) return SP_ENOMEM;
   static_totals ref = totals_at(ctx, ctx->reference);
@@ -136,9 +135,9 @@ static int oracle_init(const sp_governor_context *ctx, void *user, void **state,
 
 typedef struct reactive {
   size_t engine_counter, memory_counter;
-  unsigned throttle;   /* engine steps below the load rule, after cap overshoots */
-  size_t n[3];         /* clocks on the engine (1) and memory (2) axes */
-  size_t *along[3];    /* their configurations through the reference */
+  unsigned throttle; /* engine steps below the load rule, after cap overshoots */
+  size_t n[3];       /* clocks on the engine (1) and memory (2) axes */
+  size_t *along[3];  /* their configurations through the reference */
 } reactive;
 
 static void reactive_free(void *state) {
@@ -187,16 +186,18 @@ static size_t axis_configs(const sp_governor_context *ctx, int axis, size_t *out
   return n;
 }
 
-static int reactive_init(const sp_governor_context *ctx, void *user, void **state,
-                         sp_error *err) {
+static int reactive_init(const sp_governor_context *ctx, void *user, void **state, sp_error *err) {
   reactive *r = calloc(1, sizeof *r);
   if (!r) return SP_ENOMEM;
   int st = counter_index(ctx->model, ctx->params->engine_load_counter, &r->engine_counter, err);
-  if (!st) st = counter_index(ctx->model, ctx->params->memory_load_counter, &r->memory_counter, err);
+  if (!st)
+    st = counter_index(ctx->model, ctx->params->memory_load_counter, &r->memory_counter, err);
   for (int a = 1; a < 3 && !st; a++) {
     r->along[a] = malloc(ctx->nconfigs * sizeof(size_t));
-    if (!r->along[a]) st = SP_ENOMEM;
-    else r->n[a] = axis_configs(ctx, a, r->along[a]);
+    if (!r->along[a])
+      st = SP_ENOMEM;
+    else
+      r->n[a] = axis_configs(ctx, a, r->along[a]);
   }
   if (st) {
     reactive_free(r);
@@ -254,8 +255,10 @@ static int reactive_choose(void *state, const sp_governor_context *ctx,
 static void reactive_observe(void *state, const sp_governor_context *ctx,
                              const sp_governor_outcome *o) {
   reactive *r = state;
-  if (o->over_cap && r->throttle + 1 < r->n[1]) r->throttle++;
-  else if (r->throttle && o->power_w < 0.9 * cap_of(ctx)) r->throttle--;
+  if (o->over_cap && r->throttle + 1 < r->n[1])
+    r->throttle++;
+  else if (r->throttle && o->power_w < 0.9 * cap_of(ctx))
+    r->throttle--;
 }
 
 static void free_state(void *state) { free(state); }

@@ -20,7 +20,7 @@ typedef struct trace_ctx {
   int have_header;
   size_t width;
   long col_order, col_kernel, col_time, col_power;
-  long *col_counter;  /* per model counter, -1 when absent */
+  long *col_counter; /* per model counter, -1 when absent */
 } trace_ctx;
 
 static int header(trace_ctx *c, const sp_csv_row *row, sp_error *err) {
@@ -91,8 +91,7 @@ static int parse_field(const trace_ctx *c, const sp_csv_row *row, long col, cons
 }
 
 /* Base time, power and counters of a row that has them. */
-static int read_base(const trace_ctx *c, const sp_csv_row *row, sp_gov_kernel *k,
-                     sp_error *err) {
+static int read_base(const trace_ctx *c, const sp_csv_row *row, sp_gov_kernel *k, sp_error *err) {
   const sp_model *m = c->t->model;
   k->obs.base_power_w = NAN;
   int st = parse_field(c, row, c->col_time, "base_time_ms", &k->obs.base_time_ms, err);
@@ -106,8 +105,7 @@ static int read_base(const trace_ctx *c, const sp_csv_row *row, sp_gov_kernel *k
       return sp__fail(err, SP_EPARSE, c->path, 1, 0, sp_model_counter_name(m, j),
                       "the trace gives base measurements but not this counter, which the "
                       "model needs");
-    st = parse_field(c, row, c->col_counter[j], sp_model_counter_name(m, j),
-                     &k->counters[j], err);
+    st = parse_field(c, row, c->col_counter[j], sp_model_counter_name(m, j), &k->counters[j], err);
   }
   k->have_base = !st;
   return st;
@@ -165,7 +163,8 @@ static int read_trace(sp_governor_trace *t, const char *path, sp_error *err) {
   return st;
 }
 
-/* ---- loading, accessors and release ---------------------------------------------------------------- */
+/* ---- loading, accessors and release
+ * ---------------------------------------------------------------- */
 
 void sp_governor_trace_free(sp_governor_trace *t) {
   if (!t) return;
@@ -210,7 +209,8 @@ static int base_from_dataset(sp_governor_trace *t, sp_gov_kernel *kn, const sp_d
     return sp__fail(err, SP_ENOTFOUND, t->path, kn->line, 0, "kernel",
                     "kernel '%s' has no base measurements: the trace gives no "
                     "base_time_ms and counters for it and %s",
-                    kn->name, ds ? "the measurements do not have it" : "no measurements were given");
+                    kn->name,
+                    ds ? "the measurements do not have it" : "no measurements were given");
   int st = sp_model_observe(t->model, ds, k, kn->counters, &kn->obs, err);
   kn->have_base = !st;
   return st;
@@ -234,11 +234,9 @@ static int predict_kernel(sp_governor_trace *t, sp_gov_kernel *kn, const sp_data
   kn->obs.counters = kn->counters;
   if (isnan(kn->obs.base_power_w))
     return sp__fail(err, SP_ENOPOWER, t->path, kn->line, 0, "base_power_w",
-                    "kernel '%s' has no base power; the governor needs it for energy",
-                    kn->name);
+                    "kernel '%s' has no base power; the governor needs it for energy", kn->name);
   size_t dk = ds ? sp_dataset_kernel_index(ds, kn->name) : (size_t)-1;
-  if (alloc_values(kn, t->space.n, dk != (size_t)-1))
-    return sp__oom(err);
+  if (alloc_values(kn, t->space.n, dk != (size_t)-1)) return sp__oom(err);
   sp_predict_info info;
   st = sp__space_predict(&t->space, &kn->obs, kn->t, kn->p, &info);
   if (st)
@@ -297,8 +295,7 @@ size_t sp_governor_trace_kernel_count(const sp_governor_trace *t) { return t->nk
 const char *sp_governor_trace_kernel_name(const sp_governor_trace *t, size_t k) {
   return k < t->nkernels ? t->kernels[k].name : NULL;
 }
-size_t sp_governor_trace_kernel_clamped(const sp_governor_trace *t, size_t k,
-                                        const char **first) {
+size_t sp_governor_trace_kernel_clamped(const sp_governor_trace *t, size_t k, const char **first) {
   if (first) *first = k < t->nkernels ? t->kernels[k].first_clamped : NULL;
   return k < t->nkernels ? t->kernels[k].clamped : 0;
 }

@@ -14,12 +14,12 @@
  * over the space (nconfigs values each). */
 typedef struct sp_gov_kernel {
   char *name;
-  long line;             /* first trace line naming it */
-  int have_base;         /* base data found (trace or dataset) */
-  double *counters;      /* in the model's counter order */
+  long line;        /* first trace line naming it */
+  int have_base;    /* base data found (trace or dataset) */
+  double *counters; /* in the model's counter order */
   sp_observation obs;
-  double *t, *p;         /* predicted */
-  double *mt, *mp;       /* measured (NaN where not), NULL when none */
+  double *t, *p;   /* predicted */
+  double *mt, *mp; /* measured (NaN where not), NULL when none */
   size_t clamped;
   const char *first_clamped; /* model-owned */
 } sp_gov_kernel;

@@ -24,14 +24,15 @@ static const sp_governor_result *baseline(const sp_governor_result *const *r, si
 
 /* ---- CSV ------------------------------------------------------------------------- */
 
-int sp_governor_write_summary_csv(const sp_governor_result *const *results, size_t n,
-                                  FILE *fp) {
+int sp_governor_write_summary_csv(const sp_governor_result *const *results, size_t n, FILE *fp) {
   sp_c_numeric loc;
   if (sp__c_numeric_begin(&loc)) return SP_ENOMEM;
   const sp_governor_result *b = baseline(results, n);
-  fputs("policy,time_ms,energy_mj,edp_mj_ms,avg_power_w,peak_power_w,over_cap,"
-        "over_cap_time_ms,switches,switch_time_ms,switch_energy_mj,measured_invocations,"
-        "invocations,time_vs_reference,energy_vs_reference" SP_CSV_EOL, fp);
+  fputs(
+      "policy,time_ms,energy_mj,edp_mj_ms,avg_power_w,peak_power_w,over_cap,"
+      "over_cap_time_ms,switches,switch_time_ms,switch_energy_mj,measured_invocations,"
+      "invocations,time_vs_reference,energy_vs_reference" SP_CSV_EOL,
+      fp);
   for (size_t i = 0; i < n; i++) {
     const sp_governor_result *r = results[i];
     sp_csv_write_field(fp, r->policy);
@@ -63,8 +64,8 @@ static void step_row(FILE *fp, const sp_governor_trace *t, const sp_governor_res
   sp_csv_write_field(fp, r->policy);
   fprintf(fp, ",%zu,%ld,", o->position + 1, e->order);
   sp_csv_write_field(fp, t->kernels[e->kernel].name);
-  fprintf(fp, ",%dcu/%d/%d,%d,%d,%d", c->cu, c->engine_mhz, c->memory_mhz, c->cu,
-          c->engine_mhz, c->memory_mhz);
+  fprintf(fp, ",%dcu/%d/%d,%d,%d,%d", c->cu, c->engine_mhz, c->memory_mhz, c->cu, c->engine_mhz,
+          c->memory_mhz);
   const double v[3] = {o->time_ms, o->power_w, o->energy_mj};
   for (int j = 0; j < 3; j++) {
     fputc(',', fp);
@@ -78,12 +79,13 @@ static void step_row(FILE *fp, const sp_governor_trace *t, const sp_governor_res
 }
 
 int sp_governor_write_steps_csv(const sp_governor_trace *t,
-                                const sp_governor_result *const *results, size_t n,
-                                FILE *fp) {
+                                const sp_governor_result *const *results, size_t n, FILE *fp) {
   sp_c_numeric loc;
   if (sp__c_numeric_begin(&loc)) return SP_ENOMEM;
-  fputs("policy,position,order,kernel,config,cu,engine_mhz,memory_mhz,time_ms,power_w,"
-        "energy_mj,switches,switch_time_ms,switch_energy_mj,measured,over_cap" SP_CSV_EOL, fp);
+  fputs(
+      "policy,position,order,kernel,config,cu,engine_mhz,memory_mhz,time_ms,power_w,"
+      "energy_mj,switches,switch_time_ms,switch_energy_mj,measured,over_cap" SP_CSV_EOL,
+      fp);
   for (size_t i = 0; i < n; i++)
     for (size_t s = 0; s < results[i]->length; s++)
       step_row(fp, t, results[i], &results[i]->steps[s]);
@@ -175,9 +177,15 @@ static int svg_bars(const void *data, FILE *fp) {
   static const char *const series[2] = {"time", "energy"};
   const char *colors[2] = {sp__color(SP_COLOR_TIME), sp__color(SP_COLOR_ENERGY)};
   sp_chart c = {.title = "Time and energy of each policy, relative to the reference",
-                .ylabel = "relative to the reference", .width = 640, .height = 340};
-  sp_bars bars = {.groups = policies, .ngroups = g->n, .series = series, .nseries = 2,
-                  .colors = colors, .v = v};
+                .ylabel = "relative to the reference",
+                .width = 640,
+                .height = 340};
+  sp_bars bars = {.groups = policies,
+                  .ngroups = g->n,
+                  .series = series,
+                  .nseries = 2,
+                  .colors = colors,
+                  .v = v};
   if (!st) st = sp__svg_bars(fp, &c, &bars);
   free(v);
   free(policies);
@@ -219,9 +227,13 @@ static size_t timeline_series(const gov_report *g, int engine, double *x, double
     s[ns++] = (sp_series){.x = cap, .y = cap + 2, .n = 2, .mark = SP_MARK_GUIDE};
   for (size_t i = 0; i < g->n; i++) {
     double *xi = x + i * room, *yi = y + i * room;
-    s[ns++] = (sp_series){.name = g->r[i]->policy, .x = xi, .y = yi,
-                          .n = timeline(g->t, g->r[i], engine, xi, yi), .mark = SP_MARK_LINE,
-                          .color = policy_color(g, i), .width = 1.2};
+    s[ns++] = (sp_series){.name = g->r[i]->policy,
+                          .x = xi,
+                          .y = yi,
+                          .n = timeline(g->t, g->r[i], engine, xi, yi),
+                          .mark = SP_MARK_LINE,
+                          .color = policy_color(g, i),
+                          .width = 1.2};
   }
   return ns;
 }
@@ -242,7 +254,10 @@ static int timeline_plot(const gov_report *g, FILE *fp, int engine) {
   sp_chart c = {.title = engine ? "Engine clock chosen over time" : "Power over time",
                 .xlabel = "elapsed time (ms)",
                 .ylabel = engine ? "engine clock (MHz)" : "power (W)",
-                .width = 760, .height = 320, .xmax = tmax, .ymax = vmax * 1.05};
+                .width = 760,
+                .height = 320,
+                .xmax = tmax,
+                .ymax = vmax * 1.05};
   if (!st) {
     size_t ns = timeline_series(g, engine, x, y, cap, s);
     st = sp__svg_xy(fp, &c, s, ns);
@@ -266,17 +281,20 @@ static const struct {
 
 static void html_summary(FILE *fp, const gov_report *g) {
   const sp_governor_result *b = baseline(g->r, g->n);
-  fputs("<table><tr><th>policy</th><th>time (ms)</th><th>energy (mJ)</th><th>EDP (mJ ms)"
-        "</th><th>avg power (W)</th><th>peak power (W)</th><th>over cap</th><th>switches</th>"
-        "<th>switch time (ms)</th><th>switch energy (mJ)</th><th>measured</th><th>time / ref"
-        "</th><th>energy / ref</th></tr>\n", fp);
+  fputs(
+      "<table><tr><th>policy</th><th>time (ms)</th><th>energy (mJ)</th><th>EDP (mJ ms)"
+      "</th><th>avg power (W)</th><th>peak power (W)</th><th>over cap</th><th>switches</th>"
+      "<th>switch time (ms)</th><th>switch energy (mJ)</th><th>measured</th><th>time / ref"
+      "</th><th>energy / ref</th></tr>\n",
+      fp);
   for (size_t i = 0; i < g->n; i++) {
     const sp_governor_result *r = g->r[i];
     fputs("<tr><td>", fp);
     sp__xml_text(fp, r->policy);
-    fprintf(fp, "</td><td>%.5g</td><td>%.5g</td><td>%.5g</td><td>%.4g</td><td>%.4g</td>"
-                "<td>%zu</td><td>%zu</td><td>%.4g</td><td>%.4g</td><td>%zu/%zu</td>"
-                "<td>%.3f</td><td>%.3f</td></tr>\n",
+    fprintf(fp,
+            "</td><td>%.5g</td><td>%.5g</td><td>%.5g</td><td>%.4g</td><td>%.4g</td>"
+            "<td>%zu</td><td>%zu</td><td>%.4g</td><td>%.4g</td><td>%zu/%zu</td>"
+            "<td>%.3f</td><td>%.3f</td></tr>\n",
             r->time_ms, r->energy_mj, r->edp, r->avg_power_w, r->peak_power_w, r->over_cap,
             r->switches, r->switch_time_ms, r->switch_energy_mj, r->measured, r->length,
             r->time_ms / b->time_ms, r->energy_mj / b->energy_mj);
@@ -287,21 +305,24 @@ static void html_summary(FILE *fp, const gov_report *g) {
 static void html_intro(FILE *fp, const gov_report *g) {
   const sp_governor_params *p = g->p;
   sp_config ref = p->reference.cu ? p->reference : sp_model_base(g->t->model);
-  fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-        "<title>scalepredict governor</title>\n<style>body{font-family:sans-serif;"
-        "max-width:1200px;margin:1em auto;padding:0 1em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child"
-        "{text-align:left}figure{display:inline-block;margin:.5em}</style>\n</head><body>\n"
-        "<h1>Governor replay</h1>\n<p>Model <b>", fp);
+  fputs(
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      "<title>scalepredict governor</title>\n<style>body{font-family:sans-serif;"
+      "max-width:1200px;margin:1em auto;padding:0 1em}table{border-collapse:collapse}"
+      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child"
+      "{text-align:left}figure{display:inline-block;margin:.5em}</style>\n</head><body>\n"
+      "<h1>Governor replay</h1>\n<p>Model <b>",
+      fp);
   sp__xml_text(fp, sp_model_name(g->t->model));
   fputs("</b>, trace <code>", fp);
   sp__xml_text(fp, g->t->path);
-  fprintf(fp, "</code>: %zu invocations of %zu kernels; reference %dcu/%d/%d",
-          g->t->length, g->t->nkernels, ref.cu, ref.engine_mhz, ref.memory_mhz);
+  fprintf(fp, "</code>: %zu invocations of %zu kernels; reference %dcu/%d/%d", g->t->length,
+          g->t->nkernels, ref.cu, ref.engine_mhz, ref.memory_mhz);
   if (p->power_cap_w > 0) fprintf(fp, "; power cap %.4g W", p->power_cap_w);
   if (p->slowdown > 0) fprintf(fp, "; slowdown limit %.4g x per kernel", p->slowdown);
-  fprintf(fp, "; switching costs %.4g us and %.4g mJ per changed axis. Outcomes are "
-              "measured where the data has them, predicted elsewhere.</p>\n",
+  fprintf(fp,
+          "; switching costs %.4g us and %.4g mJ per changed axis. Outcomes are "
+          "measured where the data has them, predicted elsewhere.</p>\n",
           p->switch_latency_us, p->switch_energy_mj);
 }
 
@@ -315,8 +336,10 @@ static int write_index(const void *data, FILE *fp) {
     st = gov_figs[i].fn(g, fp);
     fputs("</figure>\n", fp);
   }
-  fputs("<p>Tables: <a href=\"summary.csv\">summary.csv</a>, <a href=\"steps.csv\">"
-        "steps.csv</a> (every invocation under every policy).</p>\n</body></html>\n", fp);
+  fputs(
+      "<p>Tables: <a href=\"summary.csv\">summary.csv</a>, <a href=\"steps.csv\">"
+      "steps.csv</a> (every invocation under every policy).</p>\n</body></html>\n",
+      fp);
   return st;
 }
 
@@ -340,8 +363,8 @@ static int write_all(sp_reportdir *d, const gov_report *g, sp_error *err) {
 }
 
 int sp_governor_report_write(const sp_governor_trace *t, const sp_governor_params *p,
-                             const sp_governor_result *const *results, size_t n,
-                             const char *dir, sp_error *err) {
+                             const sp_governor_result *const *results, size_t n, const char *dir,
+                             sp_error *err) {
   sp_error local;
   if (!err) err = &local;
   if (!n) return sp__fail(err, SP_EINVAL, dir, 0, 0, NULL, "no results to report");

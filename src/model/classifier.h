@@ -12,7 +12,7 @@
 typedef struct sp_classifier sp_classifier;
 
 typedef struct sp_classifier_params {
-  unsigned long seed;   /* weight initialization (reproducible) */
+  unsigned long seed; /* weight initialization (reproducible) */
   unsigned max_epochs;
   double desired_error; /* MSE at which training stops */
 } sp_classifier_params;
@@ -20,14 +20,11 @@ typedef struct sp_classifier_params {
 /* Trains on n samples: x is n * ninputs (already normalized), labels[i] is
  * in [0, nclasses).  nclasses == 1 yields a trivial classifier with no
  * network.  Deterministic for a given seed (FANN's rand() is reseeded). */
-int sp__classifier_train(const double *x, const size_t *labels, size_t n,
-                         size_t ninputs, size_t nclasses,
-                         const sp_classifier_params *params,
-                         sp_classifier **out);
+int sp__classifier_train(const double *x, const size_t *labels, size_t n, size_t ninputs,
+                         size_t nclasses, const sp_classifier_params *params, sp_classifier **out);
 /* Returns the chosen class; if outputs is not NULL it receives the
  * nclasses raw network outputs (all 1.0 for a trivial classifier). */
-size_t sp__classifier_classify(const sp_classifier *c, const double *x,
-                               double *outputs);
+size_t sp__classifier_classify(const sp_classifier *c, const double *x, double *outputs);
 size_t sp__classifier_inputs(const sp_classifier *c);
 size_t sp__classifier_classes(const sp_classifier *c);
 /* Final training MSE (0 for a trivial classifier). */
@@ -37,8 +34,7 @@ double sp__classifier_train_mse(const sp_classifier *c);
  * against the expected input and class counts (SP_EMODEL otherwise). */
 int sp__classifier_has_network(const sp_classifier *c);
 int sp__classifier_save(const sp_classifier *c, const char *path);
-int sp__classifier_load(const char *path, size_t ninputs, size_t nclasses,
-                        sp_classifier **out);
+int sp__classifier_load(const char *path, size_t ninputs, size_t nclasses, sp_classifier **out);
 /* A trivial one-class classifier (what load returns for nclasses == 1). */
 int sp__classifier_trivial(size_t ninputs, sp_classifier **out);
 void sp__classifier_free(sp_classifier *c);

@@ -77,10 +77,15 @@ static const vocabulary NVPROF = {
      {{"sm_efficiency"}, {NULL}, 0, 0},
      {{"eligible_warps_per_cycle"}, {NULL}, 0, 0},
      {{"num_blocks"}, {NULL}, 1, 0},
-     {{"dram_read_transactions", "dram_write_transactions"}, {"inst_executed", "inst_issued"}, 1, 0},
+     {{"dram_read_transactions", "dram_write_transactions"},
+      {"inst_executed", "inst_issued"},
+      1,
+      0},
      {{"l2_read_transactions", "l2_write_transactions"}, {"inst_executed", "inst_issued"}, 1, 0},
      {{"shared_load_transactions", "shared_store_transactions"},
-      {"inst_executed", "inst_issued"}, 1, 0},
+      {"inst_executed", "inst_issued"},
+      1,
+      0},
      {{"gld_throughput", "gst_throughput"}, {NULL}, 0, 0},
      {{"dram_read_transactions", "dram_write_transactions"}, {NULL}, 1, 0},
      {{"inst_executed", "inst_issued"}, {NULL}, 1, 0}},
@@ -94,8 +99,7 @@ static long find(const char *const *names, size_t n, const char *want) {
 
 /* Maps a list of counter names to indices; names missing from the data are
  * dropped.  Returns how many were found. */
-static int map_names(const char *const *names, size_t n, const char *const *want,
-                     long *idx) {
+static int map_names(const char *const *names, size_t n, const char *const *want, long *idx) {
   int found = 0;
   for (int i = 0; i < 4; i++) idx[i] = -1;
   for (int i = 0; i < 4 && want[i]; i++) {
@@ -107,8 +111,8 @@ static int map_names(const char *const *names, size_t n, const char *const *want
 
 /* A vocabulary applies when every one of its terms that is not optional
  * finds a numerator. */
-static int try_vocabulary(const vocabulary *v, const char *const *names, size_t n,
-                          int base_cu, sp_featplan *plan) {
+static int try_vocabulary(const vocabulary *v, const char *const *names, size_t n, int base_cu,
+                          sp_featplan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->vocabulary = v->name;
   plan->ncounters = n;
@@ -158,8 +162,8 @@ static double sum(const long *idx, const double *c) {
   return s;
 }
 
-void sp__features_compute(const sp_featplan *plan, const double *counters,
-                          double base_time_ms, double *f) {
+void sp__features_compute(const sp_featplan *plan, const double *counters, double base_time_ms,
+                          double *f) {
   f[0] = log(base_time_ms);
   if (plan->generic) {
     /* asinh keeps counters that span decades comparable without losing

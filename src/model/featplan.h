@@ -27,24 +27,24 @@
 #define SP_FEATURES_MAX 64
 
 typedef struct sp_featplan {
-  const char *vocabulary;          /* "nsight", "nvprof" or "generic" */
-  size_t nfeat;                    /* features, base time included */
-  size_t ncounters;                /* the model's counters */
+  const char *vocabulary; /* "nsight", "nvprof" or "generic" */
+  size_t nfeat;           /* features, base time included */
+  size_t ncounters;       /* the model's counters */
   /* Per feature: up to 4 counter indices summed in the numerator and the
    * denominator (-1: unused); den[0] == -1 means no denominator.  The
    * generic vocabulary maps each counter to one feature, in which case
    * nfeat - 1 == ncounters and the per-feature tables are unused. */
   int generic;
   long num[SP_FEATURES_MAX][4], den[SP_FEATURES_MAX][4];
-  int logf[SP_FEATURES_MAX];       /* take log1p of the value */
-  long blocks[2];                  /* counters giving the grid size, in
-                                      order of preference (-1: none) */
-  int base_cu;                     /* > 0: the last feature is log(1 + blocks
-                                      per CU at the base) */
-  long blocks_per_sm;              /* counter giving the thread blocks one
-                                      CU holds at once (-1: none) */
-  long dram[4];                    /* counters summed for the DRAM traffic
-                                      (-1: unused; dram[0] == -1: none) */
+  int logf[SP_FEATURES_MAX]; /* take log1p of the value */
+  long blocks[2];            /* counters giving the grid size, in
+                                order of preference (-1: none) */
+  int base_cu;               /* > 0: the last feature is log(1 + blocks
+                                per CU at the base) */
+  long blocks_per_sm;        /* counter giving the thread blocks one
+                                CU holds at once (-1: none) */
+  long dram[4];              /* counters summed for the DRAM traffic
+                                (-1: unused; dram[0] == -1: none) */
 } sp_featplan;
 
 /* Chooses the vocabulary for the counters names[0..n) of a model whose
@@ -53,8 +53,8 @@ void sp__features_plan(const char *const *names, size_t n, int base_cu, sp_featp
 
 /* Features of one kernel: counters in the model's order (NaN for a value
  * not measured: the feature becomes 0) and its base time (ms, > 0). */
-void sp__features_compute(const sp_featplan *plan, const double *counters,
-                          double base_time_ms, double *f);
+void sp__features_compute(const sp_featplan *plan, const double *counters, double base_time_ms,
+                          double *f);
 
 /* The kernel's thread-block count, or 0 when the counters do not say. */
 double sp__features_blocks(const sp_featplan *plan, const double *counters);

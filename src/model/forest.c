@@ -23,9 +23,9 @@
 #define PURE_SSE 1e-24
 
 typedef struct node {
-  long feature;   /* -1 for a leaf */
-  double thresh;  /* go left when x[feature] < thresh */
-  size_t a, b;    /* inner: left and right child; leaf: first sample, count */
+  long feature;  /* -1 for a leaf */
+  double thresh; /* go left when x[feature] < thresh */
+  size_t a, b;   /* inner: left and right child; leaf: first sample, count */
 } node;
 
 /* The prediction path's copy of a node (see compact()): 16 bytes, laid out
@@ -35,17 +35,17 @@ typedef struct cnode {
     double thresh;  /* inner: go left when x[feature] < thresh */
     uint32_t count; /* leaf: how many samples */
   } u;
-  uint32_t right;   /* inner: the right child; leaf: first sample in csamples */
-  int32_t feature;  /* -1 for a leaf */
+  uint32_t right;  /* inner: the right child; leaf: first sample in csamples */
+  int32_t feature; /* -1 for a leaf */
 } cnode;
 
 struct sp_forest {
   size_t n, p, ntrees;
-  size_t *root;     /* ntrees node indices */
+  size_t *root; /* ntrees node indices */
   node *nodes;
   size_t nnodes, cap;
-  size_t *samples;  /* ntrees * n: each tree's leaves partition 0..n-1 */
-  cnode *cnodes;    /* nnodes, built by compact(); tree t starts at croot[t] */
+  size_t *samples; /* ntrees * n: each tree's leaves partition 0..n-1 */
+  cnode *cnodes;   /* nnodes, built by compact(); tree t starts at croot[t] */
   uint32_t *croot;
   uint32_t *csamples; /* ntrees * n */
 };
@@ -139,8 +139,7 @@ static double node_sse(const grower *g, const size_t *idx, size_t cnt) {
 
 /* Score of splitting idx at (feature, thresh): the between-children sum of
  * squares, larger is better; -1 when a child would be too small. */
-static double split_score(grower *g, const size_t *idx, size_t cnt, size_t feature,
-                          double thresh) {
+static double split_score(grower *g, const size_t *idx, size_t cnt, size_t feature, double thresh) {
   size_t nl = 0;
   memset(g->sum_l, 0, g->m * sizeof *g->sum_l);
   memset(g->sum_r, 0, g->m * sizeof *g->sum_r);
@@ -163,8 +162,7 @@ static double split_score(grower *g, const size_t *idx, size_t cnt, size_t featu
 
 /* Draws a split for idx; returns 0 and sets *feature, *thresh, or -1 when
  * no candidate separates the samples. */
-static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature,
-                      double *thresh) {
+static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature, double *thresh) {
   double best = -1;
   /* Partial Fisher-Yates: the first ntry entries of feat are the sample. */
   for (size_t i = 0; i < g->ntry; i++) {
@@ -193,8 +191,7 @@ static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature,
 }
 
 /* Moves the samples going left to the front; returns their number. */
-static size_t partition(const grower *g, size_t *idx, size_t cnt, size_t feature,
-                        double thresh) {
+static size_t partition(const grower *g, size_t *idx, size_t cnt, size_t feature, double thresh) {
   size_t l = 0;
   for (size_t i = 0; i < cnt; i++)
     if (g->x[idx[i] * g->p + feature] < thresh) {
@@ -221,8 +218,7 @@ static int grow_tree(sp_forest *f, grower *g, size_t t, pending *stack) {
     pending pd = stack[--top];
     size_t *s = idx + pd.lo, feature = 0;
     double thresh = 0;
-    int leaf = pd.cnt < 2 * g->min_leaf ||
-               node_sse(g, s, pd.cnt) <= PURE_SSE * (double)pd.cnt ||
+    int leaf = pd.cnt < 2 * g->min_leaf || node_sse(g, s, pd.cnt) <= PURE_SSE * (double)pd.cnt ||
                draw_split(g, s, pd.cnt, &feature, &thresh);
     if (leaf) {
       f->nodes[pd.node] = (node){-1, 0, t * f->n + pd.lo, pd.cnt};
@@ -317,10 +313,10 @@ static int compact(sp_forest *f) {
   f->cnodes = malloc(f->nnodes * sizeof *f->cnodes);
   f->croot = malloc(f->ntrees * sizeof *f->croot);
   f->csamples = malloc(f->ntrees * f->n * sizeof *f->csamples);
-  walker wk = {malloc((f->nnodes + 2) * sizeof *wk.stack),
-               malloc((f->nnodes + 2) * sizeof *wk.fix), calloc(f->nnodes, 1)};
-  int st = f->cnodes && f->croot && f->csamples && wk.stack && wk.fix && wk.seen ? SP_OK
-                                                                                 : SP_ENOMEM;
+  walker wk = {malloc((f->nnodes + 2) * sizeof *wk.stack), malloc((f->nnodes + 2) * sizeof *wk.fix),
+               calloc(f->nnodes, 1)};
+  int st =
+      f->cnodes && f->croot && f->csamples && wk.stack && wk.fix && wk.seen ? SP_OK : SP_ENOMEM;
   uint32_t at = 0, sat = 0;
   for (size_t t = 0; t < f->ntrees && !st; t++) {
     f->croot[t] = at;
@@ -380,9 +376,7 @@ int sp__forest_save(const sp_forest *f, FILE *fp) {
 }
 
 /* Reads one line into a growing buffer; 0 at end of file. */
-static int read_line(FILE *fp, char **buf, size_t *cap) {
-  return getline(buf, cap, fp) > 0;
-}
+static int read_line(FILE *fp, char **buf, size_t *cap) { return getline(buf, cap, fp) > 0; }
 
 static int parse_size(char **p, size_t *v) {
   char *end;
@@ -429,12 +423,11 @@ static int load_split(const sp_forest *f, char *s, size_t i, size_t nnodes, node
 static int load_header(FILE *fp, char **buf, size_t *cap, sp_forest **out) {
   size_t n, p, t, nn;
   if (!read_line(fp, buf, cap)) return -1;
-  if (sscanf(*buf, FOREST_MAGIC " samples %zu features %zu trees %zu nodes %zu", &n, &p, &t,
-             &nn) != 4)
+  if (sscanf(*buf, FOREST_MAGIC " samples %zu features %zu trees %zu nodes %zu", &n, &p, &t, &nn) !=
+      4)
     return -1;
   /* Bounds that keep the allocations sane for a damaged file. */
-  if (!n || !p || !t || n > 1000000 || p > 100000 || t > 100000 || nn > 100000000 ||
-      nn < t)
+  if (!n || !p || !t || n > 1000000 || p > 100000 || t > 100000 || nn > 100000000 || nn < t)
     return -1;
   sp_forest *f = forest_alloc(n, p, t);
   if (!f || !(f->nodes = calloc(nn, sizeof *f->nodes))) {
@@ -468,10 +461,14 @@ static int load_nodes(FILE *fp, char **buf, size_t *cap, sp_forest *f, long *lin
       memset(seen, 0, f->n);
     }
     if (st) break;
-    if (!read_line(fp, buf, cap) || (*buf)[0] == '\0' || (*buf)[1] != ' ') st = -1;
-    else if ((*buf)[0] == 'l') st = load_leaf(f, *buf + 2, tree, &used, &f->nodes[i], seen);
-    else if ((*buf)[0] == 's') st = load_split(f, *buf + 2, i, f->nnodes, &f->nodes[i]);
-    else st = -1;
+    if (!read_line(fp, buf, cap) || (*buf)[0] == '\0' || (*buf)[1] != ' ')
+      st = -1;
+    else if ((*buf)[0] == 'l')
+      st = load_leaf(f, *buf + 2, tree, &used, &f->nodes[i], seen);
+    else if ((*buf)[0] == 's')
+      st = load_split(f, *buf + 2, i, f->nnodes, &f->nodes[i]);
+    else
+      st = -1;
   }
   if (!st && used != f->n) st = -1;
   free(seen);

@@ -35,8 +35,8 @@ void sp__forest_params_init(sp_forest_params *fp);
 /* x: n * p features (row-major), y: n * m outputs.  Non-finite features
  * must have been replaced by the caller.  SP_EINVAL for n == 0 or p == 0,
  * SP_ENOMEM when out of memory. */
-int sp__forest_fit(const double *x, size_t n, size_t p, const double *y,
-                   size_t m, const sp_forest_params *fp, sp_forest **out);
+int sp__forest_fit(const double *x, size_t n, size_t p, const double *y, size_t m,
+                   const sp_forest_params *fp, sp_forest **out);
 void sp__forest_free(sp_forest *f);
 
 size_t sp__forest_samples(const sp_forest *f);

@@ -43,9 +43,7 @@ typedef struct workspace {
                         the nearest centroid chosen so far while seeding */
 } workspace;
 
-static const double *point(const problem *p, size_t i) {
-  return p->x + i * p->dim;
-}
+static const double *point(const problem *p, size_t i) { return p->x + i * p->dim; }
 
 static double sqdist(const double *a, const double *b, size_t dim) {
   double s = 0.0;
@@ -58,8 +56,7 @@ static double sqdist(const double *a, const double *b, size_t dim) {
 
 static int same_point(const double *a, const double *b, size_t dim) {
   for (size_t d = 0; d < dim; d++)
-    if (a[d] != b[d])
-      return 0;
+    if (a[d] != b[d]) return 0;
   return 1;
 }
 
@@ -70,10 +67,8 @@ static size_t count_distinct(const problem *p, size_t cap, size_t *reps) {
   size_t count = 0;
   for (size_t i = 0; i < p->n && count < cap; i++) {
     size_t r = 0;
-    while (r < count && !same_point(point(p, reps[r]), point(p, i), p->dim))
-      r++;
-    if (r == count)
-      reps[count++] = i;
+    while (r < count && !same_point(point(p, reps[r]), point(p, i), p->dim)) r++;
+    if (r == count) reps[count++] = i;
   }
   return count;
 }
@@ -81,15 +76,12 @@ static size_t count_distinct(const problem *p, size_t cap, size_t *reps) {
 /* Draws an index with probability proportional to w[i] (w[i] >= 0).  Returns
  * n when every weight is zero, which happens only when the remaining squared
  * distances underflowed. */
-static size_t sample_weighted(const double *w, size_t n, double total,
-                              gsl_rng *rng) {
+static size_t sample_weighted(const double *w, size_t n, double total, gsl_rng *rng) {
   double r = gsl_rng_uniform(rng) * total;
   size_t last = n;
   for (size_t i = 0; i < n; i++) {
-    if (!(w[i] > 0.0))
-      continue;
-    if (r < w[i])
-      return i;
+    if (!(w[i] > 0.0)) continue;
+    if (r < w[i]) return i;
     r -= w[i];
     /* Rounding in the running subtraction can step past the final positive
      * weight; the last one seen is then the right choice. */
@@ -100,14 +92,11 @@ static size_t sample_weighted(const double *w, size_t n, double total,
 
 /* The first point that equals none of the first c centroids.  It exists
  * because c < k <= the number of distinct points. */
-static size_t first_unseeded(const problem *p, const double *centroids,
-                             size_t c) {
+static size_t first_unseeded(const problem *p, const double *centroids, size_t c) {
   for (size_t i = 0; i < p->n; i++) {
     size_t j = 0;
-    while (j < c && !same_point(point(p, i), centroids + j * p->dim, p->dim))
-      j++;
-    if (j == c)
-      return i;
+    while (j < c && !same_point(point(p, i), centroids + j * p->dim, p->dim)) j++;
+    if (j == c) return i;
   }
   assert(!"k exceeds the number of distinct points");
   return 0;
@@ -117,8 +106,7 @@ static size_t first_unseeded(const problem *p, const double *centroids,
 static void lower_dist(const problem *p, const double *c, double *dist) {
   for (size_t i = 0; i < p->n; i++) {
     const double d = sqdist(point(p, i), c, p->dim);
-    if (d < dist[i])
-      dist[i] = d;
+    if (d < dist[i]) dist[i] = d;
   }
 }
 
@@ -131,28 +119,23 @@ static void seed_plusplus(const problem *p, gsl_rng *rng, workspace *ws) {
   /* gsl_rng_uniform is in [0, 1); the clamp only matters if rounding of
    * u * n reaches n for a huge n. */
   size_t first = (size_t)(gsl_rng_uniform(rng) * (double)p->n);
-  if (first >= p->n)
-    first = p->n - 1;
+  if (first >= p->n) first = p->n - 1;
   memcpy(ws->centroids, point(p, first), dim * sizeof(double));
-  for (size_t i = 0; i < p->n; i++)
-    ws->dist[i] = INFINITY;
+  for (size_t i = 0; i < p->n; i++) ws->dist[i] = INFINITY;
   lower_dist(p, ws->centroids, ws->dist);
 
   for (size_t c = 1; c < p->k; c++) {
     double total = 0.0;
-    for (size_t i = 0; i < p->n; i++)
-      total += ws->dist[i];
+    for (size_t i = 0; i < p->n; i++) total += ws->dist[i];
     size_t pick = sample_weighted(ws->dist, p->n, total, rng);
-    if (pick == p->n)
-      pick = first_unseeded(p, ws->centroids, c);
+    if (pick == p->n) pick = first_unseeded(p, ws->centroids, c);
     double *centroid = ws->centroids + c * dim;
     memcpy(centroid, point(p, pick), dim * sizeof(double));
     lower_dist(p, centroid, ws->dist);
   }
 }
 
-size_t sp__kmeans_nearest(const double *rows, size_t k, size_t dim, const double *x,
-                          double *dist) {
+size_t sp__kmeans_nearest(const double *rows, size_t k, size_t dim, const double *x, double *dist) {
   assert(k >= 1);
   size_t best = 0;
   double best_d = sqdist(x, rows, dim);
@@ -175,8 +158,7 @@ static size_t assign_points(const problem *p, workspace *ws) {
   for (size_t i = 0; i < p->n; i++) {
     double best_d;
     size_t best = sp__kmeans_nearest(ws->centroids, p->k, p->dim, point(p, i), &best_d);
-    if (ws->assign[i] != best)
-      changed++;
+    if (ws->assign[i] != best) changed++;
     ws->assign[i] = best;
     ws->dist[i] = best_d;
   }
@@ -185,8 +167,7 @@ static size_t assign_points(const problem *p, workspace *ws) {
 
 static void count_sizes(const problem *p, workspace *ws) {
   memset(ws->sizes, 0, p->k * sizeof(size_t));
-  for (size_t i = 0; i < p->n; i++)
-    ws->sizes[ws->assign[i]]++;
+  for (size_t i = 0; i < p->n; i++) ws->sizes[ws->assign[i]]++;
 }
 
 /* The point farthest from its centroid among those whose cluster can spare
@@ -194,10 +175,8 @@ static void count_sizes(const problem *p, workspace *ws) {
 static size_t farthest_movable(const problem *p, const workspace *ws) {
   size_t best = p->n;
   for (size_t i = 0; i < p->n; i++) {
-    if (ws->sizes[ws->assign[i]] < 2)
-      continue;
-    if (best == p->n || ws->dist[i] > ws->dist[best])
-      best = i;
+    if (ws->sizes[ws->assign[i]] < 2) continue;
+    if (best == p->n || ws->dist[i] > ws->dist[best]) best = i;
   }
   assert(best < p->n);
   return best;
@@ -211,8 +190,7 @@ static size_t farthest_movable(const problem *p, const workspace *ws) {
 static size_t repair_empty(const problem *p, workspace *ws) {
   size_t moved = 0;
   for (size_t j = 0; j < p->k; j++) {
-    if (ws->sizes[j] != 0)
-      continue;
+    if (ws->sizes[j] != 0) continue;
     const size_t i = farthest_movable(p, ws);
     ws->sizes[ws->assign[i]]--;
     ws->assign[i] = j;
@@ -230,13 +208,11 @@ static void update_centroids(const problem *p, workspace *ws) {
   for (size_t i = 0; i < p->n; i++) {
     double *c = ws->centroids + ws->assign[i] * p->dim;
     const double *xi = point(p, i);
-    for (size_t d = 0; d < p->dim; d++)
-      c[d] += xi[d];
+    for (size_t d = 0; d < p->dim; d++) c[d] += xi[d];
   }
   for (size_t j = 0; j < p->k; j++) {
     assert(ws->sizes[j] > 0);
-    for (size_t d = 0; d < p->dim; d++)
-      ws->centroids[j * p->dim + d] /= (double)ws->sizes[j];
+    for (size_t d = 0; d < p->dim; d++) ws->centroids[j * p->dim + d] /= (double)ws->sizes[j];
   }
 }
 
@@ -254,31 +230,23 @@ static double run_once(const problem *p, gsl_rng *rng, workspace *ws) {
   seed_plusplus(p, rng, ws);
   /* An index no cluster has, so that the first assignment step reads
    * defined values and counts every point as changed. */
-  for (size_t i = 0; i < p->n; i++)
-    ws->assign[i] = p->k;
+  for (size_t i = 0; i < p->n; i++) ws->assign[i] = p->k;
   assign_step(p, ws);
   for (unsigned iter = 0; iter < p->max_iter; iter++) {
     update_centroids(p, ws);
-    if (assign_step(p, ws) == 0)
-      break;
+    if (assign_step(p, ws) == 0) break;
   }
   double inertia = 0.0;
-  for (size_t i = 0; i < p->n; i++)
-    inertia += ws->dist[i];
+  for (size_t i = 0; i < p->n; i++) inertia += ws->dist[i];
   return inertia;
 }
 
-static int check_args(const double *x, size_t n, size_t dim,
-                      const sp_kmeans_params *params) {
-  if (params == NULL || n == 0 || params->k == 0 || params->restarts == 0)
-    return SP_EINVAL;
-  if (dim == 0)
-    return SP_OK;
-  if (x == NULL || dim > SIZE_MAX / sizeof(double) / n)
-    return SP_EINVAL;
+static int check_args(const double *x, size_t n, size_t dim, const sp_kmeans_params *params) {
+  if (params == NULL || n == 0 || params->k == 0 || params->restarts == 0) return SP_EINVAL;
+  if (dim == 0) return SP_OK;
+  if (x == NULL || dim > SIZE_MAX / sizeof(double) / n) return SP_EINVAL;
   for (size_t i = 0; i < n * dim; i++)
-    if (!isfinite(x[i]))
-      return SP_EINVAL;
+    if (!isfinite(x[i])) return SP_EINVAL;
   return SP_OK;
 }
 
@@ -320,15 +288,13 @@ static int result_alloc(sp_kmeans_result *out, size_t n, size_t k, size_t dim) {
 /* Points of dimension 0 are all the same point: one cluster, no distance. */
 static int cluster_dim0(size_t n, sp_kmeans_result *out) {
   const int st = result_alloc(out, n, 1, 0);
-  if (st != SP_OK)
-    return st;
+  if (st != SP_OK) return st;
   memset(out->assign, 0, n * sizeof(size_t));
   out->sizes[0] = n;
   return SP_OK;
 }
 
-static void keep(const problem *p, const workspace *ws, double inertia,
-                 sp_kmeans_result *out) {
+static void keep(const problem *p, const workspace *ws, double inertia, sp_kmeans_result *out) {
   memcpy(out->centroids, ws->centroids, p->k * p->dim * sizeof(double));
   memcpy(out->assign, ws->assign, p->n * sizeof(size_t));
   memcpy(out->sizes, ws->sizes, p->k * sizeof(size_t));
@@ -336,17 +302,15 @@ static void keep(const problem *p, const workspace *ws, double inertia,
 }
 
 /* Runs the restarts into out, which is already allocated for p->k. */
-static int best_of_restarts(const problem *p, const sp_kmeans_params *params,
-                            workspace *ws, sp_kmeans_result *out) {
+static int best_of_restarts(const problem *p, const sp_kmeans_params *params, workspace *ws,
+                            sp_kmeans_result *out) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  if (rng == NULL)
-    return SP_ENOMEM;
+  if (rng == NULL) return SP_ENOMEM;
   gsl_rng_set(rng, params->seed);
   for (unsigned r = 0; r < params->restarts; r++) {
     const double inertia = run_once(p, rng, ws);
     /* Strictly lower, so that among equal inertias the first run wins. */
-    if (r == 0 || inertia < out->inertia)
-      keep(p, ws, inertia, out);
+    if (r == 0 || inertia < out->inertia) keep(p, ws, inertia, out);
   }
   gsl_rng_free(rng);
   /* Squared distances can overflow for finite but huge coordinates; such a
@@ -354,38 +318,31 @@ static int best_of_restarts(const problem *p, const sp_kmeans_params *params,
   return isfinite(out->inertia) ? SP_OK : SP_ENUMERIC;
 }
 
-int sp__kmeans(const double *x, size_t n, size_t dim,
-               const sp_kmeans_params *params, sp_kmeans_result *out) {
-  if (out == NULL)
-    return SP_EINVAL;
+int sp__kmeans(const double *x, size_t n, size_t dim, const sp_kmeans_params *params,
+               sp_kmeans_result *out) {
+  if (out == NULL) return SP_EINVAL;
   memset(out, 0, sizeof *out);
   int st = check_args(x, n, dim, params);
-  if (st != SP_OK)
-    return st;
-  if (dim == 0)
-    return cluster_dim0(n, out);
+  if (st != SP_OK) return st;
+  if (dim == 0) return cluster_dim0(n, out);
 
   problem p = {x, n, dim, params->k < n ? params->k : n, params->max_iter};
   workspace ws;
   st = workspace_alloc(&ws, n, p.k, dim);
-  if (st != SP_OK)
-    return st;
+  if (st != SP_OK) return st;
   /* Fewer distinct points than clusters would force empty clusters.  The
    * representatives are kept in ws.assign, which is unused until the first
    * run and holds n >= p.k indices. */
   p.k = count_distinct(&p, p.k, ws.assign);
   st = result_alloc(out, n, p.k, dim);
-  if (st == SP_OK)
-    st = best_of_restarts(&p, params, &ws, out);
-  if (st != SP_OK)
-    sp__kmeans_result_free(out);
+  if (st == SP_OK) st = best_of_restarts(&p, params, &ws, out);
+  if (st != SP_OK) sp__kmeans_result_free(out);
   workspace_free(&ws);
   return st;
 }
 
 void sp__kmeans_result_free(sp_kmeans_result *r) {
-  if (r == NULL)
-    return;
+  if (r == NULL) return;
   free(r->centroids);
   free(r->assign);
   free(r->sizes);

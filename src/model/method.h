@@ -67,8 +67,8 @@ typedef struct sp_method_type {
   void (*free)(void *state);
   /* Optional: predicts q at grid point t alone (sp_model_predict); NULL
    * predicts the whole grid and picks t. */
-  int (*predict_at)(const sp_model *m, const void *state, sp_quantity q,
-                    const sp_observation *obs, const sp_grid_point *t, double *out);
+  int (*predict_at)(const sp_model *m, const void *state, sp_quantity q, const sp_observation *obs,
+                    const sp_grid_point *t, double *out);
   /* Optional: as predict, with each prediction's 90% interval in lo and hi
    * (as many values as out); NULL: the method gives no interval. */
   int (*predict_interval)(const sp_model *m, const void *state, sp_quantity q,

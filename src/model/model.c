@@ -67,8 +67,7 @@ int sp__model_check_quantity(const sp_model *m, sp_quantity q) {
 }
 
 const sp_cluster_set *sp__submodel_cu_set(const sp_submodel *s) {
-  if (s->nsets && s->sets[s->nsets - 1].kind == SP_SET_CU)
-    return &s->sets[s->nsets - 1];
+  if (s->nsets && s->sets[s->nsets - 1].kind == SP_SET_CU) return &s->sets[s->nsets - 1];
   return NULL;
 }
 
@@ -80,8 +79,7 @@ size_t sp__set_nearest(const sp_cluster_set *cs, const double *features) {
   return sp__kmeans_nearest(cs->centroids, cs->nclusters, cs->dim, features, NULL);
 }
 
-void sp__model_normalize(const sp_model *m, const double *raw, double *x,
-                         sp_predict_info *info) {
+void sp__model_normalize(const sp_model *m, const double *raw, double *x, sp_predict_info *info) {
   if (info) memset(info, 0, sizeof *info);
   for (size_t c = 0; c < m->ncounters; c++) {
     double v = raw[c], lo = m->cmin[c], hi = m->cmax[c];
@@ -110,9 +108,7 @@ int sp__check_positive(const double *v, size_t n) {
   return SP_OK;
 }
 
-int sp_model_set_name(sp_model *m, const char *name) {
-  return sp__set_string(&m->name, name);
-}
+int sp_model_set_name(sp_model *m, const char *name) { return sp__set_string(&m->name, name); }
 
 int sp_model_set_source(sp_model *m, const char *source, int synthetic) {
   m->synthetic = synthetic != 0;
@@ -149,11 +145,9 @@ sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i) {
   return sp__grid_config(&m->sub[q].grid, i);
 }
 
-size_t sp_model_config_index(const sp_model *m, sp_quantity q,
-                             const sp_config *cfg) {
+size_t sp_model_config_index(const sp_model *m, sp_quantity q, const sp_config *cfg) {
   sp_grid_point p;
-  if (sp__model_check_quantity(m, q) || sp__grid_locate(&m->sub[q].grid, cfg, &p))
-    return NOT_FOUND;
+  if (sp__model_check_quantity(m, q) || sp__grid_locate(&m->sub[q].grid, cfg, &p)) return NOT_FOUND;
   return sp__grid_flat(&m->sub[q].grid, &p);
 }
 
@@ -185,9 +179,11 @@ const sp_method_slot *sp__model_slot(const sp_model *m, const char *name) {
 }
 
 sp_method_context sp__model_method_context(const sp_model *m) {
-  return (sp_method_context){(const char *const *)m->counter_names, m->ncounters, m->base,
-                             {&m->sub[SP_TIME].grid,
-                              m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL}};
+  return (sp_method_context){
+      (const char *const *)m->counter_names,
+      m->ncounters,
+      m->base,
+      {&m->sub[SP_TIME].grid, m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL}};
 }
 
 size_t sp_model_method_count(const sp_model *m) { return m->nmethods; }

@@ -37,11 +37,11 @@ typedef enum sp_set_kind { SP_SET_REGION = 0, SP_SET_CU = 1 } sp_set_kind;
 
 typedef struct sp_cluster_set {
   sp_set_kind kind;
-  size_t region;       /* CU index for SP_SET_REGION */
-  size_t dim;          /* scaling values per centroid */
-  size_t nclusters;    /* k, the clusters */
-  double *centroids;   /* nclusters * dim */
-  size_t *assign;      /* k-means cluster of each training kernel */
+  size_t region;     /* CU index for SP_SET_REGION */
+  size_t dim;        /* scaling values per centroid */
+  size_t nclusters;  /* k, the clusters */
+  double *centroids; /* nclusters * dim */
+  size_t *assign;    /* k-means cluster of each training kernel */
   double inertia;
   sp_classifier *clf;
   /* Training kernels the classifier puts in another cluster than k-means
@@ -64,10 +64,10 @@ struct sp_model {
   sp_config base;
   size_t ncounters;
   char **counter_names;
-  double *cmin, *cmax;    /* training range per counter */
+  double *cmin, *cmax; /* training range per counter */
   size_t ntrain;
-  char **train_kernels;   /* names, in the order of sets[].assign */
-  sp_submodel sub[2];     /* indexed by sp_quantity */
+  char **train_kernels; /* names, in the order of sets[].assign */
+  sp_submodel sub[2];   /* indexed by sp_quantity */
   /* provenance */
   char *runs_path, *counters_path;
   char runs_sha256[65], counters_sha256[65];
@@ -76,13 +76,13 @@ struct sp_model {
   unsigned restarts, max_epochs;
   double desired_error;
   char created[32];
-  char *power_note;       /* why power is absent or reduced, or NULL */
+  char *power_note; /* why power is absent or reduced, or NULL */
   /* The methods the model carries (method.h): slot 0 is wu2015, whose
    * state is the submodels above; the others follow in table order. */
   size_t nmethods;
   sp_method_slot methods[SP_MODEL_MAX_METHODS];
-  size_t recommended;     /* slot of the recommended method */
-  size_t in_use;          /* slot of the method predictions use */
+  size_t recommended; /* slot of the recommended method */
+  size_t in_use;      /* slot of the method predictions use */
 };
 
 /* ---- model.c: the object, shared by every other file of the folder ----- */
@@ -110,8 +110,7 @@ size_t sp__set_classify(const sp_cluster_set *cs, const double *x, double *outpu
 size_t sp__set_nearest(const sp_cluster_set *cs, const double *features);
 
 /* Normalizes raw counters into x (ncounters values) with clamping. */
-void sp__model_normalize(const sp_model *m, const double *raw, double *x,
-                         sp_predict_info *info);
+void sp__model_normalize(const sp_model *m, const double *raw, double *x, sp_predict_info *info);
 /* Typical counter sets fit on the stack; only very wide ones allocate. */
 #define SP_NORM_STACK 256
 /* raw normalized into stack (SP_NORM_STACK values) or, for wider models, a
@@ -131,8 +130,7 @@ const sp_method_slot *sp__model_slot(const sp_model *m, const char *name);
 
 /* Predicts every grid point of q from explicit cluster choices (one per set,
  * in set order); used for oracle evaluation. */
-int sp__model_predict_choice(const sp_model *m, sp_quantity q,
-                             const size_t *choice, double base_value,
-                             double *out);
+int sp__model_predict_choice(const sp_model *m, sp_quantity q, const size_t *choice,
+                             double base_value, double *out);
 
 #endif

@@ -20,8 +20,7 @@ static const char *const qname[2] = {"time", "power"};
 
 /* ---- writing --------------------------------------------------------------- */
 
-static void put(sp_sha256 *h, FILE *fp, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void put(sp_sha256 *h, FILE *fp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Strings are written as one token: bytes that would split or end a token
  * (space, control characters, '%') become %XX. */
@@ -68,10 +67,11 @@ static void write_header(sp_sha256 *h, FILE *fp, const sp_model *m, const char *
   put(h, fp, "scalepredict-model %d\n", SP_MODEL_FORMAT_VERSION);
   put_string_line(h, fp, "name", name);
   put_string_line(h, fp, "source", m->source);
-  put(h, fp, "synthetic %d\nbase %s\nseed %lu\nclusters %zu\nrestarts %u\n"
-             "epochs %u\ndesired_error %.17g\n",
-      m->synthetic, base, m->seed, m->clusters_requested, m->restarts,
-      m->max_epochs, m->desired_error);
+  put(h, fp,
+      "synthetic %d\nbase %s\nseed %lu\nclusters %zu\nrestarts %u\n"
+      "epochs %u\ndesired_error %.17g\n",
+      m->synthetic, base, m->seed, m->clusters_requested, m->restarts, m->max_epochs,
+      m->desired_error);
   put_string_line(h, fp, "runs_file", m->runs_path);
   put_string_line(h, fp, "runs_sha256", m->runs_sha256);
   put_string_line(h, fp, "counters_file", m->counters_path);
@@ -97,8 +97,8 @@ static int net_name(char *buf, size_t size, sp_quantity q, size_t set) {
 }
 
 /* Saves the networks of submodel q into tmp and notes their checksums. */
-static int save_networks(const sp_model *m, sp_quantity q, const char *tmp,
-                         char (*sums)[65], sp_error *err) {
+static int save_networks(const sp_model *m, sp_quantity q, const char *tmp, char (*sums)[65],
+                         sp_error *err) {
   const sp_submodel *s = &m->sub[q];
   for (size_t i = 0; i < s->nsets; i++) {
     sums[i][0] = '\0';
@@ -166,8 +166,7 @@ static void method_file(const sp_method_type *type, char *buf, size_t size) {
 /* The methods section: every method the model carries, the files that
  * hold their state with checksums (for those with a state of their own),
  * and the recommended one. */
-static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m,
-                          char (*method_sums)[65]) {
+static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m, char (*method_sums)[65]) {
   put(h, fp, "methods %zu\n", m->nmethods);
   for (size_t i = 0; i < m->nmethods; i++) {
     const sp_method_type *type = m->methods[i].type;
@@ -181,8 +180,8 @@ static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m,
   put(h, fp, "recommended %s\n", sp_model_recommended_method(m));
 }
 
-static int write_manifest(const sp_model *m, const char *tmp, const char *name,
-                          char (*sums[2])[65], char (*method_sums)[65], sp_error *err) {
+static int write_manifest(const sp_model *m, const char *tmp, const char *name, char (*sums[2])[65],
+                          char (*method_sums)[65], sp_error *err) {
   char *path = sp__path_join(tmp, MANIFEST);
   if (!path) return sp__oom(err);
   sp_atomic_file af;
@@ -227,8 +226,10 @@ static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
   int st = sp__tmpdir_create(dir, SP_OUTPUT_MODEL, &tmp, err);
   for (int q = 0; q < 2 && !st; q++) {
     sums[q] = calloc(m->sub[q].nsets + 1, sizeof *sums[q]);
-    if (!sums[q]) st = sp__oom(err);
-    else st = save_networks(m, (sp_quantity)q, tmp, sums[q], err);
+    if (!sums[q])
+      st = sp__oom(err);
+    else
+      st = save_networks(m, (sp_quantity)q, tmp, sums[q], err);
   }
   const char *name = m->name ? m->name : base_name(dir);
   char method_sums[SP_MODEL_MAX_METHODS][65] = {{0}};
@@ -247,9 +248,9 @@ static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
 
 typedef struct cursor {
   const char *path;
-  char *text;       /* whole manifest, modified in place */
-  char *next;       /* start of the next line */
-  char *tok;        /* position inside the current line */
+  char *text; /* whole manifest, modified in place */
+  char *next; /* start of the next line */
+  char *tok;  /* position inside the current line */
   long line;
   sp_error *err;
   const char *field; /* the key being read, for messages */
@@ -346,7 +347,8 @@ static int get_size(cursor *c, size_t *v, size_t max) {
   if (!t) return bad(c, "missing count");
   errno = 0;
   unsigned long long x = strtoull(t, &end, 10);
-  if (*end || errno || t[0] == '-' || x > max) return bad(c, "'%s' is not a count up to %zu", t, max);
+  if (*end || errno || t[0] == '-' || x > max)
+    return bad(c, "'%s' is not a count up to %zu", t, max);
   *v = (size_t)x;
   return SP_OK;
 }
@@ -425,8 +427,7 @@ static int read_counters_kernels(cursor *c, sp_model *m) {
   m->counter_names = calloc(n, sizeof(char *));
   m->cmin = calloc(n, sizeof(double));
   m->cmax = calloc(n, sizeof(double));
-  if (!m->counter_names || !m->cmin || !m->cmax)
-    return sp__oom(c->err);
+  if (!m->counter_names || !m->cmin || !m->cmax) return sp__oom(c->err);
   m->ncounters = n;
   for (size_t i = 0; i < m->ncounters && !st; i++) {
     st = expect_line(c, "counter");
@@ -439,8 +440,7 @@ static int read_counters_kernels(cursor *c, sp_model *m) {
   }
   if (!st) st = key_size(c, "kernels", &n, LIMIT);
   if (!st && n < 2) st = bad(c, "a model needs at least 2 training kernels");
-  if (!st && !(m->train_kernels = calloc(n, sizeof(char *))))
-    st = sp__oom(c->err);
+  if (!st && !(m->train_kernels = calloc(n, sizeof(char *)))) st = sp__oom(c->err);
   if (!st) m->ntrain = n;
   for (size_t i = 0; i < m->ntrain && !st; i++) {
     st = key_string(c, "kernel", &m->train_kernels[i]);
@@ -455,8 +455,7 @@ static int read_axis(cursor *c, const char *name, size_t *n, int **v) {
   if (!st) st = get_size(c, n, 100000);
   if (!st && *n == 0) st = bad(c, "empty axis");
   if (st) return st;
-  if (!(*v = malloc(*n * sizeof(int))))
-    return sp__oom(c->err);
+  if (!(*v = malloc(*n * sizeof(int)))) return sp__oom(c->err);
   for (size_t i = 0; i < *n && !st; i++) {
     size_t x;
     st = get_size(c, &x, 1000000);
@@ -500,8 +499,7 @@ static int read_network(cursor *c, const char *dir, sp_cluster_set *cs, size_t n
   return st;
 }
 
-static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *s,
-                    size_t i) {
+static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *s, size_t i) {
   sp_cluster_set *cs = &s->sets[i];
   cs->misclassified = (size_t)-1; /* not saved: known only after training */
   const size_t nc = s->grid.n[0];
@@ -541,8 +539,7 @@ static int read_set(cursor *c, const char *dir, const sp_model *m, sp_submodel *
   if (st) return st;
   cs->centroids = malloc((cs->nclusters * cs->dim + 1) * sizeof(double));
   cs->assign = malloc(m->ntrain * sizeof(size_t));
-  if (!cs->centroids || !cs->assign)
-    return sp__oom(c->err);
+  if (!cs->centroids || !cs->assign) return sp__oom(c->err);
   for (size_t j = 0; j < cs->nclusters && !st; j++) {
     size_t at;
     st = expect_line(c, "centroid");
@@ -579,8 +576,7 @@ static int read_submodel(cursor *c, const char *dir, sp_model *m, sp_quantity q)
   size_t want = s->grid.n[0] + (s->grid.n[0] > 1);
   if (!st) st = key_size(c, "sets", &s->nsets, LIMIT);
   if (!st && s->nsets != want) st = bad(c, "%zu sets; the grid needs %zu", s->nsets, want);
-  if (!st && !(s->sets = calloc(s->nsets, sizeof *s->sets)))
-    st = sp__oom(c->err);
+  if (!st && !(s->sets = calloc(s->nsets, sizeof *s->sets))) st = sp__oom(c->err);
   for (size_t i = 0; i < s->nsets && !st; i++) st = read_set(c, dir, m, s, i);
   if (st) s->nsets = s->sets ? s->nsets : 0;
   return st;
@@ -603,7 +599,8 @@ static int load_method(cursor *c, const char *dir, sp_model *m, const sp_method_
   const sp_method_context ctx = sp__model_method_context(m);
   void *state = NULL;
   if (!st) st = type->load(&ctx, path, &state, c->err);
-  if (st && type->free) type->free(state);
+  if (st && type->free)
+    type->free(state);
   else if (!st && sp__model_add_method(m, type, state))
     st = bad(c, "more than %d methods", SP_MODEL_MAX_METHODS);
   free(path);

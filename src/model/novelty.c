@@ -11,9 +11,9 @@
 
 struct sp_novelty {
   size_t n, p;
-  double *scale;   /* p: 1 / standard deviation, 0 for a constant feature */
-  double *x;       /* n * p: training features, unscaled */
-  double spacing;  /* > 0 */
+  double *scale;  /* p: 1 / standard deviation, 0 for a constant feature */
+  double *x;      /* n * p: training features, unscaled */
+  double spacing; /* > 0 */
 };
 
 void sp__novelty_free(sp_novelty *nv) {
@@ -150,8 +150,8 @@ int sp__novelty_load(FILE *fp, size_t p, long first_line, long *line, sp_novelty
   *line = first_line;
   size_t n, pf;
   double spacing;
-  if (fscanf(fp, "novelty %zu %zu %lf", &n, &pf, &spacing) != 3 || fgetc(fp) != '\n' ||
-      pf != p || n < 2 || n > 1000000 || !(spacing > 0) || !isfinite(spacing))
+  if (fscanf(fp, "novelty %zu %zu %lf", &n, &pf, &spacing) != 3 || fgetc(fp) != '\n' || pf != p ||
+      n < 2 || n > 1000000 || !(spacing > 0) || !isfinite(spacing))
     return SP_EMODEL;
   sp_novelty *nv = novelty_alloc(n, p);
   if (!nv) return SP_ENOMEM;

@@ -51,25 +51,25 @@
 
 struct sp_physet {
   sp_featplan plan;
-  size_t n;               /* training kernels */
+  size_t n; /* training kernels */
   sp_config base;
   sp_grid grid[2];
   size_t gsize[2];
   int has_power;
   double sigma;
-  int clock;              /* the clock prior is on */
-  int cu_bounded;         /* CU axis: no prior, capped by the block bound */
-  double clock_w;         /* its weight lambda */
+  int clock;                    /* the clock prior is on */
+  int cu_bounded;               /* CU axis: no prior, capped by the block bound */
+  double clock_w;               /* its weight lambda */
   double s_max, u_mid, u_width; /* u = sigmoid((s / s_max - u_mid) / u_width) */
   /* Per time grid point: its CU count and base/target engine and memory
    * clock ratios, so that the prior reads no grid on the prediction path. */
   int *t_cu;
   double *t_er, *t_mr;
-  double *res[2];         /* n * gsize[q] residual surfaces (log units) */
+  double *res[2]; /* n * gsize[q] residual surfaces (log units) */
   sp_forest *forest[2];
-  double *floor_w;        /* gsize[SP_POWER] floor watts on our board, or NULL */
-  double *logphi;         /* n: log floor share at the base, or NULL */
-  sp_novelty *novelty;    /* the training kernels' features, or NULL (v1-v3) */
+  double *floor_w;     /* gsize[SP_POWER] floor watts on our board, or NULL */
+  double *logphi;      /* n: log floor share at the base, or NULL */
+  sp_novelty *novelty; /* the training kernels' features, or NULL (v1-v3) */
 };
 
 void sp__physet_params_init(sp_physet_params *pp) {
@@ -181,8 +181,7 @@ static size_t base_index(const sp_physet *p, sp_quantity q) {
 }
 
 /* log(phi(c) + (1 - phi(c)) * ratio), phi(c) = phi_base * F(c) / F(base). */
-static double power_prior(double phi_base, double floor_c, double floor_b,
-                          double time_ratio_inv) {
+static double power_prior(double phi_base, double floor_c, double floor_b, double time_ratio_inv) {
   double phi = phi_base * floor_c / floor_b;
   phi = phi < 0 ? 0 : phi > PHI_MAX ? PHI_MAX : phi;
   return log(phi + (1 - phi) * time_ratio_inv);
@@ -218,8 +217,7 @@ static int gather_time(fitter *f) {
     const double *row;
     double tb, t;
     if (sp_dataset_time(d->ds, k, &d->base, &tb)) return missing(f, k, &d->base, "time");
-    if (sp_dataset_counters(d->ds, k, &d->base, &row))
-      return missing(f, k, &d->base, "counters");
+    if (sp_dataset_counters(d->ds, k, &d->base, &row)) return missing(f, k, &d->base, "counters");
     sp__features_compute(&p->plan, row, tb, f->feat + j * nf);
     f->blocks[j] = sp__features_blocks(&p->plan, row);
     f->bps[j] = sp__features_blocks_per_sm(&p->plan, row);
@@ -256,15 +254,16 @@ static double best_u(const double *et, const double *mt, const double *y, size_t
   double c = b - r * (b - a), d = a + r * (b - a);
   double fc = u_misfit(et, mt, y, g, c), fd = u_misfit(et, mt, y, g, d);
   for (int k = 0; k < GOLDEN; k++) {
-    if (fc < fd) b = d, d = c, fd = fc, c = b - r * (b - a), fc = u_misfit(et, mt, y, g, c);
-    else a = c, c = d, fc = fd, d = a + r * (b - a), fd = u_misfit(et, mt, y, g, d);
+    if (fc < fd)
+      b = d, d = c, fd = fc, c = b - r * (b - a), fc = u_misfit(et, mt, y, g, c);
+    else
+      a = c, c = d, fc = fd, d = a + r * (b - a), fd = u_misfit(et, mt, y, g, d);
   }
   double um = (a + b) / 2;
   return u_misfit(et, mt, y, g, um) < best ? um : ub;
 }
 
-static double sigmoid_misfit(const double *x, const double *u, size_t n, double mid,
-                             double width) {
+static double sigmoid_misfit(const double *x, const double *u, size_t n, double mid, double width) {
   double e = 0;
   for (size_t j = 0; j < n; j++) {
     double r = 1 / (1 + exp(-(x[j] - mid) / width)) - u[j];
@@ -275,8 +274,7 @@ static double sigmoid_misfit(const double *x, const double *u, size_t n, double 
 
 /* Least-squares sigmoid through (x_j, u_j): a grid over the midpoint and
  * the log width, then a pattern search that halves its steps. */
-static void fit_sigmoid(const double *x, const double *u, size_t n, double *mid,
-                        double *width) {
+static void fit_sigmoid(const double *x, const double *u, size_t n, double *mid, double *width) {
   enum { NM = 60, NW = 40, PATTERN = 200 };
   const double lw0 = log(U_WIDTH_LO), lw1 = log(U_WIDTH_HI);
   double best = INFINITY, bm = 0, blw = 0;
@@ -344,8 +342,8 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
 static void choose_cu_mode(fitter *f, const sp_physet_params *pp) {
   int known = 1;
   for (size_t j = 0; j < f->d->n; j++) known = known && f->blocks[j] >= 1 && f->bps[j] >= 1;
-  f->p->cu_bounded = pp->cu_mode == SP_PHYSET_CU_BOUNDED ||
-                     (pp->cu_mode == SP_PHYSET_CU_AUTO && known);
+  f->p->cu_bounded =
+      pp->cu_mode == SP_PHYSET_CU_BOUNDED || (pp->cu_mode == SP_PHYSET_CU_AUTO && known);
 }
 
 static int fit_time(fitter *f, const sp_physet_params *pp) {
@@ -416,9 +414,9 @@ static int fit_power(fitter *f, const sp_physet_params *pp) {
         st = missing(f, k, &c, "power");
         break;
       }
-      double prior = p->floor_w ? power_prior(phi, p->floor_w[i], p->floor_w[bp],
-                                              exp(-f->lt[j * gt + map[i]]))
-                                : 0;
+      double prior =
+          p->floor_w ? power_prior(phi, p->floor_w[i], p->floor_w[bp], exp(-f->lt[j * gt + map[i]]))
+                     : 0;
       p->res[SP_POWER][j * g + i] = y[j * m + i] = log(pc / pb) - prior;
     }
     y[j * m + g] = p->logphi[j];
@@ -494,10 +492,10 @@ typedef struct wval {
 /* Scratch for one prediction, on the heap only when the model is large. */
 typedef struct scratch {
   double *w, *prior, *mean, *corr;
-  double *cap;      /* most the log ratio may be at each point, or NULL */
-  double *extra;    /* squared width added to the interval (extra_width) */
+  double *cap;     /* most the log ratio may be at each point, or NULL */
+  double *extra;   /* squared width added to the interval (extra_width) */
   wval *pairs;     /* n: residuals and weights, sorted for the interval */
-  double *obs_val;  /* residual seen at each observed grid point */
+  double *obs_val; /* residual seen at each observed grid point */
   size_t *obs_idx;
   size_t nobs;
 } scratch;
@@ -698,8 +696,8 @@ static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const do
     double ql, qh;
     tails(p, q, w, i, s->pairs, &ql, &qh);
     double l = capped(s, i, ql) + c, h = capped(s, i, qh) + c;
-    widen(base_value, mid, mid - l, h - mid, s->extra[i], s->cap ? s->cap[i] + c : INFINITY,
-          &lo[i], &hi[i]);
+    widen(base_value, mid, mid - l, h - mid, s->extra[i], s->cap ? s->cap[i] + c : INFINITY, &lo[i],
+          &hi[i]);
   }
 }
 
@@ -753,8 +751,8 @@ static void finish_power(const sp_physet *p, const scratch *s, const double *w, 
     tails(p, SP_POWER, w, i, s->pairs, &ql, &qh);
     double dl = s->mean[i] - ql, dp = s->prior[i] - pa[i];
     double dh = qh - s->mean[i], dq = pb[i] - s->prior[i];
-    widen(base_value, mid, sqrt(dl * dl + dp * dp), sqrt(dh * dh + dq * dq), s->extra[i],
-          INFINITY, &lo[i], &hi[i]);
+    widen(base_value, mid, sqrt(dl * dl + dp * dp), sqrt(dh * dh + dq * dq), s->extra[i], INFINITY,
+          &lo[i], &hi[i]);
   }
 }
 
@@ -813,13 +811,13 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const do
   return st;
 }
 
-int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *obs,
-                       double *out, double *lo, double *hi) {
+int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *obs, double *out,
+                       double *lo, double *hi) {
   if (q == SP_POWER && (!p->has_power || !(obs->base_power_w > 0))) return SP_ENOPOWER;
   if (!(obs->base_time_ms > 0) || !isfinite(obs->base_time_ms)) return SP_EINVAL;
   double stackf[SP_FEATURES_MAX + 1];
-  double *feat = p->plan.nfeat <= SP_FEATURES_MAX + 1 ? stackf
-                                                      : malloc(p->plan.nfeat * sizeof *feat);
+  double *feat =
+      p->plan.nfeat <= SP_FEATURES_MAX + 1 ? stackf : malloc(p->plan.nfeat * sizeof *feat);
   if (!feat) return SP_ENOMEM;
   sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, feat);
   shape sh = {sp__features_blocks(&p->plan, obs->counters),
@@ -834,8 +832,8 @@ int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *
 double sp__physet_novelty(const sp_physet *p, const sp_observation *obs) {
   if (!p->novelty || !(obs->base_time_ms > 0) || !isfinite(obs->base_time_ms)) return NAN;
   double stackf[SP_FEATURES_MAX + 1];
-  double *feat = p->plan.nfeat <= SP_FEATURES_MAX + 1 ? stackf
-                                                      : malloc(p->plan.nfeat * sizeof *feat);
+  double *feat =
+      p->plan.nfeat <= SP_FEATURES_MAX + 1 ? stackf : malloc(p->plan.nfeat * sizeof *feat);
   if (!feat) return NAN;
   sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, feat);
   double v = sp__novelty_of(p->novelty, feat);
@@ -855,8 +853,10 @@ static void write_quantity(const sp_physet *p, sp_quantity q, FILE *fp) {
   const size_t g = p->gsize[q];
   fprintf(fp, "quantity %s %zu\n", q == SP_TIME ? "time" : "power", g);
   if (q == SP_POWER) {
-    if (p->floor_w) write_row(fp, "floor", p->floor_w, g);
-    else fprintf(fp, "floor none\n");
+    if (p->floor_w)
+      write_row(fp, "floor", p->floor_w, g);
+    else
+      fprintf(fp, "floor none\n");
     if (p->floor_w) write_row(fp, "logphi", p->logphi, p->n);
   }
   for (size_t j = 0; j < p->n; j++) write_row(fp, "r", p->res[q] + j * g, g);
@@ -877,10 +877,14 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
     fprintf(af.fp, "clock none\n");
   fprintf(af.fp, "cu %s\ntrain %zu\n", p->cu_bounded ? "bounded" : "blocks", p->n);
   write_quantity(p, SP_TIME, af.fp);
-  if (p->has_power) write_quantity(p, SP_POWER, af.fp);
-  else fprintf(af.fp, "quantity power absent\n");
-  if (p->novelty) sp__novelty_save(p->novelty, af.fp);
-  else fprintf(af.fp, "novelty none\n");
+  if (p->has_power)
+    write_quantity(p, SP_POWER, af.fp);
+  else
+    fprintf(af.fp, "quantity power absent\n");
+  if (p->novelty)
+    sp__novelty_save(p->novelty, af.fp);
+  else
+    fprintf(af.fp, "novelty none\n");
   fprintf(af.fp, "end\n");
   return sp__atomic_commit(&af, err);
 }
@@ -1014,8 +1018,7 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
       return bad(r, "expected 'cu bounded' or 'cu blocks'");
     p->cu_bounded = !strcmp(s, " bounded\n");
   }
-  if (!(s = next_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n ||
-      p->n > 1000000)
+  if (!(s = next_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n || p->n > 1000000)
     return bad(r, "the training kernel count is missing or out of range");
   return SP_OK;
 }
@@ -1032,8 +1035,10 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
   p->has_power = grid[SP_POWER] != NULL;
   int st = SP_OK;
   for (int q = 0; q < 1 + p->has_power && !st; q++) {
-    if (sp__grid_copy(&p->grid[q], grid[q])) st = sp__oom(err);
-    else p->gsize[q] = sp__grid_size(&p->grid[q]);
+    if (sp__grid_copy(&p->grid[q], grid[q]))
+      st = sp__oom(err);
+    else
+      p->gsize[q] = sp__grid_size(&p->grid[q]);
   }
   if (!st && cache_time_grid(p)) st = sp__oom(err);
   if (!st && !(r.fp = fopen(path, "rb")))
@@ -1095,8 +1100,8 @@ static int physet_save(const void *state, const char *path, sp_error *err) {
 static int physet_load(const sp_method_context *ctx, const char *path, void **state,
                        sp_error *err) {
   sp_physet *ps = NULL;
-  int st = sp__physet_load(path, ctx->counter_names, ctx->ncounters, &ctx->base, ctx->grid,
-                           &ps, err);
+  int st =
+      sp__physet_load(path, ctx->counter_names, ctx->ncounters, &ctx->base, ctx->grid, &ps, err);
   *state = ps;
   return st;
 }

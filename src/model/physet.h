@@ -84,8 +84,8 @@ void sp__physet_free(sp_physet *p);
 /* Predicts q at every point of its grid (out: grid size values).  lo and hi
  * (either may be NULL) receive a 90% interval.  SP_ENOPOWER when the
  * method has no power model or the observation no base power. */
-int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *obs,
-                       double *out, double *lo, double *hi);
+int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *obs, double *out,
+                       double *lo, double *hi);
 
 /* How unlike the training kernels the observed kernel is (novelty.h), or
  * NaN when the method file has no novelty measure (versions 1-3). */

@@ -37,24 +37,21 @@ static int report_clamped(const sp_model *m, const sp_observation *obs, sp_predi
 }
 
 /* The method in use over the whole grid of q (the observation checked). */
-static int predict_grid(const sp_model *m, sp_quantity q, const sp_observation *obs,
-                        double *out) {
+static int predict_grid(const sp_model *m, sp_quantity q, const sp_observation *obs, double *out) {
   const sp_method_slot *s = &m->methods[m->in_use];
   int st = s->type->predict(m, s->state, q, obs, out);
   return st ? st : sp__check_positive(out, sp__grid_size(&m->sub[q].grid));
 }
 
-int sp_model_predict_all(const sp_model *m, sp_quantity q,
-                         const sp_observation *obs, double *out,
+int sp_model_predict_all(const sp_model *m, sp_quantity q, const sp_observation *obs, double *out,
                          sp_predict_info *info) {
   int st = check_observation(m, q, obs);
   if (!st) st = report_clamped(m, obs, info);
   return st ? st : predict_grid(m, q, obs, out);
 }
 
-int sp_model_predict_interval(const sp_model *m, sp_quantity q,
-                              const sp_observation *obs, double *out,
-                              double *lo, double *hi, sp_predict_info *info) {
+int sp_model_predict_interval(const sp_model *m, sp_quantity q, const sp_observation *obs,
+                              double *out, double *lo, double *hi, sp_predict_info *info) {
   const sp_method_slot *s = &m->methods[m->in_use];
   if (!s->type->predict_interval) {
     int st = sp_model_predict_all(m, q, obs, out, info);
@@ -86,8 +83,8 @@ int sp_model_predict(const sp_model *m, sp_quantity q, const sp_observation *obs
   return st;
 }
 
-int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
-                     double *counters, sp_observation *obs, sp_error *err) {
+int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k, double *counters,
+                     sp_observation *obs, sp_error *err) {
   char cfg[64];
   sp_config_format(&m->base, cfg, sizeof cfg);
   memset(obs, 0, sizeof *obs);
@@ -96,33 +93,31 @@ int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k,
   obs->base_power_w = NAN;
   if (sp_dataset_time(ds, k, &m->base, &obs->base_time_ms))
     return sp__fail(err, SP_ENOTFOUND, ds->runs_path, 0, 0, "kernel",
-                    "kernel '%s' has no row at the base configuration %s",
-                    obs->kernel, cfg);
+                    "kernel '%s' has no row at the base configuration %s", obs->kernel, cfg);
   (void)sp_dataset_power(ds, k, &m->base, &obs->base_power_w);
   const double *row;
   if (!ds->counters_path || sp_dataset_counters(ds, k, &m->base, &row))
     return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, "kernel",
-                    "kernel '%s' has no counters at the base configuration %s",
-                    obs->kernel, cfg);
+                    "kernel '%s' has no counters at the base configuration %s", obs->kernel, cfg);
   for (size_t c = 0; c < m->ncounters; c++) {
     size_t j = 0;
     while (j < ds->ncounters && strcmp(ds->counter_names[j], m->counter_names[c])) j++;
     if (j == ds->ncounters)
-      return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 1, 0,
-                      m->counter_names[c],
+      return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 1, 0, m->counter_names[c],
                       "counter required by the model is missing from the header");
     counters[c] = row[j];
     if (isnan(counters[c]))
       return sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, m->counter_names[c],
                       "kernel '%s' has no value for this counter at the base "
-                      "configuration %s (empty field)", obs->kernel, cfg);
+                      "configuration %s (empty field)",
+                      obs->kernel, cfg);
   }
   return SP_OK;
 }
 
 size_t sp_model_observe_more(const sp_model *m, const sp_dataset *ds, size_t k,
-                             const sp_config *cfgs, size_t n, sp_config *cfg,
-                             double *time_ms, double *power_w, sp_observation *obs) {
+                             const sp_config *cfgs, size_t n, sp_config *cfg, double *time_ms,
+                             double *power_w, sp_observation *obs) {
   size_t used = 0;
   for (size_t i = 0; i < n; i++) {
     if (sp_config_equal(&cfgs[i], &m->base) || sp_dataset_time(ds, k, &cfgs[i], &time_ms[used]))

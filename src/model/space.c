@@ -14,8 +14,8 @@
 #define SPACE_MAX_CONFIGS ((size_t)20000000)
 
 /* Refined values of one clock axis: N-1 clocks between neighbours. */
-static int refine_axis(const int *v, size_t n, unsigned interp, int **out,
-                       size_t *nout, sp_error *err) {
+static int refine_axis(const int *v, size_t n, unsigned interp, int **out, size_t *nout,
+                       sp_error *err) {
   for (size_t j = 0; j + 1 < n; j++)
     if ((unsigned)(v[j + 1] - v[j]) < interp)
       return sp__fail(err, SP_EINVAL, NULL, 0, 0, "grid-interp",
@@ -27,8 +27,7 @@ static int refine_axis(const int *v, size_t n, unsigned interp, int **out,
   if (!r) return sp__oom(err);
   for (size_t j = 0; j + 1 < n; j++)
     for (unsigned s = 0; s < interp; s++)
-      r[j * interp + s] =
-          (int)lround(v[j] + (double)s * (v[j + 1] - v[j]) / (double)interp);
+      r[j * interp + s] = (int)lround(v[j] + (double)s * (v[j + 1] - v[j]) / (double)interp);
   if (n) r[m - 1] = v[n - 1];
   *out = r;
   *nout = m;
@@ -36,8 +35,7 @@ static int refine_axis(const int *v, size_t n, unsigned interp, int **out,
 }
 
 /* Where each refined value lies between the coarse values. */
-static sp_space_pos *locate_axis(const int *coarse, size_t nc, const int *fine,
-                                 size_t nf) {
+static sp_space_pos *locate_axis(const int *coarse, size_t nc, const int *fine, size_t nf) {
   sp_space_pos *p = malloc((nf ? nf : 1) * sizeof *p);
   if (!p) return NULL;
   size_t lo = 0;
@@ -46,8 +44,7 @@ static sp_space_pos *locate_axis(const int *coarse, size_t nc, const int *fine,
     p[i].lo = lo;
     p[i].w = 0.0;
     if (lo + 1 < nc && fine[i] != coarse[lo])
-      p[i].w = log((double)fine[i] / coarse[lo]) /
-               log((double)coarse[lo + 1] / coarse[lo]);
+      p[i].w = log((double)fine[i] / coarse[lo]) / log((double)coarse[lo + 1] / coarse[lo]);
   }
   return p;
 }
@@ -64,10 +61,9 @@ static int build_axes(sp_space *s, sp_error *err) {
     st = refine_axis(g->v[a], g->n[a], s->interp, &v[a], &n[a], err);
   if (!st && (double)n[0] * n[1] * n[2] > (double)SPACE_MAX_CONFIGS)
     st = sp__fail(err, SP_EINVAL, NULL, 0, 0, "grid-interp",
-                  "%zu x %zu x %zu configurations exceed the limit of %zu",
-                  n[0], n[1], n[2], SPACE_MAX_CONFIGS);
-  if (!st && sp__grid_init(&s->grid, n, (const int *const *)v))
-    st = sp__oom(err);
+                  "%zu x %zu x %zu configurations exceed the limit of %zu", n[0], n[1], n[2],
+                  SPACE_MAX_CONFIGS);
+  if (!st && sp__grid_init(&s->grid, n, (const int *const *)v)) st = sp__oom(err);
   for (int a = 0; a < 3; a++) free(v[a]);
   for (int a = 0; a < 3 && !st; a++) {
     s->pos[a] = locate_axis(g->v[a], g->n[a], s->grid.v[a], s->grid.n[a]);
@@ -91,8 +87,7 @@ static int build_power_map(sp_space *s) {
   return SP_OK;
 }
 
-int sp__space_init(sp_space *s, const sp_model *m, unsigned interp,
-                   sp_error *err) {
+int sp__space_init(sp_space *s, const sp_model *m, unsigned interp, sp_error *err) {
   memset(s, 0, sizeof *s);
   if (interp == 0)
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "grid-interp",
@@ -129,9 +124,7 @@ void sp__space_free(sp_space *s) {
   memset(s, 0, sizeof *s);
 }
 
-sp_config sp__space_config(const sp_space *s, size_t i) {
-  return sp__grid_config(&s->grid, i);
-}
+sp_config sp__space_config(const sp_space *s, size_t i) { return sp__grid_config(&s->grid, i); }
 
 size_t sp__space_index(const sp_space *s, const sp_config *cfg) {
   sp_grid_point p;
@@ -189,8 +182,8 @@ static int predict_power(sp_space *s, const sp_observation *obs) {
   return SP_OK;
 }
 
-int sp__space_predict(sp_space *s, const sp_observation *obs, double *t,
-                      double *p, sp_predict_info *info) {
+int sp__space_predict(sp_space *s, const sp_observation *obs, double *t, double *p,
+                      sp_predict_info *info) {
   int st = sp_model_predict_all(s->model, SP_TIME, obs, s->ct, info);
   if (st) return st;
   int power = p && predict_power(s, obs) == SP_OK;
@@ -205,15 +198,17 @@ int sp__space_predict(sp_space *s, const sp_observation *obs, double *t,
   return SP_OK;
 }
 
-size_t sp__space_measured(const sp_space *s, const sp_dataset *ds, size_t k,
-                          sp_quantity q, double *out) {
+size_t sp__space_measured(const sp_space *s, const sp_dataset *ds, size_t k, sp_quantity q,
+                          double *out) {
   size_t found = 0;
   for (size_t i = 0; i < s->n; i++) {
     sp_config c = sp__space_config(s, i);
-    int st = q == SP_TIME ? sp_dataset_time(ds, k, &c, &out[i])
-                          : sp_dataset_power(ds, k, &c, &out[i]);
-    if (st) out[i] = NAN;
-    else found++;
+    int st =
+        q == SP_TIME ? sp_dataset_time(ds, k, &c, &out[i]) : sp_dataset_power(ds, k, &c, &out[i]);
+    if (st)
+      out[i] = NAN;
+    else
+      found++;
   }
   return found;
 }

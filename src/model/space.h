@@ -19,28 +19,27 @@
 
 /* One refined axis position: the grid interval it lies in and where. */
 typedef struct sp_space_pos {
-  size_t lo;     /* grid index at or below */
-  double w;      /* 0 at grid value lo, 1 at lo + 1 (log-clock weight) */
+  size_t lo; /* grid index at or below */
+  double w;  /* 0 at grid value lo, 1 at lo + 1 (log-clock weight) */
 } sp_space_pos;
 
 typedef struct sp_space {
   const sp_model *model;
   unsigned interp;
-  sp_grid grid;            /* the space's axes */
-  size_t n;                /* configurations */
-  const sp_grid *coarse;   /* the model's time grid */
+  sp_grid grid;          /* the space's axes */
+  size_t n;              /* configurations */
+  const sp_grid *coarse; /* the model's time grid */
   size_t ncoarse;
   int has_power;
-  size_t *power_map;       /* coarse index -> power grid index or SP_NO_CONFIG */
-  sp_space_pos *pos[3];    /* per space axis value (CU axis: identity) */
-  double *ct, *cp, *raw;   /* coarse workspaces: time, power, power grid */
-  double *row;             /* one coarse memory row, blended */
+  size_t *power_map;     /* coarse index -> power grid index or SP_NO_CONFIG */
+  sp_space_pos *pos[3];  /* per space axis value (CU axis: identity) */
+  double *ct, *cp, *raw; /* coarse workspaces: time, power, power grid */
+  double *row;           /* one coarse memory row, blended */
 } sp_space;
 
 /* Builds the space of m refined by interp (1 = the model's grid).
  * SP_EINVAL when interp is 0 or so large that clocks would repeat. */
-int sp__space_init(sp_space *s, const sp_model *m, unsigned interp,
-                   sp_error *err);
+int sp__space_init(sp_space *s, const sp_model *m, unsigned interp, sp_error *err);
 void sp__space_free(sp_space *s);
 
 sp_config sp__space_config(const sp_space *s, size_t i);
@@ -52,12 +51,12 @@ size_t sp__space_nearest(const sp_space *s, const sp_config *cfg);
 /* Predicts obs over the space: time into t, power into p (NaN everywhere
  * when the observation or the model has no power; p may be NULL).  Uses
  * the space's workspaces, so one space serves one thread. */
-int sp__space_predict(sp_space *s, const sp_observation *obs, double *t,
-                      double *p, sp_predict_info *info);
+int sp__space_predict(sp_space *s, const sp_observation *obs, double *t, double *p,
+                      sp_predict_info *info);
 
 /* The measured value of dataset kernel k at every configuration of the
  * space (NaN where not measured); returns how many were found. */
-size_t sp__space_measured(const sp_space *s, const sp_dataset *ds, size_t k,
-                          sp_quantity q, double *out);
+size_t sp__space_measured(const sp_space *s, const sp_dataset *ds, size_t k, sp_quantity q,
+                          double *out);
 
 #endif

@@ -79,8 +79,7 @@ size_t sp__cu_dim(const sp_grid *g) { return g->n[0] - 1; }
 
 /* ---- surfaces ---------------------------------------------------------------- */
 
-static int fetch(const sp_dataset *ds, size_t k, sp_quantity q,
-                 const sp_config *c, double *v) {
+static int fetch(const sp_dataset *ds, size_t k, sp_quantity q, const sp_config *c, double *v) {
   return q == SP_TIME ? sp_dataset_time(ds, k, c, v) : sp_dataset_power(ds, k, c, v);
 }
 
@@ -109,24 +108,22 @@ static size_t count_missing(const sp_dataset *ds, size_t k, sp_quantity q, const
 
 /* The first missing point, and how many more there are, so that a user
  * can see whether one row or a whole axis is absent. */
-static int hole(const sp_dataset *ds, size_t k, sp_quantity q, const sp_grid *g,
-                const sp_config *c, int st, sp_error *err) {
+static int hole(const sp_dataset *ds, size_t k, sp_quantity q, const sp_grid *g, const sp_config *c,
+                int st, sp_error *err) {
   char cfg[64], more[96] = "";
   sp_config_format(c, cfg, sizeof cfg);
   size_t missing = count_missing(ds, k, q, g);
   if (missing > 1)
     snprintf(more, sizeof more, " and %zu other configuration%s of the grid", missing - 1,
              missing == 2 ? "" : "s");
-  return sp__fail(err, SP_EGRID, ds->runs_path, 0, 0,
-                  q == SP_TIME ? "time_ms" : "power_w",
-                  st == SP_ENOPOWER
-                      ? "kernel '%s' has no power at %s%s: the power grid has a hole"
-                      : "kernel '%s' has no row at %s%s: the grid has a hole",
+  return sp__fail(err, SP_EGRID, ds->runs_path, 0, 0, q == SP_TIME ? "time_ms" : "power_w",
+                  st == SP_ENOPOWER ? "kernel '%s' has no power at %s%s: the power grid has a hole"
+                                    : "kernel '%s' has no row at %s%s: the grid has a hole",
                   ds->kernels[k], cfg, more);
 }
 
-int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
-                         const sp_grid *g, sp_surface **out, sp_error *err) {
+int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q, const sp_grid *g,
+                         sp_surface **out, sp_error *err) {
   *out = NULL;
   /* The grid is the product of the distinct values of each axis, so a
    * sparse runs.csv makes it grow as the cube of its rows.  A grid with more
@@ -142,8 +139,7 @@ int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
     }
   sp_surface *s = calloc(1, sizeof *s);
   size_t n = sp__grid_size(g);
-  if (!s || sp__grid_copy(&s->grid, g) ||
-      !(s->values = malloc(n * sizeof(double))) ||
+  if (!s || sp__grid_copy(&s->grid, g) || !(s->values = malloc(n * sizeof(double))) ||
       !(s->kernel = strdup(ds->kernels[k]))) {
     sp_surface_free(s);
     return sp__oom(err);
@@ -161,14 +157,12 @@ int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
   return SP_OK;
 }
 
-int sp_surface_build(const sp_dataset *ds, size_t k, sp_quantity q,
-                     sp_surface **out, sp_error *err) {
+int sp_surface_build(const sp_dataset *ds, size_t k, sp_quantity q, sp_surface **out,
+                     sp_error *err) {
   sp_grid g;
   *out = NULL;
-  if (k >= ds->nkernels)
-    return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL, "no kernel %zu", k);
-  if (sp__grid_from_dataset(ds, &g))
-    return sp__oom(err);
+  if (k >= ds->nkernels) return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL, "no kernel %zu", k);
+  if (sp__grid_from_dataset(ds, &g)) return sp__oom(err);
   int st = sp__surface_build_on(ds, k, q, &g, out, err);
   sp__grid_free(&g);
   return st;
@@ -197,8 +191,7 @@ void sp__surface_region_features(const sp_surface *s, size_t ic, double *out) {
       *out++ = value_at(s, ic, ie, i + 1) / value_at(s, ic, ie, i);
 }
 
-void sp__surface_cu_features(const sp_surface *s, size_t ie, size_t im,
-                             double *out) {
+void sp__surface_cu_features(const sp_surface *s, size_t ie, size_t im, double *out) {
   for (size_t i = 0; i + 1 < s->grid.n[0]; i++)
     out[i] = value_at(s, i + 1, ie, im) / value_at(s, i, ie, im);
 }
@@ -214,9 +207,8 @@ static double walk(const double *r, size_t stride, size_t from, size_t to) {
   return f;
 }
 
-double sp__scale_ratio(const sp_grid *g, const double *cu_feat,
-                       const double *region_feat, const sp_grid_point *base,
-                       const sp_grid_point *target) {
+double sp__scale_ratio(const sp_grid *g, const double *cu_feat, const double *region_feat,
+                       const sp_grid_point *base, const sp_grid_point *target) {
   const size_t ne = g->n[1], nm = g->n[2];
   double f = cu_feat ? walk(cu_feat, 1, base->i[0], target->i[0]) : 1.0;
   if (!region_feat) return f;
@@ -227,17 +219,15 @@ double sp__scale_ratio(const sp_grid *g, const double *cu_feat,
 }
 
 /* Fills line[0..n) with base_value scaled from position at along ratios r. */
-static void fan_out(const double *r, size_t n, size_t at, double base_value,
-                    double *line, size_t stride) {
+static void fan_out(const double *r, size_t n, size_t at, double base_value, double *line,
+                    size_t stride) {
   line[at * stride] = base_value;
-  for (size_t i = at + 1; i < n; i++)
-    line[i * stride] = line[(i - 1) * stride] * r[i - 1];
+  for (size_t i = at + 1; i < n; i++) line[i * stride] = line[(i - 1) * stride] * r[i - 1];
   for (size_t i = at; i-- > 0;) line[i * stride] = line[(i + 1) * stride] / r[i];
 }
 
-void sp__scale_all(const sp_grid *g, const double *cu_feat,
-                   const double *const *region_feats, const sp_grid_point *base,
-                   double base_value, double *out) {
+void sp__scale_all(const sp_grid *g, const double *cu_feat, const double *const *region_feats,
+                   const sp_grid_point *base, double base_value, double *out) {
   const size_t nc = g->n[0], ne = g->n[1], nm = g->n[2];
   const size_t eb = base->i[1], mb = base->i[2];
   for (size_t ic = 0; ic < nc; ic++) {
@@ -252,21 +242,20 @@ void sp__scale_all(const sp_grid *g, const double *cu_feat,
     fan_out(rf + mb * (ne - 1), ne, eb, v, region + mb, nm);
     /* Memory walk along each engine clock. */
     for (size_t ie = 0; ie < ne; ie++)
-      fan_out(rf + nm * (ne - 1) + ie * (nm - 1), nm, mb, region[ie * nm + mb],
-              region + ie * nm, 1);
+      fan_out(rf + nm * (ne - 1) + ie * (nm - 1), nm, mb, region[ie * nm + mb], region + ie * nm,
+              1);
   }
 }
 
 /* ---- CSV output -------------------------------------------------------------- */
 
-static int row(FILE *fp, const sp_surface *s, const char *kind,
-               const sp_grid_point *a, const sp_grid_point *b, double ratio) {
+static int row(FILE *fp, const sp_surface *s, const char *kind, const sp_grid_point *a,
+               const sp_grid_point *b, double ratio) {
   const sp_grid *g = &s->grid;
   if (sp__csv_quoted(fp, s->kernel) < 0) return -1;
-  return fprintf(fp, ",%s,%s,%d,%d,%d,%d,%d,%d,%.9g\n",
-                 s->quantity == SP_TIME ? "time" : "power", kind,
-                 g->v[0][a->i[0]], g->v[1][a->i[1]], g->v[2][a->i[2]],
-                 g->v[0][b->i[0]], g->v[1][b->i[1]], g->v[2][b->i[2]], ratio);
+  return fprintf(fp, ",%s,%s,%d,%d,%d,%d,%d,%d,%.9g\n", s->quantity == SP_TIME ? "time" : "power",
+                 kind, g->v[0][a->i[0]], g->v[1][a->i[1]], g->v[2][a->i[2]], g->v[0][b->i[0]],
+                 g->v[1][b->i[1]], g->v[2][b->i[2]], ratio);
 }
 
 int sp_surface_write_csv(const sp_surface *s, FILE *fp) {
@@ -290,21 +279,23 @@ int sp_surface_write_csv(const sp_surface *s, FILE *fp) {
         }
         if (ic + 1 < nc) {
           sp_grid_point q = {{ic + 1, ie, im}};
-          bad |= row(fp, s, "cu", &p, &q,
-                     value_at(s, ic + 1, ie, im) / value_at(s, ic, ie, im)) < 0;
+          bad |=
+              row(fp, s, "cu", &p, &q, value_at(s, ic + 1, ie, im) / value_at(s, ic, ie, im)) < 0;
         }
       }
   sp__c_numeric_end(&cnum);
   return bad ? SP_EIO : SP_OK;
 }
 
-int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
-                     const char *path, sp_error *err) {
+int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q, const char *path,
+                     sp_error *err) {
   sp_atomic_file af;
   int st = sp__atomic_open_output(&af, path, SP_OUTPUT_SURFACES, err);
   if (st) return st;
-  fputs("kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,"
-        "memory_to,ratio\n", af.fp);
+  fputs(
+      "kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,"
+      "memory_to,ratio\n",
+      af.fp);
   for (size_t k = k0; k < k1 && !st; k++) {
     sp_surface *s;
     st = sp_surface_build(ds, k, q, &s, err);
@@ -319,18 +310,17 @@ int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q,
   return sp__atomic_commit(&af, err);
 }
 
-int sp_surface_scale(const sp_surface *s, const sp_config *base,
-                     const sp_config *target, double base_value, double *out) {
+int sp_surface_scale(const sp_surface *s, const sp_config *base, const sp_config *target,
+                     double base_value, double *out) {
   sp_grid_point b, t;
-  if (sp__grid_locate(&s->grid, base, &b) || sp__grid_locate(&s->grid, target, &t))
-    return SP_EGRID;
+  if (sp__grid_locate(&s->grid, base, &b) || sp__grid_locate(&s->grid, target, &t)) return SP_EGRID;
   const size_t dim = sp__region_dim(&s->grid), cdim = sp__cu_dim(&s->grid);
   double *feat = malloc((dim + cdim + 1) * sizeof(double));
   if (!feat) return SP_ENOMEM;
   sp__surface_region_features(s, t.i[0], feat);
   sp__surface_cu_features(s, b.i[1], b.i[2], feat + dim);
-  *out = base_value * sp__scale_ratio(&s->grid, cdim ? feat + dim : NULL,
-                                      dim ? feat : NULL, &b, &t);
+  *out =
+      base_value * sp__scale_ratio(&s->grid, cdim ? feat + dim : NULL, dim ? feat : NULL, &b, &t);
   free(feat);
   return SP_OK;
 }

@@ -18,12 +18,12 @@
 #include "scalepredict.h"
 
 typedef struct sp_grid {
-  size_t n[3];  /* values per axis */
-  int *v[3];    /* ascending axis values */
+  size_t n[3]; /* values per axis */
+  int *v[3];   /* ascending axis values */
 } sp_grid;
 
 typedef struct sp_grid_point {
-  size_t i[3];  /* axis indices */
+  size_t i[3]; /* axis indices */
 } sp_grid_point;
 
 int sp__grid_init(sp_grid *g, const size_t n[3], const int *const v[3]);
@@ -44,30 +44,27 @@ struct sp_surface {
   char *kernel;
   sp_quantity quantity;
   sp_grid grid;
-  double *values;  /* sp__grid_size values */
+  double *values; /* sp__grid_size values */
 };
 
 /* Fills the cube of kernel k over grid g from ds.  SP_EGRID names the first
  * missing configuration (or missing power). */
-int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q,
-                         const sp_grid *g, sp_surface **out, sp_error *err);
+int sp__surface_build_on(const sp_dataset *ds, size_t k, sp_quantity q, const sp_grid *g,
+                         sp_surface **out, sp_error *err);
 /* The dataset's full grid. */
 int sp__grid_from_dataset(const sp_dataset *ds, sp_grid *g);
 /* Region features of CU index ic (sp__region_dim values). */
 void sp__surface_region_features(const sp_surface *s, size_t ic, double *out);
 /* CU features at base clock indices (ie, im) (sp__cu_dim values). */
-void sp__surface_cu_features(const sp_surface *s, size_t ie, size_t im,
-                             double *out);
+void sp__surface_cu_features(const sp_surface *s, size_t ie, size_t im, double *out);
 
 /* Ratio target/base given the CU features and the target region's
  * features (either may be NULL when its dimension is 0). */
-double sp__scale_ratio(const sp_grid *g, const double *cu_feat,
-                       const double *region_feat, const sp_grid_point *base,
-                       const sp_grid_point *target);
+double sp__scale_ratio(const sp_grid *g, const double *cu_feat, const double *region_feat,
+                       const sp_grid_point *base, const sp_grid_point *target);
 /* base_value scaled to every grid point; region_feats[ic] is the feature
  * vector used inside CU region ic.  out has sp__grid_size values. */
-void sp__scale_all(const sp_grid *g, const double *cu_feat,
-                   const double *const *region_feats, const sp_grid_point *base,
-                   double base_value, double *out);
+void sp__scale_all(const sp_grid *g, const double *cu_feat, const double *const *region_feats,
+                   const sp_grid_point *base, double base_value, double *out);
 
 #endif

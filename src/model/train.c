@@ -28,9 +28,9 @@ typedef struct trainer {
   const sp_dataset *ds;
   const sp_train_params *p;
   sp_model *m;
-  size_t *kernels;      /* dataset indices of training kernels */
+  size_t *kernels; /* dataset indices of training kernels */
   size_t n;
-  double *x;            /* n * ncounters normalized base counters */
+  double *x; /* n * ncounters normalized base counters */
   sp_progress_fn progress;
   void *user;
   size_t done, total;
@@ -52,8 +52,7 @@ static int pick_kernels(trainer *t) {
   if (!m->train_kernels) return sp__oom(t->err);
   m->ntrain = t->n;
   for (size_t i = 0; i < t->n; i++)
-    if (sp__set_string(&m->train_kernels[i], ds->kernels[t->kernels[i]]))
-      return sp__oom(t->err);
+    if (sp__set_string(&m->train_kernels[i], ds->kernels[t->kernels[i]])) return sp__oom(t->err);
   return SP_OK;
 }
 
@@ -96,15 +95,13 @@ static int gather_counters(trainer *t) {
     }
     memcpy(t->x + i * nc, v, nc * sizeof(double));
   }
-  for (size_t i = 0; i < t->n; i++)
-    sp__model_normalize(m, t->x + i * nc, t->x + i * nc, NULL);
+  for (size_t i = 0; i < t->n; i++) sp__model_normalize(m, t->x + i * nc, t->x + i * nc, NULL);
   return SP_OK;
 }
 
 /* ---- the power grid: the largest complete sub-grid around the base ------- */
 
-static size_t count_missing(const trainer *t, unsigned char *keep[3],
-                            size_t *missing[3]) {
+static size_t count_missing(const trainer *t, unsigned char *keep[3], size_t *missing[3]) {
   const sp_dataset *ds = t->ds;
   size_t total = 0;
   for (int a = 0; a < 3; a++) memset(missing[a], 0, ds->naxis[a] * sizeof(size_t));
@@ -127,8 +124,7 @@ static size_t count_missing(const trainer *t, unsigned char *keep[3],
 
 /* Drops, one at a time, the axis value with the most missing power
  * readings (never the base's own) until every kept cell has power. */
-static int power_grid(const trainer *t, const sp_grid_point *base, sp_grid *out,
-                      int *ok) {
+static int power_grid(const trainer *t, const sp_grid_point *base, sp_grid *out, int *ok) {
   const sp_dataset *ds = t->ds;
   unsigned char *keep[3] = {0};
   size_t *missing[3] = {0};
@@ -137,8 +133,10 @@ static int power_grid(const trainer *t, const sp_grid_point *base, sp_grid *out,
   for (int a = 0; a < 3 && !st; a++) {
     keep[a] = malloc(ds->naxis[a]);
     missing[a] = malloc(ds->naxis[a] * sizeof(size_t));
-    if (!keep[a] || !missing[a]) st = SP_ENOMEM;
-    else memset(keep[a], 1, ds->naxis[a]);
+    if (!keep[a] || !missing[a])
+      st = SP_ENOMEM;
+    else
+      memset(keep[a], 1, ds->naxis[a]);
   }
   while (!st && count_missing(t, keep, missing) > 0) {
     int ba = -1;
@@ -177,14 +175,11 @@ static int power_grid(const trainer *t, const sp_grid_point *base, sp_grid *out,
 
 /* ---- cluster sets --------------------------------------------------------- */
 
-static int train_set(trainer *t, sp_cluster_set *set, const double *feat,
-                     unsigned long seed) {
+static int train_set(trainer *t, sp_cluster_set *set, const double *feat, unsigned long seed) {
   sp_kmeans_params kp = {t->p->clusters, seed, t->p->restarts, 300};
   sp_kmeans_result r;
   int st = sp__kmeans(feat, t->n, set->dim, &kp, &r);
-  if (st)
-    return sp__fail(t->err, st, NULL, 0, 0, NULL, "k-means failed: %s",
-                    sp_strerror(st));
+  if (st) return sp__fail(t->err, st, NULL, 0, 0, NULL, "k-means failed: %s", sp_strerror(st));
   set->nclusters = r.k;
   set->centroids = r.centroids;
   set->assign = r.assign;
@@ -200,8 +195,8 @@ static int train_set(trainer *t, sp_cluster_set *set, const double *feat,
    * saturate the network); counting the kernels it gets wrong lets the
    * caller report that rather than ship it silently. */
   for (size_t i = 0; i < t->n; i++)
-    set->misclassified += sp__classifier_classify(set->clf, t->x + i * t->m->ncounters,
-                                                  NULL) != set->assign[i];
+    set->misclassified +=
+        sp__classifier_classify(set->clf, t->x + i * t->m->ncounters, NULL) != set->assign[i];
   return SP_OK;
 }
 
@@ -209,8 +204,7 @@ static int train_set(trainer *t, sp_cluster_set *set, const double *feat,
  * say, 1e-300 ms and 1e300 ms has ratios that overflow to infinity or
  * underflow to zero; no centroid can represent them, so the kernel is named
  * instead of letting k-means refuse the whole set. */
-static int check_features(const trainer *t, sp_quantity q, size_t i,
-                          const double *f, size_t dim) {
+static int check_features(const trainer *t, sp_quantity q, size_t i, const double *f, size_t dim) {
   for (size_t d = 0; d < dim; d++)
     if (!(isfinite(f[d]) && f[d] > 0))
       return sp__fail(t->err, SP_ENUMERIC, t->ds->runs_path, 0, 0,
@@ -245,8 +239,7 @@ static int train_submodel(trainer *t, sp_quantity q, sp_surface **surf) {
       if (cs->kind == SP_SET_REGION)
         sp__surface_region_features(surf[i], set, feat + i * cs->dim);
       else
-        sp__surface_cu_features(surf[i], s->base.i[1], s->base.i[2],
-                                feat + i * cs->dim);
+        sp__surface_cu_features(surf[i], s->base.i[1], s->base.i[2], feat + i * cs->dim);
       st = check_features(t, q, i, feat + i * cs->dim, cs->dim);
     }
     /* Each set gets its own seed so sets do not share random streams. */
@@ -262,8 +255,7 @@ static int build_surfaces(trainer *t, sp_quantity q, sp_surface ***out) {
   if (!surf) return sp__oom(t->err);
   int st = SP_OK;
   for (size_t i = 0; i < t->n && !st; i++)
-    st = sp__surface_build_on(t->ds, t->kernels[i], q, &t->m->sub[q].grid, &surf[i],
-                              t->err);
+    st = sp__surface_build_on(t->ds, t->kernels[i], q, &t->m->sub[q].grid, &surf[i], t->err);
   *out = surf;
   return st;
 }
@@ -299,14 +291,16 @@ static int setup_power_grid(trainer *t) {
     return sp__set_string(&m->power_note,
                           "no power model: the data has no complete power grid "
                           "around the base configuration")
-               ? sp__oom(t->err) : SP_OK;
+               ? sp__oom(t->err)
+               : SP_OK;
   sp__grid_locate(&s->grid, &m->base, &s->base);
   s->present = 1;
   if (sp__grid_size(&s->grid) < sp__grid_size(&m->sub[SP_TIME].grid))
     return sp__set_string(&m->power_note,
                           "power is modeled on the sub-grid where every training "
                           "kernel has power readings")
-               ? sp__oom(t->err) : SP_OK;
+               ? sp__oom(t->err)
+               : SP_OK;
   return SP_OK;
 }
 
@@ -339,7 +333,8 @@ static int fit_methods(trainer *t) {
     if (!((t->p->methods >> (i - 1)) & 1u)) continue;
     void *state = NULL;
     st = sp__method_table[i]->fit(&d, t->p, &state, t->err);
-    if (st && sp__method_table[i]->free) sp__method_table[i]->free(state);
+    if (st && sp__method_table[i]->free)
+      sp__method_table[i]->free(state);
     else if (sp__model_add_method(t->m, sp__method_table[i], state))
       st = sp__fail(t->err, SP_EINVAL, NULL, 0, 0, "methods", "a model carries at most %d methods",
                     SP_MODEL_MAX_METHODS);
@@ -370,13 +365,11 @@ int sp_train_params_set_methods(sp_train_params *p, const char *list, sp_error *
   return st;
 }
 
-static int check_params(const sp_dataset *ds, const sp_train_params *p,
-                        sp_error *err) {
+static int check_params(const sp_dataset *ds, const sp_train_params *p, sp_error *err) {
   if (p->clusters < 1)
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "clusters", "k must be at least 1");
   if (p->restarts < 1 || p->max_epochs < 1)
-    return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL,
-                    "restarts and epochs must be at least 1");
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL, "restarts and epochs must be at least 1");
   if (!ds->counters_path)
     return sp__fail(err, SP_EINVAL, ds->runs_path, 0, 0, NULL,
                     "training needs counters.csv as well as runs.csv");
@@ -395,8 +388,10 @@ int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out) {
     out->k_min = cs->nclusters < out->k_min ? cs->nclusters : out->k_min;
     out->k_max = cs->nclusters > out->k_max ? cs->nclusters : out->k_max;
     out->assignments += m->ntrain;
-    if (cs->misclassified == (size_t)-1) out->trained = 0;
-    else out->misclassified += cs->misclassified;
+    if (cs->misclassified == (size_t)-1)
+      out->trained = 0;
+    else
+      out->misclassified += cs->misclassified;
     if (!sp__classifier_has_network(cs->clf)) continue;
     const double mse = sp__classifier_train_mse(cs->clf);
     out->networks++;
@@ -407,14 +402,12 @@ int sp_model_summary(const sp_model *m, sp_quantity q, sp_train_summary *out) {
     out->unconverged = out->misclassified = 0;
     out->worst_mse = NAN;
   }
-  for (size_t c = 0; c < m->ncounters; c++)
-    out->constant_counters += m->cmin[c] == m->cmax[c];
+  for (size_t c = 0; c < m->ncounters; c++) out->constant_counters += m->cmin[c] == m->cmax[c];
   return SP_OK;
 }
 
-int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
-                   sp_progress_fn progress, void *user, sp_model **out,
-                   sp_error *err) {
+int sp_model_train(const sp_dataset *ds, const sp_train_params *params, sp_progress_fn progress,
+                   void *user, sp_model **out, sp_error *err) {
   *out = NULL;
   /* GSL's default handler aborts; the library reports statuses instead. */
   gsl_set_error_handler_off();
@@ -429,11 +422,9 @@ int sp_model_train(const sp_dataset *ds, const sp_train_params *params,
   if (!st) st = gather_counters(&t);
   if (!st) st = build_surfaces(&t, SP_TIME, &surf[SP_TIME]);
   if (!st) st = setup_power_grid(&t);
-  if (!st && t.m->sub[SP_POWER].present)
-    st = build_surfaces(&t, SP_POWER, &surf[SP_POWER]);
+  if (!st && t.m->sub[SP_POWER].present) st = build_surfaces(&t, SP_POWER, &surf[SP_POWER]);
   for (int q = 0; q < 2; q++)
-    if (t.m->sub[q].present)
-      t.total += t.m->sub[q].grid.n[0] + (t.m->sub[q].grid.n[0] > 1);
+    if (t.m->sub[q].present) t.total += t.m->sub[q].grid.n[0] + (t.m->sub[q].grid.n[0] > 1);
   for (int q = 0; q < 2 && !st; q++)
     if (t.m->sub[q].present) st = train_submodel(&t, (sp_quantity)q, surf[q]);
   if (!st) st = fit_methods(&t);

@@ -13,9 +13,8 @@
  * prediction free of heap allocation. */
 #define MAX_SETS 1024
 
-int sp__model_predict_choice(const sp_model *m, sp_quantity q,
-                             const size_t *choice, double base_value,
-                             double *out) {
+int sp__model_predict_choice(const sp_model *m, sp_quantity q, const size_t *choice,
+                             double base_value, double *out) {
   int st = sp__model_check_quantity(m, q);
   if (st) return st;
   const sp_submodel *s = &m->sub[q];
@@ -28,21 +27,19 @@ int sp__model_predict_choice(const sp_model *m, sp_quantity q,
   }
   const sp_cluster_set *cu = sp__submodel_cu_set(s);
   const double *cu_feat = cu && cu->dim ? cu->centroids + choice[nc] * cu->dim : NULL;
-  sp__scale_all(&s->grid, cu_feat, sp__region_dim(&s->grid) ? regions : NULL,
-                &s->base, base_value, out);
+  sp__scale_all(&s->grid, cu_feat, sp__region_dim(&s->grid) ? regions : NULL, &s->base, base_value,
+                out);
   return sp__check_positive(out, sp__grid_size(&s->grid));
 }
 
 /* Classifies the observation in every set of submodel q. */
-static int classify(const sp_model *m, sp_quantity q, const sp_observation *obs,
-                    size_t *choice) {
+static int classify(const sp_model *m, sp_quantity q, const sp_observation *obs, size_t *choice) {
   const sp_submodel *s = &m->sub[q];
   if (s->nsets > MAX_SETS + 1) return SP_EINVAL;
   double stack[SP_NORM_STACK];
   double *x = sp__model_normalized(m, obs->counters, stack, NULL);
   if (!x) return SP_ENOMEM;
-  for (size_t i = 0; i < s->nsets; i++)
-    choice[i] = sp__set_classify(&s->sets[i], x, NULL);
+  for (size_t i = 0; i < s->nsets; i++) choice[i] = sp__set_classify(&s->sets[i], x, NULL);
   if (x != stack) free(x);
   return SP_OK;
 }
@@ -71,8 +68,7 @@ static int wu2015_predict_at(const sp_model *m, const void *state, sp_quantity q
   const sp_cluster_set *region = &s->sets[t->i[0]];
   const sp_cluster_set *cu = sp__submodel_cu_set(s);
   const double *rf = region->dim ? region->centroids + choice[t->i[0]] * region->dim : NULL;
-  const double *cf =
-      cu && cu->dim ? cu->centroids + choice[s->nsets - 1] * cu->dim : NULL;
+  const double *cf = cu && cu->dim ? cu->centroids + choice[s->nsets - 1] * cu->dim : NULL;
   *out = base_value(q, obs) * sp__scale_ratio(&s->grid, cf, rf, &s->base, t);
   return sp__check_positive(out, 1);
 }

@@ -19,8 +19,7 @@ double sp__fig_text_width(const char *text, double size) {
   return text ? CHAR_EM * size * (double)strlen(text) : 0;
 }
 
-void sp__fig_begin(sp_fig *f, FILE *fp, double w, double h, const char *title,
-                   double legend_w) {
+void sp__fig_begin(sp_fig *f, FILE *fp, double w, double h, const char *title, double legend_w) {
   memset(f, 0, sizeof *f);
   /* A canvas narrower than its title would clip it: widen it instead. */
   w = fmax(w, ceil(sp__fig_text_width(title, TITLE_SIZE) + 20));
@@ -63,8 +62,7 @@ static double nice_step(double raw) {
 static size_t linear_ticks(double lo, double hi, double *t, size_t max) {
   double step = nice_step((hi - lo) / (double)(max > 2 ? max - 1 : 1));
   size_t n = 0;
-  for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9 && n < max;
-       v += step)
+  for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9 && n < max; v += step)
     t[n++] = fabs(v) < step * 1e-9 ? 0.0 : v;
   return n;
 }
@@ -103,8 +101,8 @@ static void draw_x_ticks(sp_fig *f) {
   double yb = f->top + f->ph;
   for (size_t i = 0; i < n; i++) {
     double x = f->left + (t[i] - f->x0) / (f->x1 - f->x0) * f->pw;
-    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-            x, f->top, x, yb, sp__color(SP_COLOR_GRID));
+    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x,
+            f->top, x, yb, sp__color(SP_COLOR_GRID));
     tick_label(label, sizeof label, t[i], f->logx);
     sp__fig_text(f, x, yb + 14, "middle", 10, label);
   }
@@ -138,8 +136,8 @@ static void pad(double *lo, double *hi) {
   *hi += p;
 }
 
-void sp__fig_axes(sp_fig *f, double xmin, double xmax, double ymin, double ymax,
-                  int logx, int logy, const char *xlabel, const char *ylabel) {
+void sp__fig_axes(sp_fig *f, double xmin, double xmax, double ymin, double ymax, int logx, int logy,
+                  const char *xlabel, const char *ylabel) {
   f->logx = logx;
   f->logy = logy;
   f->x0 = logx ? log10(xmin) : xmin;
@@ -166,17 +164,14 @@ static void tooltip_open(FILE *fp, const char *text) {
   fputs("</title>", fp);
 }
 
-static void tooltip_close(FILE *fp, const char *text) {
-  fputs(text ? "</g>\n" : "\n", fp);
-}
+static void tooltip_close(FILE *fp, const char *text) { fputs(text ? "</g>\n" : "\n", fp); }
 
 /* Whether a point can be drawn: finite, and positive on a log axis. */
 static int visible(const sp_fig *f, double x, double y) {
   return isfinite(x) && isfinite(y) && (!f->logx || x > 0) && (!f->logy || y > 0);
 }
 
-void sp__fig_point(sp_fig *f, double x, double y, double r, const char *fill,
-                   const char *tip) {
+void sp__fig_point(sp_fig *f, double x, double y, double r, const char *fill, const char *tip) {
   if (!visible(f, x, y)) return;
   tooltip_open(f->fp, tip);
   fprintf(f->fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"none\"/>",
@@ -184,10 +179,10 @@ void sp__fig_point(sp_fig *f, double x, double y, double r, const char *fill,
   tooltip_close(f->fp, tip);
 }
 
-void sp__fig_polyline(sp_fig *f, const double *x, const double *y, size_t n,
-                      const char *stroke, double width, int dashed) {
-  fprintf(f->fp, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s points=\"",
-          stroke, width, dashed ? " stroke-dasharray=\"4 3\"" : "");
+void sp__fig_polyline(sp_fig *f, const double *x, const double *y, size_t n, const char *stroke,
+                      double width, int dashed) {
+  fprintf(f->fp, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s points=\"", stroke,
+          width, dashed ? " stroke-dasharray=\"4 3\"" : "");
   for (size_t i = 0; i < n; i++)
     if (visible(f, x[i], y[i]))
       fprintf(f->fp, "%.1f,%.1f ", sp__fig_px(f, x[i]), sp__fig_py(f, y[i]));
@@ -198,11 +193,13 @@ void sp__fig_legend(sp_fig *f, const char *color, const char *label, int line) {
   double x = f->legend_w > 0 ? f->left + f->pw + 12 : f->left + f->pw - 150;
   double y = f->top + 12 + 15 * (double)f->legend++;
   if (line)
-    fprintf(f->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"2\"/>\n", x, y - 3, x + 16, y - 3, color);
+    fprintf(f->fp,
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+            "stroke-width=\"2\"/>\n",
+            x, y - 3, x + 16, y - 3, color);
   else
-    fprintf(f->fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"none\"/>\n", x + 8, y - 3,
-            color);
+    fprintf(f->fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"none\"/>\n", x + 8,
+            y - 3, color);
   sp__fig_text(f, x + 22, y + 1, "start", 10, label);
 }
 
@@ -212,11 +209,13 @@ double sp__fig_legend_width(const char *label) {
   return label ? 12 + 22 + sp__fig_text_width(label, 10) + 8 : 0;
 }
 
-void sp__fig_rect(sp_fig *f, double x, double y, double w, double h,
-                  const char *fill, const char *tip) {
+void sp__fig_rect(sp_fig *f, double x, double y, double w, double h, const char *fill,
+                  const char *tip) {
   tooltip_open(f->fp, tip);
-  fprintf(f->fp, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
-                 "stroke=\"none\"/>", x, y, w, h, fill);
+  fprintf(f->fp,
+          "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
+          "stroke=\"none\"/>",
+          x, y, w, h, fill);
   tooltip_close(f->fp, tip);
 }
 
@@ -228,22 +227,24 @@ void sp__fig_frame(sp_fig *f, double x, double y, double w, double h) {
 }
 
 void sp__fig_vtext(sp_fig *f, double x, double y, double size, const char *text) {
-  fprintf(f->fp, "<text transform=\"translate(%g %.1f) rotate(-90)\" "
-                 "text-anchor=\"middle\" font-size=\"%.0f\">", x, y, size);
+  fprintf(f->fp,
+          "<text transform=\"translate(%g %.1f) rotate(-90)\" "
+          "text-anchor=\"middle\" font-size=\"%.0f\">",
+          x, y, size);
   sp__xml_text(f->fp, text);
   fputs("</text>\n", f->fp);
 }
 
 void sp__fig_text(sp_fig *f, double x, double y, const char *anchor, double size,
                   const char *text) {
-  fprintf(f->fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.0f\">",
-          x, y, anchor, size);
+  fprintf(f->fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.0f\">", x, y, anchor,
+          size);
   sp__xml_text(f->fp, text);
   fputs("</text>\n", f->fp);
 }
 
-void sp__fig_colorbar(sp_fig *f, double x, double y, double h, double lo,
-                      double hi, const char *label) {
+void sp__fig_colorbar(sp_fig *f, double x, double y, double h, double lo, double hi,
+                      const char *label) {
   enum { STEPS = 32 };
   char color[8], text[32];
   for (int i = 0; i < STEPS; i++) {

@@ -18,19 +18,17 @@ enum { TOP = 30, PANEL_TITLE = 18, BELOW = 40, YLABEL_W = 20, GAP = 24, PER_ROW 
 enum { BAR_W = 12, BAR_MIN_H = 100, TIP_MAX = 256 };
 
 typedef struct layout {
-  double cell;           /* a cell's side in pixels */
-  double rowlab;         /* room for the row labels left of a panel */
-  double head, foot;     /* room above and below a panel */
-  double slot_w, slot_h; /* a panel with its labels */
-  size_t per_row;        /* panels in a row of the grid */
-  int all_cols, all_rows;/* label every column (row), not just the ends */
-  double lo, hi;         /* the colour scale (logarithms on a log scale) */
-  size_t drawn;          /* cells with a colour */
+  double cell;            /* a cell's side in pixels */
+  double rowlab;          /* room for the row labels left of a panel */
+  double head, foot;      /* room above and below a panel */
+  double slot_w, slot_h;  /* a panel with its labels */
+  size_t per_row;         /* panels in a row of the grid */
+  int all_cols, all_rows; /* label every column (row), not just the ends */
+  double lo, hi;          /* the colour scale (logarithms on a log scale) */
+  size_t drawn;           /* cells with a colour */
 } layout;
 
-static int drawn(const sp_heatmap *h, double v) {
-  return isfinite(v) && (!h->log_scale || v > 0);
-}
+static int drawn(const sp_heatmap *h, double v) { return isfinite(v) && (!h->log_scale || v > 0); }
 
 static double scaled(const sp_heatmap *h, double v) { return h->log_scale ? log(v) : v; }
 
@@ -76,14 +74,15 @@ static void lay_out(const sp_heatmap *h, layout *l) {
 }
 
 static void cell_tip(const sp_heatmap *h, size_t i, char *buf, size_t size) {
-  if (h->tip) h->tip(h->tip_ctx, i, buf, size);
-  else snprintf(buf, size, h->fmt ? h->fmt : "%.4g", h->v[i]);
+  if (h->tip)
+    h->tip(h->tip_ctx, i, buf, size);
+  else
+    snprintf(buf, size, h->fmt ? h->fmt : "%.4g", h->v[i]);
 }
 
 /* Cell i at pixel (x, y), labelled in the paper's colour on the ramp's dark
  * half so that the label stays readable. */
-static void cell(sp_fig *f, const sp_heatmap *h, const layout *l, size_t i, double x,
-                 double y) {
+static void cell(sp_fig *f, const sp_heatmap *h, const layout *l, size_t i, double x, double y) {
   double t = l->hi > l->lo ? (scaled(h, h->v[i]) - l->lo) / (l->hi - l->lo) : 0.5;
   char color[8], tip[TIP_MAX], label[64];
   sp__ramp(t, color);
@@ -97,16 +96,14 @@ static void cell(sp_fig *f, const sp_heatmap *h, const layout *l, size_t i, doub
   if (t < 0.5) fputs("</g>\n", f->fp);
 }
 
-static void axis_labels(sp_fig *f, const sp_heatmap *h, const layout *l, double x0,
-                        double y0) {
+static void axis_labels(sp_fig *f, const sp_heatmap *h, const layout *l, double x0, double y0) {
   double ph = l->cell * (double)h->nrows, pw = l->cell * (double)h->ncols;
   for (size_t c = 0; c < h->ncols; c++)
     if (l->all_cols || c == 0 || c + 1 == h->ncols)
       sp__fig_text(f, x0 + l->cell * ((double)c + 0.5), y0 + ph + 14, "middle", 10, h->cols[c]);
   for (size_t r = 0; r < h->nrows; r++)
     if (l->all_rows || r == 0 || r + 1 == h->nrows)
-      sp__fig_text(f, x0 - 5, y0 + ph - l->cell * ((double)r + 0.5) + 3.5, "end", 10,
-                   h->rows[r]);
+      sp__fig_text(f, x0 - 5, y0 + ph - l->cell * ((double)r + 0.5) + 3.5, "end", 10, h->rows[r]);
   if (h->xlabel) sp__fig_text(f, x0 + pw / 2, y0 + ph + 30, "middle", 11, h->xlabel);
   if (h->ylabel) sp__fig_vtext(f, x0 - l->rowlab - YLABEL_W / 2 + 4, y0 + ph / 2, 11, h->ylabel);
 }
@@ -141,8 +138,9 @@ int sp__svg_heatmap(FILE *fp, const sp_heatmap *h) {
   lay_out(h, &l);
   size_t prows = (h->npanels + l.per_row - 1) / l.per_row;
   double bar_h = fmax(l.cell * (double)h->nrows, BAR_MIN_H);
-  double bar_w = BAR_W + 4 + fmax(sp__fig_text_width("0.000e+00", 10),
-                                  sp__fig_text_width(h->scale_label, 10) - BAR_W);
+  double bar_w =
+      BAR_W + 4 +
+      fmax(sp__fig_text_width("0.000e+00", 10), sp__fig_text_width(h->scale_label, 10) - BAR_W);
   double w = (double)l.per_row * l.slot_w + bar_w + 10;
   double ht = fmax(TOP + (double)prows * l.slot_h, TOP + fmax(l.head, 14) + bar_h + 30);
   sp_fig f;

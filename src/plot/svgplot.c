@@ -46,8 +46,7 @@ static const char *color_of(const sp_chart *c, const sp_series *s, size_t i) {
 /* The legend column beside the plot: as wide as its longest entry needs. */
 static double legend_w(const sp_chart *c, const sp_series *s, size_t ns) {
   double w = 0;
-  for (size_t i = 0; i < ns && !c->legend_inside; i++)
-    w = fmax(w, sp__fig_legend_width(s[i].name));
+  for (size_t i = 0; i < ns && !c->legend_inside; i++) w = fmax(w, sp__fig_legend_width(s[i].name));
   return w;
 }
 

@@ -18,7 +18,7 @@ typedef enum sp_chart_kind { SP_CHART_LINES, SP_CHART_POINTS } sp_chart_kind;
 
 /* How a series is drawn. */
 typedef enum sp_mark {
-  SP_MARK_CHART,       /* as the chart's kind says */
+  SP_MARK_CHART, /* as the chart's kind says */
   SP_MARK_LINE,
   SP_MARK_POINTS,
   SP_MARK_LINE_POINTS, /* a line with a point at each vertex */
@@ -31,23 +31,23 @@ typedef struct sp_series {
   size_t n;
   /* The rest may be left zero for the chart's defaults. */
   sp_mark mark;
-  const char *color;   /* NULL: sp__palette(the series' index) */
-  double width;        /* line width in pixels (2) */
-  double radius;       /* point radius in pixels (2) */
-  sp_tip_fn tip;       /* point j's tooltip is tip(tip_ctx, j, ...); NULL: none */
+  const char *color; /* NULL: sp__palette(the series' index) */
+  double width;      /* line width in pixels (2) */
+  double radius;     /* point radius in pixels (2) */
+  sp_tip_fn tip;     /* point j's tooltip is tip(tip_ctx, j, ...); NULL: none */
   const void *tip_ctx;
 } sp_series;
 
 typedef struct sp_chart {
   const char *title, *xlabel, *ylabel;
-  sp_chart_kind kind;    /* how series of mark SP_MARK_CHART are drawn */
-  int logx, logy;        /* logarithmic axes (non-positive values are skipped) */
-  int diagonal;          /* a y = x guide on a shared range (predicted vs measured) */
-  double width, height;  /* the canvas (0: 720 x 440), widened to fit the title */
+  sp_chart_kind kind;   /* how series of mark SP_MARK_CHART are drawn */
+  int logx, logy;       /* logarithmic axes (non-positive values are skipped) */
+  int diagonal;         /* a y = x guide on a shared range (predicted vs measured) */
+  double width, height; /* the canvas (0: 720 x 440), widened to fit the title */
   /* The rest may be left zero. */
-  int legend_inside;     /* the legend in the plot's top right corner, not beside it */
-  double xmin, xmax;     /* the x axis' range where xmax > xmin, else the data's */
-  double ymin, ymax;     /* likewise for y */
+  int legend_inside; /* the legend in the plot's top right corner, not beside it */
+  double xmin, xmax; /* the x axis' range where xmax > xmin, else the data's */
+  double ymin, ymax; /* likewise for y */
 } sp_chart;
 
 /* Line or scatter chart of several series with a legend. */

@@ -16,12 +16,12 @@
 
 /* One counter: the vendor metrics it is computed from and how. */
 typedef struct sp_counter_rule {
-  const char *counter;                   /* the model's counter name */
-  const char *metrics[SP_RULE_METRICS];  /* NULL after the last */
+  const char *counter;                  /* the model's counter name */
+  const char *metrics[SP_RULE_METRICS]; /* NULL after the last */
   /* The counter from the metrics' values, v[i] for metrics[i] (NaN where a
    * value is "n/a"); NaN when it cannot be computed. */
   double (*fn)(const double *v);
-  const char *analogue;                  /* the paper's Table II counter, or "" */
+  const char *analogue; /* the paper's Table II counter, or "" */
 } sp_counter_rule;
 
 /* The rule for counter under vendor (SP_VENDOR_*), or NULL. */

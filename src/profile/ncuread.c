@@ -13,13 +13,11 @@
 
 #include "util/status.h"
 
-int sp__ncu_is_header(const char *const *f, size_t n)
-{
+int sp__ncu_is_header(const char *const *f, size_t n) {
   return n >= 2 && strcmp(f[0], "ID") == 0 && sp__profile_column(f, n, "Kernel Name") >= 0;
 }
 
-int sp__ncu_header(sp_profile *p, const char *const *f, size_t n, sp_error *err)
-{
+int sp__ncu_header(sp_profile *p, const char *const *f, size_t n, sp_error *err) {
   (void)err;
   sp__columns *c = &p->cols;
   c->ncols = n;
@@ -35,13 +33,9 @@ int sp__ncu_header(sp_profile *p, const char *const *f, size_t n, sp_error *err)
   return SP_OK;
 }
 
-static const char *field(const char *const *f, long col)
-{
-  return col >= 0 ? f[col] : "";
-}
+static const char *field(const char *const *f, long col) { return col >= 0 ? f[col] : ""; }
 
-int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err)
-{
+int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err) {
   const sp__columns *c = &p->cols;
   if (n != c->ncols || isnan(sp__metric_number(f[c->id])))
     return SP_OK; /* the units row, the profiler's messages */
@@ -50,8 +44,7 @@ int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_err
   sp__launch *l;
   int st = sp__profile_push(p, f[c->kernel], shape, line, &l, err);
   for (size_t i = 0; i < p->nmetrics && !st; i++)
-    if (c->metric[i] >= 0)
-      l->v[i] = sp__metric_number(f[c->metric[i]]);
+    if (c->metric[i] >= 0) l->v[i] = sp__metric_number(f[c->metric[i]]);
   if (!st && !p->device && c->device >= 0 && !(p->device = strdup(f[c->device])))
     st = sp__fail(err, SP_ENOMEM, p->path, line, 0, NULL, "out of memory");
   return st;

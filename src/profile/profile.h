@@ -14,18 +14,18 @@
 /* One profiled launch. */
 typedef struct sp__launch {
   char *kernel;
-  char *shape;     /* "grid X,Y,Z block X,Y,Z" as the profiler reports it */
-  double *v;       /* a value per wanted metric, NaN when n/a or absent */
-  long line;       /* where it starts in the profile */
+  char *shape; /* "grid X,Y,Z block X,Y,Z" as the profiler reports it */
+  double *v;   /* a value per wanted metric, NaN when n/a or absent */
+  long line;   /* where it starts in the profile */
 } sp__launch;
 
 /* Launches of one kernel at one launch shape. */
 typedef struct sp__entry {
-  char *name;      /* the kernel, with its shape when it has several */
-  size_t rep;      /* the launch of median time, whose counters stand */
-  size_t first;    /* its first launch: entries keep the profile's order */
+  char *name;   /* the kernel, with its shape when it has several */
+  size_t rep;   /* the launch of median time, whose counters stand */
+  size_t first; /* its first launch: entries keep the profile's order */
   size_t count;
-  double median_ms, total_ms;   /* over the launches with a time */
+  double median_ms, total_ms; /* over the launches with a time */
 } sp__entry;
 
 /* Metrics read besides the model's: the time, and what the profile says
@@ -34,13 +34,13 @@ enum { CTX_TIME, CTX_TIME_END, CTX_SMS, CTX_SM_HZ, CTX_MEM_HZ, CTX_N };
 
 /* Where a reader finds things in the profile's header row. */
 typedef struct sp__columns {
-  size_t ncols;          /* the header's width */
+  size_t ncols;                 /* the header's width */
   long id, kernel, grid, block; /* ncu: ID, Kernel Name, Grid Size, Block Size;
                                    rocprofv3: Dispatch_Id, Kernel_Name,
                                    Grid_Size, Workgroup_Size */
-  long name, value;      /* rocprofv3: Counter_Name, Counter_Value */
-  long device;           /* ncu: device__attribute_display_name */
-  long *metric;          /* per wanted metric, its column or -1 */
+  long name, value;             /* rocprofv3: Counter_Name, Counter_Value */
+  long device;                  /* ncu: device__attribute_display_name */
+  long *metric;                 /* per wanted metric, its column or -1 */
   /* rocprofv3: dispatch id -> launch, open addressing */
   size_t hcap;
   char **hkey;
@@ -56,18 +56,18 @@ struct sp_profile {
    * the context metrics. */
   size_t nmetrics;
   char **metrics;
-  unsigned char *seen;          /* 1 when the profile has the metric */
-  size_t ctx[CTX_N];            /* their indexes in metrics, or (size_t)-1 */
+  unsigned char *seen; /* 1 when the profile has the metric */
+  size_t ctx[CTX_N];   /* their indexes in metrics, or (size_t)-1 */
   size_t ncounters;
-  const sp_counter_rule **rules;   /* the model's counters, in its order */
-  size_t (*at)[SP_RULE_METRICS];   /* rule metric j of counter c: metrics[at[c][j]] */
+  const sp_counter_rule **rules; /* the model's counters, in its order */
+  size_t (*at)[SP_RULE_METRICS]; /* rule metric j of counter c: metrics[at[c][j]] */
   size_t nlaunches, cap;
   sp__launch *launches;
   size_t nentries;
   sp__entry *entries;
   char *device;
   size_t nmissing;
-  char **missing;               /* wanted metrics the profile lacks */
+  char **missing; /* wanted metrics the profile lacks */
 };
 
 /* Adds a launch (kernel and shape copied); its values start NaN. */

@@ -21,18 +21,14 @@
 
 #include "util/status.h"
 
-int sp__roc_is_header(const char *const *f, size_t n)
-{
-  static const char *const need[] = {"Dispatch_Id", "Kernel_Name", "Counter_Name",
-                                     "Counter_Value"};
+int sp__roc_is_header(const char *const *f, size_t n) {
+  static const char *const need[] = {"Dispatch_Id", "Kernel_Name", "Counter_Name", "Counter_Value"};
   for (size_t i = 0; i < sizeof need / sizeof *need; i++)
-    if (sp__profile_column(f, n, need[i]) < 0)
-      return 0;
+    if (sp__profile_column(f, n, need[i]) < 0) return 0;
   return 1;
 }
 
-int sp__roc_header(sp_profile *p, const char *const *f, size_t n, sp_error *err)
-{
+int sp__roc_header(sp_profile *p, const char *const *f, size_t n, sp_error *err) {
   (void)err;
   sp__columns *c = &p->cols;
   c->ncols = n;
@@ -50,28 +46,22 @@ int sp__roc_header(sp_profile *p, const char *const *f, size_t n, sp_error *err)
   return SP_OK;
 }
 
-static size_t hash(const char *s)
-{
+static size_t hash(const char *s) {
   size_t h = 14695981039346656037u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
   return h;
 }
 
 /* The slot of dispatch id: its launch, or the empty slot it would take. */
-static size_t slot(const sp__columns *c, const char *id)
-{
+static size_t slot(const sp__columns *c, const char *id) {
   size_t i = hash(id) & (c->hcap - 1);
-  while (c->hkey[i] && strcmp(c->hkey[i], id) != 0)
-    i = (i + 1) & (c->hcap - 1);
+  while (c->hkey[i] && strcmp(c->hkey[i], id) != 0) i = (i + 1) & (c->hcap - 1);
   return i;
 }
 
 /* Keeps the table at most half full. */
-static int grow(sp__columns *c, size_t used)
-{
-  if (2 * (used + 1) <= c->hcap)
-    return SP_OK;
+static int grow(sp__columns *c, size_t used) {
+  if (2 * (used + 1) <= c->hcap) return SP_OK;
   sp__columns big = *c;
   big.hcap = c->hcap ? 2 * c->hcap : 64;
   big.hkey = calloc(big.hcap, sizeof *big.hkey);
@@ -95,8 +85,7 @@ static int grow(sp__columns *c, size_t used)
 
 /* The launch of the row's dispatch, made from its columns when new. */
 static int dispatch(sp_profile *p, const char *const *f, long line, sp__launch **out,
-                    sp_error *err)
-{
+                    sp_error *err) {
   sp__columns *c = &p->cols;
   if (grow(c, p->nlaunches))
     return sp__fail(err, SP_ENOMEM, p->path, line, 0, NULL, "out of memory");
@@ -113,17 +102,15 @@ static int dispatch(sp_profile *p, const char *const *f, long line, sp__launch *
     return sp__fail(err, SP_ENOMEM, p->path, line, 0, NULL, "out of memory");
   c->hval[s] = p->nlaunches - 1;
   for (size_t i = 0; i < p->nmetrics && !st; i++)
-    if (c->metric[i] >= 0)
-      (*out)->v[i] = sp__metric_number(f[c->metric[i]]);
+    if (c->metric[i] >= 0) (*out)->v[i] = sp__metric_number(f[c->metric[i]]);
   return st;
 }
 
-int sp__roc_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err)
-{
+int sp__roc_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err) {
   const sp__columns *c = &p->cols;
   if (n != c->ncols)
-    return sp__fail(err, SP_EPARSE, p->path, line, 0, NULL,
-                    "%zu fields, the header has %zu", n, c->ncols);
+    return sp__fail(err, SP_EPARSE, p->path, line, 0, NULL, "%zu fields, the header has %zu", n,
+                    c->ncols);
   double v = sp__metric_number(f[c->value]);
   if (isnan(v))
     return sp__fail(err, SP_EPARSE, p->path, line, (long)c->value + 1, "Counter_Value",

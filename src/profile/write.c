@@ -25,18 +25,15 @@ typedef struct output {
   double *counters; /* entry e's counter c at [e * ncounters + c] */
 } output;
 
-static double counter_of(const sp_profile *p, const sp__launch *l, size_t c)
-{
+static double counter_of(const sp_profile *p, const sp__launch *l, size_t c) {
   double v[SP_RULE_METRICS];
   const sp_counter_rule *r = p->rules[c];
-  for (size_t j = 0; j < sp__rule_metric_count(r); j++)
-    v[j] = l->v[p->at[c][j]];
+  for (size_t j = 0; j < sp__rule_metric_count(r); j++) v[j] = l->v[p->at[c][j]];
   return r->fn(v);
 }
 
 /* "a, b, c" of up to n names into buf. */
-static void join(char *buf, size_t size, const char *const *names, size_t n)
-{
+static void join(char *buf, size_t size, const char *const *names, size_t n) {
   size_t o = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < n && o < size; i++) {
@@ -47,19 +44,16 @@ static void join(char *buf, size_t size, const char *const *names, size_t n)
 
 /* Every counter of every entry; an entry whose counters or time cannot be
  * computed (values "n/a" in the profile) is named with all of them. */
-static int compute(output *o, sp_error *err)
-{
+static int compute(output *o, sp_error *err) {
   const sp_profile *p = o->p;
   const char **bad = malloc((p->ncounters + 1) * sizeof *bad);
-  if (!bad)
-    return sp__fail(err, SP_ENOMEM, p->path, 0, 0, NULL, "out of memory");
+  if (!bad) return sp__fail(err, SP_ENOMEM, p->path, 0, 0, NULL, "out of memory");
   int st = SP_OK;
   for (size_t e = 0; e < p->nentries && !st; e++) {
     const sp__entry *en = &p->entries[e];
     const sp__launch *l = &p->launches[en->rep];
     size_t nbad = 0;
-    if (isnan(en->median_ms))
-      bad[nbad++] = "time";
+    if (isnan(en->median_ms)) bad[nbad++] = "time";
     for (size_t c = 0; c < p->ncounters; c++)
       if (isnan(o->counters[e * p->ncounters + c] = counter_of(p, l, c)))
         bad[nbad++] = p->rules[c]->counter;
@@ -73,18 +67,15 @@ static int compute(output *o, sp_error *err)
   return st;
 }
 
-static int check(const sp_profile *p, const sp_config *base, sp_error *err)
-{
+static int check(const sp_profile *p, const sp_config *base, sp_error *err) {
   if (p->nmissing) {
     char list[400];
     join(list, sizeof list, (const char *const *)p->missing, p->nmissing);
     return sp__fail(err, SP_ENOTFOUND, p->path, p->header_line, 0, p->missing[0],
-                    "%zu metric(s) the model needs are not in the profile: %s", p->nmissing,
-                    list);
+                    "%zu metric(s) the model needs are not in the profile: %s", p->nmissing, list);
   }
   if (p->nentries == 0)
-    return sp__fail(err, SP_ENOTFOUND, p->path, 0, 0, NULL,
-                    "the profile holds no kernel launch");
+    return sp__fail(err, SP_ENOTFOUND, p->path, 0, 0, NULL, "the profile holds no kernel launch");
   size_t s = p->ctx[CTX_SMS];
   double sms = s == (size_t)-1 ? NAN : p->launches[0].v[s];
   if (!isnan(sms) && sms != base->cu)
@@ -96,14 +87,12 @@ static int check(const sp_profile *p, const sp_config *base, sp_error *err)
   return SP_OK;
 }
 
-static int key_columns(const output *o, FILE *fp, const char *name)
-{
+static int key_columns(const output *o, FILE *fp, const char *name) {
   sp__csv_quoted(fp, name);
   return fprintf(fp, ",%d,%d,%d", o->base.cu, o->base.engine_mhz, o->base.memory_mhz) < 0;
 }
 
-static int write_runs(const void *data, FILE *fp)
-{
+static int write_runs(const void *data, FILE *fp) {
   const output *o = data;
   fputs("kernel,cu,engine_mhz,memory_mhz,time_ms,power_w" SP_CSV_EOL, fp);
   for (size_t e = 0; e < o->p->nentries; e++) {
@@ -113,13 +102,11 @@ static int write_runs(const void *data, FILE *fp)
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
-static int write_counters(const void *data, FILE *fp)
-{
+static int write_counters(const void *data, FILE *fp) {
   const output *o = data;
   const sp_profile *p = o->p;
   fputs("kernel,cu,engine_mhz,memory_mhz", fp);
-  for (size_t c = 0; c < p->ncounters; c++)
-    fprintf(fp, ",%s", p->rules[c]->counter);
+  for (size_t c = 0; c < p->ncounters; c++) fprintf(fp, ",%s", p->rules[c]->counter);
   fputs(SP_CSV_EOL, fp);
   for (size_t e = 0; e < p->nentries; e++) {
     key_columns(o, fp, p->entries[e].name);
@@ -130,8 +117,7 @@ static int write_counters(const void *data, FILE *fp)
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
-static int write_launches(const void *data, FILE *fp)
-{
+static int write_launches(const void *data, FILE *fp) {
   const sp_profile *p = ((const output *)data)->p;
   fputs("kernel,count,median_time_ms,total_time_ms,function,shape" SP_CSV_EOL, fp);
   for (size_t e = 0; e < p->nentries; e++) {
@@ -146,38 +132,32 @@ static int write_launches(const void *data, FILE *fp)
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
-static int by_value(const void *a, const void *b)
-{
+static int by_value(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
 }
 
 /* The median over the launches of context metric k (Hz to MHz by scale),
  * NaN when the profile has none. */
-static double median_ctx(const sp_profile *p, int k, double scale)
-{
+static double median_ctx(const sp_profile *p, int k, double scale) {
   size_t i = p->ctx[k], n = 0;
   double *v = i == (size_t)-1 ? NULL : malloc((p->nlaunches + 1) * sizeof *v);
   for (size_t l = 0; v && l < p->nlaunches; l++)
-    if (!isnan(p->launches[l].v[i]))
-      v[n++] = p->launches[l].v[i] * scale;
-  if (n)
-    qsort(v, n, sizeof *v, by_value);
+    if (!isnan(p->launches[l].v[i])) v[n++] = p->launches[l].v[i] * scale;
+  if (n) qsort(v, n, sizeof *v, by_value);
   double m = n ? v[(n - 1) / 2] : NAN;
   free(v);
   return m;
 }
 
-static void put_value(FILE *fp, const char *key, double v)
-{
+static void put_value(FILE *fp, const char *key, double v) {
   if (isnan(v))
     fprintf(fp, "%s: -\n", key);
   else
     fprintf(fp, "%s: %.6g\n", key, v);
 }
 
-static int write_info(const void *data, FILE *fp)
-{
+static int write_info(const void *data, FILE *fp) {
   const output *o = data;
   const sp_profile *p = o->p;
   char base[64];
@@ -191,29 +171,27 @@ static int write_info(const void *data, FILE *fp)
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
-static int copy_raw(const void *data, FILE *fp)
-{
+static int copy_raw(const void *data, FILE *fp) {
   const sp_profile *p = ((const output *)data)->p;
   FILE *in = fopen(p->path, "rb");
   char buf[65536];
   size_t n;
-  if (!in)
-    return SP_EIO;
+  if (!in) return SP_EIO;
   while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-    if (fwrite(buf, 1, n, fp) != n)
-      break;
+    if (fwrite(buf, 1, n, fp) != n) break;
   int st = ferror(in) || ferror(fp) ? SP_EIO : SP_OK;
   fclose(in);
   return st;
 }
 
-static int write_all(const output *o, const char *dir, sp_error *err)
-{
+static int write_all(const output *o, const char *dir, sp_error *err) {
   static const struct {
     const char *name;
     sp_report_fn fn;
-  } files[] = {{"runs.csv", write_runs},         {"counters.csv", write_counters},
-               {"launches.csv", write_launches}, {"profile.txt", write_info},
+  } files[] = {{"runs.csv", write_runs},
+               {"counters.csv", write_counters},
+               {"launches.csv", write_launches},
+               {"profile.txt", write_info},
                {"profile-raw.csv", copy_raw}};
   sp_reportdir d;
   sp_c_numeric loc;
@@ -221,16 +199,13 @@ static int write_all(const output *o, const char *dir, sp_error *err)
   int st = sp__reportdir_begin(&d, dir, err);
   for (size_t i = 0; i < sizeof files / sizeof *files && !st; i++)
     st = sp__reportdir_file(&d, files[i].name, files[i].fn, o, err);
-  if (!st)
-    st = sp__reportdir_commit(&d, err);
+  if (!st) st = sp__reportdir_commit(&d, err);
   sp__reportdir_abort(&d, err);
   sp__c_numeric_end(&loc);
   return st;
 }
 
-int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir,
-                     sp_error *err)
-{
+int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir, sp_error *err) {
   struct stat sb;
   if (stat(dir, &sb) == 0 || errno != ENOENT)
     return sp__fail(err, SP_EIO, dir, 0, 0, NULL,
@@ -240,10 +215,8 @@ int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir
   output o = {p, *base, NULL};
   if (!st && !(o.counters = malloc((p->nentries * p->ncounters + 1) * sizeof *o.counters)))
     st = sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-  if (!st)
-    st = compute(&o, err);
-  if (!st)
-    st = write_all(&o, dir, err);
+  if (!st) st = compute(&o, err);
+  if (!st) st = write_all(&o, dir, err);
   free(o.counters);
   return st;
 }

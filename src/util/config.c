@@ -35,11 +35,9 @@ int sp_config_parse(const char *text, sp_config *out, sp_error *err) {
 }
 
 int sp_config_format(const sp_config *cfg, char *buf, size_t size) {
-  return snprintf(buf, size, "%dcu/%d/%d", cfg->cu, cfg->engine_mhz,
-                  cfg->memory_mhz);
+  return snprintf(buf, size, "%dcu/%d/%d", cfg->cu, cfg->engine_mhz, cfg->memory_mhz);
 }
 
 int sp_config_equal(const sp_config *a, const sp_config *b) {
-  return a->cu == b->cu && a->engine_mhz == b->engine_mhz &&
-         a->memory_mhz == b->memory_mhz;
+  return a->cu == b->cu && a->engine_mhz == b->engine_mhz && a->memory_mhz == b->memory_mhz;
 }

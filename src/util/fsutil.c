@@ -66,8 +66,7 @@ int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err) {
     free(af->tmp_path);
     af->tmp_path = NULL;
     sp__atomic_abort(af);
-    return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot create file: %s",
-                    strerror(e));
+    return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot create file: %s", strerror(e));
   }
   /* mkstemp creates 0600; outputs are ordinary user files. */
   (void)fchmod(fd, 0644);
@@ -233,8 +232,7 @@ static int commit_dir(const char *tmp, const char *dir, sp_output_kind kind, sp_
     int e = errno;
     if (old) rename(old, dir);
     free(old);
-    return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot rename into place: %s",
-                    strerror(e));
+    return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot rename into place: %s", strerror(e));
   }
   sp__tmp_unregister(tmp);
   sp__sync_parent(dir);
@@ -243,8 +241,7 @@ static int commit_dir(const char *tmp, const char *dir, sp_output_kind kind, sp_
   return SP_OK;
 }
 
-int sp__tmpdir_commit(const char *tmp, const char *dir_arg, sp_output_kind kind,
-                      sp_error *err) {
+int sp__tmpdir_commit(const char *tmp, const char *dir_arg, sp_output_kind kind, sp_error *err) {
   char *dir = sp__strip_slashes(dir_arg);
   if (!dir) return sp__fail(err, SP_ENOMEM, dir_arg, 0, 0, NULL, "out of memory");
   int st = commit_dir(tmp, dir, kind, err);

@@ -33,8 +33,7 @@ void sp__atomic_abort(sp_atomic_file *af);
  * committed or removed, sp_output_cleanup removes it. */
 int sp__tmpdir_create(const char *dir, sp_output_kind kind, char **tmp, sp_error *err);
 /* Checks dir again and moves the completed temporary directory over it. */
-int sp__tmpdir_commit(const char *tmp, const char *dir, sp_output_kind kind,
-                      sp_error *err);
+int sp__tmpdir_commit(const char *tmp, const char *dir, sp_output_kind kind, sp_error *err);
 /* Removes an uncommitted temporary directory. */
 void sp__tmpdir_remove(const char *tmp);
 /* The same after a failure: err, when it names a file inside tmp, is made

@@ -19,18 +19,20 @@
 #include "status.h"
 
 typedef struct kind_info {
-  const char *name;    /* in messages */
-  const char *marker;  /* marker file of a directory kind, NULL for files */
+  const char *name;       /* in messages */
+  const char *marker;     /* marker file of a directory kind, NULL for files */
   const char *headers[3]; /* first-line prefixes of a file kind */
 } kind_info;
 
 static const kind_info kinds[] = {
     [SP_OUTPUT_MODEL] = {"model", ".scalepredict-model", {NULL}},
     [SP_OUTPUT_REPORT] = {"report", ".scalepredict-report", {NULL}},
-    [SP_OUTPUT_EXPORT] = {"export CSV", NULL,
+    [SP_OUTPUT_EXPORT] = {"export CSV",
+                          NULL,
                           {"kernel,config,cu,engine_mhz,memory_mhz,", "kernel,time_ms@", NULL}},
     [SP_OUTPUT_SURFACES] = {"surfaces CSV", NULL, {"kernel,quantity,kind,cu_from,", NULL}},
-    [SP_OUTPUT_COMPLETED] = {"completed runs CSV", NULL,
+    [SP_OUTPUT_COMPLETED] = {"completed runs CSV",
+                             NULL,
                              {"kernel,cu,engine_mhz,memory_mhz,time_ms,power_w,source\n", NULL}},
 };
 
@@ -101,8 +103,7 @@ static int check_dir(const char *path, const kind_info *k, sp_error *err) {
                   k->name, first, k->marker);
 }
 
-static int check_file(const char *path, const struct stat *st, const kind_info *k,
-                      sp_error *err) {
+static int check_file(const char *path, const struct stat *st, const kind_info *k, sp_error *err) {
   if (st->st_size == 0 || force_replace) return SP_OK;
   for (size_t i = 0; k->headers[i]; i++)
     if (file_starts_with(path, k->headers[i])) return SP_OK;
@@ -120,13 +121,13 @@ static int check_parent(const char *path, sp_error *err) {
   if (!parent) return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
   struct stat st;
   int found = stat(parent, &st) == 0;
-  const char *why = found ? "is not a directory" : errno == ENOENT ? "does not exist"
-                                                                   : strerror(errno);
+  const char *why = found             ? "is not a directory"
+                    : errno == ENOENT ? "does not exist"
+                                      : strerror(errno);
   int rc = found && S_ISDIR(st.st_mode)
                ? SP_OK
                : sp__fail(err, SP_EIO, path, 0, 0, NULL,
-                          "cannot be written: its directory '%s' %s; create it first",
-                          parent, why);
+                          "cannot be written: its directory '%s' %s; create it first", parent, why);
   free(parent);
   return rc;
 }

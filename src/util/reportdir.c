@@ -15,8 +15,8 @@ int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err) {
   return sp__tmpdir_create(dir, SP_OUTPUT_REPORT, &d->tmp, err);
 }
 
-int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
-                       const void *data, sp_error *err) {
+int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn, const void *data,
+                       sp_error *err) {
   char *path = sp__path_join(d->tmp, name);
   if (!path) return sp__fail(err, SP_ENOMEM, d->dir, 0, 0, NULL, "out of memory");
   sp_atomic_file af;

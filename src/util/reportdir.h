@@ -11,8 +11,8 @@
 #include "scalepredict.h"
 
 typedef struct sp_reportdir {
-  char *tmp;        /* the directory being filled */
-  const char *dir;  /* where it goes */
+  char *tmp;       /* the directory being filled */
+  const char *dir; /* where it goes */
 } sp_reportdir;
 
 /* Writes one file's contents to fp; returns a status. */
@@ -20,8 +20,8 @@ typedef int (*sp_report_fn)(const void *data, FILE *fp);
 
 int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err);
 /* Writes name inside the report with fn(data, fp). */
-int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn,
-                       const void *data, sp_error *err);
+int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn, const void *data,
+                       sp_error *err);
 int sp__reportdir_commit(sp_reportdir *d, sp_error *err);
 /* Removes the temporary directory (err, when it names a file there, is
  * made to name the report's); safe after a commit or a failure. */

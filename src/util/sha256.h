@@ -11,7 +11,7 @@ typedef struct sp_sha256 {
   uint32_t h[8];
   uint64_t length; /* bytes hashed so far */
   unsigned char block[64];
-  size_t used;     /* bytes in block */
+  size_t used; /* bytes in block */
 } sp_sha256;
 
 void sp__sha256_init(sp_sha256 *s);

@@ -72,8 +72,8 @@ int sp_error_set(sp_error *err, int status, const char *file, long line, long co
   return st;
 }
 
-int sp__fail(sp_error *err, int status, const char *file, long line,
-             long column, const char *field, const char *fmt, ...) {
+int sp__fail(sp_error *err, int status, const char *file, long line, long column, const char *field,
+             const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int st = vfail(err, status, file, line, column, field, fmt, ap);
@@ -81,17 +81,15 @@ int sp__fail(sp_error *err, int status, const char *file, long line,
   return st;
 }
 
-int sp__oom(sp_error *err) {
-  return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-}
+int sp__oom(sp_error *err) { return sp__fail(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory"); }
 
 int sp_error_format(const sp_error *err, char *buf, size_t size) {
   size_t used = 0;
   int n;
-#define APPEND(...)                                                   \
-  do {                                                                \
+#define APPEND(...)                                                       \
+  do {                                                                    \
     n = snprintf(buf + used, used < size ? size - used : 0, __VA_ARGS__); \
-    if (n > 0) used += (size_t)n;                                     \
+    if (n > 0) used += (size_t)n;                                         \
   } while (0)
   if (size) buf[0] = '\0';
   if (err->file[0]) {

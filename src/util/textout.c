@@ -25,17 +25,22 @@ void sp__c_numeric_end(sp_c_numeric *s) {
 }
 
 void sp__json_number(FILE *fp, double v, int digits) {
-  if (isfinite(v)) fprintf(fp, "%.*g", digits, v);
-  else fputs("null", fp);
+  if (isfinite(v))
+    fprintf(fp, "%.*g", digits, v);
+  else
+    fputs("null", fp);
 }
 
 void sp_json_write_string(FILE *fp, const char *s) {
   fputc('"', fp);
   for (; s && *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(fp, "\\%c", c);
-    else if (c < 0x20) fprintf(fp, "\\u%04x", c);
-    else fputc(c, fp);
+    if (c == '"' || c == '\\')
+      fprintf(fp, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(fp, "\\u%04x", c);
+    else
+      fputc(c, fp);
   }
   fputc('"', fp);
 }
@@ -71,12 +76,23 @@ void sp__csv_number(FILE *fp, double v, int digits) {
 void sp__xml_text(FILE *fp, const char *s) {
   for (; s && *s; s++) {
     switch (*s) {
-      case '&': fputs("&amp;", fp); break;
-      case '<': fputs("&lt;", fp); break;
-      case '>': fputs("&gt;", fp); break;
-      case '"': fputs("&quot;", fp); break;
-      case '\'': fputs("&#39;", fp); break;
-      default: fputc(*s, fp);
+      case '&':
+        fputs("&amp;", fp);
+        break;
+      case '<':
+        fputs("&lt;", fp);
+        break;
+      case '>':
+        fputs("&gt;", fp);
+        break;
+      case '"':
+        fputs("&quot;", fp);
+        break;
+      case '\'':
+        fputs("&#39;", fp);
+        break;
+      default:
+        fputc(*s, fp);
     }
   }
 }

@@ -37,11 +37,10 @@ void fz_print(const char *line);
 
 /* Aborts with a message when a property the target checks is violated, so
  * that libFuzzer records the input as a crash. */
-#define FZ_CHECK(cond)                                                   \
-  do {                                                                   \
-    if (!(cond)) fz_violation(__FILE__, __LINE__, #cond);                \
+#define FZ_CHECK(cond)                                    \
+  do {                                                    \
+    if (!(cond)) fz_violation(__FILE__, __LINE__, #cond); \
   } while (0)
-void fz_violation(const char *file, int line, const char *what)
-    __attribute__((noreturn));
+void fz_violation(const char *file, int line, const char *what) __attribute__((noreturn));
 
 #endif

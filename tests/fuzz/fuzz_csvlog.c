@@ -28,8 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   if (fz_verbose())
-    printf("opened: %zu rows, %ld bytes of a torn last line cut off\n",
-           csvlog_rows(log), dropped);
+    printf("opened: %zu rows, %ld bytes of a torn last line cut off\n", csvlog_rows(log), dropped);
   FZ_CHECK(dropped >= 0 && (size_t)dropped <= size);
   size_t rows = csvlog_rows(log);
   FZ_CHECK(csvlog_append(log, ROW, err, sizeof err) == 0);

@@ -83,8 +83,7 @@ static void check_dataset(const sp_dataset *ds, FILE *sink) {
     FZ_CHECK(n > 0);
     for (size_t i = 0; i < n; i++) FZ_CHECK(v[i] > 0 && (i == 0 || v[i] > v[i - 1]));
   }
-  for (size_t k = 0; k < nk && k < MAX_SURFACE_KERNELS; k++)
-    check_surfaces(ds, k, sink);
+  for (size_t k = 0; k < nk && k < MAX_SURFACE_KERNELS; k++) check_surfaces(ds, k, sink);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

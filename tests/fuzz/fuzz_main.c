@@ -62,8 +62,7 @@ static long replay_dir(const char *path) {
     char file[8192];
     struct stat st;
     snprintf(file, sizeof file, "%s/%s", path, names[i]->d_name);
-    if (count >= 0 && names[i]->d_name[0] != '.' && stat(file, &st) == 0 &&
-        S_ISREG(st.st_mode))
+    if (count >= 0 && names[i]->d_name[0] != '.' && stat(file, &st) == 0 && S_ISREG(st.st_mode))
       count = replay_file(file) == 0 ? count + 1 : -1;
     free(names[i]);
   }

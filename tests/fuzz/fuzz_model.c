@@ -36,8 +36,7 @@ typedef struct file {
 } file;
 
 /* Splits the input after the flags byte into the manifest and files. */
-static size_t split(const uint8_t *data, size_t size, size_t *manifest_size,
-                    file *files) {
+static size_t split(const uint8_t *data, size_t size, size_t *manifest_size, file *files) {
   const size_t mark = strlen(FILE_MARK);
   const uint8_t *at = memmem(data, size, FILE_MARK, mark);
   *manifest_size = at ? (size_t)(at - data) + 1 : size;
@@ -49,8 +48,8 @@ static size_t split(const uint8_t *data, size_t size, size_t *manifest_size,
     const uint8_t *next = memmem(nl, (size_t)(end - nl), FILE_MARK, mark);
     size_t len = (size_t)(nl - name);
     file *f = &files[n];
-    if (len > 0 && len < sizeof f->name && !memchr(name, '/', len) &&
-        !memchr(name, '\0', len) && !(len <= 2 && name[0] == '.')) {
+    if (len > 0 && len < sizeof f->name && !memchr(name, '/', len) && !memchr(name, '\0', len) &&
+        !(len <= 2 && name[0] == '.')) {
       memcpy(f->name, name, len);
       f->name[len] = '\0';
       f->data = nl + 1;
@@ -138,7 +137,8 @@ static int predict(const sp_model *m, sp_quantity q, double f, double *out) {
     ctr[c] = f == 0.0 ? m->cmin[c] : f == 1.0 ? m->cmax[c] : v;
     if (!isfinite(ctr[c])) ctr[c] = f < 0.5 ? m->cmin[c] : m->cmax[c];
   }
-  sp_observation obs = {.kernel = "fuzz", .base_time_ms = 2.385, .base_power_w = 131.75, .counters = ctr};
+  sp_observation obs = {
+      .kernel = "fuzz", .base_time_ms = 2.385, .base_power_w = 131.75, .counters = ctr};
   sp_predict_info info;
   int st = sp_model_predict_all(m, q, &obs, out, &info);
   free(ctr);
@@ -158,8 +158,7 @@ static void check_predictions(const sp_model *m, const sp_model *copy) {
        * may overflow: that must be SP_ENUMERIC, never a value. */
       const int st = predict(m, (sp_quantity)q, at[i], a);
       FZ_CHECK(st == SP_OK || st == SP_ENUMERIC);
-      for (size_t j = 0; st == SP_OK && j < n; j++)
-        FZ_CHECK(isfinite(a[j]) && a[j] > 0);
+      for (size_t j = 0; st == SP_OK && j < n; j++) FZ_CHECK(isfinite(a[j]) && a[j] > 0);
       if (!copy) continue;
       FZ_CHECK(predict(copy, (sp_quantity)q, at[i], b) == st);
       FZ_CHECK(st != SP_OK || !memcmp(a, b, n * sizeof *a));
@@ -207,9 +206,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   if (fz_verbose())
-    printf("loaded: %zu counters, %zu time configurations, power %s\n",
-           sp_model_counter_count(m), sp_model_config_count(m, SP_TIME),
-           sp_model_has_power(m) ? "yes" : "no");
+    printf("loaded: %zu counters, %zu time configurations, power %s\n", sp_model_counter_count(m),
+           sp_model_config_count(m, SP_TIME), sp_model_has_power(m) ? "yes" : "no");
   FZ_CHECK(sp_model_name(m) && sp_model_counter_count(m) > 0);
   check_predictions(m, NULL);
   if (flags & 4) round_trip(m);

@@ -61,10 +61,11 @@ int main(int argc, char **argv) {
   long found = 0;
   for (long i = 0; i < lookups; i++) found += csvlog_has(log, key);
   double t2 = now();
-  printf("resume reader: %zu rows, opened in %.3f s; %ld lookups of the last "
-         "row (%ld found) in %.3f s, %.3g s each\n",
-         csvlog_rows(log), t1 - t0, lookups, found, t2 - t1,
-         lookups ? (t2 - t1) / (double)lookups : 0.0);
+  printf(
+      "resume reader: %zu rows, opened in %.3f s; %ld lookups of the last "
+      "row (%ld found) in %.3f s, %.3g s each\n",
+      csvlog_rows(log), t1 - t0, lookups, found, t2 - t1,
+      lookups ? (t2 - t1) / (double)lookups : 0.0);
   csvlog_close(log);
   return found == lookups ? 0 : 2;
 }

@@ -37,8 +37,7 @@ int main(int argc, char **argv) {
   size_t n[3];
   for (int a = 0; a < 3; a++) n[a] = sp_dataset_axis(ds, a, &v);
   printf("loaded %zu kernels, %zu counters, grid %zu x %zu x %zu in %.3f s\n",
-         sp_dataset_kernel_count(ds), sp_dataset_counter_count(ds), n[0], n[1],
-         n[2], secs);
+         sp_dataset_kernel_count(ds), sp_dataset_counter_count(ds), n[0], n[1], n[2], secs);
   sp_dataset_free(ds);
   return 0;
 }

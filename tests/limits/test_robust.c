@@ -93,8 +93,8 @@ static sp_dataset *make(const char *name, const spec *sp) {
   return ds;
 }
 
-static int train(const sp_dataset *ds, size_t k, unsigned epochs, double mse,
-                 sp_model **m, sp_error *err) {
+static int train(const sp_dataset *ds, size_t k, unsigned epochs, double mse, sp_model **m,
+                 sp_error *err) {
   sp_train_params p;
   sp_train_params_init(&p);
   p.base = BASE;
@@ -128,8 +128,7 @@ static void predict_all(const sp_model *m, const sp_dataset *ds, double *out) {
       double *v = out + (q * nk + k) * 12;
       ck_assert_int_eq(sp_model_predict_all(m, (sp_quantity)q, &obs, v, NULL), SP_OK);
       for (size_t i = 0; i < 12; i++)
-        ck_assert_msg(isfinite(v[i]) && v[i] > 0, "kernel %zu q %d config %zu: %g", k, q,
-                      i, v[i]);
+        ck_assert_msg(isfinite(v[i]) && v[i] > 0, "kernel %zu q %d config %zu: %g", k, q, i, v[i]);
     }
   }
 }
@@ -164,8 +163,8 @@ static void check_round_trip(const sp_model *m, const sp_dataset *ds, const char
 }
 
 /* Relative error of the prediction of kernel k at configuration i. */
-static double rel_err(const sp_model *m, const sp_dataset *ds, const double *pred,
-                      size_t k, size_t i) {
+static double rel_err(const sp_model *m, const sp_dataset *ds, const double *pred, size_t k,
+                      size_t i) {
   sp_config c = sp_model_config_at(m, SP_TIME, i);
   double t;
   ck_assert_int_eq(sp_dataset_time(ds, k, &c, &t), SP_OK);

@@ -6,8 +6,7 @@
 #define BRANCH_ITERS 256
 #define BRANCH_CHECK 8192
 
-static uint32_t path_work(uint32_t x, int path, int iters)
-{
+static uint32_t path_work(uint32_t x, int path, int iters) {
   for (int k = 0; k < iters; ++k) {
     if (path == 0)
       x = x * 1664525u + 1013904223u;
@@ -21,8 +20,7 @@ static uint32_t path_work(uint32_t x, int path, int iters)
   return x;
 }
 
-int setup_branch(kjob *job, const kdesc *d, ksize size)
-{
+int setup_branch(kjob *job, const kdesc *d, ksize size) {
   const size_t t = size == KSIZE_FULL ? (size_t)1 << 22 : 4096;
   const int iters = size == KSIZE_FULL ? BRANCH_ITERS : 16;
   krng r;
@@ -32,8 +30,7 @@ int setup_branch(kjob *job, const kdesc *d, ksize size)
   const size_t check = t < BRANCH_CHECK ? t : BRANCH_CHECK;
   uint32_t *ref = kjob_ref(job, out, KC_U32, check, 0.0, 0.0);
   size_t *sample = kjob_sample(job, out);
-  if (!h || !ref || !sample)
-    return -1;
+  if (!h || !ref || !sample) return -1;
   krng_seed(&r, d->name, 0);
   kfill_u32(h, t, &r);
   for (size_t c = 0; c < check; ++c) {

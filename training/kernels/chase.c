@@ -7,8 +7,7 @@
 
 #define CHASE_THREADS ((size_t)32768)
 
-int setup_chase(kjob *job, const kdesc *d, ksize size)
-{
+int setup_chase(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
   const size_t n = (size_t)1 << (full ? d->param : 10);
   const size_t t = full ? CHASE_THREADS : 1024;
@@ -28,16 +27,14 @@ int setup_chase(kjob *job, const kdesc *d, ksize size)
   }
   /* A random order of all n slots, linked into one cycle. */
   krng_seed(&r, d->name, 0);
-  for (size_t i = 0; i < n; ++i)
-    order[i] = (uint32_t)i;
+  for (size_t i = 0; i < n; ++i) order[i] = (uint32_t)i;
   for (size_t i = n - 1; i > 0; --i) {
     size_t j = krng_below(&r, (uint32_t)(i + 1));
     uint32_t tmp = order[i];
     order[i] = order[j];
     order[j] = tmp;
   }
-  for (size_t i = 0; i < n; ++i)
-    hn[order[i]] = order[(i + 1) % n];
+  for (size_t i = 0; i < n; ++i) hn[order[i]] = order[(i + 1) % n];
   /* Work-item g starts at cycle position p and ends `steps` further on. */
   for (size_t g = 0; g < t; ++g) {
     size_t p = n >= t ? g * (n / t) : g % n;

@@ -7,11 +7,9 @@
 #define CONV_RTOL 1e-5
 #define CONV_ATOL 1e-6
 
-static const double BLUR_W[5] = {0.2270270, 0.1945946, 0.1216216, 0.0540540,
-                                 0.0162162};
+static const double BLUR_W[5] = {0.2270270, 0.1945946, 0.1216216, 0.0540540, 0.0162162};
 
-static int setup_blur(kjob *job, const kdesc *d, size_t nx)
-{
+static int setup_blur(kjob *job, const kdesc *d, size_t nx) {
   const int dir = d->param;
   const size_t n = nx * nx;
   krng r;
@@ -19,8 +17,7 @@ static int setup_blur(kjob *job, const kdesc *d, size_t nx)
   int in = kjob_buf(job, n * 4, KB_IN), out = kjob_buf(job, n * 4, KB_OUT);
   float *h = job->buf[in].host;
   float *ref = kjob_ref(job, out, KC_F32, n, CONV_RTOL, CONV_ATOL);
-  if (!h || !ref)
-    return -1;
+  if (!h || !ref) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f32(h, n, &r, 0.0, 1.0);
   for (long y = 0; y < (long)nx; ++y)
@@ -48,11 +45,9 @@ static int setup_blur(kjob *job, const kdesc *d, size_t nx)
   return 0;
 }
 
-int setup_conv(kjob *job, const kdesc *d, ksize size)
-{
+int setup_conv(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
-  if (d->param <= 1)
-    return setup_blur(job, d, full ? 4096 : 128);
+  if (d->param <= 1) return setup_blur(job, d, full ? 4096 : 128);
   const int taps = d->param;
   const size_t n = full ? (size_t)1 << 24 : 4096;
   krng r;
@@ -61,15 +56,13 @@ int setup_conv(kjob *job, const kdesc *d, ksize size)
   int w = kjob_buf(job, (size_t)taps * 4, KB_IN), out = kjob_buf(job, n * 4, KB_OUT);
   float *h = job->buf[in].host, *hw = job->buf[w].host;
   float *ref = kjob_ref(job, out, KC_F32, n, CONV_RTOL, CONV_ATOL);
-  if (!h || !hw || !ref)
-    return -1;
+  if (!h || !hw || !ref) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f32(h, n + (size_t)taps, &r, 0.0, 1.0);
   kfill_f32(hw, (size_t)taps, &r, 0.0, 1.0 / taps);
   for (size_t i = 0; i < n; ++i) {
     double acc = 0.0;
-    for (int k = 0; k < taps; ++k)
-      acc += (double)hw[k] * h[i + (size_t)k];
+    for (int k = 0; k < taps; ++k) acc += (double)hw[k] * h[i + (size_t)k];
     ref[i] = (float)acc;
   }
   kjob_arg_buf(job, in);

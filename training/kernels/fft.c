@@ -15,12 +15,10 @@
 #define FFT_LOCAL 99
 #define FFT_PI 3.14159265358979323846
 
-static void fft1024(const float *in, double *re, double *im)
-{
+static void fft1024(const float *in, double *re, double *im) {
   for (int i = 0; i < 1024; ++i) {
     int r = 0;
-    for (int b = 0; b < 10; ++b)
-      r |= ((i >> b) & 1) << (9 - b);
+    for (int b = 0; b < 10; ++b) r |= ((i >> b) & 1) << (9 - b);
     re[r] = in[2 * i];
     im[r] = in[2 * i + 1];
   }
@@ -37,8 +35,7 @@ static void fft1024(const float *in, double *re, double *im)
       }
 }
 
-static int setup_local(kjob *job, const float *h, int in, int out, size_t n)
-{
+static int setup_local(kjob *job, const float *h, int in, int out, size_t n) {
   float *ref = kjob_ref(job, out, KC_F32, 2 * n, 1e-4, FFT_LOCAL_ATOL);
   double *re = malloc(1024 * sizeof *re), *im = malloc(1024 * sizeof *im);
   if (!ref || !re || !im) {
@@ -61,8 +58,7 @@ static int setup_local(kjob *job, const float *h, int in, int out, size_t n)
   return 0;
 }
 
-static void stage_ref(const float *h, float *ref, size_t n, int lh)
-{
+static void stage_ref(const float *h, float *ref, size_t n, int lh) {
   const size_t half = (size_t)1 << lh;
   for (size_t b = 0; b < n / 2; ++b) {
     size_t pos = b & (half - 1), i0 = ((b >> lh) << (lh + 1)) + pos;
@@ -78,8 +74,7 @@ static void stage_ref(const float *h, float *ref, size_t n, int lh)
   }
 }
 
-int setup_fft(kjob *job, const kdesc *d, ksize size)
-{
+int setup_fft(kjob *job, const kdesc *d, ksize size) {
   const int log_n = size == KSIZE_FULL ? 23 : 12; /* complex points */
   const size_t n = (size_t)1 << log_n;
   krng r;
@@ -87,16 +82,13 @@ int setup_fft(kjob *job, const kdesc *d, ksize size)
   kjob_init(job, "fft.cl", local ? "fft_local1024" : "fft_stage");
   int in = kjob_buf(job, 2 * n * 4, KB_IN), out = kjob_buf(job, 2 * n * 4, KB_OUT);
   float *h = job->buf[in].host;
-  if (!h)
-    return -1;
+  if (!h) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f32(h, 2 * n, &r, -1.0, 1.0);
-  if (local)
-    return setup_local(job, h, in, out, n);
+  if (local) return setup_local(job, h, in, out, n);
   int lh = d->param >= 0 ? d->param : log_n + d->param;
   float *ref = kjob_ref(job, out, KC_F32, 2 * n, 1e-5, FFT_STAGE_ATOL);
-  if (!ref)
-    return -1;
+  if (!ref) return -1;
   stage_ref(h, ref, n, lh);
   kjob_arg_buf(job, in);
   kjob_arg_buf(job, out);

@@ -9,8 +9,7 @@
 #define GEMV_RTOL 1e-4
 #define GEMV_ATOL 1e-6
 
-int setup_gemv(kjob *job, const kdesc *d, ksize size)
-{
+int setup_gemv(kjob *job, const kdesc *d, ksize size) {
   const size_t n = size == KSIZE_FULL ? 8192 : 256;
   const int colmajor = d->param == 1;
   krng r;
@@ -33,8 +32,7 @@ int setup_gemv(kjob *job, const kdesc *d, ksize size)
       size_t row = colmajor ? q : p, j = colmajor ? p : q;
       acc[row] += (double)ha[p * n + q] * hx[j];
     }
-  for (size_t i = 0; i < n; ++i)
-    ref[i] = (float)acc[i];
+  for (size_t i = 0; i < n; ++i) ref[i] = (float)acc[i];
   free(acc);
   kjob_arg_buf(job, a);
   kjob_arg_buf(job, x);

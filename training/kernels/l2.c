@@ -15,8 +15,7 @@ static int mib_of(const kdesc *d) { return d->param % 10000; }
  * group x per_block (mod n): about 2^28 reads (1 GiB) per launch.  The
  * values are small integers, so every window sum is exact; the reference
  * takes it from prefix sums. */
-static int setup_read(kjob *job, const kdesc *d, ksize size)
-{
+static int setup_read(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
   const size_t n = full ? (size_t)mib_of(d) << 18 : (size_t)1 << 14;
   const size_t groups = full ? L2_GROUPS : 16;
@@ -38,8 +37,7 @@ static int setup_read(kjob *job, const kdesc *d, ksize size)
   }
   for (size_t g = 0; g < groups; ++g) {
     size_t s = (g * per_block) % n, e = s + per_block;
-    uint64_t sum = e <= n ? prefix[e] - prefix[s]
-                          : prefix[n] - prefix[s] + prefix[e - n];
+    uint64_t sum = e <= n ? prefix[e] - prefix[s] : prefix[n] - prefix[s] + prefix[e - n];
     ref[g] = (float)sum;
   }
   free(prefix);
@@ -53,8 +51,7 @@ static int setup_read(kjob *job, const kdesc *d, ksize size)
 
 /* 1024 groups of 256 own n / 1024 words each; passes x n x 8 bytes of
  * L2 traffic = 1 GiB per launch. */
-static int setup_rmw(kjob *job, const kdesc *d, ksize size)
-{
+static int setup_rmw(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
   const size_t n = full ? (size_t)mib_of(d) << 18 : (size_t)1 << 14;
   const size_t groups = full ? 1024 : 16, m = n / groups;
@@ -63,13 +60,11 @@ static int setup_rmw(kjob *job, const kdesc *d, ksize size)
   int x = kjob_buf(job, n * 4, KB_INOUT);
   uint32_t *h = job->buf[x].host;
   uint32_t *ref = kjob_ref(job, x, KC_U32, n, 0.0, 0.0);
-  if (!h || !ref)
-    return -1;
+  if (!h || !ref) return -1;
   for (size_t i = 0; i < n; ++i) {
     uint32_t v = (uint32_t)i * 2246822519u;
     h[i] = v;
-    for (int p = 0; p < passes; ++p)
-      v = v * 1664525u + 1013904223u;
+    for (int p = 0; p < passes; ++p) v = v * 1664525u + 1013904223u;
     ref[i] = v;
   }
   kjob_arg_buf(job, x);
@@ -79,8 +74,6 @@ static int setup_rmw(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int setup_l2(kjob *job, const kdesc *d, ksize size)
-{
-  return kind_of(d) == L2_RMW ? setup_rmw(job, d, size)
-                              : setup_read(job, d, size);
+int setup_l2(kjob *job, const kdesc *d, ksize size) {
+  return kind_of(d) == L2_RMW ? setup_rmw(job, d, size) : setup_read(job, d, size);
 }

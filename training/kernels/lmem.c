@@ -6,8 +6,7 @@
 
 #define LMEM_CHECK 4096
 
-int setup_lmem(kjob *job, const kdesc *d, ksize size)
-{
+int setup_lmem(kjob *job, const kdesc *d, ksize size) {
   const size_t t = size == KSIZE_FULL ? (size_t)1 << 20 : 2048;
   const int stride = d->param;
   const int ways = stride >= 32 ? 32 : stride;
@@ -17,8 +16,7 @@ int setup_lmem(kjob *job, const kdesc *d, ksize size)
   const size_t check = t < LMEM_CHECK ? t : LMEM_CHECK;
   uint32_t *ref = kjob_ref(job, out, KC_U32, check, 0.0, 0.0);
   size_t *sample = kjob_sample(job, out);
-  if (!ref || !sample)
-    return -1;
+  if (!ref || !sample) return -1;
   for (size_t c = 0; c < check; ++c) {
     size_t g = kspread(c, check, t);
     uint32_t grp = (uint32_t)(g / 256), lid = (uint32_t)(g % 256), acc = 0;

@@ -15,8 +15,7 @@
 
 enum { MM_NAIVE, MM_NAIVE_STRIDED, MM_TILED16, MM_TILED16_F64, MM_REGBLOCK };
 
-static int setup_f64(kjob *job, const kdesc *d, size_t n)
-{
+static int setup_f64(kjob *job, const kdesc *d, size_t n) {
   krng r;
   kjob_init(job, "matmul.cl", "mm_tiled16_f64");
   int a = kjob_buf(job, n * n * 8, KB_IN), b = kjob_buf(job, n * n * 8, KB_IN);
@@ -25,18 +24,15 @@ static int setup_f64(kjob *job, const kdesc *d, size_t n)
   const size_t rows = MM_CHECK_ROWS;
   double *ref = kjob_ref(job, c, KC_F64, rows * n, 1e-12, 1e-11);
   size_t *sample = kjob_sample(job, c);
-  if (!ha || !hb || !ref || !sample)
-    return -1;
+  if (!ha || !hb || !ref || !sample) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f64(ha, n * n, &r, -1.0, 1.0);
   kfill_f64(hb, n * n, &r, -1.0, 1.0);
   for (size_t s = 0; s < rows; ++s) {
     size_t row = (s * n) / rows + s % 7;
     for (size_t k = 0; k < n; ++k)
-      for (size_t j = 0; j < n; ++j)
-        ref[s * n + j] += ha[row * n + k] * hb[k * n + j];
-    for (size_t j = 0; j < n; ++j)
-      sample[s * n + j] = row * n + j;
+      for (size_t j = 0; j < n; ++j) ref[s * n + j] += ha[row * n + k] * hb[k * n + j];
+    for (size_t j = 0; j < n; ++j) sample[s * n + j] = row * n + j;
   }
   kjob_arg_buf(job, a);
   kjob_arg_buf(job, b);
@@ -46,18 +42,15 @@ static int setup_f64(kjob *job, const kdesc *d, size_t n)
   return 0;
 }
 
-int setup_matmul(kjob *job, const kdesc *d, ksize size)
-{
-  static const char *entries[] = {"mm_naive", "mm_naive_strided",
-                                  "mm_tiled16", "mm_tiled16_f64",
+int setup_matmul(kjob *job, const kdesc *d, ksize size) {
+  static const char *entries[] = {"mm_naive", "mm_naive_strided", "mm_tiled16", "mm_tiled16_f64",
                                   "mm_regblock"};
   /* param: the kernel (MM_*), plus 10 x n for sizes other than 1024. */
   const size_t n = size == KSIZE_FULL ? (d->param >= 10 ? (size_t)d->param / 10 : 1024) : 64;
   const int kernel = d->param % 10;
   const size_t rows = MM_CHECK_ROWS;
   krng r;
-  if (kernel == MM_TILED16_F64)
-    return setup_f64(job, d, n);
+  if (kernel == MM_TILED16_F64) return setup_f64(job, d, n);
   kjob_init(job, "matmul.cl", entries[kernel]);
   int a = kjob_buf(job, n * n * 4, KB_IN), b = kjob_buf(job, n * n * 4, KB_IN);
   int c = kjob_buf(job, n * n * 4, KB_OUT);
@@ -74,11 +67,9 @@ int setup_matmul(kjob *job, const kdesc *d, ksize size)
   kfill_f32(hb, n * n, &r, -1.0, 1.0);
   for (size_t s = 0; s < rows; ++s) {
     size_t row = (s * n) / rows + s % 7;
-    for (size_t j = 0; j < n; ++j)
-      acc[j] = 0.0;
+    for (size_t j = 0; j < n; ++j) acc[j] = 0.0;
     for (size_t k = 0; k < n; ++k)
-      for (size_t j = 0; j < n; ++j)
-        acc[j] += (double)ha[row * n + k] * hb[k * n + j];
+      for (size_t j = 0; j < n; ++j) acc[j] += (double)ha[row * n + k] * hb[k * n + j];
     for (size_t j = 0; j < n; ++j) {
       ref[s * n + j] = (float)acc[j];
       sample[s * n + j] = row * n + j;

@@ -18,29 +18,24 @@ typedef struct mandel_ref {
   uint32_t rows[]; /* (h / MANDEL_CHECK_EVERY) x w counts */
 } mandel_ref;
 
-static int mandel_check(const kjob *job, char *msg, size_t size)
-{
+static int mandel_check(const kjob *job, char *msg, size_t size) {
   const mandel_ref *m = job->priv;
   const uint32_t *got = job->buf[0].result;
   size_t diff = 0, total = 0;
   for (size_t y = 0; y < m->h; y += MANDEL_CHECK_EVERY)
-    for (size_t x = 0; x < m->w; ++x, ++total)
-      diff += got[y * m->w + x] != m->rows[total];
-  if ((double)diff <= MANDEL_MISMATCH_FRACTION * (double)total)
-    return 0;
-  snprintf(msg, size, "%zu of %zu checked pixels differ (more than %g)",
-           diff, total, MANDEL_MISMATCH_FRACTION);
+    for (size_t x = 0; x < m->w; ++x, ++total) diff += got[y * m->w + x] != m->rows[total];
+  if ((double)diff <= MANDEL_MISMATCH_FRACTION * (double)total) return 0;
+  snprintf(msg, size, "%zu of %zu checked pixels differ (more than %g)", diff, total,
+           MANDEL_MISMATCH_FRACTION);
   return -1;
 }
 
-static int setup_mandel(kjob *job, int f64, size_t w, int maxit)
-{
+static int setup_mandel(kjob *job, int f64, size_t w, int maxit) {
   const size_t h = w, nrows = h / MANDEL_CHECK_EVERY;
   kjob_init(job, "misc.cl", f64 ? "mandel_f64" : "mandel_f32");
   int out = kjob_buf(job, w * h * 4, KB_OUT);
   mandel_ref *m = malloc(sizeof *m + nrows * w * sizeof(uint32_t));
-  if (!m)
-    return -1;
+  if (!m) return -1;
   m->w = w;
   m->h = h;
   job->priv = m;
@@ -76,25 +71,20 @@ static int setup_mandel(kjob *job, int f64, size_t w, int maxit)
   return 0;
 }
 
-static int setup_sobel(kjob *job, const kdesc *d, size_t w)
-{
+static int setup_sobel(kjob *job, const kdesc *d, size_t w) {
   krng r;
   kjob_init(job, "misc.cl", "sobel");
   int img = kjob_buf(job, w * w, KB_IN), out = kjob_buf(job, w * w * 4, KB_OUT);
   unsigned char *p = job->buf[img].host;
   uint32_t *ref = kjob_ref(job, out, KC_U32, w * w, 0.0, 0.0);
-  if (!p || !ref)
-    return -1;
+  if (!p || !ref) return -1;
   krng_seed(&r, d->name, 0);
-  for (size_t i = 0; i < w * w; ++i)
-    p[i] = (unsigned char)(krng_u32(&r) >> 24);
+  for (size_t i = 0; i < w * w; ++i) p[i] = (unsigned char)(krng_u32(&r) >> 24);
   for (size_t y = 1; y + 1 < w; ++y)
     for (size_t x = 1; x + 1 < w; ++x) {
 #define P(dy, dx) ((int)p[(y + (dy)) * w + x + (dx)])
-      int gx = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) -
-               P(1, -1);
-      int gy = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) -
-               P(-1, 1);
+      int gx = P(-1, 1) + 2 * P(0, 1) + P(1, 1) - P(-1, -1) - 2 * P(0, -1) - P(1, -1);
+      int gy = P(1, -1) + 2 * P(1, 0) + P(1, 1) - P(-1, -1) - 2 * P(-1, 0) - P(-1, 1);
 #undef P
       ref[y * w + x] = (uint32_t)(abs(gx) + abs(gy));
     }
@@ -106,15 +96,13 @@ static int setup_sobel(kjob *job, const kdesc *d, size_t w)
   return 0;
 }
 
-static int setup_divmod(kjob *job, const kdesc *d, size_t n, int iters)
-{
+static int setup_divmod(kjob *job, const kdesc *d, size_t n, int iters) {
   krng r;
   kjob_init(job, "misc.cl", "int_divmod");
   int in = kjob_buf(job, n * 4, KB_IN), out = kjob_buf(job, n * 4, KB_OUT);
   uint32_t *h = job->buf[in].host;
   uint32_t *ref = kjob_ref(job, out, KC_U32, n, 0.0, 0.0);
-  if (!h || !ref)
-    return -1;
+  if (!h || !ref) return -1;
   krng_seed(&r, d->name, 0);
   kfill_u32(h, n, &r);
   for (size_t i = 0; i < n; ++i) {
@@ -134,29 +122,26 @@ static int setup_divmod(kjob *job, const kdesc *d, size_t n, int iters)
   return 0;
 }
 
-int setup_misc(kjob *job, const kdesc *d, ksize size)
-{
+int setup_misc(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
   switch (d->param) {
-  case MI_TINY: {
-    kjob_init(job, "misc.cl", "tiny");
-    int out = kjob_buf(job, 64 * 4, KB_OUT);
-    uint32_t *ref = kjob_ref(job, out, KC_U32, 64, 0.0, 0.0);
-    if (!ref)
-      return -1;
-    for (uint32_t l = 0; l < 64; ++l)
-      ref[l] = l * 3u + 1u;
-    kjob_arg_buf(job, out);
-    kjob_grid(job, 1, 1, 1, 64, 1, 1);
-    return 0;
-  }
-  case MI_MANDEL_F32:
-    return setup_mandel(job, 0, full ? 4096 : 128, full ? 512 : 64);
-  case MI_MANDEL_F64:
-    return setup_mandel(job, 1, full ? 2048 : 128, full ? 256 : 64);
-  case MI_SOBEL:
-    return setup_sobel(job, d, full ? 8192 : 128);
-  default:
-    return setup_divmod(job, d, full ? (size_t)1 << 22 : 4096, full ? 32 : 8);
+    case MI_TINY: {
+      kjob_init(job, "misc.cl", "tiny");
+      int out = kjob_buf(job, 64 * 4, KB_OUT);
+      uint32_t *ref = kjob_ref(job, out, KC_U32, 64, 0.0, 0.0);
+      if (!ref) return -1;
+      for (uint32_t l = 0; l < 64; ++l) ref[l] = l * 3u + 1u;
+      kjob_arg_buf(job, out);
+      kjob_grid(job, 1, 1, 1, 64, 1, 1);
+      return 0;
+    }
+    case MI_MANDEL_F32:
+      return setup_mandel(job, 0, full ? 4096 : 128, full ? 512 : 64);
+    case MI_MANDEL_F64:
+      return setup_mandel(job, 1, full ? 2048 : 128, full ? 256 : 64);
+    case MI_SOBEL:
+      return setup_sobel(job, d, full ? 8192 : 128);
+    default:
+      return setup_divmod(job, d, full ? (size_t)1 << 22 : 4096, full ? 32 : 8);
   }
 }

@@ -11,8 +11,7 @@
 #define POLY_C 0.3183099
 #define POLY_CHECK 65536
 
-int setup_poly(kjob *job, const kdesc *d, ksize size)
-{
+int setup_poly(kjob *job, const kdesc *d, ksize size) {
   const int f64 = d->param < 0, deg = f64 ? -d->param : d->param;
   const size_t n = size == KSIZE_FULL ? (size_t)1 << 24 : 4096;
   const size_t es = f64 ? 8 : 4;
@@ -24,8 +23,7 @@ int setup_poly(kjob *job, const kdesc *d, ksize size)
   void *ref = f64 ? kjob_ref(job, y, KC_F64, check, 1e-12, 1e-12)
                   : kjob_ref(job, y, KC_F32, check, POLY_RTOL, POLY_ATOL);
   size_t *sample = kjob_sample(job, y);
-  if (!hx || !ref || !sample)
-    return -1;
+  if (!hx || !ref || !sample) return -1;
   krng_seed(&r, d->name, 0);
   for (size_t i = 0; i < n; ++i) {
     double xi = krng_uniform(&r, -0.95, 0.95);
@@ -38,8 +36,7 @@ int setup_poly(kjob *job, const kdesc *d, ksize size)
   for (size_t s = 0; s < check; ++s) {
     size_t i = kspread(s, check, n);
     double xi = f64 ? ((double *)hx)[i] : ((float *)hx)[i], acc = c;
-    for (int k = 0; k < deg; ++k)
-      acc = acc * xi + c;
+    for (int k = 0; k < deg; ++k) acc = acc * xi + c;
     if (f64)
       ((double *)ref)[s] = acc;
     else

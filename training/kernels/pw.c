@@ -26,25 +26,21 @@ static int k_of(const kdesc *d) { return d->param / 10000 % 1000; }
 static int grid_of(const kdesc *d) { return d->param % 10000; }
 
 /* Groups of 256 for the chain kernels: grid, small for CI. */
-static size_t groups(const kdesc *d, ksize size)
-{
+static size_t groups(const kdesc *d, ksize size) {
   size_t g = (size_t)grid_of(d);
   return size == KSIZE_FULL ? g : g < 16 ? g : 16;
 }
 
-static int sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max,
-                   double rtol, void **ref, size_t **sample)
-{
+static int sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max, double rtol, void **ref,
+                   size_t **sample) {
   size_t count = n < max ? n : max;
   *ref = kjob_ref(job, b, cmp, count, rtol, rtol);
   *sample = *ref ? kjob_sample(job, b) : NULL;
-  for (size_t j = 0; *sample && j < count; ++j)
-    (*sample)[j] = kspread(j, count, n);
+  for (size_t j = 0; *sample && j < count; ++j) (*sample)[j] = kspread(j, count, n);
   return *sample ? 0 : -1;
 }
 
-static uint32_t int_ref(uint32_t g, int iters)
-{
+static uint32_t int_ref(uint32_t g, int iters) {
   uint32_t x0 = g, x1 = g ^ 0x5bd1e995u, x2 = g * 3u + 1u, x3 = ~g;
   for (int it = 0; it < iters; ++it) {
     x0 = (x0 * PW_INT_M + (x0 >> 7)) ^ x1;
@@ -55,33 +51,26 @@ static uint32_t int_ref(uint32_t g, int iters)
   return x0 ^ x1 ^ x2 ^ x3;
 }
 
-static float sfu_ref(int g, int iters)
-{
+static float sfu_ref(int g, int iters) {
   float x[4];
   x[0] = 1.0f + (float)(g & 15) * 0.0625f;
-  for (int k = 1; k < 4; ++k)
-    x[k] = x[0] + 0.5f * (float)k;
+  for (int k = 1; k < 4; ++k) x[k] = x[0] + 0.5f * (float)k;
   for (int it = 0; it < iters; ++it)
-    for (int k = 0; k < 4; ++k)
-      x[k] = (float)(1.0 / sqrt((double)fmaf(PW_SFU_A, x[k], PW_SFU_B)));
+    for (int k = 0; k < 4; ++k) x[k] = (float)(1.0 / sqrt((double)fmaf(PW_SFU_A, x[k], PW_SFU_B)));
   return ((x[0] + x[1]) + x[2]) + x[3];
 }
 
-static double dfma_ref(int g, int iters)
-{
+static double dfma_ref(int g, int iters) {
   double x[4];
   x[0] = 1.0 + (double)(g & 255) / 1024.0;
-  for (int k = 1; k < 4; ++k)
-    x[k] = x[0] + 0.25 * k;
+  for (int k = 1; k < 4; ++k) x[k] = x[0] + 0.25 * k;
   for (int it = 0; it < iters; ++it)
-    for (int k = 0; k < 4; ++k)
-      x[k] = fma(x[k], PW_DA, PW_DB);
+    for (int k = 0; k < 4; ++k) x[k] = fma(x[k], PW_DA, PW_DB);
   return ((x[0] + x[1]) + x[2]) + x[3];
 }
 
 /* pw_int, pw_sfu, pw_dfma: grid x 256 work-items of iters steps. */
-static int setup_pipe(kjob *job, const kdesc *d, ksize size)
-{
+static int setup_pipe(kjob *job, const kdesc *d, ksize size) {
   static const char *entries[] = {"", "pw_int", "pw_sfu", "pw_dfma"};
   const int kind = kind_of(d), full = size == KSIZE_FULL;
   const size_t g = groups(d, size), n = g * 256;
@@ -92,8 +81,8 @@ static int setup_pipe(kjob *job, const kdesc *d, ksize size)
   kjob_init(job, "pw.cl", entries[kind]);
   int out = kjob_buf(job, n * (kind == PW_DFMA ? 8 : 4), KB_OUT);
   kb_cmp cmp = kind == PW_INT ? KC_U32 : kind == PW_DFMA ? KC_F64 : KC_F32;
-  if (sampled(job, out, cmp, n, PW_CHAINS_CHECKED,
-              kind == PW_SFU ? PW_SFU_RTOL : PW_EXACT, &ref, &sample) != 0)
+  if (sampled(job, out, cmp, n, PW_CHAINS_CHECKED, kind == PW_SFU ? PW_SFU_RTOL : PW_EXACT, &ref,
+              &sample) != 0)
     return -1;
   for (size_t j = 0; j < job->buf[out].count; ++j) {
     int gid = (int)sample[j];
@@ -119,22 +108,27 @@ static int setup_pipe(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-static const char *ai_entry(int f64, int k)
-{
+static const char *ai_entry(int f64, int k) {
   switch (k) {
-  case 4: return "ai_f32_k4";
-  case 16: return "ai_f32_k16";
-  case 64: return "ai_f32_k64";
-  case 256: return "ai_f32_k256";
-  case 8: return "ai_f64_k8";
-  case 32: return "ai_f64_k32";
-  default: return f64 ? "ai_f64_k128" : "ai_f32_k256";
+    case 4:
+      return "ai_f32_k4";
+    case 16:
+      return "ai_f32_k16";
+    case 64:
+      return "ai_f32_k64";
+    case 256:
+      return "ai_f32_k256";
+    case 8:
+      return "ai_f64_k8";
+    case 32:
+      return "ai_f64_k32";
+    default:
+      return f64 ? "ai_f64_k128" : "ai_f32_k256";
   }
 }
 
 /* Streams of n elements (2^25 floats or 2^24 doubles: 256 MiB moved). */
-static int setup_ai(kjob *job, const kdesc *d, ksize size)
-{
+static int setup_ai(kjob *job, const kdesc *d, ksize size) {
   const int f64 = kind_of(d) == PW_AI64, k = k_of(d), full = size == KSIZE_FULL;
   const size_t n = full ? (f64 ? (size_t)1 << 24 : (size_t)1 << 25) : 4096;
   const size_t es = f64 ? 8 : 4;
@@ -144,8 +138,7 @@ static int setup_ai(kjob *job, const kdesc *d, ksize size)
   kjob_init(job, "pw.cl", ai_entry(f64, k));
   int in = kjob_buf(job, n * es, KB_IN), out = kjob_buf(job, n * es, KB_OUT);
   if (!job->buf[in].host ||
-      sampled(job, out, f64 ? KC_F64 : KC_F32, n, PW_SAMPLES, PW_EXACT, &ref,
-              &sample) != 0)
+      sampled(job, out, f64 ? KC_F64 : KC_F32, n, PW_SAMPLES, PW_EXACT, &ref, &sample) != 0)
     return -1;
   for (size_t i = 0; i < n; ++i) {
     double v = 1.0 + (double)(i & 1023) / 1024.0;
@@ -158,13 +151,11 @@ static int setup_ai(kjob *job, const kdesc *d, ksize size)
     const size_t i = sample[j];
     if (f64) {
       double x = ((double *)job->buf[in].host)[i];
-      for (int s = 0; s < k; ++s)
-        x = fma(x, PW_DA, PW_DB);
+      for (int s = 0; s < k; ++s) x = fma(x, PW_DA, PW_DB);
       ((double *)ref)[j] = x;
     } else {
       float x = ((float *)job->buf[in].host)[i];
-      for (int s = 0; s < k; ++s)
-        x = fmaf(x, PW_A, PW_B);
+      for (int s = 0; s < k; ++s) x = fmaf(x, PW_A, PW_B);
       ((float *)ref)[j] = x;
     }
   }
@@ -182,10 +173,8 @@ static int setup_ai(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int setup_pw(kjob *job, const kdesc *d, ksize size)
-{
+int setup_pw(kjob *job, const kdesc *d, ksize size) {
   const int kind = kind_of(d);
-  if (kind == PW_AI32 || kind == PW_AI64)
-    return setup_ai(job, d, size);
+  if (kind == PW_AI32 || kind == PW_AI64) return setup_ai(job, d, size);
   return setup_pipe(job, d, size);
 }

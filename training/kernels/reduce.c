@@ -12,39 +12,33 @@
 
 enum { R_SUM_F32, R_SUM_F64, R_MAX_U32, R_DOT_F32 };
 
-static int setup_f64(kjob *job, const kdesc *d, size_t n, size_t groups)
-{
+static int setup_f64(kjob *job, const kdesc *d, size_t n, size_t groups) {
   krng r;
   kjob_init(job, "reduce.cl", "reduce_sum_f64");
   int in = kjob_buf(job, n * 8, KB_IN), out = kjob_buf(job, groups * 8, KB_OUT);
   double *h = job->buf[in].host;
   double *ref = kjob_ref(job, out, KC_F64, groups, 1e-12, 0.0);
-  if (!h || !ref)
-    return -1;
+  if (!h || !ref) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f64(h, n, &r, 0.0, 1.0);
-  for (size_t i = 0; i < n; ++i)
-    ref[i / RED_CHUNK] += h[i];
+  for (size_t i = 0; i < n; ++i) ref[i / RED_CHUNK] += h[i];
   kjob_arg_buf(job, in);
   kjob_arg_buf(job, out);
   kjob_arg_i32(job, (int)n);
   return 0;
 }
 
-static int setup_max(kjob *job, const kdesc *d, size_t n)
-{
+static int setup_max(kjob *job, const kdesc *d, size_t n) {
   krng r;
   kjob_init(job, "reduce.cl", "reduce_max_u32");
   int in = kjob_buf(job, n * 4, KB_IN), out = kjob_buf(job, 4, KB_INOUT);
   uint32_t *h = job->buf[in].host;
   uint32_t *ref = kjob_ref(job, out, KC_U32, 1, 0.0, 0.0);
-  if (!h || !ref)
-    return -1;
+  if (!h || !ref) return -1;
   krng_seed(&r, d->name, 0);
   for (size_t i = 0; i < n; ++i) {
     h[i] = krng_u32(&r) >> 1;
-    if (h[i] > ref[0])
-      ref[0] = h[i];
+    if (h[i] > ref[0]) ref[0] = h[i];
   }
   kjob_arg_buf(job, in);
   kjob_arg_buf(job, out);
@@ -52,8 +46,7 @@ static int setup_max(kjob *job, const kdesc *d, size_t n)
   return 0;
 }
 
-static int setup_f32(kjob *job, const kdesc *d, size_t n, size_t groups)
-{
+static int setup_f32(kjob *job, const kdesc *d, size_t n, size_t groups) {
   const int dot = d->param == R_DOT_F32;
   krng r;
   kjob_init(job, "reduce.cl", dot ? "dot_f32" : "reduce_sum_f32");
@@ -69,30 +62,31 @@ static int setup_f32(kjob *job, const kdesc *d, size_t n, size_t groups)
   }
   krng_seed(&r, d->name, 0);
   kfill_f32(ha, n, &r, 0.0, 1.0);
-  if (dot)
-    kfill_f32(hb, n, &r, 0.0, 1.0);
-  for (size_t i = 0; i < n; ++i)
-    acc[i / RED_CHUNK] += dot ? (double)ha[i] * hb[i] : ha[i];
-  for (size_t g = 0; g < groups; ++g)
-    ref[g] = (float)acc[g];
+  if (dot) kfill_f32(hb, n, &r, 0.0, 1.0);
+  for (size_t i = 0; i < n; ++i) acc[i / RED_CHUNK] += dot ? (double)ha[i] * hb[i] : ha[i];
+  for (size_t g = 0; g < groups; ++g) ref[g] = (float)acc[g];
   free(acc);
   kjob_arg_buf(job, a);
-  if (dot)
-    kjob_arg_buf(job, b);
+  if (dot) kjob_arg_buf(job, b);
   kjob_arg_buf(job, out);
   kjob_arg_i32(job, (int)n);
   return 0;
 }
 
-int setup_reduce(kjob *job, const kdesc *d, ksize size)
-{
+int setup_reduce(kjob *job, const kdesc *d, ksize size) {
   const size_t n = size == KSIZE_FULL ? (size_t)1 << 25 : (size_t)1 << 14;
   const size_t groups = n / RED_CHUNK;
   int rc;
   switch (d->param) {
-  case R_SUM_F64: rc = setup_f64(job, d, n, groups); break;
-  case R_MAX_U32: rc = setup_max(job, d, n); break;
-  default: rc = setup_f32(job, d, n, groups); break;
+    case R_SUM_F64:
+      rc = setup_f64(job, d, n, groups);
+      break;
+    case R_MAX_U32:
+      rc = setup_max(job, d, n);
+      break;
+    default:
+      rc = setup_f32(job, d, n, groups);
+      break;
   }
   kjob_grid(job, groups, 1, 1, 256, 1, 1);
   return rc;

@@ -17,17 +17,14 @@
 static int kind_of(const kdesc *d) { return d->param / 100000; }
 static int value_of(const kdesc *d) { return d->param % 100000; }
 
-static size_t *sample_all(kjob *job, int b, size_t n, size_t count)
-{
+static size_t *sample_all(kjob *job, int b, size_t n, size_t count) {
   size_t *s = kjob_sample(job, b);
-  for (size_t j = 0; s && j < count; ++j)
-    s[j] = kspread(j, count, n);
+  for (size_t j = 0; s && j < count; ++j) s[j] = kspread(j, count, n);
   return s;
 }
 
 /* stream_copy of 2^25 floats in work-groups of value work-items. */
-static int setup_copy(kjob *job, const kdesc *d, ksize size)
-{
+static int setup_copy(kjob *job, const kdesc *d, ksize size) {
   const size_t n = size == KSIZE_FULL ? (size_t)1 << 25 : (size_t)1 << 14;
   const size_t count = n < SHAPE_SAMPLES ? n : SHAPE_SAMPLES;
   kjob_init(job, "stream.cl", "stream_copy");
@@ -35,12 +32,9 @@ static int setup_copy(kjob *job, const kdesc *d, ksize size)
   float *ha = job->buf[a].host;
   float *ref = kjob_ref(job, c, KC_F32, count, 0.0, 0.0);
   size_t *s = ref ? sample_all(job, c, n, count) : NULL;
-  if (!ha || !s)
-    return -1;
-  for (size_t i = 0; i < n; ++i)
-    ha[i] = (float)(((uint32_t)i * 2654435761u) >> 8) * 0x1p-24f;
-  for (size_t j = 0; j < count; ++j)
-    ref[j] = ha[s[j]];
+  if (!ha || !s) return -1;
+  for (size_t i = 0; i < n; ++i) ha[i] = (float)(((uint32_t)i * 2654435761u) >> 8) * 0x1p-24f;
+  for (size_t j = 0; j < count; ++j) ref[j] = ha[s[j]];
   kjob_arg_buf(job, a);
   kjob_arg_buf(job, c);
   kjob_arg_i32(job, (int)n);
@@ -49,8 +43,7 @@ static int setup_copy(kjob *job, const kdesc *d, ksize size)
 }
 
 /* stream_triad with arrays of value MiB each. */
-static int setup_triad(kjob *job, const kdesc *d, ksize size)
-{
+static int setup_triad(kjob *job, const kdesc *d, ksize size) {
   const float sc = 1.7364f;
   const size_t n = size == KSIZE_FULL ? (size_t)value_of(d) << 18 : 4096;
   const size_t count = n < SHAPE_SAMPLES ? n : SHAPE_SAMPLES;
@@ -59,16 +52,13 @@ static int setup_triad(kjob *job, const kdesc *d, ksize size)
   int b = kjob_buf(job, n * 4, KB_IN), c = kjob_buf(job, n * 4, KB_IN);
   int a = kjob_buf(job, n * 4, KB_OUT);
   float *hb = job->buf[b].host, *hc = job->buf[c].host;
-  float *ref = kjob_ref(job, a, KC_F32, count, SHAPE_STREAM_RTOL,
-                        SHAPE_STREAM_ATOL);
+  float *ref = kjob_ref(job, a, KC_F32, count, SHAPE_STREAM_RTOL, SHAPE_STREAM_ATOL);
   size_t *s = ref ? sample_all(job, a, n, count) : NULL;
-  if (!hb || !hc || !s)
-    return -1;
+  if (!hb || !hc || !s) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f32(hb, n, &r, -1.0, 1.0);
   kfill_f32(hc, n, &r, -1.0, 1.0);
-  for (size_t j = 0; j < count; ++j)
-    ref[j] = (float)((double)hb[s[j]] + (double)sc * hc[s[j]]);
+  for (size_t j = 0; j < count; ++j) ref[j] = (float)((double)hb[s[j]] + (double)sc * hc[s[j]]);
   kjob_arg_buf(job, b);
   kjob_arg_buf(job, c);
   kjob_arg_buf(job, a);
@@ -86,18 +76,14 @@ static int setup_triad(kjob *job, const kdesc *d, ksize size)
  * some 10-30 ms at any SM count.  Values are
  * multiples of 1/4 in [0, 1] and x multiples of 1/4 in [0, 0.75]: every
  * row sum is exact in float, whatever the order. */
-static int row_len(size_t rank, int full, double top)
-{
-  if (!full)
-    return rank < 4 ? 200 >> rank : 2;
+static int row_len(size_t rank, int full, double top) {
+  if (!full) return rank < 4 ? 200 >> rank : 2;
   double len = top / pow((double)rank + 1.0, 0.9);
   return len < 2.0 ? 2 : (int)len;
 }
 
-static void shuffle(size_t *p, size_t n, krng *r)
-{
-  for (size_t i = 0; i < n; ++i)
-    p[i] = i;
+static void shuffle(size_t *p, size_t n, krng *r) {
+  for (size_t i = 0; i < n; ++i) p[i] = i;
   for (size_t i = n - 1; i > 0; --i) {
     size_t j = krng_below(r, (uint32_t)(i + 1)), t = p[i];
     p[i] = p[j];
@@ -105,19 +91,16 @@ static void shuffle(size_t *p, size_t n, krng *r)
   }
 }
 
-static int setup_spmv_pl(kjob *job, const kdesc *d, ksize size)
-{
+static int setup_spmv_pl(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL, vector = value_of(d);
   const size_t n = full ? (size_t)1 << 20 : 1024;
   const double top = vector ? 100000.0 : 25000.0;
   size_t *rank = malloc(n * sizeof *rank), nnz = 0;
   krng r;
-  if (!rank)
-    return -1;
+  if (!rank) return -1;
   krng_seed(&r, d->name, 0);
   shuffle(rank, n, &r);
-  for (size_t i = 0; i < n; ++i)
-    nnz += (size_t)row_len(rank[i], full, top);
+  for (size_t i = 0; i < n; ++i) nnz += (size_t)row_len(rank[i], full, top);
   kjob_init(job, "spmv.cl", vector ? "spmv_csr_vector" : "spmv_csr_scalar");
   int rp = kjob_buf(job, (n + 1) * 4, KB_IN), col = kjob_buf(job, nnz * 4, KB_IN);
   int val = kjob_buf(job, nnz * 4, KB_IN), x = kjob_buf(job, n * 4, KB_IN);
@@ -129,8 +112,7 @@ static int setup_spmv_pl(kjob *job, const kdesc *d, ksize size)
     free(rank);
     return -1;
   }
-  for (size_t i = 0; i < n; ++i)
-    hx[i] = (float)krng_below(&r, 4) * 0.25f;
+  for (size_t i = 0; i < n; ++i) hx[i] = (float)krng_below(&r, 4) * 0.25f;
   size_t k = 0;
   for (size_t i = 0; i < n; ++i) {
     double s = 0.0;
@@ -144,8 +126,7 @@ static int setup_spmv_pl(kjob *job, const kdesc *d, ksize size)
   }
   hr[n] = (int)k;
   free(rank);
-  for (int b = 0; b < 4; ++b)
-    kjob_arg_buf(job, b);
+  for (int b = 0; b < 4; ++b) kjob_arg_buf(job, b);
   kjob_arg_buf(job, y);
   kjob_arg_i32(job, (int)n);
   if (vector)
@@ -155,11 +136,13 @@ static int setup_spmv_pl(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int setup_shape(kjob *job, const kdesc *d, ksize size)
-{
+int setup_shape(kjob *job, const kdesc *d, ksize size) {
   switch (kind_of(d)) {
-  case SHAPE_COPY: return setup_copy(job, d, size);
-  case SHAPE_TRIAD: return setup_triad(job, d, size);
-  default: return setup_spmv_pl(job, d, size);
+    case SHAPE_COPY:
+      return setup_copy(job, d, size);
+    case SHAPE_TRIAD:
+      return setup_triad(job, d, size);
+    default:
+      return setup_spmv_pl(job, d, size);
   }
 }

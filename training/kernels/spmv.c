@@ -17,16 +17,13 @@ typedef struct csr {
   float *val;
 } csr;
 
-static size_t rows_for(int per_row, ksize size)
-{
-  if (size == KSIZE_SMALL)
-    return 512;
+static size_t rows_for(int per_row, ksize size) {
+  if (size == KSIZE_SMALL) return 512;
   /* About 32M nonzeros for the denser matrices, 8M for the sparsest. */
   return per_row <= 4 ? (size_t)1 << 21 : ((size_t)1 << 25) / (size_t)per_row;
 }
 
-int setup_spmv(kjob *job, const kdesc *d, ksize size)
-{
+int setup_spmv(kjob *job, const kdesc *d, ksize size) {
   const int per_row = d->param / 10, layout = d->param % 10;
   const int vector = layout == 1, banded = layout == 2;
   const size_t n = rows_for(per_row, size);
@@ -40,8 +37,7 @@ int setup_spmv(kjob *job, const kdesc *d, ksize size)
   csr m = {job->buf[rp].host, job->buf[col].host, job->buf[val].host};
   float *hx = job->buf[x].host;
   float *ref = kjob_ref(job, y, KC_F32, n, SPMV_RTOL, SPMV_ATOL);
-  if (!m.rowptr || !m.col || !m.val || !hx || !ref)
-    return -1;
+  if (!m.rowptr || !m.col || !m.val || !hx || !ref) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f32(hx, n, &r, -1.0, 1.0);
   size_t nnz = 0;
@@ -50,8 +46,8 @@ int setup_spmv(kjob *job, const kdesc *d, ksize size)
     int len = per_row / 2 + (int)krng_below(&r, (uint32_t)per_row + 1);
     double s = 0.0;
     for (int k = 0; k < len; ++k, ++nnz) {
-      long c = banded ? (long)i - 64 + (long)krng_below(&r, 129)
-                      : (long)krng_below(&r, (uint32_t)n);
+      long c =
+          banded ? (long)i - 64 + (long)krng_below(&r, 129) : (long)krng_below(&r, (uint32_t)n);
       c = c < 0 ? 0 : c >= (long)n ? (long)n - 1 : c;
       m.col[nnz] = (int)c;
       m.val[nnz] = (float)krng_uniform(&r, -1.0, 1.0);
@@ -61,8 +57,7 @@ int setup_spmv(kjob *job, const kdesc *d, ksize size)
   }
   m.rowptr[n] = (int)nnz;
   for (int b = 0; b < 5; ++b)
-    if (b != y)
-      kjob_arg_buf(job, b);
+    if (b != y) kjob_arg_buf(job, b);
   kjob_arg_buf(job, y);
   kjob_arg_i32(job, (int)n);
   if (vector)

@@ -11,8 +11,7 @@ enum { ST_5PT, ST_5PT_F64, ST_9PT, ST_5PT_TILED, ST_3D7, ST_3D27 };
 
 static double at(const float *in, size_t i) { return in[i]; }
 
-static void ref2d(const float *in, float *out, size_t nx, size_t ny, int kind)
-{
+static void ref2d(const float *in, float *out, size_t nx, size_t ny, int kind) {
   for (size_t y = 0; y < ny; ++y)
     for (size_t x = 0; x < nx; ++x) {
       size_t i = y * nx + x;
@@ -22,8 +21,8 @@ static void ref2d(const float *in, float *out, size_t nx, size_t ny, int kind)
       }
       double e = at(in, i - 1) + at(in, i + 1) + at(in, i - nx) + at(in, i + nx);
       if (kind == ST_9PT) {
-        double c = at(in, i - nx - 1) + at(in, i - nx + 1) +
-                   at(in, i + nx - 1) + at(in, i + nx + 1);
+        double c =
+            at(in, i - nx - 1) + at(in, i - nx + 1) + at(in, i + nx - 1) + at(in, i + nx + 1);
         out[i] = (float)(0.25 * in[i] + 0.125 * e + 0.0625 * c);
       } else {
         out[i] = (float)(0.5 * in[i] + 0.125 * e);
@@ -31,8 +30,7 @@ static void ref2d(const float *in, float *out, size_t nx, size_t ny, int kind)
     }
 }
 
-static void ref3d(const float *in, float *out, size_t n, int kind)
-{
+static void ref3d(const float *in, float *out, size_t n, int kind) {
   const size_t sy = n, sz = n * n;
   for (size_t z = 0; z < n; ++z)
     for (size_t y = 0; y < n; ++y)
@@ -43,8 +41,8 @@ static void ref3d(const float *in, float *out, size_t n, int kind)
           continue;
         }
         if (kind == ST_3D7) {
-          double s = at(in, i - 1) + at(in, i + 1) + at(in, i - sy) +
-                     at(in, i + sy) + at(in, i - sz) + at(in, i + sz);
+          double s = at(in, i - 1) + at(in, i + 1) + at(in, i - sy) + at(in, i + sy) +
+                     at(in, i - sz) + at(in, i + sz);
           out[i] = (float)(0.4 * in[i] + 0.1 * s);
           continue;
         }
@@ -58,16 +56,14 @@ static void ref3d(const float *in, float *out, size_t n, int kind)
       }
 }
 
-static int setup_f64(kjob *job, const kdesc *d, size_t nx)
-{
+static int setup_f64(kjob *job, const kdesc *d, size_t nx) {
   krng r;
   const size_t n = nx * nx;
   kjob_init(job, "stencil.cl", "st2d_5pt_f64");
   int in = kjob_buf(job, n * 8, KB_IN), out = kjob_buf(job, n * 8, KB_OUT);
   double *h = job->buf[in].host;
   double *ref = kjob_ref(job, out, KC_F64, n, 1e-12, 1e-14);
-  if (!h || !ref)
-    return -1;
+  if (!h || !ref) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f64(h, n, &r, 0.0, 1.0);
   for (size_t y = 0; y < nx; ++y)
@@ -75,8 +71,7 @@ static int setup_f64(kjob *job, const kdesc *d, size_t nx)
       size_t i = y * nx + x;
       ref[i] = (!x || !y || x == nx - 1 || y == nx - 1)
                    ? h[i]
-                   : 0.5 * h[i] + 0.125 * (h[i - 1] + h[i + 1] + h[i - nx] +
-                                           h[i + nx]);
+                   : 0.5 * h[i] + 0.125 * (h[i - 1] + h[i + 1] + h[i - nx] + h[i + nx]);
     }
   kjob_arg_buf(job, in);
   kjob_arg_buf(job, out);
@@ -86,23 +81,20 @@ static int setup_f64(kjob *job, const kdesc *d, size_t nx)
   return 0;
 }
 
-int setup_stencil(kjob *job, const kdesc *d, ksize size)
-{
-  static const char *entries[] = {"st2d_5pt", "st2d_5pt_f64", "st2d_9pt",
-                                  "st2d_5pt_tiled", "st3d_7pt", "st3d_27pt"};
+int setup_stencil(kjob *job, const kdesc *d, ksize size) {
+  static const char *entries[] = {"st2d_5pt",       "st2d_5pt_f64", "st2d_9pt",
+                                  "st2d_5pt_tiled", "st3d_7pt",     "st3d_27pt"};
   const int full = size == KSIZE_FULL;
   const int is3d = d->param == ST_3D7 || d->param == ST_3D27;
   const size_t nx = is3d ? (full ? 256 : 32) : (full ? 4096 : 128);
   const size_t n = is3d ? nx * nx * nx : nx * nx;
   krng r;
-  if (d->param == ST_5PT_F64)
-    return setup_f64(job, d, nx);
+  if (d->param == ST_5PT_F64) return setup_f64(job, d, nx);
   kjob_init(job, "stencil.cl", entries[d->param]);
   int in = kjob_buf(job, n * 4, KB_IN), out = kjob_buf(job, n * 4, KB_OUT);
   float *h = job->buf[in].host;
   float *ref = kjob_ref(job, out, KC_F32, n, STENCIL_RTOL, STENCIL_ATOL);
-  if (!h || !ref)
-    return -1;
+  if (!h || !ref) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f32(h, n, &r, 0.0, 1.0);
   kjob_arg_buf(job, in);

@@ -35,14 +35,14 @@ typedef enum kb_cmp { KC_NONE, KC_F32, KC_F64, KC_U32 } kb_cmp;
 
 typedef struct kbuf {
   size_t bytes;
-  void *host;          /* initial contents (KB_IN, KB_INOUT) */
+  void *host; /* initial contents (KB_IN, KB_INOUT) */
   kb_role role;
   kb_cmp cmp;
-  void *ref;           /* expected contents, same element type */
-  size_t count;        /* elements compared (from the start, or sampled) */
-  size_t *sample;      /* indices compared; NULL: elements 0..count-1 */
-  double rtol, atol;   /* float pass rule: |out-ref| <= atol + rtol*|ref| */
-  void *result;        /* the read-back, filled by the runner */
+  void *ref;         /* expected contents, same element type */
+  size_t count;      /* elements compared (from the start, or sampled) */
+  size_t *sample;    /* indices compared; NULL: elements 0..count-1 */
+  double rtol, atol; /* float pass rule: |out-ref| <= atol + rtol*|ref| */
+  void *result;      /* the read-back, filled by the runner */
 } kbuf;
 
 typedef enum karg_kind { KA_BUF, KA_I32, KA_U32, KA_F32, KA_F64 } karg_kind;
@@ -65,29 +65,29 @@ struct kjob;
 typedef int (*kcheck_fn)(const struct kjob *job, char *msg, size_t size);
 
 typedef struct kjob {
-  const char *source;     /* device source file in the suite's folder;
-                           * a .cu file is CUDA C++ (CUDA backend only) */
-  const char *entry;      /* kernel function name */
-  size_t groups[3];       /* work-groups (CUDA: grid) */
-  size_t local[3];        /* work-group size (CUDA: block) */
-  size_t dyn_local;       /* bytes of dynamic shared memory per block, for
-                           * CUDA-only .cu kernels (portable sources have
-                           * fixed-size local arrays only): 0 elsewhere */
+  const char *source; /* device source file in the suite's folder;
+                       * a .cu file is CUDA C++ (CUDA backend only) */
+  const char *entry;  /* kernel function name */
+  size_t groups[3];   /* work-groups (CUDA: grid) */
+  size_t local[3];    /* work-group size (CUDA: block) */
+  size_t dyn_local;   /* bytes of dynamic shared memory per block, for
+                       * CUDA-only .cu kernels (portable sources have
+                       * fixed-size local arrays only): 0 elsewhere */
   kbuf buf[KJOB_MAX_BUFS];
   int nbuf;
   karg arg[KJOB_MAX_ARGS];
   int narg;
-  kcheck_fn check;        /* NULL: per-buffer comparisons only */
-  void *priv;             /* data for check, freed with free() */
-  double max_err;         /* largest normalized error seen by the last check */
+  kcheck_fn check; /* NULL: per-buffer comparisons only */
+  void *priv;      /* data for check, freed with free() */
+  double max_err;  /* largest normalized error seen by the last check */
 } kjob;
 
 typedef struct kdesc {
-  const char *name;       /* suite name, unique, [a-z0-9_] */
-  const char *stresses;   /* what the kernel stresses */
-  const char *scaling;    /* expected SM-scaling class */
+  const char *name;     /* suite name, unique, [a-z0-9_] */
+  const char *stresses; /* what the kernel stresses */
+  const char *scaling;  /* expected SM-scaling class */
   int (*setup)(kjob *job, const struct kdesc *d, ksize size);
-  int param;              /* variant parameter of the family */
+  int param; /* variant parameter of the family */
 } kdesc;
 
 /* The suite, in run order. */
@@ -103,8 +103,7 @@ void kjob_free(kjob *job);
 int kjob_buf(kjob *job, size_t bytes, kb_role role);
 /* Gives buffer b a reference of count elements compared with cmp; the
  * reference array is allocated zero-filled and returned (NULL: no memory). */
-void *kjob_ref(kjob *job, int b, kb_cmp cmp, size_t count, double rtol,
-               double atol);
+void *kjob_ref(kjob *job, int b, kb_cmp cmp, size_t count, double rtol, double atol);
 /* Makes buffer b compare only the elements listed in the returned array
  * (count entries, as given to kjob_ref; NULL: no memory). */
 size_t *kjob_sample(kjob *job, int b);
@@ -113,8 +112,7 @@ void kjob_arg_i32(kjob *job, int32_t v);
 void kjob_arg_u32(kjob *job, uint32_t v);
 void kjob_arg_f32(kjob *job, float v);
 void kjob_arg_f64(kjob *job, double v);
-void kjob_grid(kjob *job, size_t gx, size_t gy, size_t gz, size_t lx,
-               size_t ly, size_t lz);
+void kjob_grid(kjob *job, size_t gx, size_t gy, size_t gz, size_t lx, size_t ly, size_t lz);
 /* 1-D launch of at least n work-items in groups of lx. */
 void kjob_grid1(kjob *job, size_t n, size_t lx);
 /* Compares every buffer's result with its reference and runs job->check.
@@ -183,25 +181,30 @@ SP_SETUP(setup_shape);
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
 enum { RW_RD = 1, RW_RD64, RW_WR, RW_CP, RW_STRIDE, RW_RD_TINY };
-#define RW_PARAM(kind, unroll, grid) \
-  ((kind) * 10000000 + (unroll) * 1000000 + (grid))
+#define RW_PARAM(kind, unroll, grid) ((kind)*10000000 + (unroll)*1000000 + (grid))
 enum { L2_READ = 1, L2_RMW };
-#define L2_PARAM(kind, mib) ((kind) * 10000 + (mib))
+#define L2_PARAM(kind, mib) ((kind)*10000 + (mib))
 enum { ATOM_GLOBAL = 1, ATOM_COALESCED, ATOM_LOCAL, ATOM_CAS, ATOM_F32 };
-#define ATOM_PARAM(kind, bits) ((kind) * 100 + (bits))
-enum { SC_TINY = 1, SC_BIG, SC_SMALL, SC_ILP, SC_IMB, SC_BAR, SC_QUEUE,
-       SC_REDLAST };
-#define SCHED_PARAM(kind, a, b) ((kind) * 1000000 + (a) * 10000 + (b))
+#define ATOM_PARAM(kind, bits) ((kind)*100 + (bits))
+enum { SC_TINY = 1, SC_BIG, SC_SMALL, SC_ILP, SC_IMB, SC_BAR, SC_QUEUE, SC_REDLAST };
+#define SCHED_PARAM(kind, a, b) ((kind)*1000000 + (a)*10000 + (b))
 enum { PW_INT = 1, PW_SFU, PW_DFMA, PW_AI32, PW_AI64 };
-#define PW_PARAM(kind, k, grid) ((kind) * 10000000 + (k) * 10000 + (grid))
-enum { TC_F16_WARP = 1, TC_BF16_WARP, TC_TF32_WARP, TC_F16_TILED,
-       TC_HFMA2_1, TC_HFMA2_8, TC_MIXED };
-#define TC_PARAM(kind, shape) ((kind) * 100 + (shape))
+#define PW_PARAM(kind, k, grid) ((kind)*10000000 + (k)*10000 + (grid))
+enum {
+  TC_F16_WARP = 1,
+  TC_BF16_WARP,
+  TC_TF32_WARP,
+  TC_F16_TILED,
+  TC_HFMA2_1,
+  TC_HFMA2_8,
+  TC_MIXED
+};
+#define TC_PARAM(kind, shape) ((kind)*100 + (shape))
 enum { OCC_SMEM = 1, OCC_REG, OCC_SPILL };
-#define OCC_PARAM(kind, value) ((kind) * 1000 + (value))
+#define OCC_PARAM(kind, value) ((kind)*1000 + (value))
 enum { VEC_RD4 = 1, VEC_WR4, VEC_ROT };
-#define VEC_PARAM(kind, grid) ((kind) * 10000 + (grid))
+#define VEC_PARAM(kind, grid) ((kind)*10000 + (grid))
 enum { SHAPE_COPY = 1, SHAPE_TRIAD, SHAPE_SPMV_PL };
-#define SHAPE_PARAM(kind, value) ((kind) * 100000 + (value))
+#define SHAPE_PARAM(kind, value) ((kind)*100000 + (value))
 
 #endif /* SP_SUITE_H */

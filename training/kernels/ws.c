@@ -7,8 +7,7 @@
 #define WS_RTOL 1e-5
 #define WS_ATOL 1e-5
 
-int setup_ws(kjob *job, const kdesc *d, ksize size)
-{
+int setup_ws(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
   /* 2^20 work-items x 128 reads = 512 MiB read per launch (full). */
   const size_t t = full ? (size_t)1 << 20 : (size_t)1 << 12;
@@ -20,14 +19,12 @@ int setup_ws(kjob *job, const kdesc *d, ksize size)
   int buf = kjob_buf(job, n * 4, KB_IN), out = kjob_buf(job, t * 4, KB_OUT);
   float *h = job->buf[buf].host;
   float *ref = kjob_ref(job, out, KC_F32, t, WS_RTOL, WS_ATOL);
-  if (!h || !ref)
-    return -1;
+  if (!h || !ref) return -1;
   krng_seed(&r, d->name, 0);
   kfill_f32(h, n, &r, 0.0, 1.0);
   for (size_t g = 0; g < t; ++g) {
     float acc = 0.0f;
-    for (int p = 0; p < passes; ++p)
-      acc += h[(g + (size_t)p * t) & mask];
+    for (int p = 0; p < passes; ++p) acc += h[(g + (size_t)p * t) & mask];
     ref[g] = acc;
   }
   kjob_arg_buf(job, buf);

@@ -9,19 +9,15 @@
 
 const char *bk_error(const bk *b) { return b->err; }
 
-const bk_ops *bk_find(const char *name)
-{
-  if (strcmp(name, "opencl") == 0)
-    return &bk_opencl_ops;
+const bk_ops *bk_find(const char *name) {
+  if (strcmp(name, "opencl") == 0) return &bk_opencl_ops;
 #ifdef SP_HAVE_CUDA
-  if (strcmp(name, "cuda") == 0)
-    return &bk_cuda_ops;
+  if (strcmp(name, "cuda") == 0) return &bk_cuda_ops;
 #endif
   return NULL;
 }
 
-char *bk_read_source(const char *path, char *err, size_t size)
-{
+char *bk_read_source(const char *path, char *err, size_t size) {
   FILE *fp = fopen(path, "rb");
   if (fp == NULL) {
     snprintf(err, size, "%s: %s", path, strerror(errno));
@@ -29,9 +25,8 @@ char *bk_read_source(const char *path, char *err, size_t size)
   }
   char *text = NULL;
   long len = -1;
-  if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 &&
-      fseek(fp, 0, SEEK_SET) == 0 && (text = malloc((size_t)len + 1)) &&
-      fread(text, 1, (size_t)len, fp) == (size_t)len) {
+  if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
+      (text = malloc((size_t)len + 1)) && fread(text, 1, (size_t)len, fp) == (size_t)len) {
     text[len] = '\0';
     fclose(fp);
     return text;
@@ -42,21 +37,18 @@ char *bk_read_source(const char *path, char *err, size_t size)
   return NULL;
 }
 
-int bk_cuda_only(const char *file)
-{
+int bk_cuda_only(const char *file) {
   size_t n = strlen(file);
   return n > 3 && strcmp(file + n - 3, ".cu") == 0;
 }
 
-void bk_dirs_set(bk_dirs *d, const char *const *dirs)
-{
+void bk_dirs_set(bk_dirs *d, const char *const *dirs) {
   d->n = 0;
   for (; dirs && *dirs && d->n < BK_MAX_DIRS; ++dirs)
     snprintf(d->dir[d->n++], sizeof d->dir[0], "%s", *dirs);
 }
 
-void bk_dirname(const char *path, char *buf, size_t size)
-{
+void bk_dirname(const char *path, char *buf, size_t size) {
   const char *slash = strrchr(path, '/');
   if (slash == NULL)
     snprintf(buf, size, ".");

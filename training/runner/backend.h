@@ -34,8 +34,8 @@ typedef struct bk_dirs {
 } bk_dirs;
 
 typedef struct bk_info {
-  char api[32];          /* "opencl" or "cuda" */
-  char device[256];      /* device name */
+  char api[32];     /* "opencl" or "cuda" */
+  char device[256]; /* device name */
   char vendor[128];
   char driver[128];      /* driver version */
   char api_version[128]; /* platform / CUDA driver API version */
@@ -43,15 +43,14 @@ typedef struct bk_info {
   int compute_units;     /* CUs / SMs of the whole device */
   int is_gpu;
   int is_nvidia;
-  char cu_method[256];   /* how --cu is applied */
+  char cu_method[256]; /* how --cu is applied */
 } bk_info;
 
 typedef struct bk_ops {
   const char *name;
   /* Opens device `device`.  Returns 1 (not -1) when the API or the device
    * is not available on this machine, so callers can skip. */
-  int (*open)(bk **out, int device, const char *const *include_dirs,
-              char *err, size_t size);
+  int (*open)(bk **out, int device, const char *const *include_dirs, char *err, size_t size);
   void (*close)(bk *b);
   void (*info)(bk *b, bk_info *info);
   /* Restricts the following launches to cu compute units.  *actual gets
@@ -75,9 +74,8 @@ typedef struct bk_ops {
   int (*timing_end)(bk *b, double *sample_ms);
   /* Compiles every named source file (paths, NULL-terminated) without
    * running anything (a GPU is not needed for CUDA: NVRTC alone). */
-  int (*compile_only)(const char *const *include_dirs,
-                      const char *const *paths, const char *arch, char *err,
-                      size_t size);
+  int (*compile_only)(const char *const *include_dirs, const char *const *paths, const char *arch,
+                      char *err, size_t size);
 } bk_ops;
 
 /* Common head of every backend's private struct. */

@@ -37,26 +37,20 @@ typedef struct bk_cl {
   int samples, enqueued;
 } bk_cl;
 
-static int fail(bk_cl *c, const char *what, cl_int rc)
-{
-  snprintf(c->base.err, sizeof c->base.err, "%s failed (OpenCL error %d)",
-           what, (int)rc);
+static int fail(bk_cl *c, const char *what, cl_int rc) {
+  snprintf(c->base.err, sizeof c->base.err, "%s failed (OpenCL error %d)", what, (int)rc);
   return -1;
 }
 
 /* The index-th device over all platforms, in platform order. */
-static int pick_device(int index, cl_platform_id *pf, cl_device_id *dev)
-{
+static int pick_device(int index, cl_platform_id *pf, cl_device_id *dev) {
   cl_platform_id plats[16];
   cl_uint np = 0;
-  if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS || np == 0)
-    return 1;
+  if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS || np == 0) return 1;
   for (cl_uint p = 0; p < np; ++p) {
     cl_device_id devs[16];
     cl_uint nd = 0;
-    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) !=
-        CL_SUCCESS)
-      continue;
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS) continue;
     if (index < (int)nd) {
       *pf = plats[p];
       *dev = devs[index];
@@ -67,20 +61,17 @@ static int pick_device(int index, cl_platform_id *pf, cl_device_id *dev)
   return 1;
 }
 
-int bk_opencl_list(FILE *out)
-{
+int bk_opencl_list(FILE *out) {
   cl_platform_id plats[16];
   cl_uint np = 0;
   int index = 0;
-  if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS || np == 0)
-    return 1;
+  if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS || np == 0) return 1;
   for (cl_uint p = 0; p < np; ++p) {
     cl_device_id devs[16];
     cl_uint nd = 0;
     char pname[256] = "";
     clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
-    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS)
-      continue;
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS) continue;
     for (cl_uint d = 0; d < nd; ++d) {
       char dname[256] = "";
       clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof dname - 1, dname, NULL);
@@ -91,9 +82,7 @@ int bk_opencl_list(FILE *out)
 }
 
 /* "-cl-std=CL1.2 -I <the source's folder> -I <each include folder>". */
-static void build_options(const bk_cl *c, const char *path, char *opts,
-                          size_t size)
-{
+static void build_options(const bk_cl *c, const char *path, char *opts, size_t size) {
   char own[BK_PATH_MAX];
   bk_dirname(path, own, sizeof own);
   size_t o = (size_t)snprintf(opts, size, "-cl-std=CL1.2 -I %s", own);
@@ -101,27 +90,22 @@ static void build_options(const bk_cl *c, const char *path, char *opts,
     o += (size_t)snprintf(opts + o, size - o, " -I %s", c->inc.dir[i]);
 }
 
-static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev,
-                         const char *path, cl_program *out)
-{
+static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev, const char *path,
+                         cl_program *out) {
   char *src = bk_read_source(path, c->base.err, sizeof c->base.err);
-  if (src == NULL)
-    return -1;
+  if (src == NULL) return -1;
   cl_int rc;
   const char *srcs[1] = {src};
   cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &rc);
   free(src);
-  if (rc != CL_SUCCESS)
-    return fail(c, "clCreateProgramWithSource", rc);
+  if (rc != CL_SUCCESS) return fail(c, "clCreateProgramWithSource", rc);
   char opts[(BK_MAX_DIRS + 1) * (BK_PATH_MAX + 4) + 16];
   build_options(c, path, opts, sizeof opts);
   rc = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);
   if (rc != CL_SUCCESS) {
     char log[BUILD_LOG_MAX] = "";
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1,
-                          log, NULL);
-    snprintf(c->base.err, sizeof c->base.err, "building %s failed: %.900s",
-             path, log);
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+    snprintf(c->base.err, sizeof c->base.err, "building %s failed: %.900s", path, log);
     clReleaseProgram(prog);
     return -1;
   }
@@ -129,8 +113,7 @@ static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev,
   return 0;
 }
 
-static int get_program(bk_cl *c, const char *path, cl_program *out)
-{
+static int get_program(bk_cl *c, const char *path, cl_program *out) {
   for (int i = 0; i < c->nprograms; ++i)
     if (strcmp(c->programs[i].path, path) == 0) {
       *out = c->programs[i].prog;
@@ -140,17 +123,14 @@ static int get_program(bk_cl *c, const char *path, cl_program *out)
     snprintf(c->base.err, sizeof c->base.err, "too many device sources");
     return -1;
   }
-  if (build_program(c, c->ctx, c->device, path, out) != 0)
-    return -1;
+  if (build_program(c, c->ctx, c->device, path, out) != 0) return -1;
   program *p = &c->programs[c->nprograms++];
   snprintf(p->path, sizeof p->path, "%s", path);
   p->prog = *out;
   return 0;
 }
 
-static int cl_open(bk **out, int device, const char *const *include_dirs,
-                   char *err, size_t size)
-{
+static int cl_open(bk **out, int device, const char *const *include_dirs, char *err, size_t size) {
   bk_cl *c = calloc(1, sizeof *c);
   if (c == NULL) {
     snprintf(err, size, "out of memory");
@@ -159,21 +139,23 @@ static int cl_open(bk **out, int device, const char *const *include_dirs,
   c->base.ops = &bk_opencl_ops;
   bk_dirs_set(&c->inc, include_dirs);
   if (pick_device(device, &c->platform, &c->device) != 0) {
-    snprintf(err, size, "no OpenCL device %d (no platform registered with "
-             "the ICD loader, or fewer devices)", device);
+    snprintf(err, size,
+             "no OpenCL device %d (no platform registered with "
+             "the ICD loader, or fewer devices)",
+             device);
     free(c);
     return 1;
   }
   cl_int rc;
   c->ctx = clCreateContext(NULL, 1, &c->device, NULL, NULL, &rc);
   if (rc == CL_SUCCESS)
-    c->queue = clCreateCommandQueue(c->ctx, c->device,
-                                    CL_QUEUE_PROFILING_ENABLE, &rc);
+    c->queue = clCreateCommandQueue(c->ctx, c->device, CL_QUEUE_PROFILING_ENABLE, &rc);
   if (rc != CL_SUCCESS) {
-    snprintf(err, size, "creating an OpenCL context and queue failed "
-             "(error %d)", (int)rc);
-    if (c->ctx)
-      clReleaseContext(c->ctx);
+    snprintf(err, size,
+             "creating an OpenCL context and queue failed "
+             "(error %d)",
+             (int)rc);
+    if (c->ctx) clReleaseContext(c->ctx);
     free(c);
     return -1;
   }
@@ -181,8 +163,7 @@ static int cl_open(bk **out, int device, const char *const *include_dirs,
   return 0;
 }
 
-static void cl_release(bk *b, kjob *job)
-{
+static void cl_release(bk *b, kjob *job) {
   bk_cl *c = (bk_cl *)b;
   (void)job;
   for (int i = 0; i < KJOB_MAX_BUFS; ++i)
@@ -196,44 +177,35 @@ static void cl_release(bk *b, kjob *job)
   }
 }
 
-static void cl_close(bk *b)
-{
+static void cl_close(bk *b) {
   bk_cl *c = (bk_cl *)b;
-  if (c == NULL)
-    return;
+  if (c == NULL) return;
   cl_release(b, NULL);
-  for (int i = 0; i < c->nprograms; ++i)
-    clReleaseProgram(c->programs[i].prog);
-  if (c->queue)
-    clReleaseCommandQueue(c->queue);
-  if (c->ctx)
-    clReleaseContext(c->ctx);
+  for (int i = 0; i < c->nprograms; ++i) clReleaseProgram(c->programs[i].prog);
+  if (c->queue) clReleaseCommandQueue(c->queue);
+  if (c->ctx) clReleaseContext(c->ctx);
   free(c->first);
   free(c->last);
   free(c);
 }
 
-static void dev_str(cl_device_id d, cl_device_info what, char *buf, size_t n)
-{
+static void dev_str(cl_device_id d, cl_device_info what, char *buf, size_t n) {
   buf[0] = '\0';
   clGetDeviceInfo(d, what, n - 1, buf, NULL);
   buf[n - 1] = '\0';
 }
 
-static void cl_info(bk *b, bk_info *info)
-{
+static void cl_info(bk *b, bk_info *info) {
   bk_cl *c = (bk_cl *)b;
   memset(info, 0, sizeof *info);
   snprintf(info->api, sizeof info->api, "opencl");
   dev_str(c->device, CL_DEVICE_NAME, info->device, sizeof info->device);
   dev_str(c->device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
   dev_str(c->device, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
-  dev_str(c->device, CL_DEVICE_VERSION, info->api_version,
-          sizeof info->api_version);
+  dev_str(c->device, CL_DEVICE_VERSION, info->api_version, sizeof info->api_version);
   cl_uint cus = 0;
   cl_device_type type = 0;
-  clGetDeviceInfo(c->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus,
-                  NULL);
+  clGetDeviceInfo(c->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
   clGetDeviceInfo(c->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
   info->compute_units = (int)cus;
   info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
@@ -243,54 +215,49 @@ static void cl_info(bk *b, bk_info *info)
            "POCL_CPU_MAX_CU_COUNT)");
 }
 
-static int cl_set_cu(bk *b, int cu, int *actual)
-{
+static int cl_set_cu(bk *b, int cu, int *actual) {
   ((bk_cl *)b)->cu = cu;
   *actual = cu;
   return 0;
 }
 
-static int set_args(bk_cl *c, const kjob *job)
-{
+static int set_args(bk_cl *c, const kjob *job) {
   for (int i = 0; i < job->narg; ++i) {
     const karg *a = &job->arg[i];
     cl_int rc;
     switch (a->kind) {
-    case KA_BUF:
-      rc = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &c->mem[a->buf]);
-      break;
-    case KA_F64:
-      rc = clSetKernelArg(c->kernel, i, sizeof(double), &a->v.d);
-      break;
-    default: /* the 4-byte scalars share one union slot */
-      rc = clSetKernelArg(c->kernel, i, 4, &a->v.u);
-      break;
+      case KA_BUF:
+        rc = clSetKernelArg(c->kernel, i, sizeof(cl_mem), &c->mem[a->buf]);
+        break;
+      case KA_F64:
+        rc = clSetKernelArg(c->kernel, i, sizeof(double), &a->v.d);
+        break;
+      default: /* the 4-byte scalars share one union slot */
+        rc = clSetKernelArg(c->kernel, i, 4, &a->v.u);
+        break;
     }
     if (rc != CL_SUCCESS) {
       snprintf(c->base.err, sizeof c->base.err,
-               "setting argument %d of %s failed (OpenCL error %d)", i,
-               job->entry, (int)rc);
+               "setting argument %d of %s failed (OpenCL error %d)", i, job->entry, (int)rc);
       return -1;
     }
   }
   return 0;
 }
 
-static int cl_reset(bk *b, kjob *job)
-{
+static int cl_reset(bk *b, kjob *job) {
   bk_cl *c = (bk_cl *)b;
   const cl_uint poison = 0xFFFFFFFFu;
   for (int i = 0; i < job->nbuf; ++i) {
     const kbuf *kb = &job->buf[i];
     cl_int rc = CL_SUCCESS;
     if (kb->role == KB_INOUT)
-      rc = clEnqueueWriteBuffer(c->queue, c->mem[i], CL_TRUE, 0, kb->bytes,
-                                kb->host, 0, NULL, NULL);
+      rc =
+          clEnqueueWriteBuffer(c->queue, c->mem[i], CL_TRUE, 0, kb->bytes, kb->host, 0, NULL, NULL);
     else if (kb->role == KB_OUT)
-      rc = clEnqueueFillBuffer(c->queue, c->mem[i], &poison, sizeof poison,
-                               0, kb->bytes, 0, NULL, NULL);
-    if (rc != CL_SUCCESS)
-      return fail(c, "resetting a buffer", rc);
+      rc = clEnqueueFillBuffer(c->queue, c->mem[i], &poison, sizeof poison, 0, kb->bytes, 0, NULL,
+                               NULL);
+    if (rc != CL_SUCCESS) return fail(c, "resetting a buffer", rc);
   }
   cl_int rc = clFinish(c->queue);
   return rc == CL_SUCCESS ? 0 : fail(c, "clFinish", rc);
@@ -299,8 +266,7 @@ static int cl_reset(bk *b, kjob *job)
 /* OpenCL C only: CUDA-only sources are for the CUDA backend. */
 static int cl_accepts(const char *file) { return !bk_cuda_only(file); }
 
-static int cl_prepare(bk *b, kjob *job, const char *dir)
-{
+static int cl_prepare(bk *b, kjob *job, const char *dir) {
   bk_cl *c = (bk_cl *)b;
   char path[BK_PATH_MAX];
   cl_program prog;
@@ -309,76 +275,59 @@ static int cl_prepare(bk *b, kjob *job, const char *dir)
   if (!cl_accepts(job->source) || job->dyn_local > 0) {
     snprintf(c->base.err, sizeof c->base.err,
              "%.900s is CUDA C++ or uses dynamic shared memory (CUDA "
-             "backend only)", path);
+             "backend only)",
+             path);
     return -1;
   }
-  if (get_program(c, path, &prog) != 0)
-    return -1;
+  if (get_program(c, path, &prog) != 0) return -1;
   c->kernel = clCreateKernel(prog, job->entry, &rc);
-  if (rc != CL_SUCCESS)
-    return fail(c, job->entry, rc);
+  if (rc != CL_SUCCESS) return fail(c, job->entry, rc);
   for (int i = 0; i < job->nbuf; ++i) {
     const kbuf *kb = &job->buf[i];
-    c->mem[i] = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, kb->bytes, NULL,
-                               &rc);
-    if (rc != CL_SUCCESS)
-      return fail(c, "clCreateBuffer", rc);
+    c->mem[i] = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, kb->bytes, NULL, &rc);
+    if (rc != CL_SUCCESS) return fail(c, "clCreateBuffer", rc);
     if (kb->role == KB_IN) {
-      rc = clEnqueueWriteBuffer(c->queue, c->mem[i], CL_TRUE, 0, kb->bytes,
-                                kb->host, 0, NULL, NULL);
-      if (rc != CL_SUCCESS)
-        return fail(c, "clEnqueueWriteBuffer", rc);
+      rc =
+          clEnqueueWriteBuffer(c->queue, c->mem[i], CL_TRUE, 0, kb->bytes, kb->host, 0, NULL, NULL);
+      if (rc != CL_SUCCESS) return fail(c, "clEnqueueWriteBuffer", rc);
     }
   }
-  if (set_args(c, job) != 0)
-    return -1;
+  if (set_args(c, job) != 0) return -1;
   return cl_reset(b, job);
 }
 
-static int enqueue(bk_cl *c, const kjob *job, cl_event *ev)
-{
+static int enqueue(bk_cl *c, const kjob *job, cl_event *ev) {
   size_t global[3];
-  for (int d = 0; d < 3; ++d)
-    global[d] = job->groups[d] * job->local[d];
-  cl_int rc = clEnqueueNDRangeKernel(c->queue, c->kernel, 3, NULL, global,
-                                     job->local, 0, NULL, ev);
+  for (int d = 0; d < 3; ++d) global[d] = job->groups[d] * job->local[d];
+  cl_int rc = clEnqueueNDRangeKernel(c->queue, c->kernel, 3, NULL, global, job->local, 0, NULL, ev);
   if (rc != CL_SUCCESS) {
-    snprintf(c->base.err, sizeof c->base.err,
-             "launching %s failed (OpenCL error %d)", job->entry, (int)rc);
+    snprintf(c->base.err, sizeof c->base.err, "launching %s failed (OpenCL error %d)", job->entry,
+             (int)rc);
     return -1;
   }
   return 0;
 }
 
-static int cl_launch(bk *b, kjob *job)
-{
-  return enqueue((bk_cl *)b, job, NULL);
-}
+static int cl_launch(bk *b, kjob *job) { return enqueue((bk_cl *)b, job, NULL); }
 
-static int cl_read(bk *b, kjob *job)
-{
+static int cl_read(bk *b, kjob *job) {
   bk_cl *c = (bk_cl *)b;
   cl_int rc = clFinish(c->queue);
-  if (rc != CL_SUCCESS)
-    return fail(c, "waiting for the kernel", rc);
+  if (rc != CL_SUCCESS) return fail(c, "waiting for the kernel", rc);
   for (int i = 0; i < job->nbuf; ++i) {
     kbuf *kb = &job->buf[i];
-    if (kb->role == KB_IN)
-      continue;
+    if (kb->role == KB_IN) continue;
     if (kb->result == NULL && (kb->result = malloc(kb->bytes)) == NULL) {
       snprintf(c->base.err, sizeof c->base.err, "out of memory");
       return -1;
     }
-    rc = clEnqueueReadBuffer(c->queue, c->mem[i], CL_TRUE, 0, kb->bytes,
-                             kb->result, 0, NULL, NULL);
-    if (rc != CL_SUCCESS)
-      return fail(c, "clEnqueueReadBuffer", rc);
+    rc = clEnqueueReadBuffer(c->queue, c->mem[i], CL_TRUE, 0, kb->bytes, kb->result, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) return fail(c, "clEnqueueReadBuffer", rc);
   }
   return 0;
 }
 
-static int cl_timing_begin(bk *b, kjob *job, int samples)
-{
+static int cl_timing_begin(bk *b, kjob *job, int samples) {
   bk_cl *c = (bk_cl *)b;
   (void)job;
   free(c->first);
@@ -394,8 +343,7 @@ static int cl_timing_begin(bk *b, kjob *job, int samples)
   return 0;
 }
 
-static int cl_timing_group(bk *b, kjob *job, int launches)
-{
+static int cl_timing_group(bk *b, kjob *job, int launches) {
   bk_cl *c = (bk_cl *)b;
   int s = c->enqueued;
   if (s >= c->samples) {
@@ -408,8 +356,7 @@ static int cl_timing_group(bk *b, kjob *job, int launches)
       ev = &c->first[s];
     else if (j == launches - 1)
       ev = &c->last[s];
-    if (enqueue(c, job, ev) != 0)
-      return -1;
+    if (enqueue(c, job, ev) != 0) return -1;
   }
   if (launches == 1) {
     c->last[s] = c->first[s];
@@ -420,40 +367,35 @@ static int cl_timing_group(bk *b, kjob *job, int launches)
   return 0;
 }
 
-static int cl_timing_end(bk *b, double *sample_ms)
-{
+static int cl_timing_end(bk *b, double *sample_ms) {
   bk_cl *c = (bk_cl *)b;
   cl_int rc = clFinish(c->queue);
   int ok = rc == CL_SUCCESS;
   for (int s = 0; s < c->enqueued; ++s) {
     cl_ulong t0 = 0, t1 = 0;
     if (ok)
-      ok = clGetEventProfilingInfo(c->first[s], CL_PROFILING_COMMAND_START,
-                                   sizeof t0, &t0, NULL) == CL_SUCCESS &&
-           clGetEventProfilingInfo(c->last[s], CL_PROFILING_COMMAND_END,
-                                   sizeof t1, &t1, NULL) == CL_SUCCESS;
+      ok = clGetEventProfilingInfo(c->first[s], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
+               CL_SUCCESS &&
+           clGetEventProfilingInfo(c->last[s], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
+               CL_SUCCESS;
     sample_ms[s] = (double)(t1 - t0) * 1e-6;
     clReleaseEvent(c->first[s]);
     clReleaseEvent(c->last[s]);
   }
   c->enqueued = 0;
   if (!ok) {
-    snprintf(c->base.err, sizeof c->base.err,
-             "reading OpenCL profiling events failed");
+    snprintf(c->base.err, sizeof c->base.err, "reading OpenCL profiling events failed");
     return -1;
   }
   return 0;
 }
 
-static int cl_compile_only(const char *const *include_dirs,
-                           const char *const *paths, const char *arch,
-                           char *err, size_t size)
-{
+static int cl_compile_only(const char *const *include_dirs, const char *const *paths,
+                           const char *arch, char *err, size_t size) {
   bk *b = NULL;
   (void)arch;
   int rc = cl_open(&b, 0, include_dirs, err, size);
-  if (rc != 0)
-    return rc;
+  if (rc != 0) return rc;
   bk_cl *c = (bk_cl *)b;
   cl_program prog;
   for (const char *const *s = paths; *s; ++s)
@@ -467,8 +409,7 @@ static int cl_compile_only(const char *const *include_dirs,
 }
 
 const bk_ops bk_opencl_ops = {
-    "opencl",        cl_open,         cl_close,        cl_info,
-    cl_set_cu,       cl_accepts,      cl_prepare,      cl_reset,
-    cl_launch,       cl_read,         cl_release,      cl_timing_begin,
-    cl_timing_group, cl_timing_end,   cl_compile_only,
+    "opencl",   cl_open,         cl_close,        cl_info,       cl_set_cu,
+    cl_accepts, cl_prepare,      cl_reset,        cl_launch,     cl_read,
+    cl_release, cl_timing_begin, cl_timing_group, cl_timing_end, cl_compile_only,
 };

@@ -19,8 +19,8 @@ typedef struct csvlog csvlog;
 /* Opens (creating with header when new or empty) path.  An existing file
  * must start with exactly header.  *dropped gets the number of bytes of a
  * torn last line that were cut off (0 normally). */
-int csvlog_open(const char *path, const char *header, csvlog **out,
-                long *dropped, char *err, size_t size);
+int csvlog_open(const char *path, const char *header, csvlog **out, long *dropped, char *err,
+                size_t size);
 void csvlog_close(csvlog *log);
 /* Whether a row whose first four fields are key (e.g. "copy,8,1980,2619")
  * exists. */

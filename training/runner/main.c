@@ -82,12 +82,35 @@ static const char USAGE[] =
     "2 usage error, 3 backend or device not available on this machine.\n";
 
 enum {
-  OPT_BACKEND = 256, OPT_KERNELS, OPT_CU, OPT_ENGINE, OPT_MEMORY, OPT_RUNS,
-  OPT_COUNTERS_BASE, OPT_META, OPT_MIN_TIME, OPT_DEVICE, OPT_LIST, OPT_HELP,
-  OPT_VERSION, OPT_DETAIL, OPT_POWER_WINDOW, OPT_WARMUP, OPT_POWER,
-  OPT_SIZE, OPT_KERNEL_DIR, OPT_MANIFEST, OPT_COUNTERS, OPT_IMPORT_NCU,
-  OPT_PROBE_CU, OPT_COMPILE_ONLY, OPT_ARCH, OPT_LIST_DEVICES, OPT_SUITE,
-  OPT_VALIDATION_DIR, OPT_VALIDATION2_DIR
+  OPT_BACKEND = 256,
+  OPT_KERNELS,
+  OPT_CU,
+  OPT_ENGINE,
+  OPT_MEMORY,
+  OPT_RUNS,
+  OPT_COUNTERS_BASE,
+  OPT_META,
+  OPT_MIN_TIME,
+  OPT_DEVICE,
+  OPT_LIST,
+  OPT_HELP,
+  OPT_VERSION,
+  OPT_DETAIL,
+  OPT_POWER_WINDOW,
+  OPT_WARMUP,
+  OPT_POWER,
+  OPT_SIZE,
+  OPT_KERNEL_DIR,
+  OPT_MANIFEST,
+  OPT_COUNTERS,
+  OPT_IMPORT_NCU,
+  OPT_PROBE_CU,
+  OPT_COMPILE_ONLY,
+  OPT_ARCH,
+  OPT_LIST_DEVICES,
+  OPT_SUITE,
+  OPT_VALIDATION_DIR,
+  OPT_VALIDATION2_DIR
 };
 
 static const struct option LONG_OPTS[] = {
@@ -129,37 +152,31 @@ typedef struct cli {
   char manifest[4096];
 } cli;
 
-static int usage_error(const char *fmt, const char *arg)
-{
+static int usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "sp-runner: ");
   fprintf(stderr, fmt, arg);
   fprintf(stderr, "\nTry 'sp-runner --help'.\n");
   return RUNNER_USAGE;
 }
 
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
+static int parse_int(const char *s, long lo, long hi, int *out) {
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi)
-    return -1;
+  if (errno || end == s || *end || v < lo || v > hi) return -1;
   *out = (int)v;
   return 0;
 }
 
-static int parse_ms(const char *s, double *out)
-{
+static int parse_ms(const char *s, double *out) {
   char *end;
   double v = strtod(s, &end);
-  if (end == s || *end || !(v >= 0.0) || v > 1e6)
-    return -1;
+  if (end == s || *end || !(v >= 0.0) || v > 1e6) return -1;
   *out = v;
   return 0;
 }
 
-static int parse_clock(const char *s, int *out)
-{
+static int parse_clock(const char *s, int *out) {
   if (strcmp(s, "auto") == 0) {
     *out = -1;
     return 0;
@@ -167,55 +184,46 @@ static int parse_clock(const char *s, int *out)
   return parse_int(s, 0, 100000, out);
 }
 
-static int parse_cu_list(cli *c)
-{
+static int parse_cu_list(cli *c) {
   char buf[1024];
   snprintf(buf, sizeof buf, "%s", c->cu);
   c->o.ncu = 0;
-  for (char *save, *t = strtok_r(buf, ",", &save); t;
-       t = strtok_r(NULL, ",", &save)) {
-    if (c->o.ncu == RUNNER_MAX_CU ||
-        parse_int(t, 1, 100000, &c->o.cu[c->o.ncu]) != 0)
-      return usage_error("--cu: '%s' is not a list of positive counts",
-                         c->cu);
+  for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (c->o.ncu == RUNNER_MAX_CU || parse_int(t, 1, 100000, &c->o.cu[c->o.ncu]) != 0)
+      return usage_error("--cu: '%s' is not a list of positive counts", c->cu);
     for (int i = 0; i < c->o.ncu; ++i)
-      if (c->o.cu[i] == c->o.cu[c->o.ncu])
-        return usage_error("--cu: '%s' repeats a count", c->cu);
+      if (c->o.cu[i] == c->o.cu[c->o.ncu]) return usage_error("--cu: '%s' repeats a count", c->cu);
     c->o.ncu++;
   }
   return c->o.ncu ? 0 : usage_error("--cu: '%s' is empty", c->cu);
 }
 
-static int parse_kernels(cli *c)
-{
+static int parse_kernels(cli *c) {
   runner_opts *o = &c->o;
   o->nkernels = 0;
   if (strcmp(c->kernels, "all") == 0) {
     const size_t n = runner_suite_count(o->suite);
-    if (n > RUNNER_MAX_KERNELS)
-      return usage_error("%s", "the suite has too many kernels");
-    for (size_t i = 0; i < n; ++i)
-      o->kernels[o->nkernels++] = runner_suite_at(o->suite, i);
+    if (n > RUNNER_MAX_KERNELS) return usage_error("%s", "the suite has too many kernels");
+    for (size_t i = 0; i < n; ++i) o->kernels[o->nkernels++] = runner_suite_at(o->suite, i);
     return 0;
   }
   char buf[8192];
   snprintf(buf, sizeof buf, "%s", c->kernels);
-  for (char *save, *t = strtok_r(buf, ",", &save); t;
-       t = strtok_r(NULL, ",", &save)) {
+  for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     const kdesc *d = runner_suite_find(o->suite, t);
     if (d == NULL)
-      return usage_error("--kernels: no kernel '%s' in this suite (see "
-                         "--list and --suite)", t);
+      return usage_error(
+          "--kernels: no kernel '%s' in this suite (see "
+          "--list and --suite)",
+          t);
     if (o->nkernels == RUNNER_MAX_KERNELS)
       return usage_error("--kernels: too many names in '%s'", c->kernels);
     o->kernels[o->nkernels++] = d;
   }
-  return o->nkernels ? 0 : usage_error("--kernels: '%s' is empty",
-                                       c->kernels);
+  return o->nkernels ? 0 : usage_error("--kernels: '%s' is empty", c->kernels);
 }
 
-static int parse_suite(const char *s, runner_suite *out)
-{
+static int parse_suite(const char *s, runner_suite *out) {
   if (strcmp(s, "train") == 0)
     *out = RUNNER_SUITE_TRAIN;
   else if (strcmp(s, "validation") == 0)
@@ -230,100 +238,144 @@ static int parse_suite(const char *s, runner_suite *out)
 }
 
 /* One option; returns 0, or a RUNNER_* status to exit with. */
-static int take(cli *c, int opt, const char *arg)
-{
+static int take(cli *c, int opt, const char *arg) {
   runner_opts *o = &c->o;
   int bad = 0;
   switch (opt) {
-  case OPT_BACKEND: o->backend = arg; break;
-  case OPT_KERNELS: c->kernels = arg; break;
-  case OPT_CU: c->cu = arg; break;
-  case OPT_ENGINE: bad = parse_clock(arg, &o->engine_mhz); break;
-  case OPT_MEMORY: bad = parse_clock(arg, &o->memory_mhz); break;
-  case OPT_RUNS: o->runs = arg; break;
-  case OPT_COUNTERS_BASE: o->counters_base = 1; break;
-  case OPT_META: o->meta = arg; break;
-  case OPT_MIN_TIME: bad = parse_ms(arg, &o->mp.min_time_ms); break;
-  case OPT_DEVICE: bad = parse_int(arg, 0, 64, &o->device); break;
-  case OPT_LIST: c->list = 1; break;
-  case OPT_HELP: c->help = 1; break;
-  case OPT_VERSION: c->version = 1; break;
-  case OPT_DETAIL: o->detail = arg; break;
-  case OPT_POWER_WINDOW: bad = parse_ms(arg, &o->mp.power_window_ms); break;
-  case OPT_WARMUP: bad = parse_ms(arg, &o->mp.warmup_ms); break;
-  case OPT_POWER:
-    o->power = arg;
-    bad = strcmp(arg, "auto") && strcmp(arg, "nvml") && strcmp(arg, "rapl") &&
-          strcmp(arg, "none");
-    break;
-  case OPT_SIZE:
-    bad = strcmp(arg, "full") && strcmp(arg, "small");
-    o->size = strcmp(arg, "small") == 0 ? KSIZE_SMALL : KSIZE_FULL;
-    break;
-  case OPT_KERNEL_DIR: o->kernel_dir = arg; break;
-  case OPT_MANIFEST: o->manifest = arg; break;
-  case OPT_COUNTERS: o->counters = arg; break;
-  case OPT_IMPORT_NCU: o->import_ncu = arg; break;
-  case OPT_PROBE_CU: c->probe_cu = 1; break;
-  case OPT_COMPILE_ONLY: c->compile_only = 1; break;
-  case OPT_ARCH: o->arch = arg; break;
-  case OPT_LIST_DEVICES: c->list_devices = 1; break;
-  case OPT_SUITE:
-    if (parse_suite(arg, &o->suite) != 0)
-      return usage_error("--suite: '%s' is not train, validation, "
-                         "validation2 or all", arg);
-    break;
-  case OPT_VALIDATION_DIR: o->validation_dir = arg; break;
-  case OPT_VALIDATION2_DIR: o->validation2_dir = arg; break;
-  default: return RUNNER_USAGE;
+    case OPT_BACKEND:
+      o->backend = arg;
+      break;
+    case OPT_KERNELS:
+      c->kernels = arg;
+      break;
+    case OPT_CU:
+      c->cu = arg;
+      break;
+    case OPT_ENGINE:
+      bad = parse_clock(arg, &o->engine_mhz);
+      break;
+    case OPT_MEMORY:
+      bad = parse_clock(arg, &o->memory_mhz);
+      break;
+    case OPT_RUNS:
+      o->runs = arg;
+      break;
+    case OPT_COUNTERS_BASE:
+      o->counters_base = 1;
+      break;
+    case OPT_META:
+      o->meta = arg;
+      break;
+    case OPT_MIN_TIME:
+      bad = parse_ms(arg, &o->mp.min_time_ms);
+      break;
+    case OPT_DEVICE:
+      bad = parse_int(arg, 0, 64, &o->device);
+      break;
+    case OPT_LIST:
+      c->list = 1;
+      break;
+    case OPT_HELP:
+      c->help = 1;
+      break;
+    case OPT_VERSION:
+      c->version = 1;
+      break;
+    case OPT_DETAIL:
+      o->detail = arg;
+      break;
+    case OPT_POWER_WINDOW:
+      bad = parse_ms(arg, &o->mp.power_window_ms);
+      break;
+    case OPT_WARMUP:
+      bad = parse_ms(arg, &o->mp.warmup_ms);
+      break;
+    case OPT_POWER:
+      o->power = arg;
+      bad =
+          strcmp(arg, "auto") && strcmp(arg, "nvml") && strcmp(arg, "rapl") && strcmp(arg, "none");
+      break;
+    case OPT_SIZE:
+      bad = strcmp(arg, "full") && strcmp(arg, "small");
+      o->size = strcmp(arg, "small") == 0 ? KSIZE_SMALL : KSIZE_FULL;
+      break;
+    case OPT_KERNEL_DIR:
+      o->kernel_dir = arg;
+      break;
+    case OPT_MANIFEST:
+      o->manifest = arg;
+      break;
+    case OPT_COUNTERS:
+      o->counters = arg;
+      break;
+    case OPT_IMPORT_NCU:
+      o->import_ncu = arg;
+      break;
+    case OPT_PROBE_CU:
+      c->probe_cu = 1;
+      break;
+    case OPT_COMPILE_ONLY:
+      c->compile_only = 1;
+      break;
+    case OPT_ARCH:
+      o->arch = arg;
+      break;
+    case OPT_LIST_DEVICES:
+      c->list_devices = 1;
+      break;
+    case OPT_SUITE:
+      if (parse_suite(arg, &o->suite) != 0)
+        return usage_error(
+            "--suite: '%s' is not train, validation, "
+            "validation2 or all",
+            arg);
+      break;
+    case OPT_VALIDATION_DIR:
+      o->validation_dir = arg;
+      break;
+    case OPT_VALIDATION2_DIR:
+      o->validation2_dir = arg;
+      break;
+    default:
+      return RUNNER_USAGE;
   }
-  if (bad)
-    return usage_error("invalid value '%s'", arg);
+  if (bad) return usage_error("invalid value '%s'", arg);
   return 0;
 }
 
-static int is_dir(const char *path)
-{
+static int is_dir(const char *path) {
   struct stat st;
   return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* The option's value, else $env when it is a folder, else the source
  * tree's folder when present, else the installed one. */
-static const char *default_dir(const char *given, const char *env,
-                               const char *tree, const char *installed)
-{
-  if (given)
-    return given;
+static const char *default_dir(const char *given, const char *env, const char *tree,
+                               const char *installed) {
+  if (given) return given;
   const char *e = getenv(env);
-  if (is_dir(e))
-    return e;
+  if (is_dir(e)) return e;
   return is_dir(tree) ? tree : installed;
 }
 
-static void default_dirs(runner_opts *o)
-{
-  o->kernel_dir = default_dir(o->kernel_dir, "SP_KERNEL_DIR", SP_KERNEL_DIR,
-                              SP_KERNEL_DIR_INSTALLED);
-  o->validation_dir =
-      default_dir(o->validation_dir, "SP_VALIDATION_DIR", SP_VALIDATION_DIR,
-                  SP_VALIDATION_DIR_INSTALLED);
-  o->validation2_dir =
-      default_dir(o->validation2_dir, "SP_VALIDATION2_DIR",
-                  SP_VALIDATION2_DIR, SP_VALIDATION2_DIR_INSTALLED);
+static void default_dirs(runner_opts *o) {
+  o->kernel_dir =
+      default_dir(o->kernel_dir, "SP_KERNEL_DIR", SP_KERNEL_DIR, SP_KERNEL_DIR_INSTALLED);
+  o->validation_dir = default_dir(o->validation_dir, "SP_VALIDATION_DIR", SP_VALIDATION_DIR,
+                                  SP_VALIDATION_DIR_INSTALLED);
+  o->validation2_dir = default_dir(o->validation2_dir, "SP_VALIDATION2_DIR", SP_VALIDATION2_DIR,
+                                   SP_VALIDATION2_DIR_INSTALLED);
 }
 
-static void record_command(runner_opts *o, int argc, char **argv)
-{
+static void record_command(runner_opts *o, int argc, char **argv) {
   size_t len = 0;
   o->command[0] = '\0';
   for (int i = 0; i < argc && len + 2 < sizeof o->command; ++i)
-    len += (size_t)snprintf(o->command + len, sizeof o->command - len,
-                            "%s%s", i ? " " : "", argv[i]);
+    len +=
+        (size_t)snprintf(o->command + len, sizeof o->command - len, "%s%s", i ? " " : "", argv[i]);
 }
 
-static int parse(cli *c, int argc, char **argv)
-{
+static int parse(cli *c, int argc, char **argv) {
   memset(c, 0, sizeof *c);
   c->o.engine_mhz = c->o.memory_mhz = -2; /* -2: not given */
   c->o.power = "auto";
@@ -332,17 +384,14 @@ static int parse(cli *c, int argc, char **argv)
   record_command(&c->o, argc, argv);
   int opt, rc;
   while ((opt = getopt_long(argc, argv, "", LONG_OPTS, NULL)) != -1)
-    if ((rc = take(c, opt, optarg)) != 0)
-      return rc;
-  if (optind < argc)
-    return usage_error("unexpected argument '%s'", argv[optind]);
+    if ((rc = take(c, opt, optarg)) != 0) return rc;
+  if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
   default_dirs(&c->o);
   return 0;
 }
 
 /* Aligned columns on a terminal; tab-separated fields for programs. */
-static void list_kernels(runner_suite suite)
-{
+static void list_kernels(runner_suite suite) {
   const int tty = isatty(STDOUT_FILENO);
   for (size_t i = 0; i < runner_suite_count(suite); ++i) {
     const kdesc *d = runner_suite_at(suite, i);
@@ -355,8 +404,7 @@ static void list_kernels(runner_suite suite)
 
 /* The paths of the selected suite's device sources, each once, in suite
  * order; NULL-terminated, in one malloc'd block (NULL: no memory). */
-static char **suite_sources(const runner_opts *o)
-{
+static char **suite_sources(const runner_opts *o) {
   const size_t n = runner_suite_count(o->suite);
   /* n + 1 pointers, then room for n + 1 paths of BK_PATH_MAX. */
   char **out = calloc(n + 1, sizeof *out + BK_PATH_MAX);
@@ -368,13 +416,10 @@ static char **suite_sources(const runner_opts *o)
     /* Setup at the small size is cheap and names the source. */
     if (d->setup(&job, d, KSIZE_SMALL) == 0) {
       char *path = store + k * BK_PATH_MAX;
-      snprintf(path, BK_PATH_MAX, "%s/%s", runner_source_dir(o, d),
-               job.source);
+      snprintf(path, BK_PATH_MAX, "%s/%s", runner_source_dir(o, d), job.source);
       int seen = 0;
-      for (size_t j = 0; j < k; ++j)
-        seen |= strcmp(out[j], path) == 0;
-      if (!seen)
-        out[k++] = path;
+      for (size_t j = 0; j < k; ++j) seen |= strcmp(out[j], path) == 0;
+      if (!seen) out[k++] = path;
     }
     kjob_free(&job);
   }
@@ -382,21 +427,18 @@ static char **suite_sources(const runner_opts *o)
 }
 
 /* Keeps the sources the backend compiles, reporting the others. */
-static void drop_unaccepted(const bk_ops *ops, char **paths)
-{
+static void drop_unaccepted(const bk_ops *ops, char **paths) {
   size_t k = 0;
   for (size_t i = 0; paths[i]; ++i) {
     if (ops->accepts(paths[i]))
       paths[k++] = paths[i];
     else
-      printf("skipped %s (CUDA C++: the cuda backend compiles it)\n",
-             paths[i]);
+      printf("skipped %s (CUDA C++: the cuda backend compiles it)\n", paths[i]);
   }
   paths[k] = NULL;
 }
 
-static int compile_only(const cli *c)
-{
+static int compile_only(const cli *c) {
   const bk_ops *ops = bk_find(c->o.backend);
   const char *dirs[RUNNER_INCLUDE_DIRS];
   char err[8192];
@@ -407,20 +449,15 @@ static int compile_only(const cli *c)
   }
   drop_unaccepted(ops, paths);
   runner_include_dirs(&c->o, dirs);
-  int rc = ops->compile_only(dirs, (const char *const *)paths, c->o.arch,
-                             err, sizeof err);
-  if (rc != 0)
-    fprintf(stderr, "sp-runner: %s\n", err);
-  for (char **p = paths; rc == 0 && *p; ++p)
-    printf("compiled %s\n", *p);
+  int rc = ops->compile_only(dirs, (const char *const *)paths, c->o.arch, err, sizeof err);
+  if (rc != 0) fprintf(stderr, "sp-runner: %s\n", err);
+  for (char **p = paths; rc == 0 && *p; ++p) printf("compiled %s\n", *p);
   free(paths);
-  if (rc != 0)
-    return rc == 1 ? RUNNER_UNAVAILABLE : RUNNER_FAILED;
+  if (rc != 0) return rc == 1 ? RUNNER_UNAVAILABLE : RUNNER_FAILED;
   return RUNNER_OK;
 }
 
-static int probe_cu(const cli *c)
-{
+static int probe_cu(const cli *c) {
 #ifdef SP_HAVE_CUDA
   bk *b = NULL;
   char err[1024];
@@ -437,15 +474,14 @@ static int probe_cu(const cli *c)
     return RUNNER_OK;
   }
 #endif
-  return usage_error("--probe-cu needs --backend cuda (%s given)",
-                     c->o.backend);
+  return usage_error("--probe-cu needs --backend cuda (%s given)", c->o.backend);
 }
 
-static int check_sweep_args(cli *c)
-{
+static int check_sweep_args(cli *c) {
   runner_opts *o = &c->o;
   if (!c->kernels || !c->cu || o->engine_mhz == -2 || o->memory_mhz == -2)
-    return usage_error("%s", "--kernels, --cu, --engine-mhz and "
+    return usage_error("%s",
+                       "--kernels, --cu, --engine-mhz and "
                        "--memory-mhz are required");
   if (!o->runs && !(o->counters_base && o->manifest))
     return usage_error("%s", "--runs is required");
@@ -457,12 +493,10 @@ static int check_sweep_args(cli *c)
   return rc ? rc : parse_cu_list(c);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   cli c;
   int rc = parse(&c, argc, argv);
-  if (rc != 0)
-    return rc;
+  if (rc != 0) return rc;
   if (c.help) {
     fputs(USAGE, stdout);
     return RUNNER_OK;
@@ -480,21 +514,16 @@ int main(int argc, char **argv)
       return usage_error("%s", "--import-ncu needs --manifest and --counters");
     return runner_import_ncu(c.o.import_ncu, c.o.manifest, c.o.counters);
   }
-  if (c.o.backend == NULL)
-    return usage_error("%s", "--backend is required");
+  if (c.o.backend == NULL) return usage_error("%s", "--backend is required");
   if (bk_find(c.o.backend) == NULL)
     return usage_error("no backend '%s' in this build", c.o.backend);
-  if (c.probe_cu)
-    return probe_cu(&c);
+  if (c.probe_cu) return probe_cu(&c);
   if (c.list_devices) {
     if (strcmp(c.o.backend, "opencl") != 0)
-      return usage_error("--list-devices needs --backend opencl (%s given)",
-                         c.o.backend);
+      return usage_error("--list-devices needs --backend opencl (%s given)", c.o.backend);
     return bk_opencl_list(stdout) == 0 ? RUNNER_OK : RUNNER_UNAVAILABLE;
   }
-  if (c.compile_only)
-    return compile_only(&c);
-  if ((rc = check_sweep_args(&c)) != 0)
-    return rc;
+  if (c.compile_only) return compile_only(&c);
+  if ((rc = check_sweep_args(&c)) != 0) return rc;
   return runner_sweep(&c.o);
 }

@@ -13,8 +13,7 @@
 
 enum { MAX_TICKS = 4096 };
 
-void mparams_init(mparams *p)
-{
+void mparams_init(mparams *p) {
   p->min_time_ms = 100.0;
   p->power_window_ms = 400.0;
   p->lead_ms = 50.0;
@@ -25,8 +24,7 @@ void mparams_init(mparams *p)
   p->max_samples = 2000;
 }
 
-double measure_now_ms(void)
-{
+double measure_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
@@ -51,8 +49,7 @@ typedef struct poller {
   int nticks;
 } poller;
 
-static void *poll_main(void *arg)
-{
+static void *poll_main(void *arg) {
   poller *pl = arg;
   double prev = pl->j0, j;
   struct timespec nap = {0, (long)(pl->poll_ms * 1e6)};
@@ -74,38 +71,30 @@ static void *poll_main(void *arg)
   return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
 /* Linear-interpolated quantile of sorted v[0..n-1]. */
-static double quantile(const double *v, int n, double q)
-{
+static double quantile(const double *v, int n, double q) {
   double pos = q * (n - 1);
   int i = (int)pos;
-  if (i >= n - 1)
-    return v[n - 1];
+  if (i >= n - 1) return v[n - 1];
   return v[i] + (pos - i) * (v[i + 1] - v[i]);
 }
 
 /* Enqueues samples x per launches back to back, then waits; fills ms[]. */
-static int run_samples(bk *b, kjob *job, int samples, int per, double *ms)
-{
+static int run_samples(bk *b, kjob *job, int samples, int per, double *ms) {
   const bk_ops *o = b->ops;
-  if (o->timing_begin(b, job, samples) != 0)
-    return -1;
+  if (o->timing_begin(b, job, samples) != 0) return -1;
   for (int s = 0; s < samples; ++s)
-    if (o->timing_group(b, job, per) != 0)
-      return -1;
+    if (o->timing_group(b, job, per) != 0) return -1;
   return o->timing_end(b, ms);
 }
 
-static void summarize(double *ms, int n, int per, mresult *r)
-{
-  for (int i = 0; i < n; ++i)
-    ms[i] /= per;
+static void summarize(double *ms, int n, int per, mresult *r) {
+  for (int i = 0; i < n; ++i) ms[i] /= per;
   qsort(ms, (size_t)n, sizeof *ms, cmp_double);
   r->median_ms = quantile(ms, n, 0.5);
   r->q1_ms = quantile(ms, n, 0.25);
@@ -117,16 +106,12 @@ static void summarize(double *ms, int n, int per, mresult *r)
 }
 
 /* Chooses launches per sample and the sample count from the estimate. */
-static void plan(const mparams *p, int with_power, double est, int *samples,
-                 int *per)
-{
+static void plan(const mparams *p, int with_power, double est, int *samples, int *per) {
   double target = p->min_time_ms;
-  if (with_power && p->power_window_ms > target)
-    target = p->power_window_ms;
+  if (with_power && p->power_window_ms > target) target = p->power_window_ms;
   *per = est >= p->group_min_ms ? 1 : (int)ceil(p->group_min_ms / est);
   double n = ceil(target / (est * *per));
-  if (n < p->min_samples)
-    n = p->min_samples;
+  if (n < p->min_samples) n = p->min_samples;
   if (n > p->max_samples) {
     n = p->max_samples;
     *per = (int)ceil(target / (n * est));
@@ -134,55 +119,44 @@ static void plan(const mparams *p, int with_power, double est, int *samples,
   *samples = (int)n;
 }
 
-double mcounter_period(const mcounter *c)
-{
+double mcounter_period(const mcounter *c) {
   double v[MCOUNTER_MAX];
-  if (c->n < MCOUNTER_MIN)
-    return 0.0;
+  if (c->n < MCOUNTER_MIN) return 0.0;
   memcpy(v, c->iv, (size_t)c->n * sizeof *v);
   qsort(v, (size_t)c->n, sizeof *v, cmp_double);
   return quantile(v, c->n, 0.5);
 }
 
-static void mcounter_add(mcounter *c, const poller *pl)
-{
+static void mcounter_add(mcounter *c, const poller *pl) {
   for (int i = 1; i < pl->nticks; ++i) {
     c->iv[c->next] = pl->ticks[i].t_ms - pl->ticks[i - 1].t_ms;
     c->next = (c->next + 1) % MCOUNTER_MAX;
-    if (c->n < MCOUNTER_MAX)
-      c->n++;
+    if (c->n < MCOUNTER_MAX) c->n++;
   }
 }
 
 /* The span behind k counter intervals observed as span_ms: k periods when
  * the session has a steady period that agrees within 25%. */
-static double periodic_span(const mcounter *c, int k, double span_ms)
-{
+static double periodic_span(const mcounter *c, int k, double span_ms) {
   double p = mcounter_period(c);
-  if (p > 0.0 && k > 0 && fabs(span_ms - k * p) <= 0.25 * k * p)
-    return k * p;
+  if (p > 0.0 && k > 0 && fabs(span_ms - k * p) <= 0.25 * k * p) return k * p;
   return 0.0;
 }
 
 /* Power from the counter changes seen between t_lead and t_end. */
-static void finish_power(const poller *pl, mcounter *c, double t_lead,
-                         double t_end, double j1, double t0, double t1,
-                         mresult *r)
-{
+static void finish_power(const poller *pl, mcounter *c, double t_lead, double t_end, double j1,
+                         double t0, double t1, mresult *r) {
   const tick *first = NULL, *last = NULL;
   double sm_sum = 0.0;
   int n = 0;
   for (int i = 0; i < pl->nticks; ++i) {
     const tick *t = &pl->ticks[i];
-    if (t->t_ms < t_lead || t->t_ms > t_end)
-      continue;
-    if (!first)
-      first = t;
+    if (t->t_ms < t_lead || t->t_ms > t_end) continue;
+    if (!first) first = t;
     last = t;
     if (t->sm_mhz) {
       sm_sum += t->sm_mhz;
-      r->sm_mhz_min = !r->sm_mhz_min || t->sm_mhz < r->sm_mhz_min
-                          ? t->sm_mhz : r->sm_mhz_min;
+      r->sm_mhz_min = !r->sm_mhz_min || t->sm_mhz < r->sm_mhz_min ? t->sm_mhz : r->sm_mhz_min;
     }
     n++;
   }
@@ -204,10 +178,8 @@ static void finish_power(const poller *pl, mcounter *c, double t_lead,
 }
 
 /* The measured samples, with the polling thread running when e is set. */
-static int measured(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
-                    mcounter *c, int samples, int per, double *ms,
-                    mresult *r)
-{
+static int measured(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p, mcounter *c,
+                    int samples, int per, double *ms, mresult *r) {
   poller *pl = calloc(1, sizeof *pl);
   int threaded = 0, rc;
   double j1 = 0.0;
@@ -232,33 +204,28 @@ static int measured(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
   if (rc == 0) {
     r->span_ms = t1 - t0;
     summarize(ms, samples, per, r);
-    if (threaded)
-      finish_power(pl, c, t0 + p->lead_ms, t1, j1, t0, t1, r);
+    if (threaded) finish_power(pl, c, t0 + p->lead_ms, t1, j1, t0, t1, r);
   }
   free(pl);
   return rc;
 }
 
-int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
-                mcounter *counter, mresult *r)
-{
+int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p, mcounter *counter,
+                mresult *r) {
   double est_ms[3];
   int samples, per;
   memset(r, 0, sizeof *r);
   r->power_w = NAN;
   r->power_method = "none";
-  if (run_samples(b, job, 3, 1, est_ms) != 0)
-    return -1;
+  if (run_samples(b, job, 3, 1, est_ms) != 0) return -1;
   qsort(est_ms, 3, sizeof *est_ms, cmp_double);
   double est = est_ms[1] > 1e-6 ? est_ms[1] : 1e-6;
   int warm = (int)ceil(p->warmup_ms / est);
   if (warm > 0) {
-    if (run_samples(b, job, 1, warm, est_ms) != 0)
-      return -1;
+    if (run_samples(b, job, 1, warm, est_ms) != 0) return -1;
     /* Back-to-back warm launches estimate better than the first three
      * (cold caches, or a launch rate the host cannot sustain). */
-    if (est_ms[0] / warm > 1e-6)
-      est = est_ms[0] / warm;
+    if (est_ms[0] / warm > 1e-6) est = est_ms[0] / warm;
   }
   plan(p, e != NULL, est, &samples, &per);
   double *ms = malloc((size_t)samples * sizeof *ms);

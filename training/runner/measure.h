@@ -55,20 +55,20 @@ double mcounter_period(const mcounter *c);
 typedef struct mresult {
   double median_ms, q1_ms, q3_ms, min_ms, max_ms; /* per launch */
   int samples, per_sample;
-  double span_ms;        /* wall time of the measured samples */
-  double power_w;        /* NAN without an energy counter */
-  double energy_j;       /* energy behind power_w */
-  double energy_span_ms; /* time behind power_w */
-  int energy_updates;    /* counter changes seen after the lead-in */
+  double span_ms;           /* wall time of the measured samples */
+  double power_w;           /* NAN without an energy counter */
+  double energy_j;          /* energy behind power_w */
+  double energy_span_ms;    /* time behind power_w */
+  int energy_updates;       /* counter changes seen after the lead-in */
   const char *power_method; /* "periodic", "updates", "window", "none" */
-  double sm_mhz_mean;    /* SM clock sampled at each counter change (NVML) */
-  unsigned sm_mhz_min;   /* 0: not sampled */
+  double sm_mhz_mean;       /* SM clock sampled at each counter change (NVML) */
+  unsigned sm_mhz_min;      /* 0: not sampled */
 } mresult;
 
 /* e and nv may be NULL (no power, no clock samples); counter collects the
  * energy counter's update intervals across calls. */
-int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p,
-                mcounter *counter, mresult *r);
+int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p, mcounter *counter,
+                mresult *r);
 
 double measure_now_ms(void);
 

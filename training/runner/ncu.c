@@ -42,10 +42,8 @@ typedef struct csvline {
   int n;
 } csvline;
 
-static void csvline_free(csvline *l)
-{
-  if (l == NULL)
-    return;
+static void csvline_free(csvline *l) {
+  if (l == NULL) return;
   free(l->raw);
   free(l->buf);
   free(l->f);
@@ -53,14 +51,11 @@ static void csvline_free(csvline *l)
 }
 
 /* Room for one more field pointer. */
-static int more_fields(csvline *l)
-{
-  if ((size_t)l->n < l->fcap)
-    return 0;
+static int more_fields(csvline *l) {
+  if ((size_t)l->n < l->fcap) return 0;
   size_t cap = l->fcap ? 2 * l->fcap : 256;
   char **f = realloc(l->f, cap * sizeof *f);
-  if (f == NULL)
-    return -1;
+  if (f == NULL) return -1;
   l->f = f;
   l->fcap = cap;
   return 0;
@@ -68,23 +63,19 @@ static int more_fields(csvline *l)
 
 /* Splits one line (RFC 4180 quoting, no embedded newlines).  Returns the
  * field count, or -1 at end of file (or out of memory). */
-static int read_csv(FILE *fp, csvline *l)
-{
+static int read_csv(FILE *fp, csvline *l) {
   ssize_t len = getline(&l->raw, &l->rawcap, fp);
-  if (len < 0)
-    return -1;
+  if (len < 0) return -1;
   if (l->bufcap < (size_t)len + 1) {
     char *b = realloc(l->buf, (size_t)len + 1);
-    if (b == NULL)
-      return -1;
+    if (b == NULL) return -1;
     l->buf = b;
     l->bufcap = (size_t)len + 1;
   }
   size_t o = 0;
   int quoted = 0;
   l->n = 0;
-  if (more_fields(l) != 0)
-    return -1;
+  if (more_fields(l) != 0) return -1;
   l->f[l->n++] = l->buf;
   for (const char *p = l->raw; *p && *p != '\n' && *p != '\r'; ++p) {
     if (quoted && *p == '"' && p[1] == '"') {
@@ -93,8 +84,7 @@ static int read_csv(FILE *fp, csvline *l)
     } else if (*p == '"') {
       quoted = !quoted;
     } else if (*p == ',' && !quoted) {
-      if (more_fields(l) != 0)
-        return -1;
+      if (more_fields(l) != 0) return -1;
       l->buf[o++] = '\0';
       l->f[l->n++] = l->buf + o;
     } else {
@@ -115,26 +105,20 @@ typedef struct ncu_row {
   double *v;
 } ncu_row;
 
-static void table_free(ncu_table *t)
-{
-  for (int c = 0; t && c < t->ncols; ++c)
-    free(t->names[c]);
-  if (t)
-    free(t->names);
+static void table_free(ncu_table *t) {
+  for (int c = 0; t && c < t->ncols; ++c) free(t->names[c]);
+  if (t) free(t->names);
   free(t);
 }
 
 /* The column of metric name, or -1. */
-static int column(const ncu_table *t, const char *name)
-{
+static int column(const ncu_table *t, const char *name) {
   for (int c = 0; c < t->ncols; ++c)
-    if (strcmp(t->names[c], name) == 0)
-      return c;
+    if (strcmp(t->names[c], name) == 0) return c;
   return -1;
 }
 
-static double m(const ncu_row *r, const char *name)
-{
+static double m(const ncu_row *r, const char *name) {
   int c = column(r->t, name);
   return c < 0 ? NAN : r->v[c];
 }
@@ -145,31 +129,36 @@ static double m(const ncu_row *r, const char *name)
  * computed is the library's table (src/profile/metricmap.c), which user
  * profiles go through too. */
 static const char *const FEATURES[] = {
-    "valu_insts_pct", "salu_insts_pct", "vfetch_insts_pct", "vwrite_insts_pct",
-    "lds_insts_pct", "atomic_insts_pct", "branch_insts_pct", "valu_utilization_pct",
-    "valu_busy_pct", "fma_busy_pct", "fp64_busy_pct", "xu_busy_pct", "salu_busy_pct",
-    "l2_hit_pct", "l1_hit_pct", "mem_unit_busy_pct", "l2_busy_pct", "mem_unit_stalled",
-    "write_unit_stalled", "mio_stalled", "barrier_stalled", "lds_bank_conflict_pct",
-    "occupancy_pct", "ipc", "mem_time_pct", "fetch_per_load_byte", "write_per_store_byte",
-    "work_groups", "read_bw_gbs", "write_bw_gbs",
+    "valu_insts_pct",        "salu_insts_pct",       "vfetch_insts_pct",
+    "vwrite_insts_pct",      "lds_insts_pct",        "atomic_insts_pct",
+    "branch_insts_pct",      "valu_utilization_pct", "valu_busy_pct",
+    "fma_busy_pct",          "fp64_busy_pct",        "xu_busy_pct",
+    "salu_busy_pct",         "l2_hit_pct",           "l1_hit_pct",
+    "mem_unit_busy_pct",     "l2_busy_pct",          "mem_unit_stalled",
+    "write_unit_stalled",    "mio_stalled",          "barrier_stalled",
+    "lds_bank_conflict_pct", "occupancy_pct",        "ipc",
+    "mem_time_pct",          "fetch_per_load_byte",  "write_per_store_byte",
+    "work_groups",           "read_bw_gbs",          "write_bw_gbs",
 };
 enum { NFEATURES = sizeof FEATURES / sizeof *FEATURES };
 
 static const char *const LAUNCH[] = {
-    "grid_blocks", "block_threads", "regs_per_thread",
-    "smem_per_block", "blocks_per_sm", "waves", "theoretical_occupancy_pct",
+    "grid_blocks",   "block_threads", "regs_per_thread",           "smem_per_block",
+    "blocks_per_sm", "waves",         "theoretical_occupancy_pct",
 };
 enum { NLAUNCH = sizeof LAUNCH / sizeof *LAUNCH };
 
 static const char *const ACTIVITY[] = {
-    "sm_active_pct", "sm_balance_pct", "tensor_busy_pct", "l2_bw_gbs",
+    "sm_active_pct",
+    "sm_balance_pct",
+    "tensor_busy_pct",
+    "l2_bw_gbs",
 };
 enum { NACTIVITY = sizeof ACTIVITY / sizeof *ACTIVITY };
 
 /* Counter name of the row by the library's rule; every metric of the rule
  * that the raw CSV lacks is appended to missing (", "-separated). */
-static double counter(const ncu_row *r, const char *name, char *missing, size_t size)
-{
+static double counter(const ncu_row *r, const char *name, char *missing, size_t size) {
   const sp_counter_rule *rule = sp__metricmap_find(SP_VENDOR_NVIDIA, name);
   double v[SP_RULE_METRICS];
   assert(rule != NULL);
@@ -186,22 +175,18 @@ static double counter(const ncu_row *r, const char *name, char *missing, size_t 
  * only the first one or two. */
 enum { GROUPS_FEATURES = 1, GROUPS_LAUNCH = 2, GROUPS_ALL = 3 };
 
-static int read_header(FILE *fp, ncu_table *t, const char *path)
-{
+static int read_header(FILE *fp, ncu_table *t, const char *path) {
   csvline *l = calloc(1, sizeof *l);
   int rc = -1;
   t->col_kernel = t->col_id = -1;
   /* ncu may print "==PROF==" lines before the table. */
   while (l && read_csv(fp, l) >= 0) {
-    if (l->n < 2 || strcmp(l->f[0], "ID") != 0)
-      continue;
+    if (l->n < 2 || strcmp(l->f[0], "ID") != 0) continue;
     t->names = calloc((size_t)l->n, sizeof *t->names);
     for (int c = 0; t->names && c < l->n; ++c) {
-      if ((t->names[c] = strdup(l->f[c])) == NULL)
-        break;
+      if ((t->names[c] = strdup(l->f[c])) == NULL) break;
       t->ncols = c + 1;
-      if (strcmp(l->f[c], "Kernel Name") == 0)
-        t->col_kernel = c;
+      if (strcmp(l->f[c], "Kernel Name") == 0) t->col_kernel = c;
     }
     t->col_id = 0;
     rc = t->ncols == l->n ? 0 : -1;
@@ -209,19 +194,20 @@ static int read_header(FILE *fp, ncu_table *t, const char *path)
   }
   csvline_free(l);
   if (rc != 0 || t->col_kernel < 0)
-    fprintf(stderr, "sp-runner: %s: no ncu raw CSV header (\"ID\",...,"
-            "\"Kernel Name\",...)\n", path);
+    fprintf(stderr,
+            "sp-runner: %s: no ncu raw CSV header (\"ID\",...,"
+            "\"Kernel Name\",...)\n",
+            path);
   return rc != 0 || t->col_kernel < 0 ? -1 : 0;
 }
 
 typedef struct manifest_row {
-  char key[256];    /* kernel,cu,engine,memory */
+  char key[256]; /* kernel,cu,engine,memory */
   char entry[128];
-  int checked;      /* 0: the launch's result was wrong */
+  int checked; /* 0: the launch's result was wrong */
 } manifest_row;
 
-static manifest_row *read_manifest(const char *path, size_t *n)
-{
+static manifest_row *read_manifest(const char *path, size_t *n) {
   FILE *fp = fopen(path, "r");
   csvline *l = calloc(1, sizeof *l);
   manifest_row *rows = NULL;
@@ -232,8 +218,7 @@ static manifest_row *read_manifest(const char *path, size_t *n)
     goto done;
   }
   for (int line = 1; read_csv(fp, l) >= 0; ++line) {
-    if (line == 1)
-      continue; /* header */
+    if (line == 1) continue; /* header */
     if (l->n != 6) {
       fprintf(stderr, "sp-runner: %s:%d: expected 6 fields\n", path, line);
       free(rows);
@@ -243,47 +228,42 @@ static manifest_row *read_manifest(const char *path, size_t *n)
     if (*n == cap) {
       cap = cap ? 2 * cap : 128;
       manifest_row *r = realloc(rows, cap * sizeof *r);
-      if (r == NULL)
-        goto done;
+      if (r == NULL) goto done;
       rows = r;
     }
-    snprintf(rows[*n].key, sizeof rows[*n].key, "%s,%s,%s,%s", l->f[0],
-             l->f[1], l->f[2], l->f[3]);
+    snprintf(rows[*n].key, sizeof rows[*n].key, "%s,%s,%s,%s", l->f[0], l->f[1], l->f[2], l->f[3]);
     snprintf(rows[*n].entry, sizeof rows[*n].entry, "%s", l->f[4]);
     rows[*n].checked = strcmp(l->f[5], "1") == 0;
     (*n)++;
   }
 done:
-  if (fp)
-    fclose(fp);
+  if (fp) fclose(fp);
   csvline_free(l);
   return rows;
 }
 
 /* The kernel name ncu prints, up to an argument list. */
-static int same_kernel(const char *ncu_name, const char *entry)
-{
+static int same_kernel(const char *ncu_name, const char *entry) {
   size_t n = strcspn(ncu_name, "(");
   return strlen(entry) == n && strncmp(ncu_name, entry, n) == 0;
 }
 
 /* ncu's SM count for the launch, when collected, must be the manifest's
  * level: otherwise the green context was not what the counters describe. */
-static void check_sm_count(const manifest_row *mr, const ncu_row *r,
-                           const char *path, int line)
-{
+static void check_sm_count(const manifest_row *mr, const ncu_row *r, const char *path, int line) {
   double sms = m(r, "launch__sm_count");
   const char *cu = strchr(mr->key, ',');
   if (!isnan(sms) && cu && sms != atof(cu + 1))
-    fprintf(stderr, "sp-runner: %s:%d: warning: ncu reports %.0f SMs for "
-            "%s\n", path, line, sms, mr->key);
+    fprintf(stderr,
+            "sp-runner: %s:%d: warning: ncu reports %.0f SMs for "
+            "%s\n",
+            path, line, sms, mr->key);
 }
 
 /* Appends the columns of names[0..n) at buf + *o: empty where a column's
  * metrics are missing (its rule gives NaN). */
-static void append_optional(char *buf, size_t size, size_t *o, const char *const *names,
-                            int n, const ncu_row *r)
-{
+static void append_optional(char *buf, size_t size, size_t *o, const char *const *names, int n,
+                            const ncu_row *r) {
   char missing[1024];
   for (int f = 0; f < n; ++f) {
     missing[0] = '\0';
@@ -295,9 +275,8 @@ static void append_optional(char *buf, size_t size, size_t *o, const char *const
   }
 }
 
-static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
-                     const char *path, int line)
-{
+static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r, const char *path,
+                     int line) {
   char buf[4096], err[256], missing[4096] = "", unset[1024] = "";
   size_t o = (size_t)snprintf(buf, sizeof buf, "%s", mr->key);
   for (int f = 0; f < NFEATURES; ++f) {
@@ -325,8 +304,7 @@ static int write_row(csvlog *out, const manifest_row *mr, const ncu_row *r,
 }
 
 /* The counters.csv header with the first `groups` column groups. */
-static void counters_header(char *header, size_t size, int groups)
-{
+static void counters_header(char *header, size_t size, int groups) {
   size_t o = (size_t)snprintf(header, size, "kernel,cu,engine_mhz,memory_mhz");
   for (int f = 0; f < NFEATURES; ++f)
     o += (size_t)snprintf(header + o, size - o, ",%s", FEATURES[f]);
@@ -339,37 +317,33 @@ static void counters_header(char *header, size_t size, int groups)
 
 /* The column groups of an older sp-runner's header at the start of path,
  * or 0.  Its rows are shorter; appending longer ones would make it ragged. */
-static int old_format(const char *path)
-{
+static int old_format(const char *path) {
   char old[4096], first[4096];
   FILE *fp = fopen(path, "r");
   int groups = 0;
-  if (fp == NULL)
-    return 0;
+  if (fp == NULL) return 0;
   if (fgets(first, sizeof first, fp))
     for (int g = GROUPS_FEATURES; g < GROUPS_ALL && groups == 0; ++g) {
       counters_header(old, sizeof old, g);
-      if (strcmp(first, old) == 0)
-        groups = g;
+      if (strcmp(first, old) == 0) groups = g;
     }
   fclose(fp);
   return groups;
 }
 
-static int open_counters(const char *path, csvlog **out)
-{
+static int open_counters(const char *path, csvlog **out) {
   char header[4096], err[512];
   long dropped = 0;
   int groups = old_format(path);
   if (groups != 0) {
-    fprintf(stderr, "sp-runner: %s has the counters.csv columns of an "
+    fprintf(stderr,
+            "sp-runner: %s has the counters.csv columns of an "
             "older sp-runner (%d features%s, without the %s columns "
             "%s); rows with the new columns are not appended to it: import "
-            "into a new file\n", path, NFEATURES,
-            groups == GROUPS_LAUNCH ? " and the launch columns" : "",
+            "into a new file\n",
+            path, NFEATURES, groups == GROUPS_LAUNCH ? " and the launch columns" : "",
             groups == GROUPS_LAUNCH ? "SM activity" : "launch and SM activity",
-            groups == GROUPS_LAUNCH ? "sm_active_pct...l2_bw_gbs"
-                                    : "grid_blocks...l2_bw_gbs");
+            groups == GROUPS_LAUNCH ? "sm_active_pct...l2_bw_gbs" : "grid_blocks...l2_bw_gbs");
     return -1;
   }
   counters_header(header, sizeof header, GROUPS_ALL);
@@ -381,9 +355,8 @@ static int open_counters(const char *path, csvlog **out)
 }
 
 /* Reads data rows in order, pairing the i-th with manifest row i. */
-static int convert(FILE *fp, const ncu_table *t, const manifest_row *mr,
-                   size_t nman, csvlog *out, const char *path)
-{
+static int convert(FILE *fp, const ncu_table *t, const manifest_row *mr, size_t nman, csvlog *out,
+                   const char *path) {
   csvline *l = calloc(1, sizeof *l);
   ncu_row *r = malloc(sizeof *r);
   double *v = malloc(((size_t)t->ncols + 1) * sizeof *v);
@@ -393,56 +366,48 @@ static int convert(FILE *fp, const ncu_table *t, const manifest_row *mr,
     if (l->n != t->ncols || !isfinite(sp__metric_number(l->f[t->col_id])))
       continue; /* the units row, blank or "==PROF==" lines */
     if (i == nman || !same_kernel(l->f[t->col_kernel], mr[i].entry)) {
-      fprintf(stderr, "sp-runner: %s:%d: launch '%s' does not match the "
-              "manifest (%s)\n", path, line, l->f[t->col_kernel],
+      fprintf(stderr,
+              "sp-runner: %s:%d: launch '%s' does not match the "
+              "manifest (%s)\n",
+              path, line, l->f[t->col_kernel],
               i < nman ? mr[i].entry : "no more launches expected");
       rc = -1;
       break;
     }
     r->t = t;
     r->v = v;
-    for (int c = 0; c < t->ncols; ++c)
-      r->v[c] = sp__metric_number(l->f[c]);
+    for (int c = 0; c < t->ncols; ++c) r->v[c] = sp__metric_number(l->f[c]);
     if (!mr[i].checked)
-      fprintf(stderr, "sp-runner: %s failed its check: no counters\n",
-              mr[i].key);
+      fprintf(stderr, "sp-runner: %s failed its check: no counters\n", mr[i].key);
     else if (csvlog_has(out, mr[i].key))
-      fprintf(stderr, "sp-runner: %s already in the counters file: kept\n",
-              mr[i].key);
+      fprintf(stderr, "sp-runner: %s already in the counters file: kept\n", mr[i].key);
     else if ((rc = write_row(out, &mr[i], r, path, line)) == 0)
       written++;
     i++;
   }
   if (rc == 0 && i != nman) {
-    fprintf(stderr, "sp-runner: %s has %zu launches, the manifest %zu\n",
-            path, i, nman);
+    fprintf(stderr, "sp-runner: %s has %zu launches, the manifest %zu\n", path, i, nman);
     rc = -1;
   }
-  if (rc == 0)
-    fprintf(stderr, "sp-runner: %zu counter rows written\n", written);
+  if (rc == 0) fprintf(stderr, "sp-runner: %zu counter rows written\n", written);
   csvline_free(l);
   free(r);
   free(v);
   return rc;
 }
 
-int runner_import_ncu(const char *ncu_csv, const char *manifest,
-                      const char *counters)
-{
+int runner_import_ncu(const char *ncu_csv, const char *manifest, const char *counters) {
   size_t nman = 0;
   manifest_row *mr = read_manifest(manifest, &nman);
   FILE *fp = fopen(ncu_csv, "r");
   ncu_table *t = calloc(1, sizeof *t);
   csvlog *out = NULL;
   int rc = -1;
-  if (fp == NULL)
-    fprintf(stderr, "sp-runner: %s: %s\n", ncu_csv, strerror(errno));
-  if (mr && fp && t && read_header(fp, t, ncu_csv) == 0 &&
-      open_counters(counters, &out) == 0)
+  if (fp == NULL) fprintf(stderr, "sp-runner: %s: %s\n", ncu_csv, strerror(errno));
+  if (mr && fp && t && read_header(fp, t, ncu_csv) == 0 && open_counters(counters, &out) == 0)
     rc = convert(fp, t, mr, nman, out, ncu_csv);
   csvlog_close(out);
-  if (fp)
-    fclose(fp);
+  if (fp) fclose(fp);
   table_free(t);
   free(mr);
   return rc == 0 ? RUNNER_OK : RUNNER_FAILED;

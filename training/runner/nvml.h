@@ -10,11 +10,11 @@
 typedef struct nvml nvml;
 
 typedef struct nvml_clocks {
-  unsigned sm, mem, graphics;           /* current, MHz */
-  unsigned max_sm, max_mem;             /* maximum (boost ceiling), MHz */
-  unsigned app_sm, app_mem;             /* application clocks, MHz */
+  unsigned sm, mem, graphics; /* current, MHz */
+  unsigned max_sm, max_mem;   /* maximum (boost ceiling), MHz */
+  unsigned app_sm, app_mem;   /* application clocks, MHz */
   unsigned default_app_sm, default_app_mem;
-  unsigned long long event_reasons;     /* clock event (throttle) reasons */
+  unsigned long long event_reasons; /* clock event (throttle) reasons */
   unsigned temperature_c;
 } nvml_clocks;
 

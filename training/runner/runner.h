@@ -11,9 +11,9 @@
 /* Exit statuses of sp-runner. */
 enum {
   RUNNER_OK = 0,
-  RUNNER_FAILED = 1,      /* a kernel failed to build, run or verify */
-  RUNNER_USAGE = 2,       /* bad command line */
-  RUNNER_UNAVAILABLE = 3  /* the backend or device is not on this machine */
+  RUNNER_FAILED = 1,     /* a kernel failed to build, run or verify */
+  RUNNER_USAGE = 2,      /* bad command line */
+  RUNNER_UNAVAILABLE = 3 /* the backend or device is not on this machine */
 };
 
 enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 1024 };
@@ -32,12 +32,12 @@ typedef enum runner_suite {
 typedef struct runner_opts {
   const char *backend;
   const char *runs, *meta, *detail, *manifest, *counters, *import_ncu;
-  const char *kernel_dir;     /* training/kernels: sources and sp_port.h */
-  const char *validation_dir; /* training/validation's sources */
+  const char *kernel_dir;      /* training/kernels: sources and sp_port.h */
+  const char *validation_dir;  /* training/validation's sources */
   const char *validation2_dir; /* training/validation2's sources */
   runner_suite suite;
-  const char *power;      /* auto, nvml, rapl, none */
-  const char *arch;       /* --compile-only target for CUDA */
+  const char *power; /* auto, nvml, rapl, none */
+  const char *arch;  /* --compile-only target for CUDA */
   const kdesc *kernels[RUNNER_MAX_KERNELS];
   size_t nkernels;
   int cu[RUNNER_MAX_CU];
@@ -47,7 +47,7 @@ typedef struct runner_opts {
   ksize size;
   int counters_base;
   mparams mp;
-  char command[2048];     /* the command line, for the metadata */
+  char command[2048]; /* the command line, for the metadata */
 } runner_opts;
 
 /* The kernels of a suite selection, in run order, and a lookup by name
@@ -61,8 +61,7 @@ const char *runner_source_dir(const runner_opts *o, const kdesc *d);
 /* The folders device sources include from (NULL-terminated): the kernel
  * folder (sp_port.h) and the two validation folders. */
 enum { RUNNER_INCLUDE_DIRS = 4 };
-void runner_include_dirs(const runner_opts *o,
-                         const char *dirs[RUNNER_INCLUDE_DIRS]);
+void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]);
 /* The --suite name of s ("train", "validation", "validation2", "all"). */
 const char *runner_suite_name(runner_suite s);
 
@@ -80,8 +79,8 @@ typedef struct meta_state {
 } meta_state;
 /* What a session did, for the end of its metadata block. */
 typedef struct meta_tally {
-  size_t written;     /* rows (or checked launches) written */
-  size_t skipped;     /* configurations already in the runs file */
+  size_t written; /* rows (or checked launches) written */
+  size_t skipped; /* configurations already in the runs file */
   size_t failed;
   size_t unsupported; /* kernels the backend cannot compile (CUDA-only) */
   int interrupted;    /* stopped by a signal */
@@ -95,7 +94,6 @@ void meta_now(char *buf, size_t size);
 
 /* Converts ncu --csv --page raw output into counters.csv rows.  Returns a
  * RUNNER_* status. */
-int runner_import_ncu(const char *ncu_csv, const char *manifest,
-                      const char *counters);
+int runner_import_ncu(const char *ncu_csv, const char *manifest, const char *counters);
 
 #endif /* SP_RUNNER_H */

@@ -29,64 +29,52 @@ enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 
 /* Whether table t belongs to selection s: runner_suite lists the tables in
  * the order of TABLES, then ALL. */
-static int selected(runner_suite s, int t)
-{
-  return s == RUNNER_SUITE_ALL || (int)s == t;
-}
+static int selected(runner_suite s, int t) { return s == RUNNER_SUITE_ALL || (int)s == t; }
 
-size_t runner_suite_count(runner_suite s)
-{
+size_t runner_suite_count(runner_suite s) {
   size_t n = 0;
   for (int t = 0; t < NTABLES; ++t)
-    if (selected(s, t))
-      n += TABLES[t].count();
+    if (selected(s, t)) n += TABLES[t].count();
   return n;
 }
 
-const kdesc *runner_suite_at(runner_suite s, size_t i)
-{
+const kdesc *runner_suite_at(runner_suite s, size_t i) {
   for (int t = 0; t < NTABLES; ++t) {
-    if (!selected(s, t))
-      continue;
-    if (i < TABLES[t].count())
-      return TABLES[t].at(i);
+    if (!selected(s, t)) continue;
+    if (i < TABLES[t].count()) return TABLES[t].at(i);
     i -= TABLES[t].count();
   }
   return NULL;
 }
 
-const kdesc *runner_suite_find(runner_suite s, const char *name)
-{
+const kdesc *runner_suite_find(runner_suite s, const char *name) {
   const kdesc *d = NULL;
   for (int t = 0; t < NTABLES && d == NULL; ++t)
-    if (selected(s, t))
-      d = TABLES[t].find(name);
+    if (selected(s, t)) d = TABLES[t].find(name);
   return d;
 }
 
-const char *runner_suite_name(runner_suite s)
-{
+const char *runner_suite_name(runner_suite s) {
   switch (s) {
-  case RUNNER_SUITE_TRAIN: return "train";
-  case RUNNER_SUITE_VALIDATION: return "validation";
-  case RUNNER_SUITE_VALIDATION2: return "validation2";
-  case RUNNER_SUITE_ALL: break;
+    case RUNNER_SUITE_TRAIN:
+      return "train";
+    case RUNNER_SUITE_VALIDATION:
+      return "validation";
+    case RUNNER_SUITE_VALIDATION2:
+      return "validation2";
+    case RUNNER_SUITE_ALL:
+      break;
   }
   return "all";
 }
 
-const char *runner_source_dir(const runner_opts *o, const kdesc *d)
-{
-  if (validation_find(d->name) == d)
-    return o->validation_dir;
-  if (validation2_find(d->name) == d)
-    return o->validation2_dir;
+const char *runner_source_dir(const runner_opts *o, const kdesc *d) {
+  if (validation_find(d->name) == d) return o->validation_dir;
+  if (validation2_find(d->name) == d) return o->validation2_dir;
   return o->kernel_dir;
 }
 
-void runner_include_dirs(const runner_opts *o,
-                         const char *dirs[RUNNER_INCLUDE_DIRS])
-{
+void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]) {
   dirs[0] = o->kernel_dir;
   dirs[1] = o->validation_dir;
   dirs[2] = o->validation2_dir;

@@ -360,9 +360,7 @@ enum { FAMILY_COUNT = sizeof(families) / sizeof(families[0]) };
 
 /* ---- drawing ------------------------------------------------------------- */
 
-static double uniform(gsl_rng *r, span s) {
-  return s.lo + (s.hi - s.lo) * gsl_rng_uniform(r);
-}
+static double uniform(gsl_rng *r, span s) { return s.lo + (s.hi - s.lo) * gsl_rng_uniform(r); }
 
 static double log_uniform(gsl_rng *r, span s) {
   assert(s.lo > 0.0 && s.hi >= s.lo);
@@ -461,24 +459,23 @@ static void apportion(size_t count, size_t out[FAMILY_COUNT]) {
   }
 }
 
-static void draw_one(gsl_rng *r, unsigned long seed, enum family_set set,
-                     size_t f, size_t j, synth_kernel *out) {
+static void draw_one(gsl_rng *r, unsigned long seed, enum family_set set, size_t f, size_t j,
+                     synth_kernel *out) {
   const family *fam = &families[f];
   size_t v = j % fam->count, number = j / fam->count + 1;
   uint64_t h = mix(mix(mix(mix(seed, set), f), v), number);
   gsl_rng_set(r, seed32(mix(h, 0)));
   draw_kernel(r, &fam->variants[v], &out->params);
   out->noise_seed = seed32(mix(h, 1));
-  snprintf(out->name, sizeof out->name, "%s/%s_%s%02zu", fam->name,
-           fam->variants[v].name, set == FAMILY_SAMPLES ? "s" : "", number);
+  snprintf(out->name, sizeof out->name, "%s/%s_%s%02zu", fam->name, fam->variants[v].name,
+           set == FAMILY_SAMPLES ? "s" : "", number);
 }
 
-void family_draw_set(gsl_rng *r, unsigned long seed, enum family_set set,
-                     size_t count, synth_kernel *out) {
+void family_draw_set(gsl_rng *r, unsigned long seed, enum family_set set, size_t count,
+                     synth_kernel *out) {
   size_t per_family[FAMILY_COUNT], next = 0;
   apportion(count, per_family);
   for (size_t f = 0; f < FAMILY_COUNT; f++)
-    for (size_t j = 0; j < per_family[f]; j++)
-      draw_one(r, seed, set, f, j, &out[next++]);
+    for (size_t j = 0; j < per_family[f]; j++) draw_one(r, seed, set, f, j, &out[next++]);
   assert(next == count);
 }

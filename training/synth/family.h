@@ -27,7 +27,7 @@ typedef struct synth_kernel {
 
 /* Draws a set of count kernels for seed into out[0..count-1], using r (a
  * gsl_rng_mt19937, reseeded for every kernel). */
-void family_draw_set(gsl_rng *r, unsigned long seed, enum family_set set,
-                     size_t count, synth_kernel *out);
+void family_draw_set(gsl_rng *r, unsigned long seed, enum family_set set, size_t count,
+                     synth_kernel *out);
 
 #endif /* SYNTH_FAMILY_H */

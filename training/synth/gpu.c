@@ -57,16 +57,12 @@ static const double mem_w_per_gbs = 0.11; /* access energy: 0.11 nJ/B */
 
 static double hz(int mhz) { return mhz * 1e6; }
 
-static double ratio(double num, double den) {
-  return den > 0.0 ? num / den : 0.0;
-}
+static double ratio(double num, double den) { return den > 0.0 ? num / den : 0.0; }
 
 /* A dispatch runs in rounds of one work-group per CU; the last round, or a
  * dispatch with fewer work-groups than CUs, leaves CUs idle.  This is the
  * average number of CUs with work, which is what throughput scales with. */
-static double busy_cus(double groups, int cu) {
-  return groups / ceil(groups / cu);
-}
+static double busy_cus(double groups, int cu) { return groups / ceil(groups / cu); }
 
 static double groups_per_cu(const kernel_params *k) {
   return floor(k->waves_per_cu / k->group_waves);
@@ -77,17 +73,14 @@ static double groups_per_cu(const kernel_params *k) {
  * DRAM core part and a small part that shrinks with the memory clock (the
  * burst itself). */
 static double miss_latency_s(const gpu_config *c) {
-  double dram_ns =
-      latency_dram_ns + latency_bus_ns * dram_ref_mhz / c->memory_mhz;
+  double dram_ns = latency_dram_ns + latency_bus_ns * dram_ref_mhz / c->memory_mhz;
   return miss_clocks / hz(c->engine_mhz) + dram_ns * 1e-9;
 }
 
 /* The average fetch latency: L2 hits return in engine cycles only. */
 static double fetch_latency_s(const gpu_config *c, const gpu_eval *e) {
-  double miss =
-      e->read_requested > 0.0 ? e->dram_read / e->read_requested : 1.0;
-  return (1.0 - miss) * hit_clocks / hz(c->engine_mhz) +
-         miss * miss_latency_s(c);
+  double miss = e->read_requested > 0.0 ? e->dram_read / e->read_requested : 1.0;
+  return (1.0 - miss) * hit_clocks / hz(c->engine_mhz) + miss * miss_latency_s(c);
 }
 
 /* Every resident work-group keeps its own working set live in the L2, so
@@ -125,16 +118,13 @@ static void memory_traffic(const kernel_params *k, int cu, gpu_eval *e) {
  * bandwidth, the CUs' L1 bandwidth, or how many read misses the busy CUs
  * can keep in flight (Little's law).  Writes are posted: no wavefront
  * waits for them, so they only count against bandwidth. */
-static void memory_terms(const kernel_params *k, const gpu_config *c, double fe,
-                         gpu_eval *e) {
+static void memory_terms(const kernel_params *k, const gpu_config *c, double fe, gpu_eval *e) {
   double dram = e->dram_read + e->dram_write;
   double requested = e->read_requested + e->write_requested;
   double bandwidth = dram_efficiency * dram_peak * c->memory_mhz / dram_ref_mhz;
   double resident = fmin(k->waves_per_cu, k->waves / e->busy_cus);
-  double inflight = fmin(inflight_per_cu, resident * k->ilp * lanes *
-                                              k->fetch_bytes / k->coalesce);
-  double t_inflight =
-      e->dram_read * miss_latency_s(c) / (e->busy_cus * inflight);
+  double inflight = fmin(inflight_per_cu, resident * k->ilp * lanes * k->fetch_bytes / k->coalesce);
+  double t_inflight = e->dram_read * miss_latency_s(c) / (e->busy_cus * inflight);
   e->t_dram = dram / bandwidth;
   e->t_l2 = requested / (l2_bytes_per_clock * fe);
   e->t_l1 = requested / (l1_bytes_per_clock * e->busy_cus * fe);
@@ -143,8 +133,7 @@ static void memory_terms(const kernel_params *k, const gpu_config *c, double fe,
 
 /* Each round of resident work-groups waits at least for its chain of
  * dependent fetches (vfetch / ilp round trips), however wide the memory. */
-static double latency_term(const kernel_params *k, const gpu_config *c,
-                           const gpu_eval *e) {
+static double latency_term(const kernel_params *k, const gpu_config *c, const gpu_eval *e) {
   double rounds = ceil(k->groups / (c->cu * groups_per_cu(k)));
   return rounds * (k->vfetch / k->ilp) * fetch_latency_s(c, e);
 }
@@ -169,30 +158,24 @@ static double voltage(int engine_mhz) {
 /* Switching activity of a CU with work, from its units' busy shares. */
 static double cu_activity(const kernel_params *k, const gpu_eval *e) {
   double lanes_on = act_valu_floor + (1.0 - act_valu_floor) * k->lane_util;
-  return act_idle + act_valu * lanes_on * e->t_valu / e->time +
-         act_salu * e->t_salu / e->time + act_lds * e->t_lds / e->time +
-         act_memory * fmin(1.0, e->t_memory / e->time);
+  return act_idle + act_valu * lanes_on * e->t_valu / e->time + act_salu * e->t_salu / e->time +
+         act_lds * e->t_lds / e->time + act_memory * fmin(1.0, e->t_memory / e->time);
 }
 
 /* Board power: fixed, leakage (~V^3), dynamic (~f V^2 x activity) for the
  * CUs and the L2, and memory (interface ~ memory clock, plus energy per
  * byte moved). */
-static double power(const kernel_params *k, const gpu_config *c,
-                    const gpu_eval *e) {
+static double power(const kernel_params *k, const gpu_config *c, const gpu_eval *e) {
   double v = voltage(c->engine_mhz) / volt_high;
   double dynamic = c->engine_mhz / 1000.0 * v * v;
-  double cus =
-      e->busy_cus * cu_activity(k, e) + (c->cu - e->busy_cus) * act_idle;
-  double l2 =
-      l2_w * (l2_idle_share + (1.0 - l2_idle_share) * e->t_l2 / e->time);
+  double cus = e->busy_cus * cu_activity(k, e) + (c->cu - e->busy_cus) * act_idle;
+  double l2 = l2_w * (l2_idle_share + (1.0 - l2_idle_share) * e->t_l2 / e->time);
   double gbs = (e->dram_read + e->dram_write) / e->time / 1e9;
-  double mem = mem_idle_w + mem_clock_w * c->memory_mhz / dram_ref_mhz +
-               mem_w_per_gbs * gbs;
+  double mem = mem_idle_w + mem_clock_w * c->memory_mhz / dram_ref_mhz + mem_w_per_gbs * gbs;
   return board_w + leak_w * v * v * v + dynamic * (cu_w * cus + l2) + mem;
 }
 
-void gpu_eval_kernel(const kernel_params *k, const gpu_config *c,
-                     gpu_eval *out) {
+void gpu_eval_kernel(const kernel_params *k, const gpu_config *c, gpu_eval *out) {
   double fe = hz(c->engine_mhz);
   out->busy_cus = busy_cus(k->groups, c->cu);
   compute_terms(k, fe, out);
@@ -253,13 +236,11 @@ static void unit_shares(const gpu_config *c, const gpu_eval *e, double *out) {
   out[GPU_SALU_BUSY] = chip * e->t_salu;
   out[GPU_MEM_UNIT_BUSY] = chip * fmin(e->t_memory, e->time);
   out[GPU_MEM_UNIT_STALLED] = chip * stall;
-  out[GPU_WRITE_UNIT_STALLED] =
-      chip * ratio(e->dram_write, dram) * fmax(0.0, e->t_dram - e->t_l1);
+  out[GPU_WRITE_UNIT_STALLED] = chip * ratio(e->dram_write, dram) * fmax(0.0, e->t_dram - e->t_l1);
   out[GPU_LDS_BANK_CONFLICT] = chip * e->t_lds_conflict;
 }
 
-static void memory_counters(const kernel_params *k, const gpu_eval *e,
-                            double *out) {
+static void memory_counters(const kernel_params *k, const gpu_eval *e, double *out) {
   double items = k->waves * lanes;
   double reads = e->read_requested;
   out[GPU_CACHE_HIT] = 100.0 * ratio(reads - e->dram_read, reads);
@@ -270,8 +251,8 @@ static void memory_counters(const kernel_params *k, const gpu_eval *e,
   out[GPU_WRITE_BANDWIDTH] = e->dram_write / e->time / 1e9;
 }
 
-void gpu_counter_values(const kernel_params *k, const gpu_config *c,
-                        const gpu_eval *e, double out[GPU_COUNTER_COUNT]) {
+void gpu_counter_values(const kernel_params *k, const gpu_config *c, const gpu_eval *e,
+                        double out[GPU_COUNTER_COUNT]) {
   double vector = k->valu + k->vfetch + k->vwrite + k->lds;
   instruction_mix(k, out);
   unit_shares(c, e, out);

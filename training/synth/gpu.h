@@ -55,8 +55,7 @@ typedef struct gpu_eval {
 } gpu_eval;
 
 /* Evaluates time and power of kernel k at configuration c. */
-void gpu_eval_kernel(const kernel_params *k, const gpu_config *c,
-                     gpu_eval *out);
+void gpu_eval_kernel(const kernel_params *k, const gpu_config *c, gpu_eval *out);
 
 /* The counters of the paper's Table II, in output column order. */
 enum gpu_counter {
@@ -95,7 +94,7 @@ extern const gpu_counter_info gpu_counters[GPU_COUNTER_COUNT];
 
 /* Computes the noise-free counter values of kernel k at c from the
  * evaluation e of that same kernel and configuration. */
-void gpu_counter_values(const kernel_params *k, const gpu_config *c,
-                        const gpu_eval *e, double out[GPU_COUNTER_COUNT]);
+void gpu_counter_values(const kernel_params *k, const gpu_config *c, const gpu_eval *e,
+                        double out[GPU_COUNTER_COUNT]);
 
 #endif /* SYNTH_GPU_H */

@@ -64,15 +64,15 @@ static void usage(FILE *fp) {
 
 /* ---- command line ------------------------------------------------------ */
 
-static int parse_number(const char *option, const char *text, unsigned long lo,
-                        unsigned long hi, unsigned long *out) {
+static int parse_number(const char *option, const char *text, unsigned long lo, unsigned long hi,
+                        unsigned long *out) {
   char *end;
   errno = 0;
   unsigned long value = strtoul(text, &end, 10);
-  if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno == ERANGE ||
-      value < lo || value > hi) {
-    fprintf(stderr, "synth: %s: '%s' is not a whole number from %lu to %lu\n",
-            option, text, lo, hi);
+  if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno == ERANGE || value < lo ||
+      value > hi) {
+    fprintf(stderr, "synth: %s: '%s' is not a whole number from %lu to %lu\n", option, text, lo,
+            hi);
     return -1;
   }
   *out = value;
@@ -107,8 +107,8 @@ static int parse_option(int argc, char **argv, int *i, options *o) {
     if (!is_option(argv[*i], numeric[n].name)) continue;
     const char *value = option_value(argc, argv, i);
     return value == NULL ? -1
-                         : parse_number(numeric[n].name, value, numeric[n].lo,
-                                        numeric[n].hi, numeric[n].value);
+                         : parse_number(numeric[n].name, value, numeric[n].lo, numeric[n].hi,
+                                        numeric[n].value);
   }
   if (!is_option(argv[*i], "--out")) {
     fprintf(stderr, "synth: unknown argument '%s'\n", argv[*i]);
@@ -155,8 +155,7 @@ static int make_dirs(const char *path) {
     char saved = *p;
     *p = '\0';
     struct stat st;
-    if (mkdir(buf, 0777) != 0 &&
-        (errno != EEXIST || stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    if (mkdir(buf, 0777) != 0 && (errno != EEXIST || stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))) {
       if (errno == EEXIST) errno = ENOTDIR;
       return -1;
     }
@@ -180,10 +179,8 @@ static int fail(const char *what, const char *path) {
 static int out_open(out_file *f, const char *dir, const char *name) {
   f->fp = NULL;
   f->tmp[0] = '\0';
-  if (snprintf(f->path, sizeof f->path, "%s/%s", dir, name) >=
-          (int)sizeof f->path ||
-      snprintf(f->tmp, sizeof f->tmp, "%s/.%s.XXXXXX", dir, name) >=
-          (int)sizeof f->tmp) {
+  if (snprintf(f->path, sizeof f->path, "%s/%s", dir, name) >= (int)sizeof f->path ||
+      snprintf(f->tmp, sizeof f->tmp, "%s/.%s.XXXXXX", dir, name) >= (int)sizeof f->tmp) {
     errno = ENAMETOOLONG;
     f->tmp[0] = '\0';
     return fail("cannot write", dir);
@@ -251,9 +248,8 @@ static double noisy_percent(gsl_rng *r, double percent, double sigma) {
 
 /* One synthetic measurement: model values times independent lognormal
  * noise, drawn in a fixed order (time, power, then counters). */
-static void measure(const synth_kernel *k, const gpu_config *c, gsl_rng *r,
-                    double *time_ms, double *power_w,
-                    double counters[GPU_COUNTER_COUNT]) {
+static void measure(const synth_kernel *k, const gpu_config *c, gsl_rng *r, double *time_ms,
+                    double *power_w, double counters[GPU_COUNTER_COUNT]) {
   gpu_eval e;
   gpu_eval_kernel(&k->params, c, &e);
   *time_ms = noisy(r, e.time * 1e3, time_sigma);
@@ -261,49 +257,42 @@ static void measure(const synth_kernel *k, const gpu_config *c, gsl_rng *r,
   gpu_counter_values(&k->params, c, &e, counters);
   for (int i = 0; i < GPU_COUNTER_COUNT; i++) {
     if (!gpu_counters[i].dynamic) continue;
-    counters[i] = gpu_counters[i].percent
-                      ? noisy_percent(r, counters[i], counter_sigma)
-                      : noisy(r, counters[i], counter_sigma);
+    counters[i] = gpu_counters[i].percent ? noisy_percent(r, counters[i], counter_sigma)
+                                          : noisy(r, counters[i], counter_sigma);
   }
 }
 
 static void write_headers(FILE *runs, FILE *counters) {
   fputs("kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n", runs);
   fputs("kernel,cu,engine_mhz,memory_mhz", counters);
-  for (int i = 0; i < GPU_COUNTER_COUNT; i++)
-    fprintf(counters, ",%s", gpu_counters[i].name);
+  for (int i = 0; i < GPU_COUNTER_COUNT; i++) fprintf(counters, ",%s", gpu_counters[i].name);
   fputc('\n', counters);
 }
 
 /* Counters get six significant digits: their noise is far above that. */
-static void write_row(const synth_kernel *k, const gpu_config *c, gsl_rng *r,
-                      FILE *runs, FILE *counters) {
+static void write_row(const synth_kernel *k, const gpu_config *c, gsl_rng *r, FILE *runs,
+                      FILE *counters) {
   double time_ms, power_w, values[GPU_COUNTER_COUNT];
   measure(k, c, r, &time_ms, &power_w, values);
-  fprintf(runs, "%s,%d,%d,%d,%.9g,%.9g\n", k->name, c->cu, c->engine_mhz,
-          c->memory_mhz, time_ms, power_w);
-  fprintf(counters, "%s,%d,%d,%d", k->name, c->cu, c->engine_mhz,
-          c->memory_mhz);
-  for (int i = 0; i < GPU_COUNTER_COUNT; i++)
-    fprintf(counters, ",%.6g", values[i]);
+  fprintf(runs, "%s,%d,%d,%d,%.9g,%.9g\n", k->name, c->cu, c->engine_mhz, c->memory_mhz, time_ms,
+          power_w);
+  fprintf(counters, "%s,%d,%d,%d", k->name, c->cu, c->engine_mhz, c->memory_mhz);
+  for (int i = 0; i < GPU_COUNTER_COUNT; i++) fprintf(counters, ",%.6g", values[i]);
   fputc('\n', counters);
 }
 
-static void write_kernel(const synth_kernel *k, gsl_rng *r, FILE *runs,
-                         FILE *counters) {
+static void write_kernel(const synth_kernel *k, gsl_rng *r, FILE *runs, FILE *counters) {
   gsl_rng_set(r, k->noise_seed);
   gpu_config c;
   for (c.cu = cu_first; c.cu <= cu_last; c.cu += cu_step)
-    for (c.engine_mhz = engine_first; c.engine_mhz <= engine_last;
-         c.engine_mhz += engine_step)
-      for (c.memory_mhz = memory_first; c.memory_mhz <= memory_last;
-           c.memory_mhz += memory_step)
+    for (c.engine_mhz = engine_first; c.engine_mhz <= engine_last; c.engine_mhz += engine_step)
+      for (c.memory_mhz = memory_first; c.memory_mhz <= memory_last; c.memory_mhz += memory_step)
         write_row(k, &c, r, runs, counters);
 }
 
 /* Draws a set of kernels and writes it to an open runs/counters pair. */
-static int write_set(gsl_rng *r, const options *o, enum family_set set,
-                     size_t count, out_file *runs, out_file *counters) {
+static int write_set(gsl_rng *r, const options *o, enum family_set set, size_t count,
+                     out_file *runs, out_file *counters) {
   synth_kernel *kernels = calloc(count, sizeof *kernels);
   if (kernels == NULL && count > 0) {
     fputs("synth: out of memory\n", stderr);
@@ -311,8 +300,7 @@ static int write_set(gsl_rng *r, const options *o, enum family_set set,
   }
   family_draw_set(r, o->seed, set, count, kernels);
   write_headers(runs->fp, counters->fp);
-  for (size_t i = 0; i < count; i++)
-    write_kernel(&kernels[i], r, runs->fp, counters->fp);
+  for (size_t i = 0; i < count; i++) write_kernel(&kernels[i], r, runs->fp, counters->fp);
   free(kernels);
   return 0;
 }
@@ -322,16 +310,14 @@ static int write_set(gsl_rng *r, const options *o, enum family_set set,
 enum { RUNS, COUNTERS, SAMPLE_RUNS, SAMPLE_COUNTERS, FILE_COUNT };
 
 static int open_all(const options *o, const char *samples, out_file *f) {
-  return out_open(&f[RUNS], o->out, "runs.csv") ||
-         out_open(&f[COUNTERS], o->out, "counters.csv") ||
+  return out_open(&f[RUNS], o->out, "runs.csv") || out_open(&f[COUNTERS], o->out, "counters.csv") ||
          out_open(&f[SAMPLE_RUNS], samples, "runs.csv") ||
          out_open(&f[SAMPLE_COUNTERS], samples, "counters.csv");
 }
 
 static int write_all(gsl_rng *r, const options *o, out_file *f) {
   if (write_set(r, o, FAMILY_TRAINING, o->kernels, &f[RUNS], &f[COUNTERS]) ||
-      write_set(r, o, FAMILY_SAMPLES, o->samples, &f[SAMPLE_RUNS],
-                &f[SAMPLE_COUNTERS]))
+      write_set(r, o, FAMILY_SAMPLES, o->samples, &f[SAMPLE_RUNS], &f[SAMPLE_COUNTERS]))
     return -1;
   for (int i = 0; i < FILE_COUNT; i++)
     if (out_close(&f[i]) != 0) return -1;
@@ -342,8 +328,7 @@ static int write_all(gsl_rng *r, const options *o, out_file *f) {
 
 static int generate(const options *o) {
   char samples[PATH_MAX];
-  if (snprintf(samples, sizeof samples, "%s/samples", o->out) >=
-      (int)sizeof samples) {
+  if (snprintf(samples, sizeof samples, "%s/samples", o->out) >= (int)sizeof samples) {
     errno = ENAMETOOLONG;
     return fail("cannot create directory", o->out);
   }

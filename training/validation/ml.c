@@ -13,17 +13,14 @@
 static double dot_atol(int k) { return 1e-6 * k; }
 
 /* Fills n floats of a new KB_IN buffer uniformly in [lo, hi). */
-static int in_f32(kjob *job, size_t n, krng *r, double lo, double hi)
-{
+static int in_f32(kjob *job, size_t n, krng *r, double lo, double hi) {
   int b = kjob_buf(job, n * 4, KB_IN);
-  if (job->buf[b].host == NULL)
-    return -1;
+  if (job->buf[b].host == NULL) return -1;
   kfill_f32(job->buf[b].host, n, r, lo, hi);
   return b;
 }
 
-static int sgemm_job(kjob *job, const kdesc *d, ksize size)
-{
+static int sgemm_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 2048 : 128;
   krng r;
   krng_seed(&r, d->name, 0);
@@ -32,14 +29,12 @@ static int sgemm_job(kjob *job, const kdesc *d, ksize size)
   int b = in_f32(job, (size_t)n * n, &r, -1, 1);
   int c = kjob_buf(job, (size_t)n * n * 4, KB_OUT);
   float *ref = vref_sampled(job, c, KC_F32, (size_t)n * n, 1e-5, dot_atol(n));
-  if (a < 0 || b < 0 || ref == NULL)
-    return -1;
+  if (a < 0 || b < 0 || ref == NULL) return -1;
   const float *ha = job->buf[a].host, *hb = job->buf[b].host;
   for (size_t s = 0; s < job->buf[c].count; ++s) {
     size_t i = job->buf[c].sample[s] / n, j = job->buf[c].sample[s] % n;
     double acc = 0.0;
-    for (int k = 0; k < n; ++k)
-      acc += (double)ha[i * n + k] * hb[(size_t)k * n + j];
+    for (int k = 0; k < n; ++k) acc += (double)ha[i * n + k] * hb[(size_t)k * n + j];
     ref[s] = (float)acc;
   }
   kjob_arg_buf(job, a);
@@ -51,8 +46,7 @@ static int sgemm_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-static int tn_splitk_job(kjob *job, const kdesc *d, ksize size)
-{
+static int tn_splitk_job(kjob *job, const kdesc *d, ksize size) {
   const int chunk = size == KSIZE_FULL ? 2048 : 512;
   const int groups = size == KSIZE_FULL ? 512 : 8;
   const size_t m = (size_t)chunk * groups, np = (size_t)groups * 64 * 64;
@@ -62,12 +56,10 @@ static int tn_splitk_job(kjob *job, const kdesc *d, ksize size)
   int a = in_f32(job, m * 64, &r, -1, 1), b = in_f32(job, m * 64, &r, -1, 1);
   int p = kjob_buf(job, np * 4, KB_OUT);
   float *ref = vref_sampled(job, p, KC_F32, np, 1e-5, dot_atol(chunk));
-  if (a < 0 || b < 0 || ref == NULL)
-    return -1;
+  if (a < 0 || b < 0 || ref == NULL) return -1;
   const float *ha = job->buf[a].host, *hb = job->buf[b].host;
   for (size_t s = 0; s < job->buf[p].count; ++s) {
-    size_t e = job->buf[p].sample[s], g = e / 4096, i = e % 4096 / 64,
-           j = e % 64;
+    size_t e = job->buf[p].sample[s], g = e / 4096, i = e % 4096 / 64, j = e % 64;
     double acc = 0.0;
     for (size_t row = g * chunk; row < (g + 1) * chunk; ++row)
       acc += (double)ha[row * 64 + i] * hb[row * 64 + j];
@@ -81,8 +73,7 @@ static int tn_splitk_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-static int batched16_job(kjob *job, const kdesc *d, ksize size)
-{
+static int batched16_job(kjob *job, const kdesc *d, ksize size) {
   const size_t batch = size == KSIZE_FULL ? 65536 : 64, n = batch * 256;
   krng r;
   krng_seed(&r, d->name, 0);
@@ -90,15 +81,13 @@ static int batched16_job(kjob *job, const kdesc *d, ksize size)
   int a = in_f32(job, n, &r, -1, 1), b = in_f32(job, n, &r, -1, 1);
   int c = kjob_buf(job, n * 4, KB_OUT);
   float *ref = vref_sampled(job, c, KC_F32, n, 1e-5, dot_atol(16));
-  if (a < 0 || b < 0 || ref == NULL)
-    return -1;
+  if (a < 0 || b < 0 || ref == NULL) return -1;
   const float *ha = job->buf[a].host, *hb = job->buf[b].host;
   for (size_t s = 0; s < job->buf[c].count; ++s) {
     size_t e = job->buf[c].sample[s], m = e / 256 * 256;
     size_t i = e % 256 / 16, j = e % 16;
     double acc = 0.0;
-    for (size_t k = 0; k < 16; ++k)
-      acc += (double)ha[m + i * 16 + k] * hb[m + k * 16 + j];
+    for (size_t k = 0; k < 16; ++k) acc += (double)ha[m + i * 16 + k] * hb[m + k * 16 + j];
     ref[s] = (float)acc;
   }
   kjob_arg_buf(job, a);
@@ -115,8 +104,7 @@ static const struct {
   int len, rows_full, local;
 } SOFTMAX[] = {{1024, 32768, 256}, {8192, 4096, 512}, {65536, 265, 1024}};
 
-static int softmax_job(kjob *job, const kdesc *d, ksize size, int shape)
-{
+static int softmax_job(kjob *job, const kdesc *d, ksize size, int shape) {
   const int len = size == KSIZE_FULL ? SOFTMAX[shape].len : 1024;
   const int rows = size == KSIZE_FULL ? SOFTMAX[shape].rows_full : 3;
   const size_t n = (size_t)rows * len;
@@ -128,8 +116,7 @@ static int softmax_job(kjob *job, const kdesc *d, ksize size, int shape)
   /* exp differs by a few ulp between libraries and the sums differ in
    * order: 1e-5 relative, atol far below the smallest probabilities. */
   float *ref = vref_sampled(job, y, KC_F32, n, 1e-5, 1e-12);
-  if (x < 0 || ref == NULL)
-    return -1;
+  if (x < 0 || ref == NULL) return -1;
   const float *hx = job->buf[x].host, *row = NULL;
   double m = 0.0, sum = 0.0;
   for (size_t s = 0; s < job->buf[y].count; ++s) {
@@ -138,10 +125,8 @@ static int softmax_job(kjob *job, const kdesc *d, ksize size, int shape)
       row = hx + e / len * len;
       m = -INFINITY;
       sum = 0.0;
-      for (int i = 0; i < len; ++i)
-        m = fmax(m, row[i]);
-      for (int i = 0; i < len; ++i)
-        sum += exp(row[i] - m);
+      for (int i = 0; i < len; ++i) m = fmax(m, row[i]);
+      for (int i = 0; i < len; ++i) sum += exp(row[i] - m);
     }
     ref[s] = (float)(exp(hx[e] - m) / sum);
   }
@@ -152,8 +137,7 @@ static int softmax_job(kjob *job, const kdesc *d, ksize size, int shape)
   return 0;
 }
 
-static int layernorm_job(kjob *job, const kdesc *d, ksize size)
-{
+static int layernorm_job(kjob *job, const kdesc *d, ksize size) {
   const int h = 768, rows = size == KSIZE_FULL ? 65536 : 32;
   const size_t n = (size_t)rows * h;
   const float eps = 1e-5f;
@@ -165,21 +149,16 @@ static int layernorm_job(kjob *job, const kdesc *d, ksize size)
   /* Outputs are O(1); rsqrt is approximate to 2 ulp in both languages and
    * the row sums are reordered. */
   float *ref = vref_sampled(job, y, KC_F32, n, 1e-4, 1e-5);
-  if (x < 0 || g < 0 || be < 0 || ref == NULL)
-    return -1;
-  const float *hx = job->buf[x].host, *hg = job->buf[g].host,
-              *hb = job->buf[be].host;
+  if (x < 0 || g < 0 || be < 0 || ref == NULL) return -1;
+  const float *hx = job->buf[x].host, *hg = job->buf[g].host, *hb = job->buf[be].host;
   for (size_t s = 0; s < job->buf[y].count; ++s) {
     size_t e = job->buf[y].sample[s], col = e % h;
     const float *row = hx + e / h * h;
     double mean = 0.0, var = 0.0;
-    for (int i = 0; i < h; ++i)
-      mean += row[i];
+    for (int i = 0; i < h; ++i) mean += row[i];
     mean /= h;
-    for (int i = 0; i < h; ++i)
-      var += (row[i] - mean) * (row[i] - mean);
-    ref[s] = (float)((row[col] - mean) / sqrt(var / h + eps) * hg[col] +
-                     hb[col]);
+    for (int i = 0; i < h; ++i) var += (row[i] - mean) * (row[i] - mean);
+    ref[s] = (float)((row[col] - mean) / sqrt(var / h + eps) * hg[col] + hb[col]);
   }
   kjob_arg_buf(job, x);
   kjob_arg_buf(job, g);
@@ -191,29 +170,24 @@ static int layernorm_job(kjob *job, const kdesc *d, ksize size)
 }
 
 /* One output row of attention for query row qi of a head. */
-static void attention_row(const float *q, const float *k, const float *v,
-                          int seq, size_t qi, double *w, float *out)
-{
+static void attention_row(const float *q, const float *k, const float *v, int seq, size_t qi,
+                          double *w, float *out) {
   double m = -INFINITY, sum = 0.0;
   for (int j = 0; j < seq; ++j) {
     double s = 0.0;
-    for (int c = 0; c < 64; ++c)
-      s += (double)q[qi * 64 + c] * k[(size_t)j * 64 + c];
+    for (int c = 0; c < 64; ++c) s += (double)q[qi * 64 + c] * k[(size_t)j * 64 + c];
     w[j] = s / 8.0; /* 1/sqrt(64) */
     m = fmax(m, w[j]);
   }
-  for (int j = 0; j < seq; ++j)
-    sum += (w[j] = exp(w[j] - m));
+  for (int j = 0; j < seq; ++j) sum += (w[j] = exp(w[j] - m));
   for (int c = 0; c < 64; ++c) {
     double acc = 0.0;
-    for (int j = 0; j < seq; ++j)
-      acc += w[j] * v[(size_t)j * 64 + c];
+    for (int j = 0; j < seq; ++j) acc += w[j] * v[(size_t)j * 64 + c];
     out[c] = (float)(acc / sum);
   }
 }
 
-static int attention_job(kjob *job, const kdesc *d, ksize size)
-{
+static int attention_job(kjob *job, const kdesc *d, ksize size) {
   const int seq = size == KSIZE_FULL ? 1024 : 64;
   const int heads = size == KSIZE_FULL ? 32 : 2, rows = 64;
   const size_t n = (size_t)heads * seq * 64;
@@ -233,12 +207,9 @@ static int attention_job(kjob *job, const kdesc *d, ksize size)
   }
   for (int s = 0; s < rows; ++s) {
     size_t row = kspread(s, rows, (size_t)heads * seq), hb = row / seq * seq;
-    attention_row((float *)job->buf[q].host + hb * 64,
-                  (float *)job->buf[k].host + hb * 64,
-                  (float *)job->buf[v].host + hb * 64, seq, row - hb, w,
-                  ref + s * 64);
-    for (int c = 0; c < 64; ++c)
-      smp[s * 64 + c] = row * 64 + c;
+    attention_row((float *)job->buf[q].host + hb * 64, (float *)job->buf[k].host + hb * 64,
+                  (float *)job->buf[v].host + hb * 64, seq, row - hb, w, ref + s * 64);
+    for (int c = 0; c < 64; ++c) smp[s * 64 + c] = row * 64 + c;
   }
   free(w);
   kjob_arg_buf(job, q);
@@ -252,25 +223,21 @@ static int attention_job(kjob *job, const kdesc *d, ksize size)
 }
 
 /* One output of the 'same' convolution at flat NCHW index e. */
-static double conv_at(const float *in, const float *w, int c, int hw, int rad,
-                      size_t e)
-{
+static double conv_at(const float *in, const float *w, int c, int hw, int rad, size_t e) {
   const int x = e % hw, y = e / hw % hw, o = e / ((size_t)hw * hw) % c;
   const size_t img = e / ((size_t)hw * hw * c), taps = (2 * rad + 1);
   double acc = 0.0;
   for (int ci = 0; ci < c; ++ci)
     for (int ky = -rad; ky <= rad; ++ky)
       for (int kx = -rad; kx <= rad; ++kx) {
-        if (y + ky < 0 || y + ky >= hw || x + kx < 0 || x + kx >= hw)
-          continue;
+        if (y + ky < 0 || y + ky >= hw || x + kx < 0 || x + kx >= hw) continue;
         acc += (double)in[((img * c + ci) * hw + y + ky) * hw + x + kx] *
                w[((size_t)(o * c + ci) * taps + ky + rad) * taps + kx + rad];
       }
   return acc;
 }
 
-static int conv_job(kjob *job, const kdesc *d, ksize size, int taps)
-{
+static int conv_job(kjob *job, const kdesc *d, ksize size, int taps) {
   const int batch = size == KSIZE_FULL ? 8 : 1, c = size == KSIZE_FULL ? 64 : 8;
   const int hw = size == KSIZE_FULL ? 128 : 32;
   const size_t n = (size_t)batch * c * hw * hw;
@@ -280,13 +247,11 @@ static int conv_job(kjob *job, const kdesc *d, ksize size, int taps)
   int in = in_f32(job, n, &r, -1, 1);
   int w = in_f32(job, (size_t)c * c * taps * taps, &r, -0.2, 0.2);
   int out = kjob_buf(job, n * 4, KB_OUT);
-  float *ref = vref_sampled(job, out, KC_F32, n, 1e-5,
-                            dot_atol(c * taps * taps));
-  if (in < 0 || w < 0 || ref == NULL)
-    return -1;
+  float *ref = vref_sampled(job, out, KC_F32, n, 1e-5, dot_atol(c * taps * taps));
+  if (in < 0 || w < 0 || ref == NULL) return -1;
   for (size_t s = 0; s < job->buf[out].count; ++s)
-    ref[s] = (float)conv_at(job->buf[in].host, job->buf[w].host, c, hw,
-                            taps / 2, job->buf[out].sample[s]);
+    ref[s] = (float)conv_at(job->buf[in].host, job->buf[w].host, c, hw, taps / 2,
+                            job->buf[out].sample[s]);
   kjob_arg_buf(job, in);
   kjob_arg_buf(job, w);
   kjob_arg_buf(job, out);
@@ -298,19 +263,28 @@ static int conv_job(kjob *job, const kdesc *d, ksize size, int taps)
   return 0;
 }
 
-int vsetup_ml(kjob *job, const kdesc *d, ksize size)
-{
+int vsetup_ml(kjob *job, const kdesc *d, ksize size) {
   switch (d->param) {
-  case VML_SGEMM: return sgemm_job(job, d, size);
-  case VML_TN_SPLITK: return tn_splitk_job(job, d, size);
-  case VML_BATCHED16: return batched16_job(job, d, size);
-  case VML_SOFTMAX_1K: return softmax_job(job, d, size, 0);
-  case VML_SOFTMAX_8K: return softmax_job(job, d, size, 1);
-  case VML_SOFTMAX_265: return softmax_job(job, d, size, 2);
-  case VML_LAYERNORM: return layernorm_job(job, d, size);
-  case VML_ATTENTION: return attention_job(job, d, size);
-  case VML_CONV3: return conv_job(job, d, size, 3);
-  case VML_CONV5: return conv_job(job, d, size, 5);
+    case VML_SGEMM:
+      return sgemm_job(job, d, size);
+    case VML_TN_SPLITK:
+      return tn_splitk_job(job, d, size);
+    case VML_BATCHED16:
+      return batched16_job(job, d, size);
+    case VML_SOFTMAX_1K:
+      return softmax_job(job, d, size, 0);
+    case VML_SOFTMAX_8K:
+      return softmax_job(job, d, size, 1);
+    case VML_SOFTMAX_265:
+      return softmax_job(job, d, size, 2);
+    case VML_LAYERNORM:
+      return layernorm_job(job, d, size);
+    case VML_ATTENTION:
+      return attention_job(job, d, size);
+    case VML_CONV3:
+      return conv_job(job, d, size, 3);
+    case VML_CONV5:
+      return conv_job(job, d, size, 5);
   }
   return -1;
 }

@@ -8,22 +8,16 @@
 #include "validation.h"
 
 /* Adds a KB_IN or KB_INOUT buffer of n floats filled uniformly in [lo, hi). */
-static int buf_f32(kjob *job, size_t n, kb_role role, krng *r, double lo,
-                   double hi)
-{
+static int buf_f32(kjob *job, size_t n, kb_role role, krng *r, double lo, double hi) {
   int b = kjob_buf(job, n * 4, role);
-  if (job->buf[b].host == NULL)
-    return -1;
+  if (job->buf[b].host == NULL) return -1;
   kfill_f32(job->buf[b].host, n, r, lo, hi);
   return b;
 }
 
-static int buf_f64(kjob *job, size_t n, kb_role role, krng *r, double lo,
-                   double hi)
-{
+static int buf_f64(kjob *job, size_t n, kb_role role, krng *r, double lo, double hi) {
   int b = kjob_buf(job, n * 8, role);
-  if (job->buf[b].host == NULL)
-    return -1;
+  if (job->buf[b].host == NULL) return -1;
   kfill_f64(job->buf[b].host, n, r, lo, hi);
   return b;
 }
@@ -35,37 +29,31 @@ typedef struct hotspot {
   int n;
 } hotspot;
 
-static const float HS_CAP = 0.5f, HS_RX = 0.2f, HS_RY = 0.2f, HS_RZ = 0.01f,
-                   HS_AMB = 80.0f;
+static const float HS_CAP = 0.5f, HS_RX = 0.2f, HS_RY = 0.2f, HS_RZ = 0.01f, HS_AMB = 80.0f;
 
 /* One model step at (x, y) from the temperatures tc (centre) and its four
  * neighbours, a neighbour outside the chip being the centre itself. */
-static float hs_step(float tc, float p, float tn, float ts, float tw, float te)
-{
-  return tc + HS_CAP * (p + (tn + ts - 2.0f * tc) * HS_RY +
-                        (te + tw - 2.0f * tc) * HS_RX + (HS_AMB - tc) * HS_RZ);
+static float hs_step(float tc, float p, float tn, float ts, float tw, float te) {
+  return tc + HS_CAP * (p + (tn + ts - 2.0f * tc) * HS_RY + (te + tw - 2.0f * tc) * HS_RX +
+                        (HS_AMB - tc) * HS_RZ);
 }
 
-static float hs_first(const hotspot *h, int x, int y)
-{
+static float hs_first(const hotspot *h, int x, int y) {
   const int n = h->n, i = y * n + x;
   const float *t = h->t, c = t[i];
-  return hs_step(c, h->p[i], y > 0 ? t[i - n] : c, y < n - 1 ? t[i + n] : c,
-                 x > 0 ? t[i - 1] : c, x < n - 1 ? t[i + 1] : c);
+  return hs_step(c, h->p[i], y > 0 ? t[i - n] : c, y < n - 1 ? t[i + n] : c, x > 0 ? t[i - 1] : c,
+                 x < n - 1 ? t[i + 1] : c);
 }
 
-static float hs_second(const hotspot *h, int x, int y)
-{
+static float hs_second(const hotspot *h, int x, int y) {
   const int n = h->n;
   const float c = hs_first(h, x, y);
   return hs_step(c, h->p[y * n + x], y > 0 ? hs_first(h, x, y - 1) : c,
-                 y < n - 1 ? hs_first(h, x, y + 1) : c,
-                 x > 0 ? hs_first(h, x - 1, y) : c,
+                 y < n - 1 ? hs_first(h, x, y + 1) : c, x > 0 ? hs_first(h, x - 1, y) : c,
                  x < n - 1 ? hs_first(h, x + 1, y) : c);
 }
 
-static int hotspot_job(kjob *job, const kdesc *d, ksize size)
-{
+static int hotspot_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 8192 : 64, g = (n + 11) / 12;
   const size_t cells = (size_t)n * n;
   krng r;
@@ -77,8 +65,7 @@ static int hotspot_job(kjob *job, const kdesc *d, ksize size)
   /* Two steps of a few operations on values near 320: a few float
    * roundings, 1e-6 relative. */
   float *ref = vref_sampled(job, o, KC_F32, cells, 1e-6, 0.0);
-  if (t < 0 || p < 0 || ref == NULL)
-    return -1;
+  if (t < 0 || p < 0 || ref == NULL) return -1;
   const hotspot h = {job->buf[t].host, job->buf[p].host, n};
   for (size_t s = 0; s < job->buf[o].count; ++s)
     ref[s] = hs_second(&h, job->buf[o].sample[s] % n, job->buf[o].sample[s] / n);
@@ -97,8 +84,7 @@ static int hotspot_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- heat 3-D ------------------------------------------------------------ */
 
-static int heat3d_job(kjob *job, const kdesc *d, ksize size)
-{
+static int heat3d_job(kjob *job, const kdesc *d, ksize size) {
   const int nx = size == KSIZE_FULL ? 384 : 32, ny = size == KSIZE_FULL ? 384 : 16;
   const int nz = size == KSIZE_FULL ? 384 : 16, zc = size == KSIZE_FULL ? 96 : 8;
   const size_t cells = (size_t)nx * ny * nz, plane = (size_t)nx * ny;
@@ -110,20 +96,19 @@ static int heat3d_job(kjob *job, const kdesc *d, ksize size)
   int out = kjob_buf(job, cells * 4, KB_OUT);
   /* A seven-term sum of values in [0, 1): a few roundings of 1e-7. */
   float *ref = vref_sampled(job, out, KC_F32, cells, 1e-6, 1e-6);
-  if (in < 0 || ref == NULL)
-    return -1;
+  if (in < 0 || ref == NULL) return -1;
   const float *a = job->buf[in].host;
   for (size_t s = 0; s < job->buf[out].count; ++s) {
     const size_t i = job->buf[out].sample[s];
     const size_t x = i % nx, y = i / nx % ny, z = i / plane;
     const double c = a[i];
-    if (x == 0 || y == 0 || z == 0 || x == (size_t)nx - 1 ||
-        y == (size_t)ny - 1 || z == (size_t)nz - 1) {
+    if (x == 0 || y == 0 || z == 0 || x == (size_t)nx - 1 || y == (size_t)ny - 1 ||
+        z == (size_t)nz - 1) {
       ref[s] = (float)c;
       continue;
     }
-    ref[s] = (float)(c + alpha * ((double)a[i - 1] + a[i + 1] + a[i - nx] +
-                                  a[i + nx] + a[i - plane] + a[i + plane] - 6 * c));
+    ref[s] = (float)(c + alpha * ((double)a[i - 1] + a[i + 1] + a[i - nx] + a[i + nx] +
+                                  a[i - plane] + a[i + plane] - 6 * c));
   }
   kjob_arg_buf(job, in);
   kjob_arg_buf(job, out);
@@ -138,8 +123,7 @@ static int heat3d_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- Jacobi 2-D ---------------------------------------------------------- */
 
-static int jacobi_job(kjob *job, const kdesc *d, ksize size)
-{
+static int jacobi_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 6144 : 64;
   const size_t cells = (size_t)n * n;
   krng r;
@@ -149,8 +133,7 @@ static int jacobi_job(kjob *job, const kdesc *d, ksize size)
   int b = kjob_buf(job, cells * 8, KB_OUT);
   /* Same five additions and one multiply in double, order aside. */
   double *ref = vref_sampled(job, b, KC_F64, cells, 1e-14, 1e-15);
-  if (a < 0 || ref == NULL)
-    return -1;
+  if (a < 0 || ref == NULL) return -1;
   const double *h = job->buf[a].host;
   for (size_t s = 0; s < job->buf[b].count; ++s) {
     const size_t i = job->buf[b].sample[s], x = i % n, y = i / n;
@@ -169,16 +152,13 @@ static int jacobi_job(kjob *job, const kdesc *d, ksize size)
 
 /* Force on particle i; *mag gets the sum of the terms' sizes, the scale of
  * the float rounding in the device's sum. */
-static void lj_force(const float *pos, int n, float rc2, int i, double f[3],
-                     double *mag)
-{
+static void lj_force(const float *pos, int n, float rc2, int i, double f[3], double *mag) {
   f[0] = f[1] = f[2] = *mag = 0.0;
   for (int j = 0; j < n; ++j) {
     const float dx = pos[3 * i] - pos[3 * j], dy = pos[3 * i + 1] - pos[3 * j + 1],
                 dz = pos[3 * i + 2] - pos[3 * j + 2];
     const float r2 = dx * dx + dy * dy + dz * dz; /* as the device decides */
-    if (!(r2 < rc2 && r2 > 0.0f))
-      continue;
+    if (!(r2 < rc2 && r2 > 0.0f)) continue;
     const double ir2 = 1.0 / r2, ir6 = ir2 * ir2 * ir2;
     const double s = 24.0 * ir2 * ir6 * (2.0 * ir6 - 1.0);
     f[0] += s * dx;
@@ -188,8 +168,7 @@ static void lj_force(const float *pos, int n, float rc2, int i, double f[3],
   }
 }
 
-static int lj_job(kjob *job, const kdesc *d, ksize size)
-{
+static int lj_job(kjob *job, const kdesc *d, ksize size) {
   const int nx = 32, ny = 32, nz = size == KSIZE_FULL ? 48 : 2;
   const int n = nx * ny * nz;
   const float rc2 = 2.5f * 2.5f;
@@ -201,8 +180,7 @@ static int lj_job(kjob *job, const kdesc *d, ksize size)
   const size_t count = n < V_SAMPLES / 3 ? n : V_SAMPLES / 3;
   float *ref = kjob_ref(job, f, KC_F32, 3 * count, 0.0, 0.0);
   size_t *smp = ref ? kjob_sample(job, f) : NULL;
-  if (pos == NULL || smp == NULL)
-    return -1;
+  if (pos == NULL || smp == NULL) return -1;
   /* A jittered cubic lattice of spacing 1.1: no two particles closer than
    * 0.9, so every pair force stays bounded. */
   for (int i = 0; i < n; ++i) {
@@ -240,8 +218,7 @@ typedef struct kmeans_data {
   int n;
 } kmeans_data;
 
-static float km_dist(const float *feat, const float *cent, int n, size_t i, int c)
-{
+static float km_dist(const float *feat, const float *cent, int n, size_t i, int c) {
   float dist = 0.0f;
   for (int k = 0; k < KM_D; ++k) {
     const float t = feat[(size_t)k * n + i] - cent[c * KM_D + k];
@@ -253,8 +230,7 @@ static float km_dist(const float *feat, const float *cent, int n, size_t i, int 
 /* A point may go to either of two nearly equidistant centroids when the
  * device rounds differently (contracted multiply-adds), so the check accepts
  * any centroid within 1e-5 relative of the nearest one. */
-static int kmeans_check(const kjob *job, char *msg, size_t size)
-{
+static int kmeans_check(const kjob *job, char *msg, size_t size) {
   const int n = ((const kmeans_data *)job->priv)->n;
   const float *feat = job->buf[0].host, *cent = job->buf[1].host;
   const uint32_t *got = job->buf[2].result;
@@ -262,8 +238,7 @@ static int kmeans_check(const kjob *job, char *msg, size_t size)
   for (size_t s = 0; s < count; ++s) {
     const size_t i = kspread(s, count, n);
     float best = INFINITY;
-    for (int c = 0; c < KM_K; ++c)
-      best = fminf(best, km_dist(feat, cent, n, i, c));
+    for (int c = 0; c < KM_K; ++c) best = fminf(best, km_dist(feat, cent, n, i, c));
     if (got[i] >= KM_K || km_dist(feat, cent, n, i, got[i]) > best * (1 + 1e-5f)) {
       snprintf(msg, size, "point %zu: centroid %u is not the nearest", i, got[i]);
       return -1;
@@ -272,8 +247,7 @@ static int kmeans_check(const kjob *job, char *msg, size_t size)
   return 0;
 }
 
-static int kmeans_job(kjob *job, const kdesc *d, ksize size)
-{
+static int kmeans_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 1 << 21 : 4096;
   krng r;
   krng_seed(&r, d->name, 0);
@@ -282,8 +256,7 @@ static int kmeans_job(kjob *job, const kdesc *d, ksize size)
   int c = buf_f32(job, KM_K * KM_D, KB_IN, &r, 0, 1);
   int m = kjob_buf(job, (size_t)n * 4, KB_OUT);
   kmeans_data *kd = job->priv = malloc(sizeof *kd);
-  if (f < 0 || c < 0 || kd == NULL)
-    return -1;
+  if (f < 0 || c < 0 || kd == NULL) return -1;
   kd->n = n;
   job->check = kmeans_check;
   kjob_arg_buf(job, f);
@@ -296,8 +269,7 @@ static int kmeans_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- back-propagation ------------------------------------------------------ */
 
-static int backprop_job(kjob *job, const kdesc *d, ksize size)
-{
+static int backprop_job(kjob *job, const kdesc *d, ksize size) {
   const int in = size == KSIZE_FULL ? 1 << 22 : 1024, groups = in / 16;
   krng r;
   krng_seed(&r, d->name, 0);
@@ -307,14 +279,12 @@ static int backprop_job(kjob *job, const kdesc *d, ksize size)
   int p = kjob_buf(job, (size_t)groups * 16 * 4, KB_OUT);
   /* Sixteen products summed in a different order. */
   float *ref = vref_sampled(job, p, KC_F32, (size_t)groups * 16, 1e-5, 1e-6);
-  if (x < 0 || w < 0 || ref == NULL)
-    return -1;
+  if (x < 0 || w < 0 || ref == NULL) return -1;
   const float *hx = job->buf[x].host, *hw = job->buf[w].host;
   for (size_t s = 0; s < job->buf[p].count; ++s) {
     const size_t g = job->buf[p].sample[s] / 16, j = job->buf[p].sample[s] % 16;
     double acc = 0.0;
-    for (size_t k = g * 16; k < g * 16 + 16; ++k)
-      acc += (double)hw[k * 16 + j] * hx[k];
+    for (size_t k = g * 16; k < g * 16 + 16; ++k) acc += (double)hw[k * 16 + j] * hx[k];
     ref[s] = (float)acc;
   }
   kjob_arg_buf(job, x);
@@ -326,8 +296,7 @@ static int backprop_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- LU trailing update ------------------------------------------------------ */
 
-static int lu_job(kjob *job, const kdesc *d, ksize size)
-{
+static int lu_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 6144 : 128, k0 = 0, g = (n - k0 - 32) / 32;
   const size_t cells = (size_t)n * n;
   krng r;
@@ -336,15 +305,13 @@ static int lu_job(kjob *job, const kdesc *d, ksize size)
   int a = buf_f64(job, cells, KB_INOUT, &r, -1, 1);
   /* 32 products in double: roundings of about 1e-16 of sums below 40. */
   double *ref = vref_sampled(job, a, KC_F64, cells, 1e-13, 1e-13);
-  if (a < 0 || ref == NULL)
-    return -1;
+  if (a < 0 || ref == NULL) return -1;
   const double *h = job->buf[a].host;
   for (size_t s = 0; s < job->buf[a].count; ++s) {
     const size_t i = job->buf[a].sample[s], row = i / n, col = i % n;
     double v = h[i];
     if (row >= (size_t)k0 + 32 && col >= (size_t)k0 + 32)
-      for (int k = k0; k < k0 + 32; ++k)
-        v -= h[row * n + k] * h[(size_t)k * n + col];
+      for (int k = k0; k < k0 + 32; ++k) v -= h[row * n + k] * h[(size_t)k * n + col];
     ref[s] = v;
   }
   kjob_arg_buf(job, a);
@@ -356,8 +323,7 @@ static int lu_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- CG update ----------------------------------------------------------------- */
 
-static int cg_job(kjob *job, const kdesc *d, ksize size)
-{
+static int cg_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 1 << 23 : 1 << 14;
   const int groups = size == KSIZE_FULL ? 1024 : 8, gsize = groups * 256;
   const double alpha = 0.3141;
@@ -372,10 +338,9 @@ static int cg_job(kjob *job, const kdesc *d, ksize size)
   double *rx = vref_sampled(job, x, KC_F64, n, 0.0, 1e-15);
   double *rr_ref = vref_sampled(job, rr, KC_F64, n, 0.0, 1e-15);
   double *rp = kjob_ref(job, part, KC_F64, groups, 1e-12, 0.0);
-  if (x < 0 || rr < 0 || p < 0 || q < 0 || !rx || !rr_ref || !rp)
-    return -1;
-  const double *hx = job->buf[x].host, *hr = job->buf[rr].host,
-               *hp = job->buf[p].host, *hq = job->buf[q].host;
+  if (x < 0 || rr < 0 || p < 0 || q < 0 || !rx || !rr_ref || !rp) return -1;
+  const double *hx = job->buf[x].host, *hr = job->buf[rr].host, *hp = job->buf[p].host,
+               *hq = job->buf[q].host;
   for (int i = 0; i < n; ++i) {
     const double ri = hr[i] - alpha * hq[i];
     rp[i % gsize / 256] += ri * ri;
@@ -401,11 +366,9 @@ static int cg_job(kjob *job, const kdesc *d, ksize size)
 enum { NW_T = 64, NW_GAP = 2 };
 
 /* The whole alignment matrix, row 0 and column 0 holding gap penalties. */
-static void nw_fill(int32_t *m, const int32_t *a, const int32_t *b, int n)
-{
+static void nw_fill(int32_t *m, const int32_t *a, const int32_t *b, int n) {
   const int w = n + 1;
-  for (int i = 0; i <= n; ++i)
-    m[i] = m[(size_t)i * w] = -NW_GAP * i;
+  for (int i = 0; i <= n; ++i) m[i] = m[(size_t)i * w] = -NW_GAP * i;
   for (int i = 1; i <= n; ++i)
     for (int j = 1; j <= n; ++j) {
       const size_t k = (size_t)i * w + j;
@@ -416,16 +379,13 @@ static void nw_fill(int32_t *m, const int32_t *a, const int32_t *b, int n)
 }
 
 /* Zeroes the cells of tiles beyond block diagonal last: not computed yet. */
-static void nw_cut(int32_t *m, int n, int last)
-{
+static void nw_cut(int32_t *m, int n, int last) {
   for (int i = 1; i <= n; ++i)
     for (int j = 1; j <= n; ++j)
-      if ((i - 1) / NW_T + (j - 1) / NW_T > last)
-        m[(size_t)i * (n + 1) + j] = 0;
+      if ((i - 1) / NW_T + (j - 1) / NW_T > last) m[(size_t)i * (n + 1) + j] = 0;
 }
 
-static int nw_job(kjob *job, const kdesc *d, ksize size)
-{
+static int nw_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 4096 : 256, diag = n / NW_T - 1;
   const size_t cells = (size_t)(n + 1) * (n + 1);
   krng r;
@@ -435,15 +395,13 @@ static int nw_job(kjob *job, const kdesc *d, ksize size)
   int a = kjob_buf(job, (size_t)n * 4, KB_IN), b = kjob_buf(job, (size_t)n * 4, KB_IN);
   int32_t *hm = job->buf[m].host, *ha = job->buf[a].host, *hb = job->buf[b].host;
   int32_t *ref = kjob_ref(job, m, KC_U32, cells, 0, 0); /* integers: exact */
-  if (!hm || !ha || !hb || !ref)
-    return -1;
+  if (!hm || !ha || !hb || !ref) return -1;
   for (int i = 0; i < n; ++i) {
     ha[i] = (int32_t)krng_below(&r, 4); /* DNA letters */
     hb[i] = (int32_t)krng_below(&r, 4);
   }
   nw_fill(ref, ha, hb, n);
-  for (size_t i = 0; i < cells; ++i)
-    hm[i] = ref[i];
+  for (size_t i = 0; i < cells; ++i) hm[i] = ref[i];
   nw_cut(hm, n, diag - 1);
   nw_cut(ref, n, diag);
   kjob_arg_buf(job, m);
@@ -460,8 +418,7 @@ static int nw_job(kjob *job, const kdesc *d, ksize size)
 
 enum { PF_H = 20, PF_OUT = 256 - 2 * PF_H };
 
-static int pathfinder_job(kjob *job, const kdesc *d, ksize size)
-{
+static int pathfinder_job(kjob *job, const kdesc *d, ksize size) {
   const int cols = size == KSIZE_FULL ? 1 << 22 : 2000;
   krng r;
   krng_seed(&r, d->name, 0);
@@ -475,21 +432,16 @@ static int pathfinder_job(kjob *job, const kdesc *d, ksize size)
     free(tmp);
     return -1;
   }
-  for (size_t i = 0; i < (size_t)PF_H * cols; ++i)
-    hw[i] = (int32_t)krng_below(&r, 10);
-  for (int i = 0; i < cols; ++i)
-    ref[i] = hs[i] = (int32_t)krng_below(&r, 10);
+  for (size_t i = 0; i < (size_t)PF_H * cols; ++i) hw[i] = (int32_t)krng_below(&r, 10);
+  for (int i = 0; i < cols; ++i) ref[i] = hs[i] = (int32_t)krng_below(&r, 10);
   for (int h = 0; h < PF_H; ++h) {
     for (int c = 0; c < cols; ++c) {
       int v = ref[c];
-      if (c > 0 && ref[c - 1] < v)
-        v = ref[c - 1];
-      if (c < cols - 1 && ref[c + 1] < v)
-        v = ref[c + 1];
+      if (c > 0 && ref[c - 1] < v) v = ref[c - 1];
+      if (c < cols - 1 && ref[c + 1] < v) v = ref[c + 1];
       tmp[c] = hw[(size_t)h * cols + c] + v;
     }
-    for (int c = 0; c < cols; ++c)
-      ref[c] = tmp[c];
+    for (int c = 0; c < cols; ++c) ref[c] = tmp[c];
   }
   free(tmp);
   kjob_arg_buf(job, w);
@@ -500,19 +452,28 @@ static int pathfinder_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int vsetup_science(kjob *job, const kdesc *d, ksize size)
-{
+int vsetup_science(kjob *job, const kdesc *d, ksize size) {
   switch (d->param) {
-  case VSC_HOTSPOT: return hotspot_job(job, d, size);
-  case VSC_HEAT3D: return heat3d_job(job, d, size);
-  case VSC_JACOBI_F64: return jacobi_job(job, d, size);
-  case VSC_LJ: return lj_job(job, d, size);
-  case VSC_KMEANS: return kmeans_job(job, d, size);
-  case VSC_BACKPROP: return backprop_job(job, d, size);
-  case VSC_LU_F64: return lu_job(job, d, size);
-  case VSC_CG_F64: return cg_job(job, d, size);
-  case VSC_NW: return nw_job(job, d, size);
-  case VSC_PATHFINDER: return pathfinder_job(job, d, size);
+    case VSC_HOTSPOT:
+      return hotspot_job(job, d, size);
+    case VSC_HEAT3D:
+      return heat3d_job(job, d, size);
+    case VSC_JACOBI_F64:
+      return jacobi_job(job, d, size);
+    case VSC_LJ:
+      return lj_job(job, d, size);
+    case VSC_KMEANS:
+      return kmeans_job(job, d, size);
+    case VSC_BACKPROP:
+      return backprop_job(job, d, size);
+    case VSC_LU_F64:
+      return lu_job(job, d, size);
+    case VSC_CG_F64:
+      return cg_job(job, d, size);
+    case VSC_NW:
+      return nw_job(job, d, size);
+    case VSC_PATHFINDER:
+      return pathfinder_job(job, d, size);
   }
   return -1;
 }

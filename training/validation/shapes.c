@@ -5,8 +5,7 @@
 
 #include "validation.h"
 
-static int bnstats_job(kjob *job, const kdesc *d, ksize size)
-{
+static int bnstats_job(kjob *job, const kdesc *d, ksize size) {
   const int batch = size == KSIZE_FULL ? 64 : 2, channels = 100;
   const int plane = size == KSIZE_FULL ? 112 * 112 : 16 * 16;
   const size_t n = (size_t)batch * channels * plane;
@@ -19,8 +18,7 @@ static int bnstats_job(kjob *job, const kdesc *d, ksize size)
    * (1/12) loses another factor 4 to E[x^2] - mean^2. */
   float *ref = kjob_ref(job, st, KC_F32, channels * 2, 4e-4, 0.0);
   float *hx = job->buf[x].host;
-  if (hx == NULL || ref == NULL)
-    return -1;
+  if (hx == NULL || ref == NULL) return -1;
   kfill_f32(hx, n, &r, 0, 1);
   for (int c = 0; c < channels; ++c) {
     double s1 = 0.0, s2 = 0.0;
@@ -44,13 +42,11 @@ static int bnstats_job(kjob *job, const kdesc *d, ksize size)
 }
 
 /* Host GELU with the device's tanh approximation, in double. */
-static double gelu(double x)
-{
+static double gelu(double x) {
   return 0.5 * x * (1.0 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
 }
 
-static int bias_gelu_job(kjob *job, const kdesc *d, ksize size)
-{
+static int bias_gelu_job(kjob *job, const kdesc *d, ksize size) {
   const int groups = size == KSIZE_FULL ? 1057 : 9, per = size == KSIZE_FULL ? 64 : 4;
   const int cols = 3072, n = groups * 256 * per;
   krng r;
@@ -62,8 +58,7 @@ static int bias_gelu_job(kjob *job, const kdesc *d, ksize size)
    * O(1) and the tanh-through-exp form cancels near zero. */
   float *ref = vref_sampled(job, y, KC_F32, n, 1e-5, 2e-6);
   float *hx = job->buf[x].host, *hb = job->buf[b].host;
-  if (hx == NULL || hb == NULL || ref == NULL)
-    return -1;
+  if (hx == NULL || hb == NULL || ref == NULL) return -1;
   kfill_f32(hx, n, &r, -4, 4);
   kfill_f32(hb, cols, &r, -1, 1);
   for (size_t s = 0; s < job->buf[y].count; ++s) {
@@ -83,14 +78,12 @@ enum { CH_X = 24, CH_Y = 32, CH_Z = 16, CH_BINS = CH_X * CH_Y * CH_Z };
 
 /* The cell of a coordinate in [0, 1] (kfill_f32's float rounding can give
  * exactly 1.0, which belongs to the last cell), as the kernel computes it. */
-static int cell(float x, int cells)
-{
+static int cell(float x, int cells) {
   const int c = (int)(x * cells);
   return c < cells ? c : cells - 1;
 }
 
-static int cell_hist_job(kjob *job, const kdesc *d, ksize size)
-{
+static int cell_hist_job(kjob *job, const kdesc *d, ksize size) {
   const int groups = 529, n = groups * 256 * (size == KSIZE_FULL ? 64 : 1);
   krng r;
   krng_seed(&r, d->name, 0);
@@ -98,21 +91,16 @@ static int cell_hist_job(kjob *job, const kdesc *d, ksize size)
   int p[3];
   for (int k = 0; k < 3; ++k) {
     p[k] = kjob_buf(job, (size_t)n * 4, KB_IN);
-    if (job->buf[p[k]].host == NULL)
-      return -1;
+    if (job->buf[p[k]].host == NULL) return -1;
     kfill_f32(job->buf[p[k]].host, n, &r, 0, 1);
   }
   int c = kjob_buf(job, CH_BINS * 4, KB_INOUT);
   uint32_t *ref = kjob_ref(job, c, KC_U32, CH_BINS, 0, 0); /* counts: exact */
-  if (job->buf[c].host == NULL || ref == NULL)
-    return -1;
-  const float *x = job->buf[p[0]].host, *y = job->buf[p[1]].host,
-              *z = job->buf[p[2]].host;
+  if (job->buf[c].host == NULL || ref == NULL) return -1;
+  const float *x = job->buf[p[0]].host, *y = job->buf[p[1]].host, *z = job->buf[p[2]].host;
   for (int i = 0; i < n; ++i)
-    ++ref[(cell(z[i], CH_Z) * CH_Y + cell(y[i], CH_Y)) * CH_X +
-          cell(x[i], CH_X)];
-  for (int k = 0; k < 3; ++k)
-    kjob_arg_buf(job, p[k]);
+    ++ref[(cell(z[i], CH_Z) * CH_Y + cell(y[i], CH_Y)) * CH_X + cell(x[i], CH_X)];
+  for (int k = 0; k < 3; ++k) kjob_arg_buf(job, p[k]);
   kjob_arg_buf(job, c);
   kjob_arg_i32(job, n);
   kjob_grid(job, groups, 1, 1, 256, 1, 1);
@@ -120,8 +108,7 @@ static int cell_hist_job(kjob *job, const kdesc *d, ksize size)
 }
 
 /* The device's hash (shapes.cl g2_hash), bit for bit. */
-static uint32_t g2_hash(uint32_t i, uint32_t k)
-{
+static uint32_t g2_hash(uint32_t i, uint32_t k) {
   uint32_t h = i * 0x9E3779B1u ^ (k + 0x7F4A7C15u) * 0x85EBCA77u;
   h ^= h >> 15;
   h *= 0x2C1B3C6Du;
@@ -129,8 +116,7 @@ static uint32_t g2_hash(uint32_t i, uint32_t k)
   return h;
 }
 
-static int l2_gather_job(kjob *job, const kdesc *d, ksize size)
-{
+static int l2_gather_job(kjob *job, const kdesc *d, ksize size) {
   const uint32_t entries = size == KSIZE_FULL ? 1u << 22 : 1u << 14;
   const int n = size == KSIZE_FULL ? 1 << 21 : 4096;
   krng r;
@@ -140,8 +126,7 @@ static int l2_gather_job(kjob *job, const kdesc *d, ksize size)
   /* A 32-term float sum of values in [-1, 1), in the device's order. */
   float *ref = vref_sampled(job, o, KC_F32, n, 1e-6, 1e-6);
   float *ht = job->buf[t].host;
-  if (ht == NULL || ref == NULL)
-    return -1;
+  if (ht == NULL || ref == NULL) return -1;
   kfill_f32(ht, entries, &r, -1, 1);
   for (size_t s = 0; s < job->buf[o].count; ++s) {
     float acc = 0.0f;
@@ -157,8 +142,7 @@ static int l2_gather_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-static int oneblock_job(kjob *job, const kdesc *d, ksize size)
-{
+static int oneblock_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 1 << 21 : 1 << 16;
   krng r;
   krng_seed(&r, d->name, 0);
@@ -167,11 +151,9 @@ static int oneblock_job(kjob *job, const kdesc *d, ksize size)
   /* A sum of positive doubles in another order: 1e-16 per addition. */
   double *ref = kjob_ref(job, s, KC_F64, 1, 1e-12, 0.0);
   double *hx = job->buf[x].host;
-  if (hx == NULL || ref == NULL)
-    return -1;
+  if (hx == NULL || ref == NULL) return -1;
   kfill_f64(hx, n, &r, -1, 1);
-  for (int i = 0; i < n; ++i)
-    *ref += hx[i] * hx[i];
+  for (int i = 0; i < n; ++i) *ref += hx[i] * hx[i];
   kjob_arg_buf(job, x);
   kjob_arg_buf(job, s);
   kjob_arg_i32(job, n);
@@ -179,8 +161,7 @@ static int oneblock_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-static int cg_scalars_job(kjob *job, const kdesc *d, ksize size)
-{
+static int cg_scalars_job(kjob *job, const kdesc *d, ksize size) {
   const int parts = 1024;
   (void)size; /* the same tiny launch at both sizes */
   krng r;
@@ -191,8 +172,7 @@ static int cg_scalars_job(kjob *job, const kdesc *d, ksize size)
   /* Sums of 1024 positive doubles and two divisions. */
   double *ref = kjob_ref(job, sc, KC_F64, 4, 1e-13, 0.0);
   double *ha = job->buf[a].host, *hb = job->buf[b].host, *hs = job->buf[sc].host;
-  if (!ha || !hb || !hs || !ref)
-    return -1;
+  if (!ha || !hb || !hs || !ref) return -1;
   kfill_f64(ha, parts, &r, 0.5, 1.5);
   kfill_f64(hb, parts, &r, 0.5, 1.5);
   ref[0] = hs[0] = 2385.0; /* the previous iteration's r.r */
@@ -210,15 +190,20 @@ static int cg_scalars_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int vsetup_shapes(kjob *job, const kdesc *d, ksize size)
-{
+int vsetup_shapes(kjob *job, const kdesc *d, ksize size) {
   switch (d->param) {
-  case VSH_BNSTATS: return bnstats_job(job, d, size);
-  case VSH_GELU_1057: return bias_gelu_job(job, d, size);
-  case VSH_CELLHIST_529: return cell_hist_job(job, d, size);
-  case VSH_L2_GATHER: return l2_gather_job(job, d, size);
-  case VSH_ONEBLOCK: return oneblock_job(job, d, size);
-  case VSH_CG_SCALARS: return cg_scalars_job(job, d, size);
+    case VSH_BNSTATS:
+      return bnstats_job(job, d, size);
+    case VSH_GELU_1057:
+      return bias_gelu_job(job, d, size);
+    case VSH_CELLHIST_529:
+      return cell_hist_job(job, d, size);
+    case VSH_L2_GATHER:
+      return l2_gather_job(job, d, size);
+    case VSH_ONEBLOCK:
+      return oneblock_job(job, d, size);
+    case VSH_CG_SCALARS:
+      return cg_scalars_job(job, d, size);
   }
   return -1;
 }

@@ -10,20 +10,16 @@
 /* IEEE half bits of v, for v zero or a normal half (|v| in [2^-14, 65504])
  * that needs at most 11 significant bits: the inputs are built that way, so
  * no rounding happens here. */
-static uint16_t half_bits(float v)
-{
-  if (v == 0.0f)
-    return 0;
+static uint16_t half_bits(float v) {
+  if (v == 0.0f) return 0;
   int e;
   const float m = frexpf(fabsf(v), &e); /* |v| = m 2^e, m in [0.5, 1) */
   const uint16_t sign = v < 0 ? 0x8000 : 0;
-  return sign | (uint16_t)((e + 14) << 10) |
-         (uint16_t)lrintf((2.0f * m - 1.0f) * 1024.0f);
+  return sign | (uint16_t)((e + 14) << 10) | (uint16_t)lrintf((2.0f * m - 1.0f) * 1024.0f);
 }
 
 /* The value of half bits h; NaN and infinities (the poison) come out NaN. */
-static float half_value(uint16_t h)
-{
+static float half_value(uint16_t h) {
   const int e = h >> 10 & 31, mant = h & 1023;
   const float mag = e == 0    ? ldexpf((float)mant, -24)
                     : e == 31 ? NAN
@@ -32,16 +28,14 @@ static float half_value(uint16_t h)
 }
 
 /* v rounded to the nearest half (ties to even), v in the normal range. */
-static float half_round(float v)
-{
+static float half_round(float v) {
   int e;
   const float m = frexpf(v, &e);
   return v == 0.0f ? 0.0f : ldexpf(nearbyintf(ldexpf(m, 11)), e - 11);
 }
 
 /* bfloat16 is the upper half of a float; exact for the values used here. */
-static uint16_t bf16_bits(float v)
-{
+static uint16_t bf16_bits(float v) {
   union {
     float f;
     uint32_t u;
@@ -54,8 +48,7 @@ static uint16_t bf16_bits(float v)
  * fits in fp32's 24 bits: the exact result is the reference. */
 static float grid_value(krng *r) { return (float)((int)krng_below(r, 64) - 32) / 16.0f; }
 
-static int wmma_job(kjob *job, const kdesc *d, ksize size, int bf16)
-{
+static int wmma_job(kjob *job, const kdesc *d, ksize size, int bf16) {
   const int m = size == KSIZE_FULL ? (bf16 ? 8192 : 4096) : 64;
   const int n = size == KSIZE_FULL ? (bf16 ? 1024 : 4096) : 64;
   const int k = size == KSIZE_FULL ? 4096 : 128;
@@ -75,16 +68,13 @@ static int wmma_job(kjob *job, const kdesc *d, ksize size, int bf16)
   int rc = -1;
   if (fa && fb && ha && hb && ref) {
     for (size_t i = 0; i < (size_t)m * k; ++i)
-      ha[i] = bf16 ? bf16_bits(fa[i] = grid_value(&r))
-                   : half_bits(fa[i] = grid_value(&r));
+      ha[i] = bf16 ? bf16_bits(fa[i] = grid_value(&r)) : half_bits(fa[i] = grid_value(&r));
     for (size_t i = 0; i < (size_t)k * n; ++i)
-      hb[i] = bf16 ? bf16_bits(fb[i] = grid_value(&r))
-                   : half_bits(fb[i] = grid_value(&r));
+      hb[i] = bf16 ? bf16_bits(fb[i] = grid_value(&r)) : half_bits(fb[i] = grid_value(&r));
     for (size_t s = 0; s < job->buf[c].count; ++s) {
       const size_t i = job->buf[c].sample[s] / n, j = job->buf[c].sample[s] % n;
       double acc = 0.0;
-      for (int kk = 0; kk < k; ++kk)
-        acc += (double)fa[i * k + kk] * fb[(size_t)kk * n + j];
+      for (int kk = 0; kk < k; ++kk) acc += (double)fa[i * k + kk] * fb[(size_t)kk * n + j];
       ref[s] = (float)acc;
     }
     rc = 0;
@@ -113,16 +103,14 @@ typedef struct half_ref {
 #define HALF_RTOL 1e-3
 #define HALF_ATOL 1e-4
 
-static int half_check(const kjob *job, char *msg, size_t size)
-{
+static int half_check(const kjob *job, char *msg, size_t size) {
   const half_ref *h = job->priv;
   const uint16_t *got = job->buf[h->buf].result;
   for (size_t c = 0; c < h->count; ++c) {
     const size_t i = kspread(c, h->count, h->n);
     const double g = half_value(got[i]), want = h->ref[c];
     if (!(fabs(g - want) <= HALF_ATOL + HALF_RTOL * fabs(want))) {
-      snprintf(msg, size, "half element %zu: got %.6g, expected %.6g", i, g,
-               want);
+      snprintf(msg, size, "half element %zu: got %.6g, expected %.6g", i, g, want);
       return -1;
     }
   }
@@ -130,13 +118,11 @@ static int half_check(const kjob *job, char *msg, size_t size)
 }
 
 /* Host GELU with the device's tanh-through-exp formula, in double. */
-static double gelu(double x)
-{
+static double gelu(double x) {
   return 0.5 * x * (1.0 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
 }
 
-static int half2_job(kjob *job, const kdesc *d, ksize size)
-{
+static int half2_job(kjob *job, const kdesc *d, ksize size) {
   const size_t cols = 4096, rows = size == KSIZE_FULL ? 16384 : 2;
   const size_t n = rows * cols;
   krng r;
@@ -146,8 +132,7 @@ static int half2_job(kjob *job, const kdesc *d, ksize size)
   int y = kjob_buf(job, n * 2, KB_OUT);
   uint16_t *hx = job->buf[x].host, *hb = job->buf[b].host;
   half_ref *h = job->priv = malloc(sizeof *h);
-  if (hx == NULL || hb == NULL || h == NULL)
-    return -1;
+  if (hx == NULL || hb == NULL || h == NULL) return -1;
   /* Multiples of 2^-9 below 4 in size: exact in half's 11 bits. */
   for (size_t i = 0; i < n; ++i)
     hx[i] = half_bits((float)((int)krng_below(&r, 4096) - 2048) / 512.0f);
@@ -170,12 +155,14 @@ static int half2_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int vsetup_tensor(kjob *job, const kdesc *d, ksize size)
-{
+int vsetup_tensor(kjob *job, const kdesc *d, ksize size) {
   switch (d->param) {
-  case VTC_WMMA_F16: return wmma_job(job, d, size, 0);
-  case VTC_WMMA_BF16: return wmma_job(job, d, size, 1);
-  case VTC_HALF2_GELU: return half2_job(job, d, size);
+    case VTC_WMMA_F16:
+      return wmma_job(job, d, size, 0);
+    case VTC_WMMA_BF16:
+      return wmma_job(job, d, size, 1);
+    case VTC_HALF2_GELU:
+      return half2_job(job, d, size);
   }
   return -1;
 }

@@ -28,25 +28,37 @@ enum { V_SAMPLES = 4096 };
  * min(n, V_SAMPLES) elements spread over it (kspread).  Returns the
  * reference array, or NULL when out of memory; the sampled indices are in
  * job->buf[b].sample. */
-void *vref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol,
-                   double atol);
+void *vref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol, double atol);
 
 /* Variants (kdesc.param) of each family. */
 enum {
-  VML_SGEMM, VML_TN_SPLITK, VML_BATCHED16, VML_SOFTMAX_1K, VML_SOFTMAX_8K,
-  VML_SOFTMAX_265, VML_LAYERNORM, VML_ATTENTION, VML_CONV3, VML_CONV5
+  VML_SGEMM,
+  VML_TN_SPLITK,
+  VML_BATCHED16,
+  VML_SOFTMAX_1K,
+  VML_SOFTMAX_8K,
+  VML_SOFTMAX_265,
+  VML_LAYERNORM,
+  VML_ATTENTION,
+  VML_CONV3,
+  VML_CONV5
 };
 enum { VTC_WMMA_F16, VTC_WMMA_BF16, VTC_HALF2_GELU };
 enum {
-  VSC_HOTSPOT, VSC_HEAT3D, VSC_JACOBI_F64, VSC_LJ, VSC_KMEANS, VSC_BACKPROP,
-  VSC_LU_F64, VSC_CG_F64, VSC_NW, VSC_PATHFINDER
+  VSC_HOTSPOT,
+  VSC_HEAT3D,
+  VSC_JACOBI_F64,
+  VSC_LJ,
+  VSC_KMEANS,
+  VSC_BACKPROP,
+  VSC_LU_F64,
+  VSC_CG_F64,
+  VSC_NW,
+  VSC_PATHFINDER
 };
 enum { VGR_PAGERANK, VGR_SPMV_COO, VGR_BFS, VGR_SSSP };
 enum { VCT_HIST_SPREAD, VCT_HIST_DARK, VCT_SUM, VCT_COMPACT };
-enum {
-  VSH_BNSTATS, VSH_GELU_1057, VSH_CELLHIST_529, VSH_L2_GATHER, VSH_ONEBLOCK,
-  VSH_CG_SCALARS
-};
+enum { VSH_BNSTATS, VSH_GELU_1057, VSH_CELLHIST_529, VSH_L2_GATHER, VSH_ONEBLOCK, VSH_CG_SCALARS };
 
 /* Family setup functions, one host file per device source. */
 SP_SETUP(vsetup_ml);

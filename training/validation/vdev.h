@@ -15,20 +15,18 @@
 /* Tree-reduces red[0..n) with OP into red[0].  n is the work-group size, a
  * power of two; every work-item t has stored its value in red[t] and all of
  * them reach this point (it contains barriers).  red[0] is valid after. */
-#define V_TREE(red, t, n, OP)                                                 \
-  do {                                                                        \
-    SP_BARRIER();                                                             \
-    for (int s_ = (n) / 2; s_ > 0; s_ >>= 1) {                                \
-      if ((t) < s_)                                                           \
-        (red)[t] = OP((red)[t], (red)[(t) + s_]);                             \
-      SP_BARRIER();                                                           \
-    }                                                                         \
+#define V_TREE(red, t, n, OP)                                 \
+  do {                                                        \
+    SP_BARRIER();                                             \
+    for (int s_ = (n) / 2; s_ > 0; s_ >>= 1) {                \
+      if ((t) < s_) (red)[t] = OP((red)[t], (red)[(t) + s_]); \
+      SP_BARRIER();                                           \
+    }                                                         \
   } while (0)
 
 /* GELU, tanh approximation, with tanh written through exp so that both
  * languages use the single-precision exponential. */
-SP_FN float v_gelu(float x)
-{
+SP_FN float v_gelu(float x) {
   const float u = 0.7978845608f * (x + 0.044715f * x * x * x);
   const float th = 1.0f - 2.0f / (SP_EXPF(2.0f * u) + 1.0f);
   return 0.5f * x * (1.0f + th);

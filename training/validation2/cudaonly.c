@@ -16,12 +16,9 @@
 
 /* Half bits of v rounded to nearest, ties to even, for v zero or of
  * magnitude in half's normal range [2^-14, 65504]; -inf stays -inf. */
-static uint16_t to_half(float v)
-{
-  if (v == 0.0f)
-    return 0;
-  if (isinf(v))
-    return v < 0 ? 0xFC00 : 0x7C00;
+static uint16_t to_half(float v) {
+  if (v == 0.0f) return 0;
+  if (isinf(v)) return v < 0 ? 0xFC00 : 0x7C00;
   int e;
   const double m = frexp(fabs((double)v), &e); /* |v| = m 2^e, m in [0.5, 1) */
   double q = nearbyint(ldexp(m, 11));          /* 11 significant bits */
@@ -34,8 +31,7 @@ static uint16_t to_half(float v)
 }
 
 /* The value of half bits h (NaN for the all-ones poison). */
-static float from_half(uint16_t h)
-{
+static float from_half(uint16_t h) {
   const int e = h >> 10 & 31, mant = h & 1023;
   const float mag = e == 0    ? ldexpf((float)mant, -24)
                     : e == 31 ? (mant ? NAN : INFINITY)
@@ -51,15 +47,13 @@ typedef struct half_chk {
   float ref[W_SAMPLES];
 } half_chk;
 
-static int half_check(const kjob *job, char *msg, size_t size)
-{
+static int half_check(const kjob *job, char *msg, size_t size) {
   const half_chk *h = job->priv;
   const uint16_t *got = job->buf[h->buf].result;
   for (size_t c = 0; c < h->count; ++c) {
     const size_t i = kspread(c, h->count, h->n);
     const double g = from_half(got[i]), want = h->ref[c];
-    const int ok = isinf(want) ? g == want
-                               : fabs(g - want) <= h->atol + h->rtol * fabs(want);
+    const int ok = isinf(want) ? g == want : fabs(g - want) <= h->atol + h->rtol * fabs(want);
     if (!ok) {
       snprintf(msg, size, "half element %zu: got %.6g, expected %.6g", i, g, want);
       return -1;
@@ -68,12 +62,9 @@ static int half_check(const kjob *job, char *msg, size_t size)
   return 0;
 }
 
-static half_chk *half_chk_new(kjob *job, int buf, size_t n, double rtol,
-                              double atol)
-{
+static half_chk *half_chk_new(kjob *job, int buf, size_t n, double rtol, double atol) {
   half_chk *h = job->priv = malloc(sizeof *h);
-  if (h == NULL)
-    return NULL;
+  if (h == NULL) return NULL;
   h->buf = buf;
   h->n = n;
   h->count = n < W_SAMPLES ? n : W_SAMPLES;
@@ -84,26 +75,21 @@ static half_chk *half_chk_new(kjob *job, int buf, size_t n, double rtol,
 }
 
 /* k / den for k uniform in [-lim, lim). */
-static float grid_value(krng *r, int lim, float den)
-{
+static float grid_value(krng *r, int lim, float den) {
   return (float)((int)krng_below(r, 2u * lim) - lim) / den;
 }
 
 /* Fills n halves with grid values k / den (k uniform in [-lim, lim), lim
  * at most 64), converting each of the few values once. */
-static void fill_grid_half(uint16_t *h, size_t n, krng *r, int lim, float den)
-{
+static void fill_grid_half(uint16_t *h, size_t n, krng *r, int lim, float den) {
   uint16_t tab[128];
-  for (int k = 0; k < 2 * lim; ++k)
-    tab[k] = to_half((float)(k - lim) / den);
-  for (size_t i = 0; i < n; ++i)
-    h[i] = tab[krng_below(r, 2u * lim)];
+  for (int k = 0; k < 2 * lim; ++k) tab[k] = to_half((float)(k - lim) / den);
+  for (size_t i = 0; i < n; ++i) h[i] = tab[krng_below(r, 2u * lim)];
 }
 
 /* ---- fp16 GEMV ---------------------------------------------------------------- */
 
-static int gemv_job(kjob *job, const kdesc *d, ksize size)
-{
+static int gemv_job(kjob *job, const kdesc *d, ksize size) {
   const int rows = size == KSIZE_FULL ? 28672 : 64, k = size == KSIZE_FULL ? 8192 : 256;
   krng r;
   krng_seed(&r, d->name, 0);
@@ -118,14 +104,12 @@ static int gemv_job(kjob *job, const kdesc *d, ksize size)
     free(fx);
     return -1;
   }
-  for (int j = 0; j < k; ++j)
-    hx[j] = to_half(fx[j] = grid_value(&r, 16, 256));
+  for (int j = 0; j < k; ++j) hx[j] = to_half(fx[j] = grid_value(&r, 16, 256));
   fill_grid_half(hw, (size_t)rows * k, &r, 16, 256);
   for (size_t s = 0; s < job->buf[yb].count; ++s) {
     const size_t row = job->buf[yb].sample[s];
     double acc = 0;
-    for (int j = 0; j < k; ++j)
-      acc += (double)from_half(hw[row * k + j]) * fx[j];
+    for (int j = 0; j < k; ++j) acc += (double)from_half(hw[row * k + j]) * fx[j];
     ref[s] = (float)acc;
   }
   free(fx);
@@ -140,8 +124,7 @@ static int gemv_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- tf32 GEMM -------------------------------------------------------------------- */
 
-static int tf32_job(kjob *job, const kdesc *d, ksize size)
-{
+static int tf32_job(kjob *job, const kdesc *d, ksize size) {
   const int m = size == KSIZE_FULL ? 4096 : 128, n = size == KSIZE_FULL ? 2048 : 64;
   const int k = size == KSIZE_FULL ? 4096 : 64;
   krng r;
@@ -155,17 +138,13 @@ static int tf32_job(kjob *job, const kdesc *d, ksize size)
    * rounding at the largest magnitude, should the tensor cores' additions
    * not be exact IEEE ones. */
   float *ref = wref_sampled(job, c, KC_F32, (size_t)m * n, 0.0, 1e-3);
-  if (ha == NULL || hb == NULL || ref == NULL)
-    return -1;
-  for (size_t i = 0; i < (size_t)m * k; ++i)
-    ha[i] = grid_value(&r, 32, 16);
-  for (size_t i = 0; i < (size_t)k * n; ++i)
-    hb[i] = grid_value(&r, 32, 16);
+  if (ha == NULL || hb == NULL || ref == NULL) return -1;
+  for (size_t i = 0; i < (size_t)m * k; ++i) ha[i] = grid_value(&r, 32, 16);
+  for (size_t i = 0; i < (size_t)k * n; ++i) hb[i] = grid_value(&r, 32, 16);
   for (size_t s = 0; s < job->buf[c].count; ++s) {
     const size_t i = job->buf[c].sample[s] / n, j = job->buf[c].sample[s] % n;
     double acc = 0;
-    for (int kk = 0; kk < k; ++kk)
-      acc += (double)ha[i * k + kk] * hb[(size_t)kk * n + j];
+    for (int kk = 0; kk < k; ++kk) acc += (double)ha[i * k + kk] * hb[(size_t)kk * n + j];
     ref[s] = (float)acc;
   }
   kjob_arg_buf(job, a);
@@ -179,8 +158,7 @@ static int tf32_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- int8 GEMMs --------------------------------------------------------------------- */
 
-static int int8_job(kjob *job, const kdesc *d, ksize size, int tensor)
-{
+static int int8_job(kjob *job, const kdesc *d, ksize size, int tensor) {
   const int full = size == KSIZE_FULL;
   const int m = full ? 4096 : 64, n = full ? 4096 : 128, k = full ? (tensor ? 4096 : 2048) : 64;
   krng r;
@@ -190,17 +168,13 @@ static int int8_job(kjob *job, const kdesc *d, ksize size, int tensor)
   int c = kjob_buf(job, (size_t)m * n * 4, KB_OUT);
   int8_t *ha = job->buf[a].host, *hb = job->buf[b].host;
   uint32_t *ref = wref_sampled(job, c, KC_U32, (size_t)m * n, 0, 0); /* exact */
-  if (ha == NULL || hb == NULL || ref == NULL)
-    return -1;
-  for (size_t i = 0; i < (size_t)m * k; ++i)
-    ha[i] = (int8_t)((int)krng_below(&r, 128) - 64);
-  for (size_t i = 0; i < (size_t)n * k; ++i)
-    hb[i] = (int8_t)((int)krng_below(&r, 128) - 64);
+  if (ha == NULL || hb == NULL || ref == NULL) return -1;
+  for (size_t i = 0; i < (size_t)m * k; ++i) ha[i] = (int8_t)((int)krng_below(&r, 128) - 64);
+  for (size_t i = 0; i < (size_t)n * k; ++i) hb[i] = (int8_t)((int)krng_below(&r, 128) - 64);
   for (size_t s = 0; s < job->buf[c].count; ++s) {
     const size_t i = job->buf[c].sample[s] / n, j = job->buf[c].sample[s] % n;
     int32_t acc = 0;
-    for (int kk = 0; kk < k; ++kk)
-      acc += (int32_t)ha[i * k + kk] * hb[j * k + kk];
+    for (int kk = 0; kk < k; ++kk) acc += (int32_t)ha[i * k + kk] * hb[j * k + kk];
     ref[s] = (uint32_t)acc;
   }
   kjob_arg_buf(job, a);
@@ -217,8 +191,7 @@ static int int8_job(kjob *job, const kdesc *d, ksize size, int tensor)
 
 /* ---- depthwise convolution ---------------------------------------------------------- */
 
-static int dwconv_job(kjob *job, const kdesc *d, ksize size)
-{
+static int dwconv_job(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
   const int nb = full ? 128 : 1, h = full ? 56 : 9, w = full ? 56 : 9, c = full ? 128 : 16;
   const size_t n = (size_t)nb * h * w * c;
@@ -231,8 +204,7 @@ static int dwconv_job(kjob *job, const kdesc *d, ksize size)
   /* Sums of 49 products of multiples of 2^-6 and 2^-8: exact in fp32, then
    * rounded once to half, as the host does. */
   half_chk *hc = half_chk_new(job, ob, n, 0, 0);
-  if (hi == NULL || hw == NULL || hc == NULL)
-    return -1;
+  if (hi == NULL || hw == NULL || hc == NULL) return -1;
   fill_grid_half(hi, n, &r, 64, 64);
   fill_grid_half(hw, (size_t)49 * c, &r, 32, 256);
   for (size_t s = 0; s < hc->count; ++s) {
@@ -242,8 +214,7 @@ static int dwconv_job(kjob *job, const kdesc *d, ksize size)
     double acc = 0;
     for (int dy = -3; dy <= 3; ++dy)
       for (int dx = -3; dx <= 3; ++dx) {
-        if (y + dy < 0 || y + dy >= h || x + dx < 0 || x + dx >= w)
-          continue;
+        if (y + dy < 0 || y + dy >= h || x + dx < 0 || x + dx >= w) continue;
         acc += (double)from_half(hi[((img * h + y + dy) * w + x + dx) * c + ch]) *
                from_half(hw[((dy + 3) * 7 + dx + 3) * c + ch]);
       }
@@ -262,8 +233,7 @@ static int dwconv_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- causal attention scores ----------------------------------------------------------- */
 
-static int scores_job(kjob *job, const kdesc *d, ksize size)
-{
+static int scores_job(kjob *job, const kdesc *d, ksize size) {
   const int heads = size == KSIZE_FULL ? 32 : 2, seq = size == KSIZE_FULL ? 2048 : 128;
   const size_t nqk = (size_t)heads * seq * 64, ns = (size_t)heads * seq * seq;
   const float scale = 0.125f; /* 1/sqrt(64) */
@@ -276,8 +246,7 @@ static int scores_job(kjob *job, const kdesc *d, ksize size)
   /* Dot products of multiples of 1/16 are exact in fp32; the scale is a
    * power of two; the one rounding to half is repeated here. */
   half_chk *hc = half_chk_new(job, sb, ns, 0, 0);
-  if (hq == NULL || hk == NULL || hc == NULL)
-    return -1;
+  if (hq == NULL || hk == NULL || hc == NULL) return -1;
   fill_grid_half(hq, nqk, &r, 32, 16);
   fill_grid_half(hk, nqk, &r, 32, 16);
   for (size_t s = 0; s < hc->count; ++s) {
@@ -289,8 +258,8 @@ static int scores_job(kjob *job, const kdesc *d, ksize size)
     }
     double acc = 0;
     for (int c = 0; c < 64; ++c)
-      acc += (double)from_half(hq[(hd * seq + qi) * 64 + c]) *
-             from_half(hk[(hd * seq + kj) * 64 + c]);
+      acc +=
+          (double)from_half(hq[(hd * seq + qi) * 64 + c]) * from_half(hk[(hd * seq + kj) * 64 + c]);
     hc->ref[s] = from_half(to_half((float)(acc * scale)));
   }
   kjob_arg_buf(job, qb);
@@ -304,8 +273,7 @@ static int scores_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- embedding backward ------------------------------------------------------------------- */
 
-static int embed_job(kjob *job, const kdesc *d, ksize size)
-{
+static int embed_job(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
   const int vocab = full ? 50304 : 512, dim = full ? 256 : 64, tokens = full ? 262144 : 1024;
   const size_t ng = (size_t)tokens * dim, nt = (size_t)vocab * dim;
@@ -323,13 +291,12 @@ static int embed_job(kjob *job, const kdesc *d, ksize size)
   int32_t *start = calloc((size_t)vocab + 1, sizeof *start);
   int32_t *order = malloc((size_t)tokens * sizeof *order);
   int rc = -1;
-  if (ids == NULL || go == NULL || job->buf[tb].host == NULL || ref == NULL ||
-      cdf == NULL || start == NULL || order == NULL)
+  if (ids == NULL || go == NULL || job->buf[tb].host == NULL || ref == NULL || cdf == NULL ||
+      start == NULL || order == NULL)
     goto out;
   /* Token ids Zipf(1): the most frequent token is about 9% of them. */
   double z = 0;
-  for (int v = 0; v < vocab; ++v)
-    cdf[v] = z += 1.0 / (v + 1);
+  for (int v = 0; v < vocab; ++v) cdf[v] = z += 1.0 / (v + 1);
   for (int t = 0; t < tokens; ++t) {
     const double u = krng_uniform(&r, 0, z);
     int lo = 0, hi = vocab - 1;
@@ -343,20 +310,15 @@ static int embed_job(kjob *job, const kdesc *d, ksize size)
     ids[t] = lo;
     start[lo + 1]++;
   }
-  for (size_t i = 0; i < ng; ++i)
-    go[i] = grid_value(&r, 64, 256);
-  for (int v = 0; v < vocab; ++v)
-    start[v + 1] += start[v];
-  for (int t = 0; t < tokens; ++t)
-    order[start[ids[t]]++] = t;
-  for (int v = vocab; v > 0; --v)
-    start[v] = start[v - 1];
+  for (size_t i = 0; i < ng; ++i) go[i] = grid_value(&r, 64, 256);
+  for (int v = 0; v < vocab; ++v) start[v + 1] += start[v];
+  for (int t = 0; t < tokens; ++t) order[start[ids[t]]++] = t;
+  for (int v = vocab; v > 0; --v) start[v] = start[v - 1];
   start[0] = 0;
   for (size_t s = 0; s < job->buf[tb].count; ++s) {
     const size_t e = job->buf[tb].sample[s], v = e / dim, c = e % dim;
     double acc = 0; /* the table starts at zero */
-    for (int32_t k = start[v]; k < start[v + 1]; ++k)
-      acc += go[(size_t)order[k] * dim + c];
+    for (int32_t k = start[v]; k < start[v + 1]; ++k) acc += go[(size_t)order[k] * dim + c];
     ref[s] = (float)acc;
   }
   rc = 0;
@@ -373,31 +335,27 @@ out:
   return rc;
 }
 
-/* ---- batched inversion ------------------------------------------------------------------------- */
+/* ---- batched inversion -------------------------------------------------------------------------
+ */
 
 enum { INV_N = 116, INV_CHECKED = 8 };
 
 /* In-place Gauss-Jordan inversion without pivoting, in double. */
-static void gj_invert(double *m, int n)
-{
+static void gj_invert(double *m, int n) {
   for (int k = 0; k < n; ++k) {
     const double piv = m[k * n + k];
     m[k * n + k] = 1.0;
-    for (int j = 0; j < n; ++j)
-      m[k * n + j] /= piv;
+    for (int j = 0; j < n; ++j) m[k * n + j] /= piv;
     for (int i = 0; i < n; ++i) {
-      if (i == k)
-        continue;
+      if (i == k) continue;
       const double f = m[i * n + k];
       m[i * n + k] = 0.0;
-      for (int j = 0; j < n; ++j)
-        m[i * n + j] -= f * m[k * n + j];
+      for (int j = 0; j < n; ++j) m[i * n + j] -= f * m[k * n + j];
     }
   }
 }
 
-static int inv_job(kjob *job, const kdesc *d, ksize size)
-{
+static int inv_job(kjob *job, const kdesc *d, ksize size) {
   const int batch = size == KSIZE_FULL ? 265 : 3, n = INV_N, nn = n * n;
   const int nchk = batch < INV_CHECKED ? batch : INV_CHECKED;
   krng r;
@@ -411,8 +369,7 @@ static int inv_job(kjob *job, const kdesc *d, ksize size)
    * orders agree to a few ulp of the largest entries. */
   double *ref = kjob_ref(job, ob, KC_F64, (size_t)nchk * nn, 1e-10, 1e-14);
   size_t *smp = ref ? kjob_sample(job, ob) : NULL;
-  if (ha == NULL || smp == NULL)
-    return -1;
+  if (ha == NULL || smp == NULL) return -1;
   for (int b = 0; b < batch; ++b)
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
@@ -422,8 +379,7 @@ static int inv_job(kjob *job, const kdesc *d, ksize size)
     const size_t b = (size_t)q * (batch - 1) / (nchk > 1 ? nchk - 1 : 1);
     memcpy(ref + (size_t)q * nn, ha + b * nn, (size_t)nn * 8);
     gj_invert(ref + (size_t)q * nn, n);
-    for (int e = 0; e < nn; ++e)
-      smp[(size_t)q * nn + e] = b * nn + e;
+    for (int e = 0; e < nn; ++e) smp[(size_t)q * nn + e] = b * nn + e;
   }
   kjob_arg_buf(job, ab);
   kjob_arg_buf(job, ob);
@@ -432,17 +388,24 @@ static int inv_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int wsetup_cuda(kjob *job, const kdesc *d, ksize size)
-{
+int wsetup_cuda(kjob *job, const kdesc *d, ksize size) {
   switch (d->param) {
-  case WCU_GEMV_F16: return gemv_job(job, d, size);
-  case WCU_TF32: return tf32_job(job, d, size);
-  case WCU_IMMA: return int8_job(job, d, size, 1);
-  case WCU_DP4A: return int8_job(job, d, size, 0);
-  case WCU_DWCONV: return dwconv_job(job, d, size);
-  case WCU_SCORES: return scores_job(job, d, size);
-  case WCU_EMBED_BWD: return embed_job(job, d, size);
-  case WCU_INV_F64: return inv_job(job, d, size);
+    case WCU_GEMV_F16:
+      return gemv_job(job, d, size);
+    case WCU_TF32:
+      return tf32_job(job, d, size);
+    case WCU_IMMA:
+      return int8_job(job, d, size, 1);
+    case WCU_DP4A:
+      return int8_job(job, d, size, 0);
+    case WCU_DWCONV:
+      return dwconv_job(job, d, size);
+    case WCU_SCORES:
+      return scores_job(job, d, size);
+    case WCU_EMBED_BWD:
+      return embed_job(job, d, size);
+    case WCU_INV_F64:
+      return inv_job(job, d, size);
   }
   return -1;
 }

@@ -10,8 +10,7 @@
 #include "validation2.h"
 
 /* The device's w_hash (wdev.h). */
-static uint32_t w_hash(uint32_t x)
-{
+static uint32_t w_hash(uint32_t x) {
   x ^= x >> 16;
   x *= 0x7feb352du;
   x ^= x >> 15;
@@ -21,8 +20,7 @@ static uint32_t w_hash(uint32_t x)
 }
 
 /* A bijection of [0, 2^bits): odd multiplications and xor-shifts. */
-static uint32_t permute_bits(uint32_t x, int bits, uint32_t salt)
-{
+static uint32_t permute_bits(uint32_t x, int bits, uint32_t salt) {
   const uint32_t mask = bits >= 32 ? 0xffffffffu : (1u << bits) - 1u;
   x = (x * 0x9E3779B1u + salt) & mask;
   x ^= x >> (bits / 2);
@@ -34,10 +32,8 @@ static uint32_t permute_bits(uint32_t x, int bits, uint32_t salt)
 /* ---- N-queens ---------------------------------------------------------------- */
 
 /* Solutions below a prefix (masks as on the device), recursively. */
-static uint32_t nq_count(uint32_t c, uint32_t l, uint32_t r, uint32_t full)
-{
-  if (c == full)
-    return 1;
+static uint32_t nq_count(uint32_t c, uint32_t l, uint32_t r, uint32_t full) {
+  if (c == full) return 1;
   uint32_t n = 0, a = ~(c | l | r) & full;
   while (a) {
     const uint32_t bit = a & (0u - a);
@@ -52,14 +48,11 @@ typedef struct nq_list {
   size_t n, cap;
 } nq_list;
 
-static int nq_prefixes(nq_list *o, uint32_t c, uint32_t l, uint32_t r,
-                       uint32_t full, int depth)
-{
+static int nq_prefixes(nq_list *o, uint32_t c, uint32_t l, uint32_t r, uint32_t full, int depth) {
   if (depth == 0) {
     if (o->n == o->cap) {
       uint32_t *v = realloc(o->v, (o->cap = o->cap ? 2 * o->cap : 1024) * 3 * sizeof *v);
-      if (v == NULL)
-        return -1;
+      if (v == NULL) return -1;
       o->v = v;
     }
     o->v[3 * o->n] = c;
@@ -72,8 +65,7 @@ static int nq_prefixes(nq_list *o, uint32_t c, uint32_t l, uint32_t r,
   while (a) {
     const uint32_t bit = a & (0u - a);
     a ^= bit;
-    if (nq_prefixes(o, c | bit, (l | bit) << 1, (r | bit) >> 1, full, depth - 1))
-      return -1;
+    if (nq_prefixes(o, c | bit, (l | bit) << 1, (r | bit) >> 1, full, depth - 1)) return -1;
   }
   return 0;
 }
@@ -85,23 +77,19 @@ typedef struct nq_data {
 
 /* Every prefix's count is written; their sum is the known number of
  * solutions. */
-static int nq_check(const kjob *job, char *msg, size_t size)
-{
+static int nq_check(const kjob *job, char *msg, size_t size) {
   const nq_data *q = job->priv;
   const uint32_t *got = job->buf[1].result;
   uint64_t sum = 0;
-  for (size_t i = 0; i < q->n; ++i)
-    sum += got[i];
+  for (size_t i = 0; i < q->n; ++i) sum += got[i];
   if (sum != q->total) {
-    snprintf(msg, size, "%llu solutions in all, expected %u",
-             (unsigned long long)sum, q->total);
+    snprintf(msg, size, "%llu solutions in all, expected %u", (unsigned long long)sum, q->total);
     return -1;
   }
   return 0;
 }
 
-static int nqueens_job(kjob *job, const kdesc *d, ksize size)
-{
+static int nqueens_job(kjob *job, const kdesc *d, ksize size) {
   const int nq = size == KSIZE_FULL ? 15 : 10, depth = size == KSIZE_FULL ? 5 : 3;
   const uint32_t full = (1u << nq) - 1u;
   nq_list pl = {NULL, 0, 0};
@@ -142,8 +130,7 @@ static int nqueens_job(kjob *job, const kdesc *d, ksize size)
 
 #define HJ_EMPTY 0xFFFFFFFFu
 
-static int hashjoin_job(kjob *job, const kdesc *d, ksize size)
-{
+static int hashjoin_job(kjob *job, const kdesc *d, ksize size) {
   const size_t slots = size == KSIZE_FULL ? (size_t)1 << 21 : (size_t)1 << 12;
   const size_t nbuild = slots / 2, nprobe = size == KSIZE_FULL ? (size_t)1 << 25 : (size_t)1 << 14;
   const uint32_t mask = (uint32_t)slots - 1u;
@@ -154,18 +141,15 @@ static int hashjoin_job(kjob *job, const kdesc *d, ksize size)
   int ob = kjob_buf(job, nprobe * 4, KB_OUT);
   uint32_t *tab = job->buf[tb].host, *keys = job->buf[kb].host;
   uint32_t *ref = wref_sampled(job, ob, KC_U32, nprobe, 0, 0);
-  if (tab == NULL || keys == NULL || ref == NULL)
-    return -1;
+  if (tab == NULL || keys == NULL || ref == NULL) return -1;
   memset(tab, 0xff, slots * 8);
   /* Build keys: w_hash of even numbers (a bijection, so distinct); misses:
    * of odd numbers.  Half the probes hit. */
   for (size_t i = 0; i < nbuild; ++i) {
     const uint32_t key = w_hash(2u * (uint32_t)i);
-    if (key == HJ_EMPTY)
-      continue;
+    if (key == HJ_EMPTY) continue;
     uint32_t h = w_hash(key) & mask;
-    while (tab[2 * h] != HJ_EMPTY)
-      h = (h + 1u) & mask;
+    while (tab[2 * h] != HJ_EMPTY) h = (h + 1u) & mask;
     tab[2 * h] = key;
     tab[2 * h + 1] = (uint32_t)i * 7u + 1u;
   }
@@ -196,8 +180,7 @@ static int hashjoin_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- block SpMV ---------------------------------------------------------------------- */
 
-static int spmm8_job(kjob *job, const kdesc *d, ksize size)
-{
+static int spmm8_job(kjob *job, const kdesc *d, ksize size) {
   const int gs = size == KSIZE_FULL ? 512 : 32, rows = gs * gs, bits = size == KSIZE_FULL ? 18 : 10;
   krng r;
   krng_seed(&r, d->name, 0);
@@ -212,8 +195,7 @@ static int spmm8_job(kjob *job, const kdesc *d, ksize size)
     return -1;
   }
   /* new number of grid vertex v: permute_bits(v); inv maps back. */
-  for (int v = 0; v < rows; ++v)
-    inv[permute_bits((uint32_t)v, bits, 17u)] = (uint32_t)v;
+  for (int v = 0; v < rows; ++v) inv[permute_bits((uint32_t)v, bits, 17u)] = (uint32_t)v;
   for (int i = 0; i < rows; ++i) {
     const int v = (int)inv[i], x = v % gs, y = v / gs;
     rowptr[i + 1] = rowptr[i] + 1 + (x > 0) + (x < gs - 1) + (y > 0) + (y < gs - 1);
@@ -233,11 +215,10 @@ static int spmm8_job(kjob *job, const kdesc *d, ksize size)
   for (int i = 0; i < rows; ++i) {
     const int v = (int)inv[i], x = v % gs, y = v / gs;
     int k = rowptr[i];
-    const int nb[5] = {v, x > 0 ? v - 1 : -1, x < gs - 1 ? v + 1 : -1,
-                       y > 0 ? v - gs : -1, y < gs - 1 ? v + gs : -1};
+    const int nb[5] = {v, x > 0 ? v - 1 : -1, x < gs - 1 ? v + 1 : -1, y > 0 ? v - gs : -1,
+                       y < gs - 1 ? v + gs : -1};
     for (int j = 0; j < 5; ++j) {
-      if (nb[j] < 0)
-        continue;
+      if (nb[j] < 0) continue;
       col[k] = (int32_t)permute_bits((uint32_t)nb[j], bits, 17u);
       val[k++] = j == 0 ? 4.0f : (float)krng_uniform(&r, -1.1, -0.9);
     }
@@ -264,15 +245,13 @@ static int spmm8_job(kjob *job, const kdesc *d, ksize size)
 /* ---- label propagation ---------------------------------------------------------------- */
 
 /* A skewed endpoint: density falling as id^-1/2 (u^2), then scattered. */
-static uint32_t skewed_vertex(krng *r, int bits, uint32_t salt)
-{
+static uint32_t skewed_vertex(krng *r, int bits, uint32_t salt) {
   const double u = krng_uniform(r, 0, 1);
   const uint32_t v = (uint32_t)(u * u * (double)(1u << bits));
   return permute_bits(v, bits, salt);
 }
 
-static int cc_job(kjob *job, const kdesc *d, ksize size)
-{
+static int cc_job(kjob *job, const kdesc *d, ksize size) {
   const int bits = size == KSIZE_FULL ? 22 : 12;
   const size_t n = (size_t)1 << bits, m = n * 8;
   krng r;
@@ -292,8 +271,7 @@ static int cc_job(kjob *job, const kdesc *d, ksize size)
     free(slot);
     return -1;
   }
-  for (size_t v = 0; v < n; ++v)
-    lout[v] = lin[v] = permute_bits((uint32_t)v, bits, 99u);
+  for (size_t v = 0; v < n; ++v) lout[v] = lin[v] = permute_bits((uint32_t)v, bits, 99u);
   for (size_t s = 0; s < job->buf[lo].count; ++s) {
     const size_t v = job->buf[lo].sample[s];
     bit[v / 64] |= 1ull << (v % 64);
@@ -305,13 +283,11 @@ static int cc_job(kjob *job, const kdesc *d, ksize size)
     const uint32_t v = dst[e] = skewed_vertex(&r, bits, 5u);
     if (bit[v / 64] >> (v % 64) & 1) {
       const uint32_t l = permute_bits(u, bits, 99u);
-      if (l < ref[slot[v]])
-        ref[slot[v]] = l;
+      if (l < ref[slot[v]]) ref[slot[v]] = l;
     }
     if (bit[u / 64] >> (u % 64) & 1) {
       const uint32_t l = permute_bits(v, bits, 99u);
-      if (l < ref[slot[u]])
-        ref[slot[u]] = l;
+      if (l < ref[slot[u]]) ref[slot[u]] = l;
     }
   }
   free(bit);
@@ -336,8 +312,7 @@ typedef struct rc_data {
 
 /* A grazing ray may hit in double and miss in float: up to 1% of the
  * sampled pixels may differ; the others must agree closely. */
-static int rc_check(const kjob *job, char *msg, size_t size)
-{
+static int rc_check(const kjob *job, char *msg, size_t size) {
   const rc_data *c = job->priv;
   const float *got = job->buf[1].result;
   size_t bad = 0;
@@ -358,8 +333,7 @@ static int rc_check(const kjob *job, char *msg, size_t size)
   return 0;
 }
 
-static double rc_pixel(const float *sp, int px, int py, int w, int h)
-{
+static double rc_pixel(const float *sp, int px, int py, int w, int h) {
   double dx = (px + 0.5) / w * 2 - 1, dy = (py + 0.5) / h * 2 - 1, dz = -1.5;
   const double inv = 1 / sqrt(dx * dx + dy * dy + dz * dz);
   dx *= inv;
@@ -380,8 +354,7 @@ static double rc_pixel(const float *sp, int px, int py, int w, int h)
       }
     }
   }
-  if (hit < 0)
-    return 0.2 + 0.3 * dy;
+  if (hit < 0) return 0.2 + 0.3 * dy;
   const float *hs = sp + 5 * hit;
   const double hx = best * dx, hy = best * dy, hz = best * dz;
   const double nx = (hx - hs[0]) / hs[3], ny = (hy - hs[1]) / hs[3], nz = (hz - hs[2]) / hs[3];
@@ -405,8 +378,7 @@ static double rc_pixel(const float *sp, int px, int py, int w, int h)
   return hs[4] * (0.1 + (shadow ? 0.0 : 0.9 * diff));
 }
 
-static int raycast_job(kjob *job, const kdesc *d, ksize size)
-{
+static int raycast_job(kjob *job, const kdesc *d, ksize size) {
   const int w = size == KSIZE_FULL ? 4096 : 64, h = w;
   const size_t n = (size_t)w * h;
   const int groups = size == KSIZE_FULL ? 528 : 4;
@@ -419,8 +391,7 @@ static int raycast_job(kjob *job, const kdesc *d, ksize size)
   /* Both counters are back at 0 after a launch. */
   uint32_t *qref = kjob_ref(job, qb, KC_U32, 2, 0, 0);
   rc_data *c = job->priv = malloc(sizeof *c);
-  if (sp == NULL || job->buf[qb].host == NULL || qref == NULL || c == NULL)
-    return -1;
+  if (sp == NULL || job->buf[qb].host == NULL || qref == NULL || c == NULL) return -1;
   for (int s = 0; s < RC_NS; ++s) {
     sp[5 * s] = (float)krng_uniform(&r, -4, 4);
     sp[5 * s + 1] = (float)krng_uniform(&r, -4, 4);
@@ -451,16 +422,14 @@ typedef struct pl_data {
   float rc2;
 } pl_data;
 
-static int cmp_u64(const void *a, const void *b)
-{
+static int cmp_u64(const void *a, const void *b) {
   const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
 
 /* The list holds exactly the close pairs: each listed pair is close, none
  * twice, and the counter (compared as a buffer) says how many there are. */
-static int pl_check(const kjob *job, char *msg, size_t size)
-{
+static int pl_check(const kjob *job, char *msg, size_t size) {
   const pl_data *p = job->priv;
   const uint32_t *pairs = job->buf[3].result;
   const uint32_t cnt = *(const uint32_t *)job->buf[4].result;
@@ -476,7 +445,8 @@ static int pl_check(const kjob *job, char *msg, size_t size)
   }
   for (uint32_t k = 0; k < cnt; ++k) {
     const uint32_t i = pairs[2 * k], j = pairs[2 * k + 1];
-    const float dx = i < n && j < n ? p->x[j] - p->x[i] : 1, dy = i < n && j < n ? p->y[j] - p->y[i] : 1;
+    const float dx = i < n && j < n ? p->x[j] - p->x[i] : 1,
+                dy = i < n && j < n ? p->y[j] - p->y[i] : 1;
     if (!(i < j && j < n) || !(dx * dx + dy * dy < p->rc2)) {
       snprintf(msg, size, "pair %u: (%u, %u) is not a close pair", k, i, j);
       free(keys);
@@ -496,8 +466,7 @@ static int pl_check(const kjob *job, char *msg, size_t size)
   return 0;
 }
 
-static int pairlist_job(kjob *job, const kdesc *d, ksize size)
-{
+static int pairlist_job(kjob *job, const kdesc *d, ksize size) {
   const int gbits = size == KSIZE_FULL ? 10 : 6, g = 1 << gbits, qbits = gbits + 10;
   const size_t n = (size_t)g * g, ncell = (size_t)g * g;
   const size_t cap = size == KSIZE_FULL ? (size_t)1 << 22 : (size_t)1 << 14;
@@ -524,8 +493,7 @@ static int pairlist_job(kjob *job, const kdesc *d, ksize size)
     qy[i] = krng_below(&r, 1u << qbits);
     start[((qy[i] >> 10) << gbits | qx[i] >> 10) + 1]++;
   }
-  for (size_t c = 0; c < ncell; ++c)
-    start[c + 1] += start[c];
+  for (size_t c = 0; c < ncell; ++c) start[c + 1] += start[c];
   for (size_t i = 0; i < n; ++i) {
     const size_t c = (qy[i] >> 10) << gbits | qx[i] >> 10;
     const int32_t at = start[c]++;
@@ -541,8 +509,7 @@ static int pairlist_job(kjob *job, const kdesc *d, ksize size)
     const int cx = (int)(hx[i] * (float)g), cy = (int)(hy[i] * (float)g);
     for (int yy = cy - 1; yy <= cy + 1; ++yy)
       for (int xx = cx - 1; xx <= cx + 1; ++xx) {
-        if (yy < 0 || yy >= g || xx < 0 || xx >= g)
-          continue;
+        if (yy < 0 || yy >= g || xx < 0 || xx >= g) continue;
         for (int32_t j = start[yy * g + xx]; j < start[yy * g + xx + 1]; ++j) {
           const float dx = hx[j] - hx[i], dy = hy[j] - hy[i];
           *cref += (size_t)j > i && dx * dx + dy * dy < rc2;
@@ -566,16 +533,15 @@ static int pairlist_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-/* ---- triangle counting ------------------------------------------------------------------------ */
+/* ---- triangle counting ------------------------------------------------------------------------
+ */
 
-static int cmp_i32(const void *a, const void *b)
-{
+static int cmp_i32(const void *a, const void *b) {
   const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
   return x < y ? -1 : x > y;
 }
 
-static int triangle_job(kjob *job, const kdesc *d, ksize size)
-{
+static int triangle_job(kjob *job, const kdesc *d, ksize size) {
   const int bits = size == KSIZE_FULL ? 20 : 10;
   const size_t n = (size_t)1 << bits, draws = n * 8;
   krng r;
@@ -598,16 +564,12 @@ static int triangle_job(kjob *job, const kdesc *d, ksize size)
     uint32_t u = (uint32_t)(a * a * n), v = (uint32_t)(b * b * n);
     eu[e] = u < v ? u : v;
     ev[e] = u < v ? v : u;
-    if (u != v)
-      rowptr[eu[e] + 1]++;
+    if (u != v) rowptr[eu[e] + 1]++;
   }
-  for (size_t i = 0; i < n; ++i)
-    rowptr[i + 1] += rowptr[i];
+  for (size_t i = 0; i < n; ++i) rowptr[i + 1] += rowptr[i];
   for (size_t e = 0; e < draws; ++e)
-    if (eu[e] != ev[e])
-      adj[rowptr[eu[e]]++] = (int32_t)ev[e];
-  for (size_t i = n; i > 0; --i)
-    rowptr[i] = rowptr[i - 1];
+    if (eu[e] != ev[e]) adj[rowptr[eu[e]]++] = (int32_t)ev[e];
+  for (size_t i = n; i > 0; --i) rowptr[i] = rowptr[i - 1];
   rowptr[0] = 0;
   size_t m = 0;
   for (size_t i = 0; i < n; ++i) { /* sort, unique, compact in place */
@@ -615,8 +577,7 @@ static int triangle_job(kjob *job, const kdesc *d, ksize size)
     qsort(adj + lo, (size_t)(hi - lo), sizeof *adj, cmp_i32);
     rowptr[i] = (int32_t)m;
     for (int32_t k = lo; k < hi; ++k)
-      if (k == lo || adj[k] != adj[k - 1])
-        adj[m++] = adj[k];
+      if (k == lo || adj[k] != adj[k - 1]) adj[m++] = adj[k];
   }
   rowptr[n] = (int32_t)m;
   free(eu);
@@ -632,8 +593,7 @@ static int triangle_job(kjob *job, const kdesc *d, ksize size)
   memcpy(col, adj, m * 4);
   free(adj);
   for (size_t i = 0; i < n; ++i)
-    for (int32_t k = rowptr[i]; k < rowptr[i + 1]; ++k)
-      src[k] = (int32_t)i;
+    for (int32_t k = rowptr[i]; k < rowptr[i + 1]; ++k) src[k] = (int32_t)i;
   for (size_t s = 0; s < job->buf[tb].count; ++s) {
     const size_t e = job->buf[tb].sample[s];
     const int32_t v = col[e];
@@ -656,12 +616,12 @@ static int triangle_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-/* ---- per-row scans ------------------------------------------------------------------------------ */
+/* ---- per-row scans ------------------------------------------------------------------------------
+ */
 
 enum { RS_CHUNK = 2560 };
 
-static int rowscan_job(kjob *job, const kdesc *d, ksize size)
-{
+static int rowscan_job(kjob *job, const kdesc *d, ksize size) {
   const int rows = size == KSIZE_FULL ? 397 : 3;
   const int len = size == KSIZE_FULL ? 200 * RS_CHUNK : 2 * RS_CHUNK;
   const size_t n = (size_t)rows * len;
@@ -676,16 +636,14 @@ static int rowscan_job(kjob *job, const kdesc *d, ksize size)
     free(pre);
     return -1;
   }
-  for (size_t i = 0; i < n; ++i)
-    hx[i] = krng_below(&r, 16);
+  for (size_t i = 0; i < n; ++i) hx[i] = krng_below(&r, 16);
   size_t row = (size_t)-1;
   for (size_t s = 0; s < job->buf[yb].count; ++s) {
     const size_t e = job->buf[yb].sample[s];
     if (e / len != row) { /* samples ascend: one scan per row */
       row = e / len;
       uint32_t acc = 0;
-      for (int i = 0; i < len; ++i)
-        pre[i] = acc += hx[row * len + i];
+      for (int i = 0; i < len; ++i) pre[i] = acc += hx[row * len + i];
     }
     ref[s] = pre[e % len];
   }
@@ -697,12 +655,12 @@ static int rowscan_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-/* ---- NMS ------------------------------------------------------------------------------------------ */
+/* ---- NMS
+ * ------------------------------------------------------------------------------------------ */
 
 enum { NM_N = 256 };
 
-static int nms_job(kjob *job, const kdesc *d, ksize size)
-{
+static int nms_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   (void)size;
@@ -710,8 +668,7 @@ static int nms_job(kjob *job, const kdesc *d, ksize size)
   int bb = kjob_buf(job, NM_N * 4 * 4, KB_IN), kb = kjob_buf(job, NM_N * 4, KB_OUT);
   float *bx = job->buf[bb].host;
   uint32_t *ref = kjob_ref(job, kb, KC_U32, NM_N, 0, 0);
-  if (bx == NULL || ref == NULL)
-    return -1;
+  if (bx == NULL || ref == NULL) return -1;
   /* Detections clustered around 40 objects of a 512x512 frame, integer
    * corners, already in score order. */
   int cx[40], cy[40], sz[40];
@@ -730,11 +687,9 @@ static int nms_job(kjob *job, const kdesc *d, ksize size)
     bx[4 * i + 2] = (float)(x + hw);
     bx[4 * i + 3] = (float)(y + hh);
   }
-  for (int j = 0; j < NM_N; ++j)
-    ref[j] = 1;
+  for (int j = 0; j < NM_N; ++j) ref[j] = 1;
   for (int i = 0; i < NM_N; ++i) {
-    if (!ref[i])
-      continue;
+    if (!ref[i]) continue;
     const float *a = bx + 4 * i;
     for (int j = i + 1; j < NM_N; ++j) {
       const float *b = bx + 4 * j;
@@ -743,8 +698,7 @@ static int nms_job(kjob *job, const kdesc *d, ksize size)
       if (iw > 0 && ih > 0) {
         const float inter = iw * ih;
         const float ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
-        if (2.0f * inter > ua)
-          ref[j] = 0;
+        if (2.0f * inter > ua) ref[j] = 0;
       }
     }
   }
@@ -755,18 +709,26 @@ static int nms_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int wsetup_irr(kjob *job, const kdesc *d, ksize size)
-{
+int wsetup_irr(kjob *job, const kdesc *d, ksize size) {
   switch (d->param) {
-  case WIR_NQUEENS: return nqueens_job(job, d, size);
-  case WIR_HASHJOIN: return hashjoin_job(job, d, size);
-  case WIR_SPMM8: return spmm8_job(job, d, size);
-  case WIR_CC: return cc_job(job, d, size);
-  case WIR_RAYQUEUE: return raycast_job(job, d, size);
-  case WIR_PAIRLIST: return pairlist_job(job, d, size);
-  case WIR_TRIANGLE: return triangle_job(job, d, size);
-  case WIR_ROWSCAN: return rowscan_job(job, d, size);
-  case WIR_NMS: return nms_job(job, d, size);
+    case WIR_NQUEENS:
+      return nqueens_job(job, d, size);
+    case WIR_HASHJOIN:
+      return hashjoin_job(job, d, size);
+    case WIR_SPMM8:
+      return spmm8_job(job, d, size);
+    case WIR_CC:
+      return cc_job(job, d, size);
+    case WIR_RAYQUEUE:
+      return raycast_job(job, d, size);
+    case WIR_PAIRLIST:
+      return pairlist_job(job, d, size);
+    case WIR_TRIANGLE:
+      return triangle_job(job, d, size);
+    case WIR_ROWSCAN:
+      return rowscan_job(job, d, size);
+    case WIR_NMS:
+      return nms_job(job, d, size);
   }
   return -1;
 }

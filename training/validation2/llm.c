@@ -11,8 +11,7 @@
 
 /* ---- AdamW ---------------------------------------------------------------- */
 
-static int adamw_job(kjob *job, const kdesc *d, ksize size)
-{
+static int adamw_job(kjob *job, const kdesc *d, ksize size) {
   const size_t n = size == KSIZE_FULL ? (size_t)1 << 25 : (size_t)1 << 16;
   const float lr = 1e-3f, b1 = 0.9f, b2 = 0.999f, eps = 1e-8f, wd = 0.01f;
   const int step = 10;
@@ -24,8 +23,7 @@ static int adamw_job(kjob *job, const kdesc *d, ksize size)
   int p = kjob_buf(job, n * 4, KB_INOUT), g = win_f32(job, n, &r, -1, 1);
   int m = kjob_buf(job, n * 4, KB_INOUT), v = kjob_buf(job, n * 4, KB_INOUT);
   float *hp = job->buf[p].host, *hm = job->buf[m].host, *hv = job->buf[v].host;
-  if (g < 0 || hp == NULL || hm == NULL || hv == NULL)
-    return -1;
+  if (g < 0 || hp == NULL || hm == NULL || hv == NULL) return -1;
   kfill_f32(hp, n, &r, -1, 1);
   kfill_f32(hm, n, &r, -0.1, 0.1);
   kfill_f32(hv, n, &r, 0, 0.01);
@@ -34,8 +32,7 @@ static int adamw_job(kjob *job, const kdesc *d, ksize size)
   float *rp = wref_sampled(job, p, KC_F32, n, 1e-5, 1e-6);
   float *rm = wref_sampled(job, m, KC_F32, n, 1e-5, 1e-7);
   float *rv = wref_sampled(job, v, KC_F32, n, 1e-5, 1e-9);
-  if (rp == NULL || rm == NULL || rv == NULL)
-    return -1;
+  if (rp == NULL || rm == NULL || rv == NULL) return -1;
   const float *hg = job->buf[g].host;
   for (size_t s = 0; s < job->buf[p].count; ++s) {
     const size_t i = job->buf[p].sample[s];
@@ -43,8 +40,7 @@ static int adamw_job(kjob *job, const kdesc *d, ksize size)
     const double vi = b2 * (double)hv[i] + (1.0 - b2) * (double)hg[i] * hg[i];
     rm[s] = (float)mi;
     rv[s] = (float)vi;
-    rp[s] = (float)(hp[i] - lr * (mi * bc1 / (sqrt(vi * bc2) + eps) +
-                                  wd * (double)hp[i]));
+    rp[s] = (float)(hp[i] - lr * (mi * bc1 / (sqrt(vi * bc2) + eps) + wd * (double)hp[i]));
   }
   kjob_arg_buf(job, p);
   kjob_arg_buf(job, g);
@@ -66,8 +62,7 @@ static int adamw_job(kjob *job, const kdesc *d, ksize size)
 
 enum { RMS_H = 5120 };
 
-static int rmsnorm_job(kjob *job, const kdesc *d, ksize size)
-{
+static int rmsnorm_job(kjob *job, const kdesc *d, ksize size) {
   const size_t rows = size == KSIZE_FULL ? 8192 : 8, n = rows * RMS_H;
   const float eps = 1e-6f;
   krng r;
@@ -80,10 +75,8 @@ static int rmsnorm_job(kjob *job, const kdesc *d, ksize size)
    * reordered sum of squares and an approximate rsqrt. */
   float *rh = wref_sampled(job, h, KC_F32, n, 0, 0);
   float *ry = wref_sampled(job, y, KC_F32, n, 1e-4, 1e-6);
-  if (x < 0 || res < 0 || w < 0 || rh == NULL || ry == NULL)
-    return -1;
-  const float *hx = job->buf[x].host, *hr = job->buf[res].host,
-              *hw = job->buf[w].host;
+  if (x < 0 || res < 0 || w < 0 || rh == NULL || ry == NULL) return -1;
+  const float *hx = job->buf[x].host, *hr = job->buf[res].host, *hw = job->buf[w].host;
   size_t row = (size_t)-1;
   double inv = 0.0;
   for (size_t s = 0; s < job->buf[y].count; ++s) {
@@ -113,8 +106,7 @@ static int rmsnorm_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- rotary embedding ----------------------------------------------------- */
 
-static int rope_job(kjob *job, const kdesc *d, ksize size)
-{
+static int rope_job(kjob *job, const kdesc *d, ksize size) {
   const int heads = size == KSIZE_FULL ? 32 : 4, seq = size == KSIZE_FULL ? 4096 : 64;
   const int tokens = size == KSIZE_FULL ? 16384 : 128; /* 4 sequences */
   const size_t n = (size_t)tokens * heads * 128, pairs = n / 2;
@@ -126,8 +118,7 @@ static int rope_job(kjob *job, const kdesc *d, ksize size)
   int sb = kjob_buf(job, (size_t)seq * 64 * 4, KB_IN);
   float *hq = job->buf[q].host, *hk = job->buf[k].host;
   float *hc = job->buf[cb].host, *hs = job->buf[sb].host;
-  if (hq == NULL || hk == NULL || hc == NULL || hs == NULL)
-    return -1;
+  if (hq == NULL || hk == NULL || hc == NULL || hs == NULL) return -1;
   kfill_f32(hq, n, &r, -1, 1);
   kfill_f32(hk, n, &r, -1, 1);
   for (int pos = 0; pos < seq; ++pos)
@@ -139,8 +130,7 @@ static int rope_job(kjob *job, const kdesc *d, ksize size)
   /* Two products and a sum of values below 1 (with or without FMA). */
   float *rq = wref_sampled(job, q, KC_F32, n, 1e-6, 1e-6);
   float *rk = wref_sampled(job, k, KC_F32, n, 1e-6, 1e-6);
-  if (rq == NULL || rk == NULL)
-    return -1;
+  if (rq == NULL || rk == NULL) return -1;
   for (size_t s = 0; s < job->buf[q].count; ++s) {
     const size_t e = job->buf[q].sample[s], th = e / 128, i = e % 128 % 64;
     const size_t pos = th / heads % seq, lo = th * 128 + i, hi = lo + 64;
@@ -164,8 +154,7 @@ static int rope_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- NCHW -> NHWC --------------------------------------------------------- */
 
-static int nhwc_job(kjob *job, const kdesc *d, ksize size)
-{
+static int nhwc_job(kjob *job, const kdesc *d, ksize size) {
   const int batch = size == KSIZE_FULL ? 48 : 2, c = size == KSIZE_FULL ? 120 : 40;
   const int hw = size == KSIZE_FULL ? 112 * 112 : 20 * 20;
   const size_t n = (size_t)batch * c * hw;
@@ -174,8 +163,7 @@ static int nhwc_job(kjob *job, const kdesc *d, ksize size)
   kjob_init(job, "llm.cl", "w_nchw_to_nhwc");
   int in = win_f32(job, n, &r, -1, 1), out = kjob_buf(job, n * 4, KB_OUT);
   float *ref = wref_sampled(job, out, KC_F32, n, 0, 0); /* a copy: exact */
-  if (in < 0 || ref == NULL)
-    return -1;
+  if (in < 0 || ref == NULL) return -1;
   const float *hi = job->buf[in].host;
   for (size_t s = 0; s < job->buf[out].count; ++s) {
     const size_t e = job->buf[out].sample[s], img = e / ((size_t)hw * c);
@@ -194,8 +182,7 @@ static int nhwc_job(kjob *job, const kdesc *d, ksize size)
 
 enum { GQ_D = 128 };
 
-static int gqa_job(kjob *job, const kdesc *d, ksize size)
-{
+static int gqa_job(kjob *job, const kdesc *d, ksize size) {
   const int kvh = size == KSIZE_FULL ? 8 : 2, seq = size == KSIZE_FULL ? 2048 : 512;
   const int qph = size == KSIZE_FULL ? 64 : 4, nq = kvh * qph;
   const int rows = nq < 32 ? nq : 32;
@@ -215,8 +202,7 @@ static int gqa_job(kjob *job, const kdesc *d, ksize size)
     free(w);
     return -1;
   }
-  const float *hq = job->buf[q].host, *hk = job->buf[kc].host,
-              *hv = job->buf[vc].host;
+  const float *hq = job->buf[q].host, *hk = job->buf[kc].host, *hv = job->buf[vc].host;
   for (int s = 0; s < rows; ++s) {
     const size_t g = kspread(s, rows, nq), head = g / qph;
     const float *kh = hk + head * seq * GQ_D, *vh = hv + head * seq * GQ_D;
@@ -228,12 +214,10 @@ static int gqa_job(kjob *job, const kdesc *d, ksize size)
       w[t] = acc;
       m = fmax(m, acc);
     }
-    for (int t = 0; t < seq; ++t)
-      l += (w[t] = exp(w[t] - m));
+    for (int t = 0; t < seq; ++t) l += (w[t] = exp(w[t] - m));
     for (int c = 0; c < GQ_D; ++c) {
       double acc = 0.0;
-      for (int t = 0; t < seq; ++t)
-        acc += w[t] * vh[(size_t)t * GQ_D + c];
+      for (int t = 0; t < seq; ++t) acc += w[t] * vh[(size_t)t * GQ_D + c];
       ref[s * GQ_D + c] = (float)(acc / l);
       smp[s * GQ_D + c] = g * GQ_D + c;
     }
@@ -256,13 +240,11 @@ enum { TK_K = 16 };
 
 /* Row r's value at position i: distinct within the row (an odd multiplier
  * permutes 2^24 residues), exact in float. */
-static float topk_value(uint32_t r, uint32_t i)
-{
+static float topk_value(uint32_t r, uint32_t i) {
   return (float)((i * 2654435761u + r * 40503u) & 0xffffff) * (1.0f / 16777216.0f);
 }
 
-static int topk_job(kjob *job, const kdesc *d, ksize size)
-{
+static int topk_job(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL;
   const int rows = full ? 16384 : 64, nlong = full ? 8 : 2;
   const int minlen = 64, maxlen = full ? 8192 : 512, longlen = full ? 1 << 19 : 4096;
@@ -271,17 +253,13 @@ static int topk_job(kjob *job, const kdesc *d, ksize size)
   kjob_init(job, "llm.cl", "w_topk_rows");
   int ob = kjob_buf(job, (size_t)(rows + 1) * 4, KB_IN);
   int32_t *off = job->buf[ob].host;
-  if (off == NULL)
-    return -1;
+  if (off == NULL) return -1;
   /* Lengths log-uniform in [minlen, maxlen], and nlong rows of longlen at
    * random places. */
   for (int i = 0; i < rows; ++i)
-    off[i + 1] = (int32_t)(minlen * pow((double)maxlen / minlen,
-                                        krng_uniform(&r, 0, 1)));
-  for (int j = 0; j < nlong; ++j)
-    off[1 + krng_below(&r, rows)] = longlen;
-  for (int i = 0; i < rows; ++i)
-    off[i + 1] += off[i];
+    off[i + 1] = (int32_t)(minlen * pow((double)maxlen / minlen, krng_uniform(&r, 0, 1)));
+  for (int j = 0; j < nlong; ++j) off[1 + krng_below(&r, rows)] = longlen;
+  for (int i = 0; i < rows; ++i) off[i + 1] += off[i];
   const size_t n = (size_t)off[rows];
   int x = kjob_buf(job, n * 4, KB_IN);
   int vb = kjob_buf(job, (size_t)rows * TK_K * 4, KB_OUT);
@@ -290,8 +268,7 @@ static int topk_job(kjob *job, const kdesc *d, ksize size)
   /* Selected values and positions are exact. */
   float *rv = wref_sampled(job, vb, KC_F32, (size_t)rows * TK_K, 0, 0);
   uint32_t *ri = wref_sampled(job, ib, KC_U32, (size_t)rows * TK_K, 0, 0);
-  if (hx == NULL || rv == NULL || ri == NULL)
-    return -1;
+  if (hx == NULL || rv == NULL || ri == NULL) return -1;
   for (int i = 0; i < rows; ++i)
     for (int e = off[i]; e < off[i + 1]; ++e)
       hx[e] = topk_value((uint32_t)i, (uint32_t)(e - off[i]));
@@ -306,8 +283,7 @@ static int topk_job(kjob *job, const kdesc *d, ksize size)
       int have = 0;
       for (int j = off[row]; j < off[row + 1]; ++j) {
         const float v = hx[j];
-        if (have == TK_K && v <= tv[TK_K - 1])
-          continue;
+        if (have == TK_K && v <= tv[TK_K - 1]) continue;
         int at = have < TK_K ? have++ : TK_K - 1;
         while (at > 0 && tv[at - 1] < v) {
           tv[at] = tv[at - 1];
@@ -331,20 +307,17 @@ static int topk_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- greedy sampling ------------------------------------------------------ */
 
-static int argmax_job(kjob *job, const kdesc *d, ksize size)
-{
+static int argmax_job(kjob *job, const kdesc *d, ksize size) {
   const size_t n = size == KSIZE_FULL ? 128256 : 4096;
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "llm.cl", "w_argmax_vocab");
   int lg = win_f32(job, n, &r, -12, 12), out = kjob_buf(job, 4, KB_OUT);
   uint32_t *ref = kjob_ref(job, out, KC_U32, 1, 0, 0);
-  if (lg < 0 || ref == NULL)
-    return -1;
+  if (lg < 0 || ref == NULL) return -1;
   const float *h = job->buf[lg].host;
   for (size_t i = 1; i < n; ++i)
-    if (h[i] > h[*ref])
-      *ref = (uint32_t)i;
+    if (h[i] > h[*ref]) *ref = (uint32_t)i;
   kjob_arg_buf(job, lg);
   kjob_arg_buf(job, out);
   kjob_arg_i32(job, (int)n);
@@ -352,16 +325,22 @@ static int argmax_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int wsetup_llm(kjob *job, const kdesc *d, ksize size)
-{
+int wsetup_llm(kjob *job, const kdesc *d, ksize size) {
   switch (d->param) {
-  case WLM_ADAMW: return adamw_job(job, d, size);
-  case WLM_RMSNORM: return rmsnorm_job(job, d, size);
-  case WLM_ROPE: return rope_job(job, d, size);
-  case WLM_NHWC: return nhwc_job(job, d, size);
-  case WLM_GQA_DECODE: return gqa_job(job, d, size);
-  case WLM_TOPK: return topk_job(job, d, size);
-  case WLM_ARGMAX: return argmax_job(job, d, size);
+    case WLM_ADAMW:
+      return adamw_job(job, d, size);
+    case WLM_RMSNORM:
+      return rmsnorm_job(job, d, size);
+    case WLM_ROPE:
+      return rope_job(job, d, size);
+    case WLM_NHWC:
+      return nhwc_job(job, d, size);
+    case WLM_GQA_DECODE:
+      return gqa_job(job, d, size);
+    case WLM_TOPK:
+      return topk_job(job, d, size);
+    case WLM_ARGMAX:
+      return argmax_job(job, d, size);
   }
   return -1;
 }

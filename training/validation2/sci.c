@@ -19,8 +19,7 @@ static const int LB_OPP[9] = {0, 3, 4, 1, 2, 7, 8, 5, 6};
 static const double LB_W[9] = {4.0 / 9,  1.0 / 9,  1.0 / 9,  1.0 / 9, 1.0 / 9,
                                1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36};
 
-static int lbm_job(kjob *job, const kdesc *d, ksize size)
-{
+static int lbm_job(kjob *job, const kdesc *d, ksize size) {
   const int nx = size == KSIZE_FULL ? 3072 : 128, ny = size == KSIZE_FULL ? 3072 : 48;
   const size_t plane = (size_t)nx * ny, n = 9 * plane;
   const float omega = 1.25f;
@@ -32,17 +31,16 @@ static int lbm_job(kjob *job, const kdesc *d, ksize size)
   float *f = job->buf[fi].host;
   uint8_t *solid = job->buf[sb].host;
   float *ref = wref_sampled(job, fo, KC_F32, n, 1e-5, 1e-7);
-  if (f == NULL || solid == NULL || ref == NULL)
-    return -1;
+  if (f == NULL || solid == NULL || ref == NULL) return -1;
   /* Near-equilibrium populations of a slightly perturbed flow. */
   for (size_t c = 0; c < plane; ++c) {
     const double rho = krng_uniform(&r, 0.98, 1.02);
     const double ux = krng_uniform(&r, -0.05, 0.05), uy = krng_uniform(&r, -0.05, 0.05);
     for (int q = 0; q < 9; ++q) {
       const double eu = 3.0 * (LB_EX[q] * ux + LB_EY[q] * uy);
-      f[q * plane + c] = (float)(LB_W[q] * rho *
-                                 (1.0 + eu + 0.5 * eu * eu - 1.5 * (ux * ux + uy * uy)) *
-                                 krng_uniform(&r, 0.99, 1.01));
+      f[q * plane + c] =
+          (float)(LB_W[q] * rho * (1.0 + eu + 0.5 * eu * eu - 1.5 * (ux * ux + uy * uy)) *
+                  krng_uniform(&r, 0.99, 1.01));
     }
   }
   /* Solid discs on a coarse lattice of centres (about 8% of the cells). */
@@ -88,8 +86,7 @@ static int lbm_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- SRAD ------------------------------------------------------------------ */
 
-static int srad_job(kjob *job, const kdesc *d, ksize size)
-{
+static int srad_job(kjob *job, const kdesc *d, ksize size) {
   const int rows = size == KSIZE_FULL ? 6144 : 48, cols = size == KSIZE_FULL ? 6144 : 80;
   const size_t n = (size_t)rows * cols;
   const float q0sqr = 0.04f;
@@ -99,22 +96,18 @@ static int srad_job(kjob *job, const kdesc *d, ksize size)
   int j = kjob_buf(job, n * 4, KB_IN);
   int ob[5];
   float *ref[5];
-  for (int i = 0; i < 5; ++i)
-    ob[i] = kjob_buf(job, n * 4, KB_OUT);
+  for (int i = 0; i < 5; ++i) ob[i] = kjob_buf(job, n * 4, KB_OUT);
   /* Differences are one float subtraction (exact in the reference's float);
    * the coefficient has divisions and a clamp. */
-  for (int i = 0; i < 4; ++i)
-    ref[i] = wref_sampled(job, ob[i], KC_F32, n, 0, 0);
+  for (int i = 0; i < 4; ++i) ref[i] = wref_sampled(job, ob[i], KC_F32, n, 0, 0);
   ref[4] = wref_sampled(job, ob[4], KC_F32, n, 1e-4, 1e-5);
   float *hj = job->buf[j].host;
-  if (hj == NULL || !ref[0] || !ref[1] || !ref[2] || !ref[3] || !ref[4])
-    return -1;
+  if (hj == NULL || !ref[0] || !ref[1] || !ref[2] || !ref[3] || !ref[4]) return -1;
   /* An ultrasound-like image: exp of a smooth field plus speckle. */
   for (int y = 0; y < rows; ++y)
     for (int x = 0; x < cols; ++x)
       hj[(size_t)y * cols + x] =
-          (float)exp(0.3 * sin(x * 0.01) * cos(y * 0.013) +
-                     krng_uniform(&r, -0.25, 0.25));
+          (float)exp(0.3 * sin(x * 0.01) * cos(y * 0.013) + krng_uniform(&r, -0.25, 0.25));
   for (size_t s = 0; s < job->buf[ob[4]].count; ++s) {
     const size_t k = job->buf[ob[4]].sample[s];
     const int x = (int)(k % cols), y = (int)(k / cols);
@@ -123,8 +116,8 @@ static int srad_job(kjob *job, const kdesc *d, ksize size)
     const float ds = hj[(size_t)(y < rows - 1 ? y + 1 : y) * cols + x] - jc;
     const float dw = hj[(size_t)y * cols + (x > 0 ? x - 1 : 0)] - jc;
     const float de = hj[(size_t)y * cols + (x < cols - 1 ? x + 1 : x)] - jc;
-    const double g2 = ((double)dn * dn + (double)ds * ds + (double)dw * dw +
-                       (double)de * de) / ((double)jc * jc);
+    const double g2 =
+        ((double)dn * dn + (double)ds * ds + (double)dw * dw + (double)de * de) / ((double)jc * jc);
     const double l = ((double)dn + ds + dw + de) / jc;
     const double num = 0.5 * g2 - 0.0625 * l * l;
     double den = 1.0 + 0.25 * l;
@@ -139,8 +132,7 @@ static int srad_job(kjob *job, const kdesc *d, ksize size)
     ref[4][s] = (float)c;
   }
   kjob_arg_buf(job, j);
-  for (int i = 0; i < 5; ++i)
-    kjob_arg_buf(job, ob[i]);
+  for (int i = 0; i < 5; ++i) kjob_arg_buf(job, ob[i]);
   kjob_arg_i32(job, rows);
   kjob_arg_i32(job, cols);
   kjob_arg_f32(job, q0sqr);
@@ -150,8 +142,7 @@ static int srad_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- MRI-Q ------------------------------------------------------------------ */
 
-static int mriq_job(kjob *job, const kdesc *d, ksize size)
-{
+static int mriq_job(kjob *job, const kdesc *d, ksize size) {
   const size_t nx = size == KSIZE_FULL ? 262144 : 1024;
   const int nk = size == KSIZE_FULL ? 2048 : 256;
   krng r;
@@ -166,8 +157,7 @@ static int mriq_job(kjob *job, const kdesc *d, ksize size)
   float *rr = wref_sampled(job, qr, KC_F32, nx, 1e-4, 5e-3);
   float *ri = wref_sampled(job, qi, KC_F32, nx, 1e-4, 5e-3);
   float *hk = job->buf[kb].host;
-  if (hk == NULL || xb < 0 || rr == NULL || ri == NULL)
-    return -1;
+  if (hk == NULL || xb < 0 || rr == NULL || ri == NULL) return -1;
   kfill_f32(hk, (size_t)nk * 3, &r, -8, 8);
   kfill_f32(hk + (size_t)nk * 3, nk, &r, 0, 1);
   const float *hkx = hk, *hky = hk + nk, *hkz = hk + 2 * nk, *hpm = hk + 3 * nk;
@@ -176,8 +166,8 @@ static int mriq_job(kjob *job, const kdesc *d, ksize size)
     const size_t v = job->buf[qr].sample[s];
     double ar = 0, ai = 0;
     for (int k = 0; k < nk; ++k) {
-      const double a = W_2PI * ((double)hkx[k] * hx[v] + (double)hky[k] * hy[v] +
-                                (double)hkz[k] * hz[v]);
+      const double a =
+          W_2PI * ((double)hkx[k] * hx[v] + (double)hky[k] * hy[v] + (double)hkz[k] * hz[v]);
       ar += hpm[k] * cos(a);
       ai += hpm[k] * sin(a);
     }
@@ -196,8 +186,7 @@ static int mriq_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- covariance -------------------------------------------------------------- */
 
-static int covar_job(kjob *job, const kdesc *d, ksize size)
-{
+static int covar_job(kjob *job, const kdesc *d, ksize size) {
   const int n = size == KSIZE_FULL ? 2048 : 64, m = size == KSIZE_FULL ? 2048 : 128;
   const size_t nm = (size_t)n * m, mm = (size_t)m * m;
   krng r;
@@ -207,22 +196,18 @@ static int covar_job(kjob *job, const kdesc *d, ksize size)
   double *dat = job->buf[db].host;
   /* Double sums of n products below 1 in another order: 1e-12 of n. */
   double *ref = wref_sampled(job, cb, KC_F64, mm, 1e-11, 1e-12 * n);
-  if (dat == NULL || ref == NULL)
-    return -1;
+  if (dat == NULL || ref == NULL) return -1;
   kfill_f64(dat, nm, &r, 0, 1);
   for (int j = 0; j < m; ++j) { /* centre each variable */
     double mean = 0;
-    for (int k = 0; k < n; ++k)
-      mean += dat[(size_t)k * m + j];
+    for (int k = 0; k < n; ++k) mean += dat[(size_t)k * m + j];
     mean /= n;
-    for (int k = 0; k < n; ++k)
-      dat[(size_t)k * m + j] -= mean;
+    for (int k = 0; k < n; ++k) dat[(size_t)k * m + j] -= mean;
   }
   for (size_t s = 0; s < job->buf[cb].count; ++s) {
     const size_t e = job->buf[cb].sample[s], i = e / m, j = e % m;
     double acc = 0;
-    for (int k = 0; k < n; ++k)
-      acc += dat[(size_t)k * m + i] * dat[(size_t)k * m + j];
+    for (int k = 0; k < n; ++k) acc += dat[(size_t)k * m + i] * dat[(size_t)k * m + j];
     ref[s] = acc / (n - 1);
   }
   kjob_arg_buf(job, db);
@@ -235,15 +220,10 @@ static int covar_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- Philox Asian options --------------------------------------------------- */
 
-static uint32_t mulhi32(uint32_t a, uint32_t b)
-{
-  return (uint32_t)(((uint64_t)a * b) >> 32);
-}
+static uint32_t mulhi32(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
 
-static double asian_paths(uint32_t id, int npath, int nstep, double s0,
-                          double strike, double drift, double vol,
-                          uint32_t seed)
-{
+static double asian_paths(uint32_t id, int npath, int nstep, double s0, double strike, double drift,
+                          double vol, uint32_t seed) {
   double total = 0;
   for (int p = 0; p < npath; ++p) {
     double sp = s0, sum = 0;
@@ -261,8 +241,7 @@ static double asian_paths(uint32_t id, int npath, int nstep, double s0,
         k1 += 0xBB67AE85u;
       }
       double u[4];
-      for (int j = 0; j < 4; ++j)
-        u[j] = (double)((c[j] >> 8) + 1u) / 16777216.0;
+      for (int j = 0; j < 4; ++j) u[j] = (double)((c[j] >> 8) + 1u) / 16777216.0;
       const double r0 = sqrt(-2.0 * log(u[0])), r1 = sqrt(-2.0 * log(u[2]));
       const double a0 = W_2PI * u[1], a1 = W_2PI * u[3];
       const double z[4] = {r0 * cos(a0), r0 * sin(a0), r1 * cos(a1), r1 * sin(a1)};
@@ -277,8 +256,7 @@ static double asian_paths(uint32_t id, int npath, int nstep, double s0,
   return total;
 }
 
-static int philox_job(kjob *job, const kdesc *d, ksize size)
-{
+static int philox_job(kjob *job, const kdesc *d, ksize size) {
   const size_t items = size == KSIZE_FULL ? (size_t)1 << 20 : 1024;
   const int npath = size == KSIZE_FULL ? 4 : 2, nstep = size == KSIZE_FULL ? 64 : 16;
   /* S0 100, strike 100, r 3%, sigma 25%, one year in nstep steps. */
@@ -292,11 +270,10 @@ static int philox_job(kjob *job, const kdesc *d, ksize size)
   /* Float paths drift from double ones by about nstep float roundings
    * (1e-5 of S) per path; a payoff near the strike may just change sign. */
   float *ref = wref_sampled(job, pb, KC_F32, items, 1e-4, 0.02 * npath);
-  if (ref == NULL)
-    return -1;
+  if (ref == NULL) return -1;
   for (size_t s = 0; s < job->buf[pb].count; ++s)
-    ref[s] = (float)asian_paths((uint32_t)job->buf[pb].sample[s], npath, nstep,
-                                s0, strike, drift, vol, seed);
+    ref[s] = (float)asian_paths((uint32_t)job->buf[pb].sample[s], npath, nstep, s0, strike, drift,
+                                vol, seed);
   (void)d;
   kjob_arg_buf(job, pb);
   kjob_arg_i32(job, npath);
@@ -314,8 +291,7 @@ static int philox_job(kjob *job, const kdesc *d, ksize size)
 
 static const double RT_C[5] = {-205.0 / 72, 8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
 
-static int rtm_job(kjob *job, const kdesc *d, ksize size)
-{
+static int rtm_job(kjob *job, const kdesc *d, ksize size) {
   const int nx = size == KSIZE_FULL ? 512 : 64, ny = size == KSIZE_FULL ? 512 : 64;
   const int nz = size == KSIZE_FULL ? 256 : 24;
   const size_t plane = (size_t)nx * ny, n = plane * nz;
@@ -326,10 +302,8 @@ static int rtm_job(kjob *job, const kdesc *d, ksize size)
   int vel = win_f32(job, n, &r, 0.05, 0.2), nb = kjob_buf(job, n * 4, KB_OUT);
   /* 25 terms of size up to 3: a few float roundings of 10. */
   float *ref = wref_sampled(job, nb, KC_F32, n, 1e-5, 2e-5);
-  if (p < 0 || pv < 0 || vel < 0 || ref == NULL)
-    return -1;
-  const float *hp = job->buf[p].host, *hpv = job->buf[pv].host,
-              *hv = job->buf[vel].host;
+  if (p < 0 || pv < 0 || vel < 0 || ref == NULL) return -1;
+  const float *hp = job->buf[p].host, *hpv = job->buf[pv].host, *hv = job->buf[vel].host;
   for (size_t s = 0; s < job->buf[nb].count; ++s) {
     const size_t e = job->buf[nb].sample[s];
     const int x = (int)(e % nx), y = (int)(e / nx % ny), z = (int)(e / plane);
@@ -350,8 +324,7 @@ static int rtm_job(kjob *job, const kdesc *d, ksize size)
   kjob_arg_i32(job, nx);
   kjob_arg_i32(job, ny);
   kjob_arg_i32(job, nz);
-  for (int k = 0; k < 5; ++k)
-    kjob_arg_f32(job, (float)RT_C[k]);
+  for (int k = 0; k < 5; ++k) kjob_arg_f32(job, (float)RT_C[k]);
   kjob_grid(job, nx / 32, ny / 32, 1, 32, 32, 1);
   return 0;
 }
@@ -360,8 +333,7 @@ static int rtm_job(kjob *job, const kdesc *d, ksize size)
 
 enum { RN_H = 256, RN_CHECKED = 4 };
 
-static int rnn_job(kjob *job, const kdesc *d, ksize size)
-{
+static int rnn_job(kjob *job, const kdesc *d, ksize size) {
   const int batch = size == KSIZE_FULL ? 40 : 2, steps = size == KSIZE_FULL ? 512 : 16;
   const int nseq = batch < RN_CHECKED ? batch : RN_CHECKED;
   const size_t nx = (size_t)batch * steps * RN_H;
@@ -386,14 +358,12 @@ static int rnn_job(kjob *job, const kdesc *d, ksize size)
   for (int q = 0; q < nseq; ++q) {
     const size_t b = (size_t)q * (batch - 1) / (nseq > 1 ? nseq - 1 : 1);
     double *hp = h, *hn = h + RN_H;
-    for (int j = 0; j < RN_H; ++j)
-      hp[j] = 0;
+    for (int j = 0; j < RN_H; ++j) hp[j] = 0;
     for (int t = 0; t < steps; ++t) {
       const size_t base = (b * steps + t) * RN_H;
       for (int j = 0; j < RN_H; ++j) {
         double acc = hx[base + j];
-        for (int k = 0; k < RN_H; ++k)
-          acc += (double)hw[k * RN_H + j] * hp[k];
+        for (int k = 0; k < RN_H; ++k) acc += (double)hw[k * RN_H + j] * hp[k];
         hn[j] = tanh(acc);
         ref[c] = (float)hn[j];
         smp[c++] = base + j;
@@ -414,8 +384,7 @@ static int rnn_job(kjob *job, const kdesc *d, ksize size)
 
 /* ---- bilateral filter ----------------------------------------------------------- */
 
-static int bilateral_job(kjob *job, const kdesc *d, ksize size)
-{
+static int bilateral_job(kjob *job, const kdesc *d, ksize size) {
   const int imgs = size == KSIZE_FULL ? 133 : 3, w = size == KSIZE_FULL ? 512 : 48;
   const int h = size == KSIZE_FULL ? 512 : 40;
   const size_t n = (size_t)imgs * w * h;
@@ -426,8 +395,7 @@ static int bilateral_job(kjob *job, const kdesc *d, ksize size)
   int in = kjob_buf(job, n * 4, KB_IN), out = kjob_buf(job, n * 4, KB_OUT);
   float *hi = job->buf[in].host;
   float *ref = wref_sampled(job, out, KC_F32, n, 1e-5, 1e-6);
-  if (hi == NULL || ref == NULL)
-    return -1;
+  if (hi == NULL || ref == NULL) return -1;
   /* Piecewise-constant blocks with noise: edges for the range weight. */
   for (int i = 0; i < imgs; ++i)
     for (int y = 0; y < h; ++y)
@@ -460,17 +428,24 @@ static int bilateral_job(kjob *job, const kdesc *d, ksize size)
   return 0;
 }
 
-int wsetup_sci(kjob *job, const kdesc *d, ksize size)
-{
+int wsetup_sci(kjob *job, const kdesc *d, ksize size) {
   switch (d->param) {
-  case WSC_LBM: return lbm_job(job, d, size);
-  case WSC_SRAD: return srad_job(job, d, size);
-  case WSC_MRIQ: return mriq_job(job, d, size);
-  case WSC_COVAR: return covar_job(job, d, size);
-  case WSC_PHILOX: return philox_job(job, d, size);
-  case WSC_RTM: return rtm_job(job, d, size);
-  case WSC_RNN: return rnn_job(job, d, size);
-  case WSC_BILATERAL: return bilateral_job(job, d, size);
+    case WSC_LBM:
+      return lbm_job(job, d, size);
+    case WSC_SRAD:
+      return srad_job(job, d, size);
+    case WSC_MRIQ:
+      return mriq_job(job, d, size);
+    case WSC_COVAR:
+      return covar_job(job, d, size);
+    case WSC_PHILOX:
+      return philox_job(job, d, size);
+    case WSC_RTM:
+      return rtm_job(job, d, size);
+    case WSC_RNN:
+      return rnn_job(job, d, size);
+    case WSC_BILATERAL:
+      return bilateral_job(job, d, size);
   }
   return -1;
 }

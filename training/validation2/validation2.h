@@ -31,8 +31,7 @@ enum { W_SAMPLES = 4096 };
  * min(n, W_SAMPLES) elements spread over it (kspread).  Returns the
  * reference array, or NULL when out of memory; the sampled indices are in
  * job->buf[b].sample. */
-void *wref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol,
-                   double atol);
+void *wref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol, double atol);
 
 /* A new KB_IN buffer of n floats (or doubles) uniform in [lo, hi); returns
  * its index, or -1 when out of memory. */
@@ -40,21 +39,28 @@ int win_f32(kjob *job, size_t n, krng *r, double lo, double hi);
 int win_f64(kjob *job, size_t n, krng *r, double lo, double hi);
 
 /* Variants (kdesc.param) of each family. */
+enum { WLM_ADAMW, WLM_RMSNORM, WLM_ROPE, WLM_NHWC, WLM_GQA_DECODE, WLM_TOPK, WLM_ARGMAX };
+enum { WSC_LBM, WSC_SRAD, WSC_MRIQ, WSC_COVAR, WSC_PHILOX, WSC_RTM, WSC_RNN, WSC_BILATERAL };
 enum {
-  WLM_ADAMW, WLM_RMSNORM, WLM_ROPE, WLM_NHWC, WLM_GQA_DECODE, WLM_TOPK,
-  WLM_ARGMAX
+  WIR_NQUEENS,
+  WIR_HASHJOIN,
+  WIR_SPMM8,
+  WIR_CC,
+  WIR_RAYQUEUE,
+  WIR_PAIRLIST,
+  WIR_TRIANGLE,
+  WIR_ROWSCAN,
+  WIR_NMS
 };
 enum {
-  WSC_LBM, WSC_SRAD, WSC_MRIQ, WSC_COVAR, WSC_PHILOX, WSC_RTM, WSC_RNN,
-  WSC_BILATERAL
-};
-enum {
-  WIR_NQUEENS, WIR_HASHJOIN, WIR_SPMM8, WIR_CC, WIR_RAYQUEUE, WIR_PAIRLIST,
-  WIR_TRIANGLE, WIR_ROWSCAN, WIR_NMS
-};
-enum {
-  WCU_GEMV_F16, WCU_TF32, WCU_IMMA, WCU_DP4A, WCU_DWCONV, WCU_SCORES,
-  WCU_EMBED_BWD, WCU_INV_F64
+  WCU_GEMV_F16,
+  WCU_TF32,
+  WCU_IMMA,
+  WCU_DP4A,
+  WCU_DWCONV,
+  WCU_SCORES,
+  WCU_EMBED_BWD,
+  WCU_INV_F64
 };
 
 /* Family setup functions, one host file per device source. */

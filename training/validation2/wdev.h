@@ -17,19 +17,17 @@
  * power of two; every work-item t has stored its value in red[t] and all of
  * them reach this point (it contains barriers).  red[0] is valid after, up
  * to the next write to red. */
-#define W_TREE(red, t, n, OP)                                                 \
-  do {                                                                        \
-    SP_BARRIER();                                                             \
-    for (int s_ = (n) / 2; s_ > 0; s_ >>= 1) {                                \
-      if ((t) < s_)                                                           \
-        (red)[t] = OP((red)[t], (red)[(t) + s_]);                             \
-      SP_BARRIER();                                                           \
-    }                                                                         \
+#define W_TREE(red, t, n, OP)                                 \
+  do {                                                        \
+    SP_BARRIER();                                             \
+    for (int s_ = (n) / 2; s_ > 0; s_ >>= 1) {                \
+      if ((t) < s_) (red)[t] = OP((red)[t], (red)[(t) + s_]); \
+      SP_BARRIER();                                           \
+    }                                                         \
   } while (0)
 
 /* A 32-bit integer hash (lowbias32), for hashed keys and jitter. */
-SP_FN uint w_hash(uint x)
-{
+SP_FN uint w_hash(uint x) {
   x ^= x >> 16;
   x *= 0x7feb352du;
   x ^= x >> 15;
