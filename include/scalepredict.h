@@ -456,11 +456,16 @@ typedef struct sp_eval_params {
    * default of sp_plan_params_init).  train_target (adaptive plans): a
    * kernel is also done once its estimated surface error is within this
    * many percent (sp_plan_params.target_error; 0: no target), so that
-   * train_points is the most it may measure. */
+   * train_points is the most it may measure.  train_surrogate
+   * (sp_surrogate): with SP_SURROGATE_SHARED the completions share
+   * information between kernels, so they are replayed per split over the
+   * training kernels alone: a held-out kernel's measurements never reach
+   * a training surface. */
   int train_plan; /* sp_train_plan */
   size_t train_points;
   size_t train_batch;
   double train_target;
+  int train_surrogate; /* sp_surrogate */
 } sp_eval_params;
 
 typedef enum sp_train_plan {
@@ -986,11 +991,28 @@ typedef struct sp_plan_params {
   /* The kernels planned, NULL-terminated; a kernel without rows starts at
    * the base.  NULL: the dataset's kernels. */
   const char *const *kernels;
+  int surrogate;      /* sp_surrogate */
+  unsigned long seed; /* the shared surrogate's cross-validation folds */
 } sp_plan_params;
+
+/* The surrogate of a plan (docs/sweeps.md, "The surrogate" and "The
+ * shared surrogate"). */
+typedef enum sp_surrogate {
+  SP_SURROGATE_GP = 0, /* a Gaussian process per kernel, on its own
+                          measurements only */
+  SP_SURROGATE_SHARED  /* a low-rank completion over all the planned
+                          kernels as every kernel's prior mean, plus a
+                          process per kernel on the residual */
+} sp_surrogate;
+
+/* "gp", "shared"; NULL for another value. */
+const char *sp_surrogate_name(int surrogate);
+/* The sp_surrogate called name, or -1. */
+int sp_surrogate_parse(const char *name);
 
 /* Defaults: the dataset's grid, the middle base, batch 4, no budget, no
  * target (a plan then runs until every configuration is measured), the
- * dataset's kernels. */
+ * dataset's kernels, the per-kernel surrogate, seed 1. */
 void sp_plan_params_init(sp_plan_params *p);
 
 typedef enum sp_plan_state {

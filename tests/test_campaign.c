@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "campaign/gp.h"
+#include "campaign/lowrank.h"
 #include "campaign/plan.h"
 #include "campaign/replay.h"
 #include "scalepredict.h"
@@ -461,7 +462,7 @@ START_TEST(test_replay) {
   char *runs = write_runs(dir, &g, 3, keep_all);
   sp_dataset *rec = load(runs);
   const sp_config base = {16, 600, 925};
-  sp_replay_params rp = {SP_TRAIN_PLAN_ADAPTIVE, 30, 0.0, 4, base, 2385, 2};
+  sp_replay_params rp = {SP_TRAIN_PLAN_ADAPTIVE, 30, 0.0, 4, base, 2385, 2, SP_SURROGATE_GP, NULL};
   sp_replay_stats stats[2];
   sp_dataset *out[2];
   sp_error err;
@@ -523,6 +524,176 @@ START_TEST(test_replay) {
 }
 END_TEST
 
+/* ---- the shared surrogate ------------------------------------------------ */
+
+/* A family of rank-2 surfaces on a small grid: log t = a_k f(j) + b_k h(j)
+ * + log t_base, f an engine-clock shape with a step between 500 and 700
+ * MHz (a per-kernel surrogate cannot see it without measuring on both
+ * sides), h a memory-clock and CU shape. */
+static const int small_cus[] = {8, 16, 32};
+static const int small_engines[] = {300, 500, 700, 1000};
+static const int small_memories[] = {475, 925, 1375};
+#define FAMILY 24
+
+static void small_grid(sp_cgrid *g) {
+  const int *axis[3] = {small_cus, small_engines, small_memories};
+  const size_t n[3] = {3, 4, 3};
+  sp_error err;
+  ck_assert_int_eq(sp__cgrid_init(g, axis, n, &err), SP_OK);
+}
+
+static double family_time(size_t k, const sp_config *c) {
+  const double a = 0.37 + 0.081 * (double)(k % 7), b = 0.93 - 0.113 * (double)(k % 5);
+  const double f = log(1000.0 / c->engine_mhz) + (c->engine_mhz <= 500 ? 0.41 : 0.0);
+  const double h = log(1375.0 / c->memory_mhz) + 0.2 * log(32.0 / c->cu);
+  return 2.385 * (1.0 + 0.1 * (double)k) * exp(a * f + b * h);
+}
+
+static void family_measure(sp_ckernel *k, size_t kernel, const sp_cgrid *g, size_t j) {
+  const sp_config c = sp__cgrid_config(g, j);
+  sp__ckernel_set(k, j, family_time(kernel, &c), NAN);
+}
+
+static double family_error(const sp_ckernel *k, size_t kernel, const sp_cgrid *g) {
+  double s = 0.0;
+  size_t n = 0;
+  for (size_t j = 0; j < g->n; j++) {
+    if (k->measured[j]) continue;
+    const sp_config c = sp__cgrid_config(g, j);
+    s += fabs(k->fill[SP_TIME][j] / family_time(kernel, &c) - 1.0);
+    n++;
+  }
+  return n ? 100.0 * s / (double)n : 0.0;
+}
+
+/* Every kernel measured at its base and 4 other configurations, different
+ * from kernel to kernel. */
+static void family_alloc(sp_ckernel *ks, sp_ckernel **ptr, const sp_cgrid *g, size_t base) {
+  for (size_t k = 0; k < FAMILY; k++) {
+    ck_assert_int_eq(sp__ckernel_alloc(&ks[k], g->n), SP_OK);
+    ptr[k] = &ks[k];
+    family_measure(&ks[k], k, g, base);
+    for (size_t i = 0; i < 4; i++) family_measure(&ks[k], k, g, (k * 5 + i * 7 + 3) % g->n);
+  }
+}
+
+static void family_free(sp_ckernel *ks) {
+  for (size_t k = 0; k < FAMILY; k++) sp__ckernel_free(&ks[k]);
+}
+
+START_TEST(test_shared_beats_per_kernel) {
+  sp_cgrid g;
+  small_grid(&g);
+  sp_ckernel ks[FAMILY], *ptr[FAMILY];
+  const size_t base = sp__cgrid_middle(&g);
+  family_alloc(ks, ptr, &g, base);
+  size_t failed;
+  double own = 0.0, shared = 0.0;
+  for (size_t k = 0; k < FAMILY; k++) {
+    const sp_round_params rp = {base, 4, ks[k].n, 0.0};
+    ck_assert_int_eq(sp__campaign_round(&ks[k], &g, &rp), SP_OK);
+    own += family_error(&ks[k], k, &g) / FAMILY;
+  }
+  const sp_round_params rp = {base, 4, 36, 0.0};
+  ck_assert_int_eq(sp__campaign_shared_round(ptr, FAMILY, &g, &rp, 7, 2, &failed), SP_OK);
+  for (size_t k = 0; k < FAMILY; k++) shared += family_error(&ks[k], k, &g) / FAMILY;
+  ck_assert_msg(shared < 0.6 * own, "shared %.2f%% against per-kernel %.2f%%", shared, own);
+  family_free(ks);
+  sp__cgrid_free(&g);
+}
+END_TEST
+
+/* The completion alone: a rank-2 matrix with a third of its entries seen
+ * is completed at rank 2 or more, within 3% on average. */
+START_TEST(test_lowrank_rank) {
+  sp_cgrid g;
+  small_grid(&g);
+  const size_t G = g.n, base = sp__cgrid_middle(&g);
+  double Y[FAMILY * 36], truth[FAMILY * 36];
+  ck_assert_uint_eq(G, 36);
+  for (size_t k = 0; k < FAMILY; k++)
+    for (size_t j = 0; j < G; j++) {
+      const sp_config c = sp__cgrid_config(&g, j), b = sp__cgrid_config(&g, base);
+      truth[k * G + j] = log(family_time(k, &c) / family_time(k, &b));
+      const unsigned long h = (k * 73856093ul) ^ (j * 19349663ul);
+      Y[k * G + j] = j == base || h % 3 == 0 ? truth[k * G + j] : NAN;
+    }
+  sp_lowrank *lr;
+  ck_assert_int_eq(sp__lowrank_fit(Y, FAMILY, G, base, &g.pts, 1, &lr), SP_OK);
+  ck_assert_uint_ge(sp__lowrank_rank(lr), 2);
+  double e = 0.0;
+  for (size_t k = 0; k < FAMILY; k++)
+    for (size_t j = 0; j < G; j++)
+      e += fabs(sp__lowrank_mean(lr, k, j) - truth[k * G + j]) / (FAMILY * 36);
+  ck_assert_msg(e < 0.03, "mean error %g", e);
+  ck_assert(isfinite(sp__lowrank_cv_rmse(lr)));
+  for (size_t j = 0; j < G; j++) ck_assert(sp__lowrank_err(lr, j) >= 0.0);
+  sp__lowrank_free(lr);
+  sp__cgrid_free(&g);
+}
+END_TEST
+
+/* The configuration most kernels name first. */
+static size_t common_pick(const sp_ckernel *ks, size_t G) {
+  size_t best = 0, best_n = 0;
+  for (size_t j = 0; j < G; j++) {
+    size_t n = 0;
+    for (size_t k = 0; k < FAMILY; k++) n += ks[k].nnext && ks[k].next[0] == j;
+    if (n > best_n) best = j, best_n = n;
+  }
+  return best;
+}
+
+/* Rounds from nothing on: never a measured or repeated configuration, the
+ * first pick of a batch common to every kernel that lacks it, and the same batches and
+ * completions from the same seed whatever the threads. */
+START_TEST(test_shared_batches) {
+  sp_cgrid g;
+  small_grid(&g);
+  const size_t base = sp__cgrid_middle(&g);
+  const sp_round_params rp = {base, 3, 14, 0.0};
+  sp_ckernel a[FAMILY], b[FAMILY], *pa[FAMILY], *pb[FAMILY];
+  for (size_t k = 0; k < FAMILY; k++) {
+    ck_assert_int_eq(sp__ckernel_alloc(&a[k], g.n), SP_OK);
+    ck_assert_int_eq(sp__ckernel_alloc(&b[k], g.n), SP_OK);
+    pa[k] = &a[k];
+    pb[k] = &b[k];
+  }
+  size_t failed, rounds = 0;
+  for (int named = 1; named; rounds++) {
+    ck_assert_uint_lt(rounds, 20);
+    ck_assert_int_eq(sp__campaign_shared_round(pa, FAMILY, &g, &rp, 5, 1, &failed), SP_OK);
+    ck_assert_int_eq(sp__campaign_shared_round(pb, FAMILY, &g, &rp, 5, 2, &failed), SP_OK);
+    named = 0;
+    const size_t common = common_pick(a, g.n);
+    for (size_t k = 0; k < FAMILY; k++) {
+      ck_assert_uint_eq(a[k].nnext, b[k].nnext);
+      if (a[k].nnext && !a[k].measured[common]) ck_assert_uint_eq(a[k].next[0], common);
+      for (size_t i = 0; i < a[k].nnext; i++) {
+        ck_assert_uint_eq(a[k].next[i], b[k].next[i]);
+        ck_assert_int_eq(a[k].measured[a[k].next[i]], 0);
+        for (size_t t = 0; t < i; t++) ck_assert_uint_ne(a[k].next[i], a[k].next[t]);
+      }
+      for (size_t j = 0; j < g.n; j++)
+        ck_assert(a[k].fill[SP_TIME][j] == b[k].fill[SP_TIME][j] ||
+                  (isnan(a[k].fill[SP_TIME][j]) && isnan(b[k].fill[SP_TIME][j])));
+      for (size_t i = 0; i < a[k].nnext; i++) {
+        family_measure(&a[k], k, &g, a[k].next[i]);
+        family_measure(&b[k], k, &g, b[k].next[i]);
+      }
+      named += (int)a[k].nnext;
+    }
+  }
+  for (size_t k = 0; k < FAMILY; k++) {
+    ck_assert_uint_eq(a[k].n, 14);
+    ck_assert_int_eq(a[k].state, SP_PLAN_BUDGET);
+  }
+  family_free(a);
+  family_free(b);
+  sp__cgrid_free(&g);
+}
+END_TEST
+
 Suite *campaign_suite(void);
 Suite *campaign_suite(void) {
   Suite *s = suite_create("campaign");
@@ -543,6 +714,9 @@ Suite *campaign_suite(void) {
   tcase_add_test(tc, test_completed_file);
   tcase_add_test(tc, test_source_column);
   tcase_add_test(tc, test_replay);
+  tcase_add_test(tc, test_shared_beats_per_kernel);
+  tcase_add_test(tc, test_lowrank_rank);
+  tcase_add_test(tc, test_shared_batches);
   suite_add_tcase(s, tc);
   return s;
 }

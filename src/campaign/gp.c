@@ -460,32 +460,71 @@ static void condition(const sp_gp *gp, size_t s, size_t t, double *cols, double 
   }
 }
 
+/* A batch being picked: the processes, their variances conditioned on the
+ * picks so far, and those picks' covariance columns (cols, batch per
+ * process) and variances plus noise (d). */
+struct sp_gp_picker {
+  const sp_gp *const *gps;
+  size_t ngp, batch, t, G;
+  double *score, *var, *cols, *d;
+};
+
+void sp__gp_picker_free(sp_gp_picker *pk) {
+  if (!pk) return;
+  free(pk->score);
+  free(pk->var);
+  free(pk->cols);
+  free(pk->d);
+  free(pk);
+}
+
+sp_gp_picker *sp__gp_picker_alloc(const sp_gp *const *gps, size_t ngp, size_t batch) {
+  assert(ngp >= 1);
+  sp_gp_picker *pk = calloc(1, sizeof *pk);
+  if (!pk) return NULL;
+  const size_t G = gps[0]->pts->n;
+  *pk = (sp_gp_picker){gps, ngp, batch, 0, G, NULL, NULL, NULL, NULL};
+  pk->score = calloc(G, sizeof *pk->score);
+  pk->var = malloc(ngp * G * sizeof *pk->var);
+  pk->cols = malloc((batch * ngp * G + 1) * sizeof *pk->cols);
+  pk->d = malloc((batch * ngp + 1) * sizeof *pk->d);
+  if (!pk->score || !pk->var || !pk->cols || !pk->d) {
+    sp__gp_picker_free(pk);
+    return NULL;
+  }
+  for (size_t g = 0; g < ngp; g++)
+    for (size_t j = 0; j < G; j++) pk->score[j] += pk->var[g * G + j] = gps[g]->var[j];
+  return pk;
+}
+
+const double *sp__gp_picker_var(const sp_gp_picker *pk) { return pk->score; }
+
+void sp__gp_picker_take(sp_gp_picker *pk, size_t s) {
+  assert(pk->t < pk->batch && s < pk->G);
+  const size_t G = pk->G;
+  for (size_t g = 0; g < pk->ngp; g++)
+    condition(pk->gps[g], s, pk->t, pk->cols + g * pk->batch * G, pk->d + g * pk->batch,
+              pk->var + g * G, pk->score);
+  pk->t++;
+}
+
 size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *measured, size_t batch,
                    size_t *out) {
-  assert(ngp >= 1);
   const size_t G = gps[0]->pts->n;
-  double *score = calloc(G, sizeof *score), *var = malloc(ngp * G * sizeof *var);
-  double *cols = malloc((batch * ngp * G + 1) * sizeof *cols);
-  double *d = malloc((batch * ngp + 1) * sizeof *d);
+  sp_gp_picker *pk = sp__gp_picker_alloc(gps, ngp, batch);
   unsigned char *taken = malloc(G + 1);
   size_t got = (size_t)-1;
-  if (score && var && cols && d && taken) {
+  if (pk && taken) {
     memcpy(taken, measured, G);
-    for (size_t g = 0; g < ngp; g++)
-      for (size_t j = 0; j < G; j++) score[j] += var[g * G + j] = gps[g]->var[j];
     for (got = 0; got < batch; got++) {
-      const size_t s = argmax_free(score, taken, G);
+      const size_t s = argmax_free(pk->score, taken, G);
       if (s == G) break;
       out[got] = s;
       taken[s] = 1;
-      for (size_t g = 0; g < ngp; g++)
-        condition(gps[g], s, got, cols + g * batch * G, d + g * batch, var + g * G, score);
+      sp__gp_picker_take(pk, s);
     }
   }
-  free(score);
-  free(var);
-  free(cols);
-  free(d);
+  sp__gp_picker_free(pk);
   free(taken);
   return got;
 }

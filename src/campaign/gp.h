@@ -57,4 +57,13 @@ const sp_gp_hyper *sp__gp_hyper(const sp_gp *gp);
 size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *measured, size_t batch,
                    size_t *out);
 
+/* The same one pick at a time, for a caller that chooses the picks
+ * itself: the summed variances of the ngp processes at every candidate,
+ * conditioned on the picks taken so far (at most batch). */
+typedef struct sp_gp_picker sp_gp_picker;
+sp_gp_picker *sp__gp_picker_alloc(const sp_gp *const *gps, size_t ngp, size_t batch);
+void sp__gp_picker_free(sp_gp_picker *pk);
+const double *sp__gp_picker_var(const sp_gp_picker *pk);
+void sp__gp_picker_take(sp_gp_picker *pk, size_t s);
+
 #endif

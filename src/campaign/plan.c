@@ -151,15 +151,13 @@ void sp__ckernel_set(sp_ckernel *k, size_t j, double time_ms, double power_w) {
   k->value[1][j] = power_w;
 }
 
-/* The surrogate of quantity q on the measured points that have it; *gp
- * stays NULL when none has. */
-static int fit_quantity(const sp_ckernel *k, const sp_cgrid *g, int q, size_t *idx, double *y,
-                        sp_gp **gp) {
+int sp__ckernel_fit(const sp_ckernel *k, const sp_cgrid *g, int q, const double *prior, size_t *idx,
+                    double *y, sp_gp **gp) {
   size_t n = 0;
   for (size_t j = 0; j < g->n; j++)
     if (k->measured[j] && isfinite(k->value[q][j])) {
       idx[n] = j;
-      y[n++] = log(k->value[q][j]);
+      y[n++] = log(k->value[q][j]) - (prior ? prior[j] : 0.0);
     }
   *gp = NULL;
   return n ? sp__gp_fit(&g->pts, idx, y, n, gp) : SP_OK;
@@ -186,7 +184,7 @@ static void complete(sp_ckernel *k, sp_gp *const gp[2]) {
   }
 }
 
-static int decide(const sp_ckernel *k, const sp_round_params *rp) {
+int sp__ckernel_decide(const sp_ckernel *k, const sp_round_params *rp) {
   const double worst = isnan(k->error[1]) || k->error[0] >= k->error[1] ? k->error[0] : k->error[1];
   if (k->n == k->G) return SP_PLAN_GRID;
   if (rp->budget && k->n >= rp->budget) return SP_PLAN_BUDGET;
@@ -210,10 +208,10 @@ int sp__campaign_round(sp_ckernel *k, const sp_cgrid *g, const sp_round_params *
   double *y = malloc(g->n * sizeof *y);
   int st = idx && y ? SP_OK : SP_ENOMEM;
   k->nnext = 0;
-  for (int q = 0; q < 2 && !st; q++) st = fit_quantity(k, g, q, idx, y, &gp[q]);
+  for (int q = 0; q < 2 && !st; q++) st = sp__ckernel_fit(k, g, q, NULL, idx, y, &gp[q]);
   if (!st) {
     complete(k, gp);
-    k->state = k->measured[rp->base] ? decide(k, rp) : SP_PLAN_MEASURING;
+    k->state = k->measured[rp->base] ? sp__ckernel_decide(k, rp) : SP_PLAN_MEASURING;
     if (!k->measured[rp->base])
       k->next[k->nnext++] = rp->base;
     else if (k->state == SP_PLAN_MEASURING)
@@ -231,6 +229,19 @@ int sp__campaign_round(sp_ckernel *k, const sp_cgrid *g, const sp_round_params *
 void sp_plan_params_init(sp_plan_params *p) {
   memset(p, 0, sizeof *p);
   p->batch = 4;
+  p->seed = 1;
+}
+
+static const char *const surrogate_names[] = {"gp", "shared"};
+
+const char *sp_surrogate_name(int surrogate) {
+  return surrogate >= 0 && surrogate <= SP_SURROGATE_SHARED ? surrogate_names[surrogate] : NULL;
+}
+
+int sp_surrogate_parse(const char *name) {
+  for (int i = 0; i <= SP_SURROGATE_SHARED; i++)
+    if (!strcmp(name, surrogate_names[i])) return i;
+  return -1;
 }
 
 const char *sp_plan_state_name(int state) {
@@ -252,6 +263,8 @@ void sp_plan_free(sp_plan *pl) {
 
 static int check_params(const sp_dataset *ds, const sp_plan_params *p, sp_error *err) {
   if (p->batch < 1) return sp__fail(err, SP_EINVAL, NULL, 0, 0, "batch", "must be at least 1");
+  if (!sp_surrogate_name(p->surrogate))
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "surrogate", "must be gp or shared");
   if (!(p->target_error >= 0) || !isfinite(p->target_error))
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "target_error", "must be a non-negative number");
   if (!ds && !p->kernels)
@@ -338,12 +351,7 @@ static int gather(sp_plan *pl, const sp_dataset *ds, sp_error *err) {
   return SP_OK;
 }
 
-static int plan_kernel(sp_plan *pl, sp_plan_entry *e, sp_error *err) {
-  int st = sp__campaign_round(&e->ck, &pl->grid, &pl->rp);
-  if (st == SP_ENOMEM) return sp__oom(err);
-  if (st)
-    return sp__fail(err, st, NULL, 0, 0, "kernel",
-                    "the surrogate of kernel '%s' could not be fitted (degenerate data)", e->name);
+static void publish(const sp_plan *pl, sp_plan_entry *e) {
   for (size_t i = 0; i < e->ck.nnext; i++) e->next[i] = sp__cgrid_config(&pl->grid, e->ck.next[i]);
   e->pub.measured = e->ck.n;
   e->pub.error_time = e->ck.error[SP_TIME];
@@ -351,6 +359,31 @@ static int plan_kernel(sp_plan *pl, sp_plan_entry *e, sp_error *err) {
   e->pub.state = e->ck.state;
   e->pub.nnext = e->ck.nnext;
   e->pub.next = e->next;
+}
+
+static int round_failed(int st, const char *name, sp_error *err) {
+  if (st == SP_ENOMEM) return sp__oom(err);
+  return sp__fail(err, st, NULL, 0, 0, "kernel",
+                  "the surrogate of kernel '%s' could not be fitted (degenerate data)", name);
+}
+
+static int plan_kernel(sp_plan *pl, sp_plan_entry *e, sp_error *err) {
+  int st = sp__campaign_round(&e->ck, &pl->grid, &pl->rp);
+  if (st) return round_failed(st, e->name, err);
+  publish(pl, e);
+  return SP_OK;
+}
+
+/* Every kernel in one shared round. */
+static int plan_shared(sp_plan *pl, unsigned long seed, sp_error *err) {
+  sp_ckernel **ks = malloc((pl->nk + 1) * sizeof *ks);
+  if (!ks) return sp__oom(err);
+  for (size_t k = 0; k < pl->nk; k++) ks[k] = &pl->k[k].ck;
+  size_t failed;
+  int st = sp__campaign_shared_round(ks, pl->nk, &pl->grid, &pl->rp, seed, 1, &failed);
+  free(ks);
+  if (st) return round_failed(st, failed < pl->nk ? pl->k[failed].name : "?", err);
+  for (size_t k = 0; k < pl->nk; k++) publish(pl, &pl->k[k]);
   return SP_OK;
 }
 
@@ -364,7 +397,10 @@ int sp_plan_make(const sp_dataset *ds, const sp_plan_params *p, sp_plan **out, s
   st = make_grid(pl, ds, p, err);
   if (!st) st = add_kernels(pl, ds, p, err);
   if (!st && ds) st = gather(pl, ds, err);
-  for (size_t k = 0; k < pl->nk && !st; k++) st = plan_kernel(pl, &pl->k[k], err);
+  if (!st && p->surrogate == SP_SURROGATE_SHARED)
+    st = plan_shared(pl, p->seed, err);
+  else
+    for (size_t k = 0; k < pl->nk && !st; k++) st = plan_kernel(pl, &pl->k[k], err);
   if (st) {
     sp_plan_free(pl);
     return st;

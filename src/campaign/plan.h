@@ -61,12 +61,35 @@ void sp__ckernel_reset(sp_ckernel *k);
 /* Records a measurement at grid index j (power NaN when none). */
 void sp__ckernel_set(sp_ckernel *k, size_t j, double time_ms, double power_w);
 
+/* The per-kernel surrogate of quantity q: a process fitted to the log
+ * values measured (minus prior[j] where prior is not NULL); *gp stays NULL
+ * when nothing of q is measured.  idx and y are scratch of g->n. */
+int sp__ckernel_fit(const sp_ckernel *k, const sp_cgrid *g, int q, const double *prior, size_t *idx,
+                    double *y, sp_gp **gp);
+/* The state k's estimated errors and counts put it in (its base must be
+ * measured): grid, budget, target, in that order, else measuring. */
+int sp__ckernel_decide(const sp_ckernel *k, const sp_round_params *rp);
+
 /* Fits the surrogates to what k holds, then fills error, fill, state and
  * the next batch: the base first; then, unless the kernel is done (the
  * whole grid, the budget, or an error within the target, tested in that
  * order), up to batch configurations by maximum posterior variance of log
  * time plus log power.  SP_ENOMEM or SP_ENUMERIC. */
 int sp__campaign_round(sp_ckernel *k, const sp_cgrid *g, const sp_round_params *rp);
+
+/* The shared surrogate (shared.c, docs/sweeps.md "The shared surrogate"):
+ * one round over the K kernels at once.  Per quantity, a low-rank
+ * completion (lowrank.c) of every kernel's log ratios to its base is each
+ * kernel's prior mean, and a per-kernel process models what departs from
+ * it; error, fill and state as sp__campaign_round fills them.  The batch
+ * of a round gives every kernel still measuring the configuration of most
+ * summed uncertainty over them, then its own most uncertain ones, where a
+ * configuration that fewer kernels measured counts more.  seed fixes the
+ * completion's folds; threads fit kernels at once.  SP_ENOMEM, or
+ * SP_ENUMERIC with *failed the kernel. */
+int sp__campaign_shared_round(sp_ckernel *const *ks, size_t K, const sp_cgrid *g,
+                              const sp_round_params *rp, unsigned long seed, unsigned threads,
+                              size_t *failed);
 
 /* The plan object (plan.c), read by write.c. */
 typedef struct sp_plan_entry {

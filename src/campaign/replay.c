@@ -5,9 +5,12 @@
  * configuration by reading the recording, until the budget is measured or
  * the target error reached; a random one draws the other configurations
  * uniformly.  Either way the
- * kernel's surface is then completed from what was measured.  Kernels are
- * independent, so worker threads take them in turn; each writes only its
- * own rows, and the result does not depend on timing. */
+ * kernel's surface is then completed from what was measured.  With the
+ * per-kernel surrogate kernels are independent, so worker threads take
+ * them in turn; each writes only its own rows, and the result does not
+ * depend on timing.  With the shared one (shared.c) every included kernel
+ * goes through each round together, and the threads fit kernels within a
+ * round. */
 #include "replay.h"
 
 #include <math.h>
@@ -76,7 +79,9 @@ static int replay_adaptive(const replay *r, size_t k, sp_ckernel *ck, sp_error *
   }
 }
 
-static int replay_random(const replay *r, size_t k, sp_ckernel *ck, sp_error *err) {
+/* The base and a seeded uniform draw of the other configurations, up to
+ * the points. */
+static int draw_random(const replay *r, size_t k, sp_ckernel *ck, sp_error *err) {
   const size_t G = r->grid.n;
   size_t *order = malloc(G * sizeof *order);
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -88,10 +93,14 @@ static int replay_random(const replay *r, size_t k, sp_ckernel *ck, sp_error *er
   }
   for (size_t i = 0; i < G && !st && ck->n < r->rp->points; i++)
     if (order[i] != r->base) st = measure(r, k, order[i], ck, err);
-  if (!st) st = round_of(r, k, ck, err);
   free(order);
   gsl_rng_free(rng);
   return st;
+}
+
+static int replay_random(const replay *r, size_t k, sp_ckernel *ck, sp_error *err) {
+  int st = draw_random(r, k, ck, err);
+  return st ? st : round_of(r, k, ck, err);
 }
 
 /* Writes the completion into the copy's rows and adds up the statistics. */
@@ -119,6 +128,10 @@ static void store(replay *r, size_t k, const sp_ckernel *ck) {
 }
 
 static void run_kernel(replay *r, size_t k, sp_ckernel *ck) {
+  if (r->rp->include && !r->rp->include[k]) {
+    r->status[k] = SP_OK;
+    return;
+  }
   sp__ckernel_reset(ck);
   int st = r->rp->mode == SP_TRAIN_PLAN_RANDOM ? replay_random(r, k, ck, &r->err[k])
                                                : replay_adaptive(r, k, ck, &r->err[k]);
@@ -141,6 +154,87 @@ static void *worker(void *arg) {
   return NULL;
 }
 
+/* ---- the shared surrogate: every included kernel in each round ---------- */
+
+typedef struct cohort {
+  size_t n, *kernel; /* the included kernels */
+  sp_ckernel *ck, **ptr;
+} cohort;
+
+static void cohort_free(cohort *c) {
+  for (size_t i = 0; c->ck && i < c->n; i++) sp__ckernel_free(&c->ck[i]);
+  free(c->kernel);
+  free(c->ck);
+  free(c->ptr);
+}
+
+static int cohort_init(const replay *r, cohort *c) {
+  const size_t nk = r->ds->nkernels;
+  c->kernel = malloc(nk * sizeof *c->kernel);
+  c->ck = calloc(nk, sizeof *c->ck);
+  c->ptr = malloc(nk * sizeof *c->ptr);
+  if (!c->kernel || !c->ck || !c->ptr) return SP_ENOMEM;
+  for (size_t k = 0; k < nk; k++) {
+    if (r->rp->include && !r->rp->include[k]) continue;
+    c->ptr[c->n] = &c->ck[c->n];
+    c->kernel[c->n] = k;
+    if (sp__ckernel_alloc(&c->ck[c->n++], r->grid.n)) return SP_ENOMEM;
+  }
+  return SP_OK;
+}
+
+static int shared_round(const replay *r, const cohort *c, sp_error *err) {
+  const double target = r->rp->mode == SP_TRAIN_PLAN_ADAPTIVE ? r->rp->target : 0.0;
+  const sp_round_params rp = {r->base, r->rp->batch, r->rp->points, target};
+  size_t failed;
+  int st =
+      sp__campaign_shared_round(c->ptr, c->n, &r->grid, &rp, r->rp->seed, r->rp->threads, &failed);
+  if (st == SP_ENOMEM) return sp__oom(err);
+  if (st)
+    return sp__fail(err, st, r->ds->runs_path, 0, 0, "kernel",
+                    "the surrogate of kernel '%s' could not be fitted",
+                    r->ds->kernels[c->kernel[failed < c->n ? failed : 0]]);
+  return SP_OK;
+}
+
+/* Measures what the round named; *named: how many. */
+static int measure_named(const replay *r, const cohort *c, size_t *named, sp_error *err) {
+  int st = SP_OK;
+  *named = 0;
+  for (size_t i = 0; i < c->n && !st; i++)
+    for (size_t t = 0; t < c->ck[i].nnext && !st; t++, ++*named)
+      st = measure(r, c->kernel[i], c->ck[i].next[t], &c->ck[i], err);
+  return st;
+}
+
+static int replay_cohort(replay *r, const cohort *c, sp_error *err) {
+  int st = SP_OK;
+  if (r->rp->mode == SP_TRAIN_PLAN_RANDOM)
+    for (size_t i = 0; i < c->n && !st; i++) st = draw_random(r, c->kernel[i], &c->ck[i], err);
+  for (size_t named = 1; !st && named;) {
+    st = shared_round(r, c, err);
+    if (!st && r->rp->mode == SP_TRAIN_PLAN_RANDOM) break;
+    if (!st) st = measure_named(r, c, &named, err);
+  }
+  return st;
+}
+
+/* The shared replay; its status goes to every included kernel (the first
+ * holding the error), the others are left out of the statistics. */
+static void run_shared(replay *r) {
+  cohort c = {0};
+  sp_error err = {0};
+  int st = cohort_init(r, &c) ? sp__oom(&err) : SP_OK;
+  if (!st) st = replay_cohort(r, &c, &err);
+  for (size_t i = 0; !st && i < c.n; i++) store(r, c.kernel[i], &c.ck[i]);
+  for (size_t k = 0; k < r->ds->nkernels; k++) r->status[k] = SP_OK;
+  if (st) {
+    r->status[0] = st;
+    r->err[0] = err;
+  }
+  cohort_free(&c);
+}
+
 /* Starts the workers (the calling thread is one of them). */
 static void run_all(replay *r) {
   unsigned n = r->rp->threads < 1 ? 1 : r->rp->threads > MAX_THREADS ? MAX_THREADS : r->rp->threads;
@@ -157,18 +251,21 @@ static void run_all(replay *r) {
 static int collect(const replay *r, sp_replay_stats *stats, sp_error *err) {
   const size_t nk = r->ds->nkernels;
   double sum[5] = {0}, n[4] = {0};
+  size_t in = 0;
   for (size_t k = 0; k < nk; k++) {
     if (r->status[k]) {
       if (err) *err = r->err[k];
       return r->status[k];
     }
+    if (r->rp->include && !r->rp->include[k]) continue;
+    in++;
     for (int q = 0; q < 2; q++) {
       if (r->counts[k][q]) sum[q] += 100.0 * r->sums[k][q] / (double)r->counts[k][q], n[q]++;
       if (isfinite(r->sums[k][2 + q])) sum[2 + q] += r->sums[k][2 + q], n[2 + q]++;
     }
     sum[4] += r->sums[k][4];
   }
-  stats->points = sum[4] / (double)nk;
+  stats->points = in ? sum[4] / (double)in : NAN;
   for (int q = 0; q < 2; q++) {
     stats->mape[q] = n[q] ? sum[q] / n[q] : NAN;
     stats->estimated[q] = n[2 + q] ? sum[2 + q] / n[2 + q] : NAN;
@@ -184,6 +281,8 @@ static int check(const sp_dataset *ds, const sp_replay_params *rp, sp_error *err
   if (rp->batch < 1) return sp__fail(err, SP_EINVAL, NULL, 0, 0, "train_batch", "at least 1");
   if (!(rp->target >= 0) || !isfinite(rp->target))
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "train_target", "must be a non-negative number");
+  if (!sp_surrogate_name(rp->surrogate))
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "train_surrogate", "must be gp or shared");
   return ds->nkernels ? SP_OK : sp__fail(err, SP_EINVAL, ds->runs_path, 0, 0, NULL, "no kernels");
 }
 
@@ -217,7 +316,10 @@ int sp__replay_complete(const sp_dataset *ds, const sp_replay_params *rp, sp_dat
   replay r = {.ds = ds, .rp = rp, .lock = PTHREAD_MUTEX_INITIALIZER};
   int st = check(ds, rp, err);
   if (!st) st = prepare(&r, err);
-  if (!st) run_all(&r);
+  if (!st && rp->surrogate == SP_SURROGATE_SHARED)
+    run_shared(&r);
+  else if (!st)
+    run_all(&r);
   if (!st) st = collect(&r, stats, err);
   if (!st) {
     *out = r.out;

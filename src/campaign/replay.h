@@ -17,6 +17,10 @@ typedef struct sp_replay_params {
   sp_config base;     /* always measured first */
   unsigned long seed; /* random: kernel k draws from seed + k */
   unsigned threads;   /* kernels replayed at once */
+  int surrogate;      /* sp_surrogate */
+  /* The kernels replayed (1) and those left as recorded (0), which the
+   * surrogate never sees; NULL: every kernel. */
+  const unsigned char *include;
 } sp_replay_params;
 
 /* How the completions compare with the recording, per quantity: the mean
@@ -28,10 +32,11 @@ typedef struct sp_replay_stats {
   double estimated[2];
 } sp_replay_stats;
 
-/* A copy of ds in which each kernel's rows hold the completion from
+/* A copy of ds in which each (included) kernel's rows hold the completion from
  * rp->points of its own configurations (fewer where an adaptive plan
  * reaches its target first), chosen as rp->mode says and
  * "measured" by reading ds; the rows not measured are marked completed.
+ * The statistics cover the included kernels.
  * Only values ds has are replaced (a row without power keeps none).  The
  * grid is ds's; a configuration of it that ds lacks for a kernel is
  * SP_ENOTFOUND naming both. */

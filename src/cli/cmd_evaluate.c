@@ -47,6 +47,11 @@ static void usage(void) {
       "  --train-target E     adaptive: a kernel is done once its estimated surface\n"
       "                       error is within E percent; --train-points is then\n"
       "                       the most it may measure (default: the whole grid)\n"
+      "  --train-surrogate gp|shared\n"
+      "                       what completes the surfaces: a Gaussian process per\n"
+      "                       kernel (gp, the default), or a low-rank completion\n"
+      "                       shared by the training kernels of each split plus a\n"
+      "                       process per kernel on the residual (shared)\n"
       "Models:\n"
       "  --base B[,B...]      base configuration(s): CFG, 'middle' (default: the\n"
       "                       middle value of every axis) or 'all'\n"
@@ -220,7 +225,7 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
     printf(",\"train_plan\":{\"plan\":\"%s\",\"target_error_pct\":",
            c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive");
     cli_json_number(c->p.train_target > 0 ? c->p.train_target : NAN);
-    printf(",\"points\":");
+    printf(",\"surrogate\":\"%s\",\"points\":", sp_surrogate_name(c->p.train_surrogate));
     cli_json_number(points);
     for (int q = 0; q < 2; q++) {
       sp_evaluation_completion(e, (sp_quantity)q, &points, &mape, &est);
@@ -311,7 +316,7 @@ static void print_completion(const eval_cli *c, const sp_evaluation *e) {
       "completed",
       c->p.train_plan == SP_TRAIN_PLAN_RANDOM ? "random" : "adaptive", points);
   if (c->p.train_target > 0) printf(" (target %g%%)", c->p.train_target);
-  putchar('\n');
+  printf(", %s surrogate\n", sp_surrogate_name(c->p.train_surrogate));
   printf("%-8s %16s %16s\n", "quantity", "completion_mape", "estimated_error");
   for (int q = 0; q < 2; q++) {
     if (sp_evaluation_completion(e, (sp_quantity)q, &points, &mape, &est) || isnan(mape)) continue;
@@ -377,6 +382,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
                                        {"train-points", required_argument, 0, 'N'},
                                        {"train-batch", required_argument, 0, 'B'},
                                        {"train-target", required_argument, 0, 'G'},
+                                       {"train-surrogate", required_argument, 0, 'U'},
                                        CLI_DATA_OPTIONS,
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
@@ -446,6 +452,11 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
       case 'N':
         c->train_points = optarg;
         break;
+      case 'U':
+        if ((c->p.train_surrogate = sp_surrogate_parse(optarg)) < 0)
+          return cli_usage_error("evaluate ", "--train-surrogate must be gp or shared, not '%s'",
+                                 optarg);
+        break;
       case 'B':
         if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
           return cli_usage_error("evaluate ", "--train-batch needs an integer from 1 to 1000000");
@@ -508,6 +519,8 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
   if (c->p.train_target > 0 && c->p.train_plan != SP_TRAIN_PLAN_ADAPTIVE)
     return cli_usage_error("evaluate ", "--train-target needs --train-plan adaptive");
   if (c->p.train_target > 0 && !c->train_points) c->train_points = "1/1";
+  if (c->p.train_surrogate && !c->p.train_plan)
+    return cli_usage_error("evaluate ", "--train-surrogate needs --train-plan");
   if (!c->p.train_plan != !c->train_points)
     return cli_usage_error("evaluate ", "--train-plan and --train-points go together");
   int rc = c->report ? cli_check_output(c->report, SP_OUTPUT_REPORT) : EXIT_OK;

@@ -35,7 +35,7 @@ static void usage_plan(void) {
       "Usage: scalepredict plan [--runs FILE] --grid PLAN | --cu L --engine-mhz L\n"
       "                         --memory-mhz L [--kernels LIST] [--base CFG]\n"
       "                         [--batch B] [--budget N|A/B] [--target-error E]\n"
-      "                         [--status] [--quiet]\n"
+      "                         [--surrogate gp|shared] [--status] [--quiet]\n"
       "\n"
       "An adaptive measurement plan: fits, per kernel, a surrogate of its scaling\n"
       "surface (a Gaussian process on log time and log power over the logarithms of\n"
@@ -65,6 +65,13 @@ static void usage_plan(void) {
       "                     A/B: that fraction of the grid (default: none)\n"
       "  --target-error E   estimated surface error, in percent, at which a kernel\n"
       "                     is done (default: none)\n"
+      "  --surrogate gp|shared\n"
+      "                     gp (the default): a process per kernel, on its own\n"
+      "                     measurements; shared: the kernels' log ratios to their\n"
+      "                     base completed together at low rank, the prior mean of\n"
+      "                     a process per kernel on the residual, and each round's\n"
+      "                     first configuration common to every kernel measuring\n"
+      "                     (docs/sweeps.md, \"The shared surrogate\")\n"
       "  --status           print one row per kernel instead:\n"
       "                     kernel,measured,grid,error_time_pct,error_power_pct,\n"
       "                     state,next (state: measuring, budget, target or grid)\n"
@@ -75,7 +82,7 @@ static void usage_complete(void) {
   puts(
       "Usage: scalepredict complete --runs FILE [--grid PLAN | --cu L --engine-mhz L\n"
       "                             --memory-mhz L] [--kernels LIST] [--out FILE]\n"
-      "                             [--force]\n"
+      "                             [--surrogate gp|shared] [--force]\n"
       "\n"
       "Completes every kernel's surface from the rows of FILE measured on the grid:\n"
       "one row per kernel and grid configuration, the runs.csv columns plus source,\n"
@@ -87,9 +94,10 @@ static void usage_complete(void) {
       "nothing measured on the grid is an error.\n"
       "\n"
       "  --runs FILE        runs.csv measured so far\n"
-      "  --grid PLAN, --cu L, --engine-mhz L, --memory-mhz L, --kernels LIST\n"
+      "  --grid PLAN, --cu L, --engine-mhz L, --memory-mhz L, --kernels LIST,\n"
+      "  --surrogate gp|shared\n"
       "                     as for 'scalepredict plan' (default: FILE's grid and\n"
-      "                     kernels)\n"
+      "                     kernels, gp)\n"
       "  --out FILE         write FILE atomically instead of standard output (a new\n"
       "                     or empty file or an older completion)\n" CLI_FORCE_HELP);
 }
@@ -231,6 +239,7 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
                                        {"budget", required_argument, 0, 'n'},
                                        {"target-error", required_argument, 0, 't'},
                                        {"status", no_argument, 0, 's'},
+                                       {"surrogate", required_argument, 0, 'S'},
                                        {"quiet", no_argument, 0, 'q'},
                                        {"out", required_argument, 0, 'o'},
                                        {"force", no_argument, 0, CLI_OPT_FORCE},
@@ -273,6 +282,10 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
         break;
       case 's':
         c->status = 1;
+        break;
+      case 'S':
+        if ((c->p.surrogate = sp_surrogate_parse(optarg)) < 0)
+          return cli_usage_error(c->cmd, "--surrogate must be gp or shared, not '%s'", optarg);
         break;
       case 'q':
         c->quiet = 1;

@@ -318,11 +318,15 @@ static void write_notes(const pool *pl, const sp_eval_params *p, sp_evaluation *
 }
 
 /* Under a train plan, every kernel's completion from its plan's
- * measurements, replayed from ds; the evaluation notes how close the
- * completions came.  Without one, ds itself. */
-static int training_data(const sp_dataset *ds, const sp_eval_params *p, sp_evaluation *e,
-                         sp_dataset **tds, sp_error *err) {
-  *tds = NULL;
+ * measurements, replayed from ds: once for every kernel with the
+ * per-kernel surrogate (a completion depends on its own kernel only), per
+ * split over the training kernels with the shared one (tds[split]); the
+ * evaluation notes how close the completions came, averaged over the
+ * replays.  Without one, nothing (*ntds 0: ds itself). */
+static int training_data(const sp_dataset *ds, const sp_eval_params *p, const unsigned char *masks,
+                         size_t nsplits, sp_evaluation *e, sp_dataset **tds, size_t *ntds,
+                         sp_error *err) {
+  *ntds = 0;
   if (p->train_plan == SP_TRAIN_PLAN_NONE) return SP_OK;
   if (p->nbases != 1)
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "train_plan",
@@ -331,15 +335,29 @@ static int training_data(const sp_dataset *ds, const sp_eval_params *p, sp_evalu
   sp_plan_params_init(&pp);
   sp_replay_params rp = {
       p->train_plan, p->train_points, p->train_target, p->train_batch ? p->train_batch : pp.batch,
-      p->bases[0],   p->seed,         p->threads};
-  sp_replay_stats s;
-  int st = sp__replay_complete(ds, &rp, tds, &s, err);
+      p->bases[0],   p->seed,         p->threads,      p->train_surrogate,
+      NULL};
+  const size_t n = p->train_surrogate == SP_SURROGATE_SHARED ? nsplits : 1;
+  double sum[5] = {0};
+  int st = SP_OK;
+  for (size_t i = 0; i < n && !st; i++) {
+    sp_replay_stats s;
+    if (p->train_surrogate == SP_SURROGATE_SHARED) rp.include = masks + i * ds->nkernels;
+    st = sp__replay_complete(ds, &rp, &tds[i], &s, err);
+    if (st) break;
+    ++*ntds;
+    sum[0] += s.points / (double)n;
+    for (int q = 0; q < 2; q++) {
+      sum[1 + q] += s.mape[q] / (double)n;
+      sum[3 + q] += s.estimated[q] / (double)n;
+    }
+  }
   if (st) return st;
   e->planned = 1;
-  e->points = s.points;
+  e->points = sum[0];
   for (int q = 0; q < 2; q++) {
-    e->completion_mape[q] = s.mape[q];
-    e->completion_estimate[q] = s.estimated[q];
+    e->completion_mape[q] = sum[1 + q];
+    e->completion_estimate[q] = sum[3 + q];
   }
   return SP_OK;
 }
@@ -361,12 +379,13 @@ int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn pr
              progress,
              user};
   sp_evaluation *e = calloc(1, sizeof *e);
-  sp_dataset *tds = NULL;
-  if (!pl.jobs || !e) st = sp__oom(err);
-  if (!st) st = training_data(ds, p, e, &tds, err);
+  sp_dataset **tds = calloc(nsplits + 1, sizeof *tds);
+  size_t ntds = 0;
+  if (!pl.jobs || !e || !tds) st = sp__oom(err);
+  if (!st) st = training_data(ds, p, masks, nsplits, e, tds, &ntds, err);
   for (size_t i = 0; !st && i < pl.njobs; i++)
     pl.jobs[i] = (sp_eval_job){.ds = ds,
-                               .tds = tds ? tds : ds,
+                               .tds = !ntds ? ds : tds[ntds == 1 ? 0 : i / p->nbases],
                                .p = p,
                                .split = i / p->nbases,
                                .base = i % p->nbases,
@@ -389,7 +408,8 @@ int sp_evaluate(const sp_dataset *ds, const sp_eval_params *p, sp_progress_fn pr
   }
   free(pl.jobs);
   free(masks);
-  sp_dataset_free(tds);
+  for (size_t i = 0; i < ntds; i++) sp_dataset_free(tds[i]);
+  free(tds);
   if (st) {
     sp_evaluation_free(e);
     return st;

@@ -120,7 +120,7 @@ expect_rc "train plan, all points" 0
 cp "$WORK/out" "$WORK/all.json"
 ev_full --train-plan adaptive --train-points 5 --train-batch 3
 expect_rc "train plan, 5 points" 0
-grep -q '"train_plan":{"plan":"adaptive","target_error_pct":null,"points":5,' "$WORK/out" ||
+grep -q '"train_plan":{"plan":"adaptive","target_error_pct":null,"surrogate":"gp","points":5,' "$WORK/out" ||
   fail "train plan, 5 points: $(grep -o '"train_plan":{[^}]*}' "$WORK/out")"
 ev_full --train-plan random --train-points 1/3 --train-batch 2
 expect_rc "train plan, a third" 0

@@ -120,6 +120,12 @@ sp complete --runs partial.csv --budget 3
 usage "complete --budget" "unknown option '--budget'"
 sp complete --out x.csv
 usage "complete without --runs" "--runs is required"
+sp plan --runs partial.csv $grid --surrogate lowrank
+usage "plan --surrogate lowrank" "--surrogate must be gp or shared"
+# The shared surrogate names the same kind of batch: one kernel's rows.
+sp plan --runs partial.csv $grid --budget 3 --surrogate shared --quiet
+expect_rc "plan --surrogate shared" 0
+[ "$(wc -l <out)" -eq 10 ] || fail "plan --surrogate shared: $(wc -l <out) lines"
 sp plan --cu 16
 usage "plan without runs or kernels" "--runs or --kernels is required"
 sp plan --kernels a --cu 16 --engine-mhz 500

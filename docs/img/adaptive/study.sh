@@ -8,7 +8,10 @@
 # set, plan and number of points on standard output; plot.sh draws them.
 #   sh docs/img/adaptive/study.sh [DATASETS] >docs/img/adaptive/study.csv
 # from the root of a built tree; DATASETS is the shared sets' folder
-# (default ../shared/datasets).
+# (default ../shared/datasets).  SURROGATE=shared replays the plans with
+# the shared surrogate (evaluate --train-surrogate shared; default gp), and
+# SETS names the sets to run (default: synth gtx980 v100):
+#   SURROGATE=shared sh docs/img/adaptive/study.sh >docs/img/adaptive/study-shared.csv
 set -eu
 shared=${1:-../shared/datasets}
 sp=${SCALEPREDICT:-src/scalepredict}
@@ -23,6 +26,7 @@ evaluate() {
 	adaptive | random) set -- "$@" --train-plan "$plan" --train-points "$fraction" ;;
 	target) set -- "$@" --train-plan adaptive --train-target "$fraction" ;;
 	esac
+	[ "$plan" = all ] || set -- "$@" --train-surrogate "${SURROGATE:-gp}"
 	"$sp" evaluate --runs "$runs" --counters "$counters" --methods physet,wu2015 --quiet "$@" |
 		awk -v set="$set_name" -v plan="$plan" -v fraction="$fraction" -v grid="$grid" '
 		{ sub(/%$/, "", $2) }
@@ -69,6 +73,10 @@ study() {
 }
 
 echo "set,plan,fraction,points,grid,physet_time_mape,wu2015_time_mape,physet_power_mape,completion_time_mape,estimated_time_error"
-study synth training/data/synth --base 32cu/1000/1375 -- 1/16 1/8 1/4 1/3 1/2 -- 2 1
-study gtx980 "$shared/gtx980-dvfs" -- 1/16 1/8 1/4 1/3 1/2 -- 2 1
-study v100 "$shared/v100-dvfs" -- 1/10 2/10 3/10 4/10 5/10 -- 2 1
+for set_name in ${SETS:-synth gtx980 v100}; do
+	case $set_name in
+	synth) study synth training/data/synth --base 32cu/1000/1375 -- 1/16 1/8 1/4 1/3 1/2 -- 2 1 ;;
+	gtx980) study gtx980 "$shared/gtx980-dvfs" -- 1/16 1/8 1/4 1/3 1/2 -- 2 1 ;;
+	v100) study v100 "$shared/v100-dvfs" -- 1/10 2/10 3/10 4/10 5/10 -- 2 1 ;;
+	esac
+done
