@@ -350,8 +350,8 @@ const char *sp_model_method(const sp_model *m);
  * it.  Not thread-safe with predictions on the same model. */
 int sp_model_use_method(sp_model *m, const char *name);
 /* The time error (MAPE, %) the method in use expects, as estimated when it
- * was trained (the static method: leave-one-out over its training
- * kernels); NaN when the method does not estimate it. */
+ * was trained (the static method: 5-fold cross-validation over its
+ * training kernels); NaN when the method does not estimate it. */
 double sp_model_expected_error(const sp_model *m);
 
 /* Thread safety: a loaded or trained model is read, never changed, by

@@ -25,7 +25,7 @@ static const char usage[] =
     "surface both come from the model's static method (train it with\n"
     "'train --methods static' on data with PTX opcode columns).  A static\n"
     "estimate is much less accurate than a prediction from a measured run: the\n"
-    "expected error printed is the model's leave-one-out estimate, and\n"
+    "expected error printed is the model's cross-validated estimate, and\n"
     "docs/estimate.md gives the held-out figures and what the code cannot say.\n"
     "\n"
     "  FILE              PTX (.ptx), or a .cu or .cl source compiled to PTX with\n"
@@ -220,8 +220,8 @@ static void print_table(const estimate *e) {
          l->block[2], l->shared_bytes);
   if (isfinite(e->expected))
     printf(
-        "expected error: about %.0f%% time MAPE (leave-one-out over the model's training "
-        "kernels); see docs/estimate.md\n",
+        "expected error: about %.0f%% time MAPE (5-fold cross-validation over the model's"
+        " training kernels); see docs/estimate.md\n",
         e->expected);
   printf("%-20s %12s\n", "config", "time_ms");
   for (size_t i = 0; i < sp_model_config_count(e->m, SP_TIME); i++) {

@@ -12,9 +12,8 @@
  * prediction is the forest-weighted mean of both, so its surface is a blend
  * of those of the training kernels whose code looks like its own.  It
  * predicts time only: power needs a measurement of the board.  The
- * expected error is a leave-one-out estimate over the training kernels,
- * each left out of the weights (the trees themselves saw it, so the
- * estimate is, if anything, optimistic). */
+ * expected error is a 5-fold cross-validation over the training kernels
+ * (docs/estimate.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +29,8 @@
 #include "util/status.h"
 
 #define STATIC_MAGIC "static 1"
+/* Folds of the cross-validation behind the expected error. */
+#define SP_STATIC_FOLDS 5
 /* Weights of at most this many training kernels live on the stack. */
 #define STATIC_STACK 512
 
@@ -37,7 +38,8 @@ typedef struct static_state {
   size_t nf, *index; /* the counters used, by index in the model's order */
   size_t n, g;       /* training kernels; time grid points */
   double *y;         /* n rows of 1 + g: log base time, then log ratios */
-  double loo_mape;   /* leave-one-out time MAPE (%), every grid point */
+  double cv_mape;    /* cross-validated time MAPE (%), every grid point;
+                        NaN with fewer kernels than folds */
   sp_forest *forest;
 } static_state;
 
@@ -62,7 +64,7 @@ static int choose_counters(const sp_method_context *ctx, static_state *s, sp_err
   for (size_t c = 0; c < ctx->ncounters; c++)
     if (sp__static_feature_name(ctx->counter_names[c])) s->index[s->nf++] = c;
   if (!s->nf)
-    return sp__fail(err, SP_EINVAL, NULL, 0, 0, "methods",
+    return sp__fail(err, SP_ENOTFOUND, NULL, 0, 0, "methods",
                     "the static method needs static features among the counters (PTX opcode "
                     "counts such as ld, st, f32, or a launch shape: docs/estimate.md); "
                     "this data has none");
@@ -107,28 +109,37 @@ static void blend(const static_state *s, const double *w, double *out) {
   }
 }
 
-/* Each training kernel predicted from the others' weights. */
-static int leave_one_out(static_state *s, const double *x) {
-  double *w = malloc(s->n * sizeof(double)), *pred = malloc(s->g * sizeof(double));
+/* The error expected of a new kernel: every training kernel predicted by a
+ * forest fitted without its fold (SP_STATIC_FOLDS folds, kernel j in fold
+ * j mod SP_STATIC_FOLDS), as MAPE over every grid point. */
+static int cross_validate(static_state *s, const double *x, const sp_forest_params *fp) {
+  const size_t n = s->n, m = 1 + s->g;
+  double *xt = malloc(n * s->nf * sizeof(double)), *yt = malloc(n * m * sizeof(double));
+  double *w = malloc(n * sizeof(double)), *pred = malloc(s->g * sizeof(double));
+  int st = xt && yt && w && pred ? SP_OK : SP_ENOMEM;
   double sum = 0;
   size_t count = 0;
-  for (size_t j = 0; w && pred && j < s->n; j++) {
-    sp__forest_weights(s->forest, x + j * s->nf, w);
-    double rest = 1 - w[j];
-    w[j] = 0;
-    if (!(rest > 1e-12)) continue;
-    for (size_t i = 0; i < s->n; i++) w[i] /= rest;
-    blend(s, w, pred);
-    const double *y = s->y + j * (1 + s->g);
-    for (size_t i = 0; i < s->g; i++, count++) {
-      double t = exp(y[0] + y[1 + i]);
-      sum += fabs(pred[i] - t) / t;
+  for (size_t f = 0; !st && n >= SP_STATIC_FOLDS && f < SP_STATIC_FOLDS; f++) {
+    size_t nt = 0;
+    for (size_t j = 0; j < n; j++)
+      if (j % SP_STATIC_FOLDS != f) {
+        memcpy(xt + nt * s->nf, x + j * s->nf, s->nf * sizeof(double));
+        memcpy(yt + nt++ * m, s->y + j * m, m * sizeof(double));
+      }
+    static_state fold = {.nf = s->nf, .n = nt, .g = s->g, .y = yt};
+    if ((st = sp__forest_fit(xt, nt, s->nf, yt, m, fp, &fold.forest))) break;
+    for (size_t j = f; j < n; j += SP_STATIC_FOLDS) {
+      sp__forest_weights(fold.forest, x + j * s->nf, w);
+      blend(&fold, w, pred);
+      for (size_t i = 0; i < s->g; i++, count++) {
+        double t = exp(s->y[j * m] + s->y[j * m + 1 + i]);
+        sum += fabs(pred[i] - t) / t;
+      }
     }
+    sp__forest_free(fold.forest);
   }
-  int st = w && pred ? SP_OK : SP_ENOMEM;
-  free(w);
-  free(pred);
-  s->loo_mape = count ? 100 * sum / (double)count : NAN;
+  free(xt), free(yt), free(w), free(pred);
+  s->cv_mape = count ? 100 * sum / (double)count : NAN;
   return st;
 }
 
@@ -149,7 +160,7 @@ static int static_fit(const sp_method_data *d, const sp_train_params *p, void **
     sp__forest_params_init(&fp);
     fp.seed = p->seed;
     st = sp__forest_fit(x, s->n, s->nf, s->y, 1 + s->g, &fp, &s->forest);
-    if (!st) st = leave_one_out(s, x);
+    if (!st) st = cross_validate(s, x, &fp);
     if (st)
       st = st == SP_ENOMEM
                ? sp__oom(err)
@@ -181,7 +192,7 @@ static int static_predict(const sp_model *m, const void *state, sp_quantity q,
 }
 
 static double static_expected_error(const void *state) {
-  return ((const static_state *)state)->loo_mape;
+  return ((const static_state *)state)->cv_mape;
 }
 
 /* ---- text form ------------------------------------------------------------- */
@@ -193,7 +204,7 @@ static int static_save(const void *state, const char *path, sp_error *err) {
   if (st) return st;
   fprintf(af.fp, "%s\nfeatures %zu", STATIC_MAGIC, s->nf);
   for (size_t i = 0; i < s->nf; i++) fprintf(af.fp, " %zu", s->index[i]);
-  fprintf(af.fp, "\ntrain %zu grid %zu\nloo %.17g\n", s->n, s->g, s->loo_mape);
+  fprintf(af.fp, "\ntrain %zu grid %zu\ncv %.17g\n", s->n, s->g, s->cv_mape);
   for (size_t j = 0; j < s->n; j++) {
     fprintf(af.fp, "y");
     for (size_t i = 0; i <= s->g; i++) fprintf(af.fp, " %.17g", s->y[j * (1 + s->g) + i]);
@@ -259,8 +270,12 @@ static int read_header(reader *r, static_state *s, const sp_method_context *ctx)
   if (!st && (!(t = line_of(r, "train")) || sscanf(t, " %zu grid %zu", &s->n, &s->g) != 2 ||
               !s->n || s->n > 10000000 || s->g != sp__grid_size(ctx->grid[SP_TIME])))
     st = bad(r, "the training size or grid does not match the model");
-  if (!st && (!(t = line_of(r, "loo")) || numbers(r, t, &s->loo_mape, 1, 0)))
-    st = bad(r, "expected the loo line");
+  if (!st && !(t = line_of(r, "cv"))) st = bad(r, "expected the cv line");
+  /* "nan": too few training kernels to cross-validate. */
+  if (!st && !strcmp(t, " nan\n"))
+    s->cv_mape = NAN;
+  else if (!st && !(st = numbers(r, t, &s->cv_mape, 1, 0)) && s->cv_mape < 0)
+    st = bad(r, "a negative expected error");
   return st;
 }
 

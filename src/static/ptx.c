@@ -603,6 +603,13 @@ static int module_item(reader *r, search *s, body *b) {
   const char *head = r->s;
   long line = r->line;
   int init = 0;
+  /* .version, .target and .address_size end at the line's end. */
+  static const char *const line_directives[] = {".version", ".target", ".address_size"};
+  for (size_t i = 0; i < 3; i++)
+    if (!strncmp(head, line_directives[i], strlen(line_directives[i]))) {
+      while (r->s < r->end && *r->s != '\n') r->s++;
+      return SP_OK;
+    }
   while (r->s < r->end && *r->s != ';' && (*r->s != '{' || init)) {
     if (*r->s == '\n') r->line++;
     if (*r->s == '=') init = 1;
@@ -614,7 +621,7 @@ static int module_item(reader *r, search *s, body *b) {
   if (r->s >= r->end)
     return parse_error(r, line, "statement without ';' before the end of the file");
   const char *stop = r->s++;
-  if (*stop == '{') return head_body(r, s, b, head, stop, line);
+  if (*stop == '{') return head_body(r, s, b, head, stop, r->line);
   statement st = {head, stop, line, 0};
   if (!starts(&st, ".shared") && !contains(head, stop, " .shared")) return SP_OK;
   double bytes;
