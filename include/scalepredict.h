@@ -222,7 +222,7 @@ typedef struct sp_train_params {
   const char *floor_kernel;
 } sp_train_params;
 
-enum { SP_TRAIN_PHYSET = 0 };
+enum { SP_TRAIN_PHYSET = 0, SP_TRAIN_STATIC = 1 };
 
 /* Fills defaults: k = 12, seed = 1, 10 restarts, 500 epochs, MSE 1e-4,
  * physet fitted (and recommended), no floor kernel. */
@@ -349,6 +349,10 @@ const char *sp_model_method(const sp_model *m);
 /* Selects the method by name; SP_ENOTFOUND when the model does not carry
  * it.  Not thread-safe with predictions on the same model. */
 int sp_model_use_method(sp_model *m, const char *name);
+/* The time error (MAPE, %) the method in use expects, as estimated when it
+ * was trained (the static method: 5-fold cross-validation over its
+ * training kernels); NaN when the method does not estimate it. */
+double sp_model_expected_error(const sp_model *m);
 
 /* Thread safety: a loaded or trained model is read, never changed, by
  * sp_model_predict, sp_model_predict_all, sp_model_predict_interval,
@@ -391,6 +395,47 @@ size_t sp_model_observe_more(const sp_model *m, const sp_dataset *ds, size_t k,
                              const sp_config *cfgs, size_t n, sp_config *cfg, double *time_ms,
                              double *power_w, sp_observation *obs);
 
+/* ---- static features (docs/estimate.md) --------------------------------- */
+
+/* A kernel's launch shape: grid and block per axis (0 reads as 1) and the
+ * dynamic shared memory per block in bytes. */
+typedef struct sp_launch {
+  unsigned long grid[3];
+  unsigned long block[3];
+  unsigned long shared_bytes;
+} sp_launch;
+
+/* What a kernel's code says about it without running it: its PTX opcode
+ * parts (the convention of the shared V100 set's PTX columns), its
+ * per-thread instruction mix by kind and memory space with loops weighted
+ * by a fixed guess, its registers and static shared memory, and the launch
+ * shape.  Each value has a name, as a counter column of counters.csv would;
+ * the static method uses the model's counters that bear those names. */
+typedef struct sp_kernel_features sp_kernel_features;
+
+/* Reads kernel (its .entry name, or the function name inside an Itanium
+ * mangled one: "reduce" for "_Z6reducePKfPfi") from the PTX file at path.
+ * launch may be NULL (the launch-shape features are then NaN).  Malformed
+ * PTX is SP_EPARSE naming the line; a kernel that is not there is
+ * SP_ENOTFOUND listing those that are; two kernels of one name are
+ * SP_EINVAL. */
+int sp_ptx_features(const char *path, const char *kernel, const sp_launch *launch,
+                    sp_kernel_features **out, sp_error *err);
+/* The same from size bytes of text; path names it in errors (may be NULL). */
+int sp_ptx_features_mem(const char *text, size_t size, const char *path, const char *kernel,
+                        const sp_launch *launch, sp_kernel_features **out, sp_error *err);
+void sp_kernel_features_free(sp_kernel_features *f);
+/* The .entry name that matched. */
+const char *sp_kernel_features_entry(const sp_kernel_features *f);
+size_t sp_kernel_features_count(const sp_kernel_features *f);
+const char *sp_kernel_features_name(const sp_kernel_features *f, size_t i);
+double sp_kernel_features_value(const sp_kernel_features *f, size_t i);
+/* SP_ENOTFOUND when name is not a static feature. */
+int sp_kernel_features_get(const sp_kernel_features *f, const char *name, double *out);
+/* 1 when a counter of this name is a static feature (the static method
+ * uses it), else 0. */
+int sp_static_feature_name(const char *name);
+
 /* ---- evaluation (the paper's Section V accuracy study) ------------------- */
 
 /* Prediction methods compared by sp_evaluate.  SP_METHOD_WU2015 is the
@@ -412,6 +457,8 @@ typedef enum sp_method {
   SP_METHOD_PHYSET,     /* physical prior plus the residuals of similar
                            training kernels, weighted by extremely
                            randomized trees (docs/method.md) */
+  SP_METHOD_STATIC,     /* static features only (PTX, launch shape): the
+                           base time too, no measurement used (opt-in) */
   SP_METHOD_COUNT
 } sp_method;
 

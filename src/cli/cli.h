@@ -143,6 +143,7 @@ int cmd_dse(int argc, char **argv);
 int cmd_governor(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 

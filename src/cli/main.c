@@ -31,6 +31,7 @@ static void usage(FILE *fp) {
       "  plan      the next configurations of an adaptive measurement campaign\n"
       "  complete  every kernel's surface completed from what was measured\n"
       "  profile   profile your own application for a model (ncu, rocprofv3)\n"
+      "  estimate  a kernel's times from its code alone (PTX): a static estimate\n"
       "  info      what a model needs and gives: grid, base, methods, counters and\n"
       "            the profiler metrics behind them, training kernels, provenance\n"
       "  models    list the bundled models\n"
@@ -57,6 +58,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(c, "plan")) return cmd_plan(argc - 1, argv + 1);
     if (!strcmp(c, "complete")) return cmd_complete(argc - 1, argv + 1);
     if (!strcmp(c, "profile")) return cmd_profile(argc - 1, argv + 1);
+    if (!strcmp(c, "estimate")) return cmd_estimate(argc - 1, argv + 1);
     if (!strcmp(c, "info")) return cmd_info(argc - 1, argv + 1);
     if (!strcmp(c, "models")) return cmd_models(argc - 1, argv + 1);
     if (!strcmp(c, "-h") || !strcmp(c, "--help") || !strcmp(c, "help")) {

@@ -31,7 +31,8 @@ void sp_eval_params_init(sp_eval_params *p) {
   p->holdout = 0.2;
   p->repeats = 5;
   p->seed = 1;
-  p->methods = (1u << SP_METHOD_COUNT) - 1;
+  /* All but static, which needs static feature columns most sets lack. */
+  p->methods = ((1u << SP_METHOD_COUNT) - 1) & ~(1u << SP_METHOD_STATIC);
   p->quantities = (1u << SP_TIME) | (1u << SP_POWER);
   p->restarts = t.restarts;
   p->max_epochs = t.max_epochs;

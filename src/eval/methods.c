@@ -255,6 +255,7 @@ static const eval_method table[] = {
     {SP_METHOD_MIX, "mix", 0, NEEDS_MIX, score_mix},
     {SP_METHOD_STACK, "stack", 0, NEEDS_MIX | NEEDS_STACK, score_stack},
     {SP_METHOD_PHYSET, "physet", CARRIED, 0, NULL},
+    {SP_METHOD_STATIC, "static", CARRIED, 0, NULL},
     {SP_METHOD_WU2015, "wu2015", CLUSTERED, 0, score_wu2015},
     {SP_METHOD_ORACLE, "oracle", CLUSTERED, 0, score_oracle},
     {SP_METHOD_SOFT, "soft", CLUSTERED, 0, score_soft},

@@ -29,7 +29,9 @@
 enum {
   SP_NEEDS_COUNTERS = 1u << 0, /* the base counters, in the model's order */
   SP_USES_MEASURED = 1u << 1,  /* passes through further measurements (nextra) */
-  SP_USES_FLOOR = 1u << 2      /* anchors power on the board's idle floor_w */
+  SP_USES_FLOOR = 1u << 2,     /* anchors power on the board's idle floor_w */
+  SP_PREDICTS_BASE = 1u << 3   /* predicts the base value too: never reads the
+                                  observation's base time or power */
 };
 
 /* The model a method belongs to, as the method sees it: counters, base and
@@ -76,6 +78,9 @@ typedef struct sp_method_type {
   /* Optional: how unlike the training kernels the observation is
    * (sp_predict_info.novelty); NULL: the method cannot tell. */
   double (*novelty)(const void *state, const sp_observation *obs);
+  /* Optional: the method's expected time error (MAPE, %) as estimated at
+   * training (sp_model_expected_error); NULL: not estimated. */
+  double (*expected_error)(const void *state);
 } sp_method_type;
 
 /* The table (methods.c, from method-table.h): every method a model can

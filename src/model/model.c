@@ -198,6 +198,11 @@ const char *sp_model_recommended_method(const sp_model *m) {
 
 const char *sp_model_method(const sp_model *m) { return m->methods[m->in_use].type->name; }
 
+double sp_model_expected_error(const sp_model *m) {
+  const sp_method_slot *s = &m->methods[m->in_use];
+  return s->type->expected_error ? s->type->expected_error(s->state) : NAN;
+}
+
 int sp_model_use_method(sp_model *m, const char *name) {
   const sp_method_slot *s = sp__model_slot(m, name);
   if (!s) return SP_ENOTFOUND;

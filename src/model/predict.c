@@ -19,6 +19,7 @@ static int base_value(sp_quantity q, const sp_observation *obs, double *v) {
 static int check_observation(const sp_model *m, sp_quantity q, const sp_observation *obs) {
   double v;
   int st = sp__model_check_quantity(m, q);
+  if (m->methods[m->in_use].type->needs & SP_PREDICTS_BASE) return st;
   return st ? st : base_value(q, obs, &v);
 }
 

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cmd_estimate.c: scalepredict estimate, a kernel's times over a model's
+ * grid from its code alone (docs/estimate.md): PTX, or a .cu or .cl source
+ * that nvcc turns into PTX, read for its static features and given to the
+ * model's static method.  Nothing is run on a GPU. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "Usage: scalepredict estimate --model DIR|NAME --kernel NAME --grid X[,Y[,Z]]\n"
+    "                             --block X[,Y[,Z]] [--shared BYTES]\n"
+    "                             [--format table|csv|json] [--features] FILE\n"
+    "\n"
+    "Estimates a kernel's time at every configuration of the model's grid from\n"
+    "its code alone, without a profiled run: the base time and the scaling\n"
+    "surface both come from the model's static method (train it with\n"
+    "'train --methods static' on data with PTX opcode columns).  A static\n"
+    "estimate is much less accurate than a prediction from a measured run: the\n"
+    "expected error printed is the model's cross-validated estimate, and\n"
+    "docs/estimate.md gives the held-out figures and what the code cannot say.\n"
+    "\n"
+    "  FILE              PTX (.ptx), or a .cu or .cl source compiled to PTX with\n"
+    "                    nvcc -x cu -ptx -arch=sm_90 ($NVCC, else nvcc in PATH)\n"
+    "  --model DIR|NAME  a model carrying the static method\n"
+    "  --kernel NAME     the kernel: its .entry name or its function name\n"
+    "  --grid X[,Y[,Z]]  blocks per grid axis\n"
+    "  --block X[,Y[,Z]] threads per block axis\n"
+    "  --shared BYTES    dynamic shared memory per block (default 0)\n"
+    "  --format FMT      table (default), csv or json\n"
+    "  --features        print the static features read (name,value) and stop\n"
+    "  -I DIR            an include directory for nvcc (repeatable, at most 8)";
+
+typedef struct estimate_opts {
+  const char *model, *kernel, *file;
+  const char *includes[8];
+  size_t nincludes;
+  sp_launch launch;
+  int have_grid, have_block, features;
+  cli_format format;
+} estimate_opts;
+
+/* "X[,Y[,Z]]", each positive. */
+static int parse_dims(const char *s, unsigned long v[3]) {
+  v[0] = v[1] = v[2] = 1;
+  for (int i = 0; i < 3; i++) {
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(s, &end, 10);
+    if (end == s || errno || x == 0 || *s == '-') return -1;
+    v[i] = x;
+    if (*end == '\0') return 0;
+    if (*end != ',') return -1;
+    s = end + 1;
+  }
+  return -1;
+}
+
+static int parse(int argc, char **argv, estimate_opts *o) {
+  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
+                                       {"kernel", required_argument, 0, 'k'},
+                                       {"grid", required_argument, 0, 'g'},
+                                       {"block", required_argument, 0, 'b'},
+                                       {"shared", required_argument, 0, 's'},
+                                       {"format", required_argument, 0, 'f'},
+                                       {"features", no_argument, 0, 'F'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, ":I:h", opts, NULL)) != -1) {
+    switch (c) {
+      case 'm':
+        o->model = optarg;
+        break;
+      case 'k':
+        o->kernel = optarg;
+        break;
+      case 'g':
+        if (parse_dims(optarg, o->launch.grid))
+          return cli_usage_error("estimate ", "--grid: '%s' is not X[,Y[,Z]]", optarg);
+        o->have_grid = 1;
+        break;
+      case 'b':
+        if (parse_dims(optarg, o->launch.block))
+          return cli_usage_error("estimate ", "--block: '%s' is not X[,Y[,Z]]", optarg);
+        o->have_block = 1;
+        break;
+      case 's':
+        if (cli_parse_ulong(optarg, &o->launch.shared_bytes))
+          return cli_usage_error("estimate ", "--shared: '%s' is not a byte count", optarg);
+        break;
+      case 'f':
+        if (cli_parse_format(optarg, &o->format))
+          return cli_usage_error("estimate ", "--format: '%s' is not table, csv or json", optarg);
+        break;
+      case 'F':
+        o->features = 1;
+        break;
+      case 'I':
+        if (o->nincludes == 8) return cli_usage_error("estimate ", "more than 8 -I directories");
+        o->includes[o->nincludes++] = optarg;
+        break;
+      case 'h':
+        puts(usage);
+        return -1;
+      default:
+        return cli_bad_option("estimate ", c, argv);
+    }
+  }
+  if (optind + 1 != argc)
+    return cli_usage_error("estimate ", optind < argc ? "one FILE only" : "FILE is required");
+  o->file = argv[optind];
+  if (!o->kernel) return cli_usage_error("estimate ", "--kernel is required");
+  if (o->features) return EXIT_OK;
+  if (!o->model) return cli_usage_error("estimate ", "--model is required");
+  if (!o->have_grid || !o->have_block)
+    return cli_usage_error("estimate ", "--grid and --block are required (the launch shape)");
+  return EXIT_OK;
+}
+
+/* ---- compiling a source ----------------------------------------------------- */
+
+static int ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), t = strlen(tail);
+  return n > t && !strcmp(s + n - t, tail);
+}
+
+/* Runs nvcc on o->file into ptx (a path in a temporary directory). */
+static int compile(const estimate_opts *o, const char *ptx) {
+  const char *nvcc = getenv("NVCC") && *getenv("NVCC") ? getenv("NVCC") : "nvcc";
+  const char *args[32] = {nvcc, "-x", "cu", "-ptx", "-arch=sm_90", "-o", ptx};
+  size_t n = 7;
+  for (size_t i = 0; i < o->nincludes; i++) args[n++] = "-I", args[n++] = o->includes[i];
+  args[n++] = o->file;
+  args[n] = NULL;
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "scalepredict: estimate: fork: %s\n", strerror(errno));
+    return EXIT_SYSTEM;
+  }
+  if (pid == 0) {
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) _exit(127);
+    execvp(nvcc, (char *const *)args);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return EXIT_SYSTEM;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    fprintf(stderr,
+            "scalepredict: estimate: cannot run '%s' to compile %s to PTX: give a .ptx file "
+            "(nvcc -ptx, or NVRTC's output) or set NVCC\n",
+            nvcc, o->file);
+    return EXIT_DATA;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+    fprintf(stderr, "scalepredict: estimate: %s failed to compile %s (its messages are above)\n",
+            nvcc, o->file);
+    return EXIT_DATA;
+  }
+  return EXIT_OK;
+}
+
+/* The launch shape, when both --grid and --block were given. */
+static const sp_launch *launch_of(const estimate_opts *o) {
+  return o->have_grid && o->have_block ? &o->launch : NULL;
+}
+
+/* The features of o->kernel, compiling a source first. */
+static int read_features(const estimate_opts *o, sp_kernel_features **f) {
+  sp_error err;
+  if (!ends_with(o->file, ".cu") && !ends_with(o->file, ".cl")) {
+    int st = sp_ptx_features(o->file, o->kernel, launch_of(o), f, &err);
+    return st ? cli_fail(&err) : EXIT_OK;
+  }
+  char dir[] = "/tmp/scalepredict-estimate-XXXXXX", ptx[sizeof dir + 16];
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "scalepredict: estimate: mkdtemp: %s\n", strerror(errno));
+    return EXIT_SYSTEM;
+  }
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
+  int rc = compile(o, ptx);
+  if (!rc && sp_ptx_features(ptx, o->kernel, launch_of(o), f, &err)) rc = cli_fail(&err);
+  unlink(ptx);
+  rmdir(dir);
+  return rc;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void print_features(const sp_kernel_features *f) {
+  printf("feature,value\n");
+  for (size_t i = 0; i < sp_kernel_features_count(f); i++)
+    printf("%s,%.10g\n", sp_kernel_features_name(f, i), sp_kernel_features_value(f, i));
+}
+
+typedef struct estimate {
+  const estimate_opts *o;
+  const sp_model *m;
+  const char *entry;
+  double expected; /* MAPE, % */
+  const double *time;
+} estimate;
+
+static void print_table(const estimate *e) {
+  const sp_launch *l = &e->o->launch;
+  printf("STATIC ESTIMATE (from the code alone, no profiled run) of %s (%s) in %s\n", e->o->kernel,
+         e->entry, e->o->file);
+  printf("model %s, method static; launch grid %lux%lux%lu, block %lux%lux%lu, shared %lu B\n",
+         sp_model_name(e->m), l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+         l->block[2], l->shared_bytes);
+  if (isfinite(e->expected))
+    printf(
+        "expected error: about %.0f%% time MAPE (5-fold cross-validation over the model's"
+        " training kernels); see docs/estimate.md\n",
+        e->expected);
+  printf("%-20s %12s\n", "config", "time_ms");
+  for (size_t i = 0; i < sp_model_config_count(e->m, SP_TIME); i++) {
+    char cfg[64];
+    sp_config c = sp_model_config_at(e->m, SP_TIME, i);
+    sp_config_format(&c, cfg, sizeof cfg);
+    printf("%-20s %12.6g\n", cfg, e->time[i]);
+  }
+}
+
+static void print_csv(const estimate *e) {
+  printf("kernel,config,time_ms,estimate,expected_mape\n");
+  for (size_t i = 0; i < sp_model_config_count(e->m, SP_TIME); i++) {
+    char cfg[64];
+    sp_config c = sp_model_config_at(e->m, SP_TIME, i);
+    sp_config_format(&c, cfg, sizeof cfg);
+    sp_csv_write_field(stdout, e->o->kernel);
+    printf(",%s,%.6g,static,%.3g\n", cfg, e->time[i], e->expected);
+  }
+}
+
+static void print_json(const estimate *e) {
+  const sp_launch *l = &e->o->launch;
+  printf("{\"estimate\":\"static\",\"kernel\":");
+  sp_json_write_string(stdout, e->o->kernel);
+  printf(",\"entry\":");
+  sp_json_write_string(stdout, e->entry);
+  printf(",\"model\":");
+  sp_json_write_string(stdout, sp_model_name(e->m));
+  printf(",\"expected_mape\":");
+  cli_json_number(e->expected);
+  printf(",\"launch\":{\"grid\":[%lu,%lu,%lu],\"block\":[%lu,%lu,%lu],\"shared_bytes\":%lu}",
+         l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+         l->shared_bytes);
+  printf(",\"predictions\":[");
+  for (size_t i = 0; i < sp_model_config_count(e->m, SP_TIME); i++) {
+    char cfg[64];
+    sp_config c = sp_model_config_at(e->m, SP_TIME, i);
+    sp_config_format(&c, cfg, sizeof cfg);
+    printf("%s{\"config\":\"%s\",\"time_ms\":", i ? "," : "", cfg);
+    cli_json_number(e->time[i]);
+    printf("}");
+  }
+  printf("]}\n");
+}
+
+/* ---- the command --------------------------------------------------------------- */
+
+static int load_model(const estimate_opts *o, sp_model **m) {
+  char dir[PATH_MAX];
+  sp_error err;
+  int st = cli_find_model(o->model, dir, sizeof dir, &err);
+  if (!st) st = sp_model_load(dir, m, &err);
+  if (st) return cli_fail(&err);
+  if (sp_model_use_method(*m, "static")) {
+    fprintf(stderr,
+            "scalepredict: estimate: model %s carries no static method: train one with "
+            "'scalepredict train --methods static' on data with PTX columns "
+            "(docs/estimate.md)\n",
+            dir);
+    return EXIT_MODEL;
+  }
+  return EXIT_OK;
+}
+
+/* The model's counters from the features: a static one by name, any other
+ * (which the static method does not read) as 0. */
+static double *observation(const sp_model *m, const sp_kernel_features *f) {
+  size_t n = sp_model_counter_count(m);
+  double *c = calloc(n + 1, sizeof(double));
+  for (size_t i = 0; c && i < n; i++)
+    if (sp_kernel_features_get(f, sp_model_counter_name(m, i), &c[i])) c[i] = 0;
+  return c;
+}
+
+static int run(const estimate_opts *o, const sp_kernel_features *f, const sp_model *m) {
+  double *counters = observation(m, f);
+  double *time = malloc((sp_model_config_count(m, SP_TIME) + 1) * sizeof(double));
+  int rc = counters && time ? EXIT_OK : EXIT_SYSTEM;
+  sp_observation obs = {
+      .kernel = o->kernel, .base_time_ms = NAN, .base_power_w = NAN, .counters = counters};
+  int st = rc ? SP_ENOMEM : sp_model_predict_all(m, SP_TIME, &obs, time, NULL);
+  if (st) {
+    fprintf(stderr, "scalepredict: estimate: %s\n", sp_strerror(st));
+    rc = cli_exit_for(st);
+  } else {
+    estimate e = {o, m, sp_kernel_features_entry(f), sp_model_expected_error(m), time};
+    if (o->format == FMT_CSV)
+      print_csv(&e);
+    else if (o->format == FMT_JSON)
+      print_json(&e);
+    else
+      print_table(&e);
+  }
+  free(counters);
+  free(time);
+  return rc;
+}
+
+int cmd_estimate(int argc, char **argv) {
+  estimate_opts o = {.format = FMT_TABLE};
+  int rc = parse(argc, argv, &o);
+  if (rc) return rc < 0 ? EXIT_OK : rc;
+  sp_kernel_features *f = NULL;
+  sp_model *m = NULL;
+  rc = read_features(&o, &f);
+  if (!rc && o.features) print_features(f);
+  if (!rc && !o.features) rc = load_model(&o, &m);
+  if (!rc && !o.features) rc = run(&o, f, m);
+  sp_kernel_features_free(f);
+  sp_model_free(m);
+  return rc;
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# estimate.sh: scalepredict estimate (issue 14, item 2).  Fixtures in
+# tests/data/static/: tiny.ptx, a hand-written kernel whose features are
+# counted by hand below; app.ptx, nvcc's PTX of the profile example
+# (docs/examples/profile/app.cu); train-counters.csv, static counters for
+# the nine kernels of tests/data/train (tests/data/README.md).
+. "${srcdir:-.}/cli/lib.sh"
+S=$SP_TEST_DATA/static
+
+# ---- the features of tiny.ptx, counted by hand ----------------------------
+# Ten instructions: ld.param.u64, cvta.to.global.u64, ld.global.f32, then
+# the loop add.f32, st.shared.f32, bar.sync, setp.lt.f32, @%p1 bra (five
+# instructions, weighted 8 each), then st.global.f32 and ret.
+sp estimate --features --kernel tiny "$S/tiny.ptx"
+expect_rc "features" 0
+for want in ld,2 st,2 f32,5 global,3 shared,1 param,1 u64,2 add,1 bar,1 setp,1 bra,1 ret,1 \
+  cvta,1 fma,0 inst,10 loops,1 inst_thread,45 arith_f32,16 arith_int,0 ld_global,1 st_global,1 \
+  ld_shared,0 st_shared,8 ld_param,1 barrier,8 branch,8 regs,9 shared_static_bytes,512; do
+  grep -qx "$want" "$WORK/out" || fail "features: want $want, have $(grep "^${want%,*}," "$WORK/out")"
+done
+sp estimate --features --kernel tiny --grid 30,2 --block 128 --shared 256 "$S/tiny.ptx"
+for want in grid_blocks,60 block_threads,128 threads,7680 dyn_shared_bytes,256 shared_bytes,768; do
+  grep -qx "$want" "$WORK/out" || fail "launch: want $want"
+done
+
+# The profile example's reduce, by its function name (its entry is mangled).
+sp estimate --features --kernel reduce "$S/app.ptx"
+expect_rc "reduce" 0
+for want in bar,2 atom,1 shared_static_bytes,1024 loops,2 barrier,9; do
+  grep -qx "$want" "$WORK/out" || fail "reduce: want $want"
+done
+
+# ---- errors ------------------------------------------------------------------
+sp estimate --features --kernel nope "$S/app.ptx"
+expect_error "missing kernel" 2 "no kernel 'nope'" "_Z6reducePKfPfi" "app.ptx"
+sp estimate --features --kernel poly2 "$S/app.ptx"
+expect_error "missing kernel 2" 2 "no kernel 'poly2'"
+sed 's/^\tbar.sync \t0;/\tbar..sync 0;/' "$S/tiny.ptx" >bad-opcode.ptx
+sp estimate --features --kernel tiny bad-opcode.ptx
+expect_error "malformed opcode" 2 "bad-opcode.ptx:24:" "malformed opcode"
+sed '/^}/d' "$S/tiny.ptx" >no-brace.ptx
+sp estimate --features --kernel tiny no-brace.ptx
+expect_error "unclosed body" 2 "no-brace.ptx:12:" "no closing '}'"
+sed 's/^\tret;/\tret/' "$S/tiny.ptx" >no-semicolon.ptx
+sp estimate --features --kernel tiny no-semicolon.ptx
+expect_error "no semicolon" 2 "no-semicolon.ptx:28:"
+sed 's/%rd<3>/%rd<x>/' "$S/tiny.ptx" >bad-reg.ptx
+sp estimate --features --kernel tiny bad-reg.ptx
+expect_error "bad .reg" 2 "bad-reg.ptx:15:" ".reg"
+sp estimate --features --kernel tiny "$S/does-not-exist.ptx"
+expect_error "no file" 4 "does-not-exist.ptx"
+sp estimate --kernel tiny --grid 1 "$S/tiny.ptx" --model x
+expect_rc "no block" 1 && grep -qF -- "--grid and --block" "$WORK/err" || fail "no block: $(cat "$WORK/err")"
+sp estimate --kernel tiny --grid 0 --block 1 --model x "$S/tiny.ptx"
+expect_rc "zero grid" 1 && grep -qF -- "--grid: '0'" "$WORK/err" || fail "zero grid: $(cat "$WORK/err")"
+
+# ---- a static model and the estimate ----------------------------------------
+sp train --runs "$TRAIN/runs.csv" --counters "$S/train-counters.csv" --base 32cu/1000/1375 \
+  --out static-model --methods static --clusters 3 --quiet
+expect_rc "train --methods static" 0
+grep -q 'static' static-model/manifest.txt && [ -s static-model/method-static.txt ] ||
+  fail "the model does not record the static method"
+sp estimate --model static-model --kernel reduce --grid 1024 --block 256 "$S/app.ptx"
+expect_rc "estimate" 0
+expect_out "estimate" "STATIC ESTIMATE" "_Z6reducePKfPfi" "expected error"
+for cfg in 32cu/1000/1375 32cu/1000/475 32cu/500/1375 32cu/500/475 16cu/1000/1375 \
+  16cu/1000/475 16cu/500/1375 16cu/500/475; do
+  grep -q "^$cfg " "$WORK/out" || fail "estimate: no row for $cfg"
+done
+sp estimate --model static-model --kernel reduce --grid 1024 --block 256 --format csv "$S/app.ptx"
+expect_rc "estimate csv" 0
+[ "$(grep -c '^reduce,.*,static,' "$WORK/out")" -eq 8 ] || fail "csv: not 8 rows: $(cat "$WORK/out")"
+awk -F, 'NR > 1 && !($3 > 0) { exit 1 }' "$WORK/out" || fail "csv: a time is not positive"
+sp estimate --model static-model --kernel reduce --grid 1024 --block 256 --format json "$S/app.ptx"
+expect_rc "estimate json" 0
+if have_python; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["estimate"]=="static"; assert len(d["predictions"])==8' \
+    "$WORK/out" || fail "json: $(cat "$WORK/out")"
+fi
+# A larger launch of the same code is estimated slower.
+sp estimate --model static-model --kernel reduce --grid 1024 --block 256 --format csv "$S/app.ptx"
+small=$(grep '^reduce,32cu/1000/1375,' "$WORK/out" | cut -d, -f3)
+sp estimate --model static-model --kernel reduce --grid 65536 --block 256 --format csv "$S/app.ptx"
+large=$(grep '^reduce,32cu/1000/1375,' "$WORK/out" | cut -d, -f3)
+awk -v s="$small" -v l="$large" 'BEGIN { exit !(l >= s) }' || fail "grid 65536 ($large) faster than 1024 ($small)"
+
+# A model without the static method says how to get one.
+sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base 32cu/1000/1375 \
+  --out plain-model --clusters 3 --quiet
+sp estimate --model plain-model --kernel reduce --grid 1024 --block 256 "$S/app.ptx"
+expect_error "no static method" 3 "no static method" "--methods static"
+# Static training on counters without static features fails, naming why.
+sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base 32cu/1000/1375 \
+  --out bad-model --methods static --clusters 3 --quiet
+expect_rc "static without static counters" 2
+grep -qF "static features" "$WORK/err" || fail "no reason: $(cat "$WORK/err")"
+
+# A source without nvcc: the message says to give PTX.
+printf '__global__ void k(float *x) { x[0] = 1; }\n' >k.cu
+NVCC=/nonexistent/nvcc sp estimate --features --kernel k k.cu
+expect_error "no nvcc" 2 "cannot run" "give a .ptx file"
+finish
