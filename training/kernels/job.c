@@ -102,6 +102,8 @@ void kjob_grid1(kjob *job, size_t n, size_t lx) {
   kjob_grid(job, (n + lx - 1) / lx, 1, 1, lx, 1, 1);
 }
 
+void kjob_sampleable(kjob *job) { job->sampleable = 1; }
+
 /* Value of element i of a compared buffer as a double. */
 static double elem(const void *base, kb_cmp cmp, size_t i) {
   switch (cmp) {

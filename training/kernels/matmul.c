@@ -39,6 +39,7 @@ static int setup_f64(kjob *job, const kdesc *d, size_t n) {
   kjob_arg_buf(job, c);
   kjob_arg_i32(job, (int)n);
   kjob_grid(job, n / 16, n / 16, 1, 16, 16, 1);
+  kjob_sampleable(job); /* one output tile per work-group */
   return 0;
 }
 
@@ -84,5 +85,6 @@ int setup_matmul(kjob *job, const kdesc *d, ksize size) {
     kjob_grid(job, n / 64, n / 64, 1, 16, 16, 1);
   else
     kjob_grid(job, n / 16, n / 16, 1, 16, 16, 1);
+  kjob_sampleable(job); /* one output tile per work-group */
   return 0;
 }

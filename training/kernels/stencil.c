@@ -78,6 +78,7 @@ static int setup_f64(kjob *job, const kdesc *d, size_t nx) {
   kjob_arg_i32(job, (int)nx);
   kjob_arg_i32(job, (int)nx);
   kjob_grid(job, nx / 16, nx / 16, 1, 16, 16, 1);
+  kjob_sampleable(job); /* one output point per work-item */
   return 0;
 }
 
@@ -108,5 +109,6 @@ int setup_stencil(kjob *job, const kdesc *d, ksize size) {
     kjob_arg_i32(job, (int)nx);
     kjob_grid(job, nx / 16, nx / 16, 1, 16, 16, 1);
   }
+  kjob_sampleable(job); /* one output point per work-item */
   return 0;
 }

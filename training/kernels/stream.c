@@ -30,6 +30,7 @@ static int setup_f64(kjob *job, const kdesc *d, size_t n) {
   kjob_arg_f64(job, s);
   kjob_arg_i32(job, (int)n);
   kjob_grid1(job, n, 256);
+  kjob_sampleable(job); /* one element per work-item, no grid-stride loop */
   return 0;
 }
 
@@ -50,6 +51,7 @@ static int setup_stride(kjob *job, const kdesc *d, size_t n) {
   kjob_arg_i32(job, (int)n);
   kjob_arg_i32(job, (int)mask);
   kjob_grid1(job, n, 256);
+  kjob_sampleable(job); /* one element per work-item, no grid-stride loop */
   return 0;
 }
 
@@ -93,5 +95,6 @@ int setup_stream(kjob *job, const kdesc *d, ksize size) {
   if (d->param == ST_SCALE || d->param == ST_TRIAD) kjob_arg_f32(job, s);
   kjob_arg_i32(job, (int)n);
   kjob_grid1(job, n, 256);
+  kjob_sampleable(job); /* one element per work-item, no grid-stride loop */
   return 0;
 }

@@ -80,6 +80,10 @@ typedef struct kjob {
   kcheck_fn check; /* NULL: per-buffer comparisons only */
   void *priv;      /* data for check, freed with free() */
   double max_err;  /* largest normalized error seen by the last check */
+  int sampleable;  /* work-groups independent of the grid size (no
+                    * grid-stride loops, no last-group reductions), so a
+                    * partial grid does part of the same work: see
+                    * kjob_sampleable */
 } kjob;
 
 typedef struct kdesc {
@@ -115,6 +119,11 @@ void kjob_arg_f64(kjob *job, double v);
 void kjob_grid(kjob *job, size_t gx, size_t gy, size_t gz, size_t lx, size_t ly, size_t lz);
 /* 1-D launch of at least n work-items in groups of lx. */
 void kjob_grid1(kjob *job, size_t n, size_t lx);
+/* Marks the job as sampleable: each work-group does the same work whatever
+ * the grid's size, so the first k waves of its grid time a k-wave share of
+ * the launch (sp-runner --sampled).  Set only by setup functions whose
+ * kernels were checked for that. */
+void kjob_sampleable(kjob *job);
 /* Compares every buffer's result with its reference and runs job->check.
  * Returns 0 when all pass; else writes the first failure into msg. */
 int kjob_verify(kjob *job, char *msg, size_t size);

@@ -24,5 +24,6 @@ int setup_transpose(kjob *job, const kdesc *d, ksize size) {
     kjob_grid(job, n / 16, n / 16, 1, 16, 16, 1);
   else
     kjob_grid(job, n / 32, n / 32, 1, 32, 8, 1);
+  kjob_sampleable(job); /* one tile per work-group */
   return 0;
 }

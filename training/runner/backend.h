@@ -76,6 +76,10 @@ typedef struct bk_ops {
    * running anything (a GPU is not needed for CUDA: NVRTC alone). */
   int (*compile_only)(const char *const *include_dirs, const char *const *paths, const char *arch,
                       char *err, size_t size);
+  /* How many of the prepared job's work-groups one compute unit holds at
+   * once (CUDA: the occupancy API), so that a wave is CUs x that many
+   * groups.  OpenCL has no occupancy query: 1 (see backend_opencl.c). */
+  int (*groups_per_cu)(bk *b, kjob *job, int *groups);
 } bk_ops;
 
 /* Common head of every backend's private struct. */

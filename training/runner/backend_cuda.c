@@ -56,7 +56,8 @@
   X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                 \
   X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)    \
   X(cuCtxFromGreenCtx) X(cuGreenCtxGetDevResource)                         \
-  X(cuGreenCtxStreamCreate) X(cuKernelSetAttribute)
+  X(cuGreenCtxStreamCreate) X(cuKernelSetAttribute)                       \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 #define NVRTC_FUNCS(X)                                                     \
   X(nvrtcVersion) X(nvrtcCreateProgram) X(nvrtcCompileProgram)             \
@@ -596,10 +597,33 @@ static int cuda_compile_only(const char *const *include_dirs, const char *const 
   return rc; /* NVRTC stays loaded (see cuda_close) */
 }
 
+/* Blocks per SM from the occupancy calculator: registers, shared memory
+ * (static and the job's dynamic) and block size. */
+static int cuda_groups_per_cu(bk *b, kjob *job, int *groups) {
+  bk_cuda *c = (bk_cuda *)b;
+  int threads = (int)(job->local[0] * job->local[1] * job->local[2]);
+  CK(c->f.cuOccupancyMaxActiveBlocksPerMultiprocessor(groups, (CUfunction)c->kernel, threads,
+                                                      job->dyn_local));
+  return 0;
+}
+
 const bk_ops bk_cuda_ops = {
-    "cuda",       cuda_open,         cuda_close,        cuda_info,       cuda_set_cu,
-    cuda_accepts, cuda_prepare,      cuda_reset,        cuda_launch,     cuda_read,
-    cuda_release, cuda_timing_begin, cuda_timing_group, cuda_timing_end, cuda_compile_only,
+    "cuda",
+    cuda_open,
+    cuda_close,
+    cuda_info,
+    cuda_set_cu,
+    cuda_accepts,
+    cuda_prepare,
+    cuda_reset,
+    cuda_launch,
+    cuda_read,
+    cuda_release,
+    cuda_timing_begin,
+    cuda_timing_group,
+    cuda_timing_end,
+    cuda_compile_only,
+    cuda_groups_per_cu,
 };
 
 /* Prints, for every count 1..N, the SM count a one-group split produces

@@ -408,8 +408,21 @@ static int cl_compile_only(const char *const *include_dirs, const char *const *p
   return 0;
 }
 
+/* OpenCL has no occupancy query.  The approximation is one work-group per
+ * compute unit at a time, which is what pocl's CPU device does (a core runs
+ * one work-group to its end); on a GPU several are resident, so a "wave"
+ * here is a fraction of a hardware wave.  The extrapolation only needs the
+ * same unit for the partial and the full grid, so it stays linear in it;
+ * only the first points' lead-in effects are measured on fewer groups. */
+static int cl_groups_per_cu(bk *b, kjob *job, int *groups) {
+  (void)b;
+  (void)job;
+  *groups = 1;
+  return 0;
+}
+
 const bk_ops bk_opencl_ops = {
-    "opencl",   cl_open,         cl_close,        cl_info,       cl_set_cu,
-    cl_accepts, cl_prepare,      cl_reset,        cl_launch,     cl_read,
-    cl_release, cl_timing_begin, cl_timing_group, cl_timing_end, cl_compile_only,
+    "opencl",        cl_open,       cl_close,        cl_info,          cl_set_cu,  cl_accepts,
+    cl_prepare,      cl_reset,      cl_launch,       cl_read,          cl_release, cl_timing_begin,
+    cl_timing_group, cl_timing_end, cl_compile_only, cl_groups_per_cu,
 };

@@ -68,6 +68,12 @@ static const char USAGE[] =
     "  --min-time-ms T     measure at least T ms per configuration (100)\n"
     "  --power-window-ms W and at least W ms when power is read (400)\n"
     "  --warmup-ms W       warm-up before measuring (20)\n"
+    "  --sampled           sampled base measurement: a kernel marked sampleable\n"
+    "                      whose first launch takes longer than the threshold\n"
+    "                      is timed on its first waves and extrapolated\n"
+    "  --sample-threshold-ms T  sample only above T ms per launch (5)\n"
+    "  --sample-tolerance R     rate settled at a relative slope change\n"
+    "                      below R (0.02)\n"
     "  --power P           auto, nvml, rapl or none (auto)\n"
     "  --size S            full (GPU sizes, default) or small (CI)\n"
     "  --device I          device index (OpenCL: over all platforms)\n"
@@ -110,7 +116,10 @@ enum {
   OPT_LIST_DEVICES,
   OPT_SUITE,
   OPT_VALIDATION_DIR,
-  OPT_VALIDATION2_DIR
+  OPT_VALIDATION2_DIR,
+  OPT_SAMPLED,
+  OPT_SAMPLE_THRESHOLD,
+  OPT_SAMPLE_TOL
 };
 
 static const struct option LONG_OPTS[] = {
@@ -143,6 +152,9 @@ static const struct option LONG_OPTS[] = {
     {"suite", required_argument, NULL, OPT_SUITE},
     {"validation-dir", required_argument, NULL, OPT_VALIDATION_DIR},
     {"validation2-dir", required_argument, NULL, OPT_VALIDATION2_DIR},
+    {"sampled", no_argument, NULL, OPT_SAMPLED},
+    {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
+    {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
     {NULL, 0, NULL, 0}};
 
 typedef struct cli {
@@ -289,6 +301,15 @@ static int take(cli *c, int opt, const char *arg) {
       break;
     case OPT_WARMUP:
       bad = parse_ms(arg, &o->mp.warmup_ms);
+      break;
+    case OPT_SAMPLED:
+      o->mp.sampled = 1;
+      break;
+    case OPT_SAMPLE_THRESHOLD:
+      bad = parse_ms(arg, &o->mp.sample_threshold_ms);
+      break;
+    case OPT_SAMPLE_TOL:
+      bad = parse_ms(arg, &o->mp.sample_tol) || !(o->mp.sample_tol > 0.0);
       break;
     case OPT_POWER:
       o->power = arg;

@@ -22,6 +22,12 @@ void mparams_init(mparams *p) {
   p->group_min_ms = 0.05;
   p->min_samples = 5;
   p->max_samples = 2000;
+  p->sampled = 0;
+  p->sample_threshold_ms = 5.0;
+  p->sample_tol = 0.02;
+  p->sample_max_fraction = 0.5;
+  p->sample_point_ms = 10.0;
+  p->sample_warmup_ms = 2.0;
 }
 
 double measure_now_ms(void) {
@@ -236,4 +242,86 @@ int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p, mcounte
   int rc = measured(b, job, e, nv, p, counter, samples, per, ms, r);
   free(ms);
   return rc;
+}
+
+/* Cuts the job's grid down to its first `groups` work-groups (rounded up to
+ * whole rows of the slowest dimension that is not 1) and returns how many
+ * it launches.  Work-groups are numbered x fastest, so the first k rows are
+ * the first groups the hardware dispatches. */
+static size_t partial_grid(kjob *job, size_t groups) {
+  int d = job->groups[2] > 1 ? 2 : job->groups[1] > 1 ? 1 : 0;
+  size_t row = 1;
+  for (int i = 0; i < d; ++i) row *= job->groups[i];
+  size_t rows = (groups + row - 1) / row;
+  if (rows < 1) rows = 1;
+  if (rows < job->groups[d]) job->groups[d] = rows;
+  return row * job->groups[d];
+}
+
+/* The median time of one launch of the first `waves` waves. */
+static int time_point(bk *b, kjob *job, const mparams *p, const msampled *s, double waves,
+                      double *got_waves, double *ms) {
+  size_t saved[3] = {job->groups[0], job->groups[1], job->groups[2]};
+  mparams pp = *p;
+  mresult r;
+  pp.min_time_ms = p->sample_point_ms;
+  pp.warmup_ms = p->sample_warmup_ms;
+  size_t n = partial_grid(job, (size_t)ceil(waves * s->wave_groups));
+  int rc = measure_run(b, job, NULL, NULL, &pp, NULL, &r);
+  memcpy(job->groups, saved, sizeof saved);
+  *got_waves = (double)n / s->wave_groups;
+  *ms = r.median_ms;
+  return rc;
+}
+
+/* Adds points until the per-wave rate settles; 1: it did not. */
+static int sample_points(bk *b, kjob *job, const mparams *p, msampled *s) {
+  double w, got, ms;
+  while ((w = wavefit_next(&s->fit)) > 0.0) {
+    if (time_point(b, job, p, s, w, &got, &ms) != 0) return -1;
+    if (wavefit_add(&s->fit, got, ms)) return 0;
+  }
+  return 1;
+}
+
+static void fill_result(const wavefit_result *f, mresult *r) {
+  memset(r, 0, sizeof *r);
+  r->median_ms = r->q1_ms = r->q3_ms = r->min_ms = r->max_ms = f->pred_ms;
+  r->samples = f->n;
+  r->per_sample = 1;
+  r->power_w = NAN;
+  r->power_method = "none";
+}
+
+/* The first launch of the full grid, timed, and the grid in waves. */
+static int size_up(bk *b, kjob *job, int cus, msampled *s) {
+  int per_cu = 1;
+  double ms[1];
+  if (b->ops->groups_per_cu(b, job, &per_cu) != 0) return -1;
+  if (run_samples(b, job, 1, 1, ms) != 0) return -1;
+  s->first_ms = ms[0];
+  s->wave_groups = cus * (per_cu > 0 ? per_cu : 1);
+  s->full_waves = (double)(job->groups[0] * job->groups[1] * job->groups[2]) / s->wave_groups;
+  return 0;
+}
+
+int measure_sampled(bk *b, kjob *job, int cus, const mparams *p, mresult *r, msampled *s) {
+  wavefit_result f;
+  memset(s, 0, sizeof *s);
+  s->fit_se_ms = NAN;
+  s->method = "full:not-sampleable";
+  if (!job->sampleable) return 1;
+  if (size_up(b, job, cus, s) != 0) return -1;
+  wavefit_init(&s->fit, s->full_waves, p->sample_tol, p->sample_max_fraction);
+  s->method = "full:below-threshold";
+  if (s->first_ms <= p->sample_threshold_ms) return 1;
+  s->method = "full:few-waves";
+  if (p->sample_max_fraction * s->full_waves < 3.0) return 1;
+  int rc = sample_points(b, job, p, s);
+  s->method = "full:unsettled";
+  if (rc != 0 || wavefit_solve(&s->fit, &f) != 0) return rc < 0 ? -1 : 1;
+  s->method = "sampled";
+  s->fit_se_ms = f.se_ms;
+  fill_result(&f, r);
+  return 0;
 }

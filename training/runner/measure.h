@@ -29,6 +29,7 @@
 #include "backend.h"
 #include "energy.h"
 #include "nvml.h"
+#include "wavefit.h"
 
 typedef struct mparams {
   double min_time_ms;
@@ -38,6 +39,13 @@ typedef struct mparams {
   double warmup_ms;
   double group_min_ms;
   int min_samples, max_samples;
+  /* Sampled base measurement (--sampled; measure_sampled). */
+  int sampled;
+  double sample_threshold_ms; /* sample kernels whose first launch is longer */
+  double sample_tol;          /* relative slope change counted as settled */
+  double sample_max_fraction; /* no partial grid beyond this share of the waves */
+  double sample_point_ms;     /* measured span per sampling point */
+  double sample_warmup_ms;    /* warm-up per sampling point */
 } mparams;
 
 void mparams_init(mparams *p);
@@ -71,5 +79,25 @@ int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p, mcounte
                 mresult *r);
 
 double measure_now_ms(void);
+
+/* What measure_sampled did.  method: "sampled" (the row is the
+ * extrapolation), or why the kernel is to be measured in full:
+ * "full:not-sampleable" (its work-groups depend on the grid size),
+ * "full:below-threshold", "full:few-waves" (fewer waves than three points
+ * need), "full:unsettled" (the rate did not settle within the schedule). */
+typedef struct msampled {
+  const char *method;
+  double first_ms;   /* the full grid's timed first launch */
+  double full_waves; /* the full grid in waves */
+  int wave_groups;   /* work-groups per wave: CUs x groups per CU */
+  double fit_se_ms;  /* the extrapolation's standard error (NAN: none) */
+  wavefit fit;       /* the sampled points */
+} msampled;
+
+/* Sampled base measurement (wavefit.h) at cus compute units.  Returns 0
+ * with r holding the extrapolated time (no power), 1 when the kernel is to
+ * be measured in full (s->method says why), -1 on a device error.  The job's
+ * grid is restored before returning. */
+int measure_sampled(bk *b, kjob *job, int cus, const mparams *p, mresult *r, msampled *s);
 
 #endif /* SP_MEASURE_H */

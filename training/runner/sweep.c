@@ -21,6 +21,17 @@ static const char DETAIL_HEADER[] =
     "mem_mhz_after,sm_mhz_during_mean,sm_mhz_during_min,temp_c_after,"
     "clock_event_reasons_after,verify_max_err,config_wall_ms,kernel_setup_ms,"
     "date\n";
+/* With --sampled, the detail rows go on with how each time was obtained:
+ * method (measure.h's msampled), the waves sampled (';'-separated), the
+ * full grid's waves, the extrapolation's standard error and the device
+ * measurement's wall time (first launch, sampling points, full run). */
+static const char DETAIL_SAMPLED_HEADER[] =
+    "kernel,cu,engine_mhz,memory_mhz,time_ms,q1_ms,q3_ms,min_ms,max_ms,"
+    "samples,launches_per_sample,span_ms,power_w,energy_j,energy_span_ms,"
+    "energy_updates,power_method,sm_mhz_before,sm_mhz_after,mem_mhz_before,"
+    "mem_mhz_after,sm_mhz_during_mean,sm_mhz_during_min,temp_c_after,"
+    "clock_event_reasons_after,verify_max_err,config_wall_ms,kernel_setup_ms,"
+    "date,method,sample_waves,full_waves,fit_se_ms,measure_ms\n";
 /* Every profiled launch, in order; checked is 0 when its result was wrong
  * (its counters are then not imported). */
 static const char MANIFEST_HEADER[] = "kernel,cu,engine_mhz,memory_mhz,entry,checked\n";
@@ -110,9 +121,19 @@ static void append(sweep *s, csvlog *log, const char *line) {
   }
 }
 
+/* The --sampled detail columns (DETAIL_SAMPLED_HEADER) into buf. */
+static void sampled_columns(const msampled *m, double measure_ms, char *buf, size_t size) {
+  char waves[256] = "";
+  size_t n = 0;
+  for (int i = 0; i < m->fit.n && n < sizeof waves; ++i)
+    n += (size_t)snprintf(waves + n, sizeof waves - n, "%s%.4g", i ? ";" : "", m->fit.w[i]);
+  snprintf(buf, size, ",%s,%s,%.4g,%.4g,%.1f", m->method, waves, m->full_waves, m->fit_se_ms,
+           measure_ms);
+}
+
 static void write_rows(sweep *s, const kdesc *d, int cu, const kjob *job, const mresult *r,
-                       const nvml_clocks *c0, const nvml_clocks *c1) {
-  char line[1024], pw[32] = "", date[40];
+                       const nvml_clocks *c0, const nvml_clocks *c1, const char *extra) {
+  char line[1400], pw[32] = "", date[40];
   if (!isnan(r->power_w)) snprintf(pw, sizeof pw, "%.2f", r->power_w);
   snprintf(line, sizeof line, "%s,%d,%d,%d,%.6g,%s\n", d->name, cu, s->engine, s->memory,
            r->median_ms, pw);
@@ -121,12 +142,12 @@ static void write_rows(sweep *s, const kdesc *d, int cu, const kjob *job, const 
   meta_now(date, sizeof date);
   snprintf(line, sizeof line,
            "%s,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.1f,%s,%.4g,%.1f,%d,"
-           "%s,%u,%u,%u,%u,%.0f,%u,%u,0x%llx,%.3g,%.1f,%.1f,%s\n",
+           "%s,%u,%u,%u,%u,%.0f,%u,%u,0x%llx,%.3g,%.1f,%.1f,%s%s\n",
            d->name, cu, s->engine, s->memory, r->median_ms, r->q1_ms, r->q3_ms, r->min_ms,
            r->max_ms, r->samples, r->per_sample, r->span_ms, pw, r->energy_j, r->energy_span_ms,
            r->energy_updates, r->power_method, c0->sm, c1->sm, c0->mem, c1->mem, r->sm_mhz_mean,
            r->sm_mhz_min, c1->temperature_c, c1->event_reasons, job->max_err,
-           measure_now_ms() - s->level_t0, s->setup_ms, date);
+           measure_now_ms() - s->level_t0, s->setup_ms, date, extra);
   append(s, s->detail, line);
   printf("%-22s %4d CUs  %10.4f ms  (IQR %.1f%%, %d x %d)  %s%s\n", d->name, cu, r->median_ms,
          100.0 * (r->q3_ms - r->q1_ms) / r->median_ms, r->samples, r->per_sample, pw[0] ? pw : "-",
@@ -137,6 +158,32 @@ static void write_rows(sweep *s, const kdesc *d, int cu, const kjob *job, const 
 static void read_clocks(const sweep *s, nvml_clocks *c) {
   memset(c, 0, sizeof *c);
   if (s->nv) nvml_read_clocks(s->nv, c);
+}
+
+/* Times the checked job: sampled (--sampled) where measure_sampled can,
+ * else in full, and writes its rows. */
+static void measure_level(sweep *s, const kdesc *d, kjob *job, int cu) {
+  nvml_clocks c0, c1;
+  mresult r;
+  msampled m;
+  char extra[400] = "";
+  int rc = 1;
+  read_clocks(s, &c0);
+  double t0 = measure_now_ms();
+  if (s->o->mp.sampled) rc = measure_sampled(s->b, job, cu, &s->o->mp, &r, &m);
+  if (rc == 1) rc = measure_run(s->b, job, s->e, s->nv, &s->o->mp, &s->counter, &r);
+  double spent = measure_now_ms() - t0;
+  read_clocks(s, &c1);
+  if (rc != 0) {
+    failure(s, d->name, cu, "timing", bk_error(s->b));
+    return;
+  }
+  if (s->o->mp.sampled) {
+    if (strcmp(m.method, "full:not-sampleable") == 0)
+      fprintf(stderr, "sp-runner: %s: measured in full: not marked sampleable\n", d->name);
+    sampled_columns(&m, spent, extra, sizeof extra);
+  }
+  write_rows(s, d, cu, job, &r, &c0, &c1, extra);
 }
 
 static void run_level(sweep *s, const kdesc *d, kjob *job, int cu) {
@@ -164,16 +211,7 @@ static void run_level(sweep *s, const kdesc *d, kjob *job, int cu) {
     }
   }
   if (check != 0 || s->o->counters_base) return;
-  nvml_clocks c0, c1;
-  mresult r;
-  read_clocks(s, &c0);
-  int rc = measure_run(s->b, job, s->e, s->nv, &s->o->mp, &s->counter, &r);
-  read_clocks(s, &c1);
-  if (rc != 0) {
-    failure(s, d->name, cu, "timing", bk_error(s->b));
-    return;
-  }
-  write_rows(s, d, cu, job, &r, &c0, &c1);
+  measure_level(s, d, job, cu);
 }
 
 static void run_kernel(sweep *s, const kdesc *d) {
@@ -262,7 +300,7 @@ static int open_logs(sweep *s) {
     return open_log(o->manifest, MANIFEST_HEADER, &s->manifest);
   }
   if (open_log(o->runs, RUNS_HEADER, &s->runs) != 0) return -1;
-  return open_log(o->detail, DETAIL_HEADER, &s->detail);
+  return open_log(o->detail, o->mp.sampled ? DETAIL_SAMPLED_HEADER : DETAIL_HEADER, &s->detail);
 }
 
 static int start(sweep *s) {
