@@ -59,7 +59,8 @@ size_t sp__gp_pick(const sp_gp *const *gps, size_t ngp, const unsigned char *mea
 
 /* The same one pick at a time, for a caller that chooses the picks
  * itself: the summed variances of the ngp processes at every candidate,
- * conditioned on the picks taken so far (at most batch). */
+ * conditioned on the picks taken so far (at most batch).  The picker keeps
+ * gps (the array, not a copy): it must outlive the picker. */
 typedef struct sp_gp_picker sp_gp_picker;
 sp_gp_picker *sp__gp_picker_alloc(const sp_gp *const *gps, size_t ngp, size_t batch);
 void sp__gp_picker_free(sp_gp_picker *pk);

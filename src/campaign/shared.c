@@ -220,7 +220,9 @@ static int batch_start(const shared *s, batch *b) {
     if (!ck->measured[rp->base]) ck->next[ck->nnext++] = rp->base;
     if (ck->state != SP_PLAN_MEASURING || !ck->measured[rp->base]) continue;
     b->want[k] = rp->budget && rp->budget - ck->n < rp->batch ? rp->budget - ck->n : rp->batch;
-    const sp_gp *use[2] = {s->gp[k * 2], s->gp[k * 2 + 1]};
+    /* The picker keeps the pointer to the kernel's two processes: give it
+     * the round's array, which outlives the batch, not a copy on this stack. */
+    const sp_gp *const *use = (const sp_gp *const *)(s->gp + k * 2);
     if (!use[0]) continue;
     if (!(b->pk[k] = sp__gp_picker_alloc(use, use[1] ? 2 : 1, b->want[k]))) return SP_ENOMEM;
   }

@@ -639,6 +639,16 @@ static int scan(reader *r, search *s, body *b) {
   return e;
 }
 
+/* The len bytes at name as a string.  Not strndup: the PTX text is not
+ * terminated, and strndup may look for a terminator past len. */
+static char *copy_name(const char *name, size_t len) {
+  char *c = malloc(len + 1);
+  if (!c) return NULL;
+  memcpy(c, name, len);
+  c[len] = '\0';
+  return c;
+}
+
 int sp_ptx_features_mem(const char *text, size_t size, const char *path, const char *kernel,
                         const sp_launch *launch, sp_kernel_features **out, sp_error *err) {
   *out = NULL;
@@ -658,7 +668,7 @@ int sp_ptx_features_mem(const char *text, size_t size, const char *path, const c
                  "%zu kernels are named '%s' (%s): give the mangled name", s.matches, kernel,
                  s.seen);
   sp_kernel_features *f = e ? NULL : calloc(1, sizeof *f);
-  if (!e && (!f || !(f->entry = strndup(s.entry, s.entry_len)) || fill(f, &b, launch)))
+  if (!e && (!f || !(f->entry = copy_name(s.entry, s.entry_len)) || fill(f, &b, launch)))
     e = sp__oom(err);
   body_free(&b);
   if (e) {
