@@ -75,7 +75,7 @@ enum { X_INST, X_LOOPS, X_REGS, X_SHARED_STATIC, X_GRID, X_BLOCK, X_THREADS, X_D
 static const char *const mix_names[NMIX] = {
     "arith_f32", "arith_f64", "arith_f16", "arith_int", "special",  "ld_global",
     "st_global", "ld_shared", "st_shared", "ld_local",  "st_local", "ld_const",
-    "ld_param",  "tex",       "atomic",    "branch",    "barrier",  "inst_thread"};
+    "ld_param",  "ld_tex",    "atomic",    "branch",    "barrier",  "inst_thread"};
 static const char *const extra_names[NX] = {
     "inst",        "loops",         "regs",    "shared_static_bytes",
     "grid_blocks", "block_threads", "threads", "dyn_shared_bytes",

@@ -19,6 +19,10 @@ for want in ld,2 st,2 f32,5 global,3 shared,1 param,1 u64,2 add,1 bar,1 setp,1 b
   ld_shared,0 st_shared,8 ld_param,1 barrier,8 branch,8 regs,9 shared_static_bytes,512; do
   grep -qx "$want" "$WORK/out" || fail "features: want $want, have $(grep "^${want%,*}," "$WORK/out")"
 done
+# Every feature name once: a counters file of them must load (tex, the
+# opcode part, and ld_tex, the weighted texture count, once clashed).
+dup=$(cut -d, -f1 "$WORK/out" | sort | uniq -d)
+[ -z "$dup" ] || fail "features: names printed twice: $dup"
 sp estimate --features --kernel tiny --grid 30,2 --block 128 --shared 256 "$S/tiny.ptx"
 for want in grid_blocks,60 block_threads,128 threads,7680 dyn_shared_bytes,256 shared_bytes,768; do
   grep -qx "$want" "$WORK/out" || fail "launch: want $want"
