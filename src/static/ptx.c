@@ -605,11 +605,14 @@ static int module_item(reader *r, search *s, body *b) {
   int init = 0;
   /* .version, .target and .address_size end at the line's end. */
   static const char *const line_directives[] = {".version", ".target", ".address_size"};
-  for (size_t i = 0; i < 3; i++)
-    if (!strncmp(head, line_directives[i], strlen(line_directives[i]))) {
+  for (size_t i = 0; i < 3; i++) {
+    const size_t n = strlen(line_directives[i]);
+    /* The text is not terminated: compare only what is there. */
+    if ((size_t)(r->end - head) >= n && !strncmp(head, line_directives[i], n)) {
       while (r->s < r->end && *r->s != '\n') r->s++;
       return SP_OK;
     }
+  }
   while (r->s < r->end && *r->s != ';' && (*r->s != '{' || init)) {
     if (*r->s == '\n') r->line++;
     if (*r->s == '=') init = 1;
