@@ -11,6 +11,7 @@
 #include "data/dataset.h"
 #include "featplan.h"
 #include "method.h"
+#include "mfread.h"
 #include "novelty.h"
 #include "util/fsutil.h"
 #include "util/status.h"
@@ -889,96 +890,68 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
   return sp__atomic_commit(&af, err);
 }
 
-typedef struct reader {
-  FILE *fp;
-  const char *path;
-  char *buf;
-  size_t cap;
-  long line;
-  int version;
-  sp_error *err;
-} reader;
-
-static int bad(reader *r, const char *what) {
-  return sp__fail(r->err, SP_EMODEL, r->path, r->line, 0, NULL, "%s", what);
-}
-
-/* Next line with its key checked; returns a pointer past "key ". */
-static char *next_line(reader *r, const char *key) {
-  r->line++;
-  if (getline(&r->buf, &r->cap, r->fp) <= 0) return NULL;
-  size_t n = strlen(key);
-  if (strncmp(r->buf, key, n) || (r->buf[n] != ' ' && r->buf[n] != '\n')) return NULL;
-  return r->buf + n;
-}
+typedef sp_mf_reader reader;
 
 static int parse_values(reader *r, char *s, double *v, size_t n) {
   char *end;
   for (size_t i = 0; i < n; i++) {
     errno = 0;
     v[i] = strtod(s, &end);
-    if (end == s || errno || !isfinite(v[i])) return bad(r, "a value is missing or not finite");
+    if (end == s || errno || !isfinite(v[i]))
+      return sp__mf_bad(r, "a value is missing or not finite");
     s = end;
   }
-  return *s == '\n' || *s == '\0' ? SP_OK : bad(r, "more values than expected");
+  return *s == '\n' || *s == '\0' ? SP_OK : sp__mf_bad(r, "more values than expected");
 }
 
 static int read_values(reader *r, const char *key, double *v, size_t n) {
-  char *s = next_line(r, key);
-  return s ? parse_values(r, s, v, n) : bad(r, "unexpected line: the method file is damaged");
-}
-
-static int read_forest(reader *r, sp_forest **f, size_t n, size_t nfeat) {
-  long line;
-  int st = sp__forest_load(r->fp, r->line + 1, &line, f);
-  r->line = line;
-  if (st == SP_ENOMEM) return sp__oom(r->err);
-  if (st || sp__forest_samples(*f) != n || sp__forest_features(*f) != nfeat)
-    return bad(r, "the forest is damaged or does not match the model");
-  return SP_OK;
+  char *s = sp__mf_line(r, key);
+  return s ? parse_values(r, s, v, n)
+           : sp__mf_bad(r, "unexpected line: the method file is damaged");
 }
 
 /* "floor none", or the floor watts followed by the kernels' log phi. */
 static int read_floor(reader *r, sp_physet *p, size_t g) {
-  char *s = next_line(r, "floor");
-  if (!s) return bad(r, "expected the floor line");
+  char *s = sp__mf_line(r, "floor");
+  if (!s) return sp__mf_bad(r, "expected the floor line");
   if (!strcmp(s, " none\n")) return SP_OK;
   p->floor_w = malloc(g * sizeof(double));
   p->logphi = malloc(p->n * sizeof(double));
   if (!p->floor_w || !p->logphi) return sp__oom(r->err);
   int st = parse_values(r, s, p->floor_w, g);
   for (size_t i = 0; !st && i < g; i++)
-    if (!(p->floor_w[i] > 0)) st = bad(r, "a floor power is not positive");
+    if (!(p->floor_w[i] > 0)) st = sp__mf_bad(r, "a floor power is not positive");
   return st ? st : read_values(r, "logphi", p->logphi, p->n);
 }
 
 /* Returns 1 for "quantity power absent" in a model without power. */
 static int read_quantity(reader *r, sp_physet *p, sp_quantity q) {
-  char *s = next_line(r, "quantity");
+  char *s = sp__mf_line(r, "quantity");
   size_t g;
   const char *name = q == SP_TIME ? "time" : "power";
   char want[32];
   snprintf(want, sizeof want, " %s absent\n", name);
   if (s && q == SP_POWER && !strcmp(s, want))
-    return p->has_power ? bad(r, "the power part is missing") : 1;
+    return p->has_power ? sp__mf_bad(r, "the power part is missing") : 1;
   snprintf(want, sizeof want, " %s %%zu", name);
   if (!s || sscanf(s, want, &g) != 1 || g != p->gsize[q] || (q == SP_POWER && !p->has_power))
-    return bad(r, "the quantity does not match the model's grid");
+    return sp__mf_bad(r, "the quantity does not match the model's grid");
   int st = q == SP_POWER ? read_floor(r, p, g) : SP_OK;
   if (!st && !(p->res[q] = malloc(p->n * g * sizeof(double)))) st = sp__oom(r->err);
   for (size_t j = 0; j < p->n && !st; j++) st = read_values(r, "r", p->res[q] + j * g, g);
-  return st ? st : read_forest(r, &p->forest[q], p->n, p->plan.nfeat);
+  return st ? st : sp__mf_forest(r, &p->forest[q], p->n, p->plan.nfeat);
 }
 
 /* "novelty none", or the novelty measure (novelty.h). */
 static int read_novelty(reader *r, sp_physet *p) {
   long pos = ftell(r->fp), line;
-  if (next_line(r, "novelty") && !strcmp(r->buf, "novelty none\n")) return SP_OK;
-  if (pos < 0 || fseek(r->fp, pos, SEEK_SET)) return bad(r, "cannot read the novelty measure");
+  if (sp__mf_line(r, "novelty") && !strcmp(r->buf, "novelty none\n")) return SP_OK;
+  if (pos < 0 || fseek(r->fp, pos, SEEK_SET))
+    return sp__mf_bad(r, "cannot read the novelty measure");
   int st = sp__novelty_load(r->fp, p->plan.nfeat, r->line, &line, &p->novelty);
   r->line = line;
   if (st == SP_ENOMEM) return sp__oom(r->err);
-  return st ? bad(r, "the novelty measure is damaged or does not match the model") : SP_OK;
+  return st ? sp__mf_bad(r, "the novelty measure is damaged or does not match the model") : SP_OK;
 }
 
 static int read_header(reader *r, sp_physet *p, const sp_config *base) {
@@ -992,34 +965,34 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
   if (getline(&r->buf, &r->cap, r->fp) <= 0 ||
       (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V3 "\n") &&
        strcmp(r->buf, PHYSET_MAGIC_V2 "\n") && strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
-    return bad(r, "not a physet method file (or another version)");
+    return sp__mf_bad(r, "not a physet method file (or another version)");
   v1 = !strcmp(r->buf, PHYSET_MAGIC_V1 "\n");
   v2 = !strcmp(r->buf, PHYSET_MAGIC_V2 "\n");
   r->version = v1 ? 1 : v2 ? 2 : strcmp(r->buf, PHYSET_MAGIC_V3 "\n") ? 4 : 3;
-  if (!(s = next_line(r, "vocabulary")) || sscanf(s, " %31s features %zu", voc, &nf) != 2 ||
+  if (!(s = sp__mf_line(r, "vocabulary")) || sscanf(s, " %31s features %zu", voc, &nf) != 2 ||
       strcmp(voc, p->plan.vocabulary) || nf != p->plan.nfeat)
-    return bad(r, "the features do not match the model's counters");
-  if (!(s = next_line(r, "base")) || sscanf(s, " %63s", cfgtext) != 1 ||
+    return sp__mf_bad(r, "the features do not match the model's counters");
+  if (!(s = sp__mf_line(r, "base")) || sscanf(s, " %63s", cfgtext) != 1 ||
       sp_config_parse(cfgtext, &cfg, &ignore) || !sp_config_equal(&cfg, base))
-    return bad(r, "the base configuration does not match the model's");
-  if (!(s = next_line(r, "sigma")) || sscanf(s, " %lf", &p->sigma) != 1 || !(p->sigma > 0))
-    return bad(r, "sigma is missing or not positive");
-  if (!v1 && !(s = next_line(r, "clock"))) return bad(r, "expected the clock line");
+    return sp__mf_bad(r, "the base configuration does not match the model's");
+  if (!(s = sp__mf_line(r, "sigma")) || sscanf(s, " %lf", &p->sigma) != 1 || !(p->sigma > 0))
+    return sp__mf_bad(r, "sigma is missing or not positive");
+  if (!v1 && !(s = sp__mf_line(r, "clock"))) return sp__mf_bad(r, "expected the clock line");
   if (!v1 && strcmp(s, " none\n")) {
     if (sscanf(s, " %lf %lf %lf %lf", &p->clock_w, &p->s_max, &p->u_mid, &p->u_width) != 4 ||
         !(p->clock_w > 0 && p->clock_w <= 1) || !(p->s_max > 0 && isfinite(p->s_max)) ||
         !(p->u_mid >= U_MID_LO && p->u_mid <= U_MID_HI) ||
         !(p->u_width >= U_WIDTH_LO && p->u_width <= U_WIDTH_HI))
-      return bad(r, "the clock prior is damaged");
+      return sp__mf_bad(r, "the clock prior is damaged");
     p->clock = 1;
   }
   if (!v1 && !v2) {
-    if (!(s = next_line(r, "cu")) || (strcmp(s, " bounded\n") && strcmp(s, " blocks\n")))
-      return bad(r, "expected 'cu bounded' or 'cu blocks'");
+    if (!(s = sp__mf_line(r, "cu")) || (strcmp(s, " bounded\n") && strcmp(s, " blocks\n")))
+      return sp__mf_bad(r, "expected 'cu bounded' or 'cu blocks'");
     p->cu_bounded = !strcmp(s, " bounded\n");
   }
-  if (!(s = next_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n || p->n > 1000000)
-    return bad(r, "the training kernel count is missing or out of range");
+  if (!(s = sp__mf_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n || p->n > 1000000)
+    return sp__mf_bad(r, "the training kernel count is missing or out of range");
   return SP_OK;
 }
 
@@ -1051,7 +1024,7 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
     if (st == 1) st = SP_OK;
   }
   if (!st && r.version >= 4) st = read_novelty(&r, p);
-  if (!st && !next_line(&r, "end")) st = bad(&r, "expected 'end'");
+  if (!st && !sp__mf_line(&r, "end")) st = sp__mf_bad(&r, "expected 'end'");
   if (r.fp) fclose(r.fp);
   free(r.buf);
   if (st) {

@@ -23,6 +23,7 @@
 #include "data/dataset.h"
 #include "forest.h"
 #include "method.h"
+#include "mfread.h"
 #include "model.h"
 #include "static/ptx.h"
 #include "util/fsutil.h"
@@ -215,27 +216,7 @@ static int static_save(const void *state, const char *path, sp_error *err) {
   return sp__atomic_commit(&af, err);
 }
 
-typedef struct reader {
-  FILE *fp;
-  const char *path;
-  long line;
-  char *buf;
-  size_t cap;
-  sp_error *err;
-} reader;
-
-static int bad(const reader *r, const char *what) {
-  return sp__fail(r->err, SP_EMODEL, r->path, r->line, 0, NULL, "%s", what);
-}
-
-/* The next line, which must start with key and a space; returns what
- * follows the key, or NULL. */
-static char *line_of(reader *r, const char *key) {
-  r->line++;
-  if (getline(&r->buf, &r->cap, r->fp) <= 0) return NULL;
-  size_t n = strlen(key);
-  return strncmp(r->buf, key, n) || (r->buf[n] != ' ' && r->buf[n] != '\n') ? NULL : r->buf + n;
-}
+typedef sp_mf_reader reader;
 
 /* n numbers from s; integers below limit when limit > 0. */
 static int numbers(const reader *r, const char *s, double *v, size_t n, double limit) {
@@ -245,18 +226,18 @@ static int numbers(const reader *r, const char *s, double *v, size_t n, double l
     v[i] = strtod(s, &end);
     if (end == s || errno || !isfinite(v[i]) ||
         (limit > 0 && (v[i] < 0 || v[i] >= limit || v[i] != floor(v[i]))))
-      return bad(r, "a value is missing, out of range or not finite");
+      return sp__mf_bad(r, "a value is missing, out of range or not finite");
   }
-  return *end == '\n' || *end == '\0' ? SP_OK : bad(r, "more values than expected");
+  return *end == '\n' || *end == '\0' ? SP_OK : sp__mf_bad(r, "more values than expected");
 }
 
 static int read_header(reader *r, static_state *s, const sp_method_context *ctx) {
-  char *t = line_of(r, STATIC_MAGIC);
-  if (!t || *t != '\n') return bad(r, "not a static method file (or another version)");
+  char *t = sp__mf_line(r, STATIC_MAGIC);
+  if (!t || *t != '\n') return sp__mf_bad(r, "not a static method file (or another version)");
   char *end;
-  if (!(t = line_of(r, "features")) || (s->nf = strtoul(t, &end, 10)) == 0 ||
+  if (!(t = sp__mf_line(r, "features")) || (s->nf = strtoul(t, &end, 10)) == 0 ||
       s->nf > ctx->ncounters)
-    return bad(r, "expected the features line");
+    return sp__mf_bad(r, "expected the features line");
   double *v = malloc(s->nf * sizeof(double));
   s->index = malloc(s->nf * sizeof(size_t));
   if (!v || !s->index) return free(v), sp__oom(r->err);
@@ -264,18 +245,18 @@ static int read_header(reader *r, static_state *s, const sp_method_context *ctx)
   for (size_t i = 0; !st && i < s->nf; i++) {
     s->index[i] = (size_t)v[i];
     if (!sp__static_feature_name(ctx->counter_names[s->index[i]]))
-      st = bad(r, "a feature is not a static counter of the model");
+      st = sp__mf_bad(r, "a feature is not a static counter of the model");
   }
   free(v);
-  if (!st && (!(t = line_of(r, "train")) || sscanf(t, " %zu grid %zu", &s->n, &s->g) != 2 ||
+  if (!st && (!(t = sp__mf_line(r, "train")) || sscanf(t, " %zu grid %zu", &s->n, &s->g) != 2 ||
               !s->n || s->n > 10000000 || s->g != sp__grid_size(ctx->grid[SP_TIME])))
-    st = bad(r, "the training size or grid does not match the model");
-  if (!st && !(t = line_of(r, "cv"))) st = bad(r, "expected the cv line");
+    st = sp__mf_bad(r, "the training size or grid does not match the model");
+  if (!st && !(t = sp__mf_line(r, "cv"))) st = sp__mf_bad(r, "expected the cv line");
   /* "nan": too few training kernels to cross-validate. */
   if (!st && !strcmp(t, " nan\n"))
     s->cv_mape = NAN;
   else if (!st && !(st = numbers(r, t, &s->cv_mape, 1, 0)) && s->cv_mape < 0)
-    st = bad(r, "a negative expected error");
+    st = sp__mf_bad(r, "a negative expected error");
   return st;
 }
 
@@ -283,23 +264,18 @@ static int read_rows(reader *r, static_state *s) {
   if (!(s->y = malloc(s->n * (1 + s->g) * sizeof(double)))) return sp__oom(r->err);
   int st = SP_OK;
   for (size_t j = 0; j < s->n && !st; j++) {
-    char *t = line_of(r, "y");
-    st = t ? numbers(r, t, s->y + j * (1 + s->g), 1 + s->g, 0) : bad(r, "expected a y line");
+    char *t = sp__mf_line(r, "y");
+    st = t ? numbers(r, t, s->y + j * (1 + s->g), 1 + s->g, 0) : sp__mf_bad(r, "expected a y line");
   }
   if (st) return st;
-  long line;
-  st = sp__forest_load(r->fp, r->line + 1, &line, &s->forest);
-  r->line = line;
-  if (st == SP_ENOMEM) return sp__oom(r->err);
-  if (st || sp__forest_samples(s->forest) != s->n || sp__forest_features(s->forest) != s->nf)
-    return bad(r, "the forest is damaged or does not match the model");
-  return line_of(r, "end") ? SP_OK : bad(r, "expected 'end'");
+  if ((st = sp__mf_forest(r, &s->forest, s->n, s->nf))) return st;
+  return sp__mf_line(r, "end") ? SP_OK : sp__mf_bad(r, "expected 'end'");
 }
 
 static int static_load(const sp_method_context *ctx, const char *path, void **state,
                        sp_error *err) {
   static_state *s = calloc(1, sizeof *s);
-  reader r = {NULL, path, 0, NULL, 0, err};
+  reader r = {.path = path, .err = err};
   int st = s ? SP_OK : sp__oom(err);
   if (!st && !(r.fp = fopen(path, "rb")))
     st = sp__fail(err, SP_EMODEL, path, 0, 0, NULL, "cannot open the method file: %s",
