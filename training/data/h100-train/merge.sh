@@ -1,49 +1,73 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # merge.sh: builds this folder's training set from the suite
-# (training/data/h100-sm) and the first validation set
-# (training/validation/data/h100), which has been retired into training.
+# (training/data/h100-sm) and the retired validation sets
+# (training/validation/data/h100, training/validation2/data/h100).
 #
 #   sh training/data/h100-train/merge.sh      (from the repository root)
 #
-# runs.csv and counters.csv are the suite's rows followed by the first
-# validation set's.  Power of the validation rows measured on 2026-11-24
-# (details.csv's date) is scaled, per SM count, by the suite's idle_spin
-# power over that session's idle_spin power (idle-floor.csv): that session
-# read the board's near-idle floor at 123-124 W where the suite's read
-# 117 W, and two boards (or one board on two days) differ by a factor at
-# every SM count while their ratios agree.  The 2026-11-25 rows were measured
-# with the suite's floor and are kept as they are.  families.csv is the
-# suite's families followed by v1-families.csv (each validation kernel in
-# the suite family of the same algorithm, or a family of its own).
+# runs.csv and counters.csv are the suite's rows followed by each retired
+# set's.  A retired set's power is scaled, per SM count, by the suite's
+# idle_spin power over the idle_spin power of the session that measured
+# it: two boards (or one board on two days) read the near-idle floor up to
+# 17% apart at every SM count while their ratios agree.  First set: the
+# 2026-11-24 rows by that day's floor (idle-floor.csv), the 2026-11-25 rows
+# were measured with the suite's floor and are kept.  Second set: every
+# row by its session's floor (idle-floor.csv; w_nqueens15 by
+# idle-floor-part2.csv, the session it was measured in).  families.csv is
+# the suite's families followed by v1-families.csv and v2-families.csv
+# (each retired kernel in the suite family of the same algorithm, or a
+# family of its own).
 set -eu
 here=training/data/h100-train
 suite=training/data/h100-sm
 v1=training/validation/data/h100
+v2=training/validation2/data/h100
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-awk -F, -v OFS=, '
-  FILENAME == ARGV[1] { if (FNR > 1 && $1 == "idle_spin") suite[$2] = $6; next }
-  FILENAME == ARGV[2] { if (FNR > 1) session[$2] = $6; next }
-  FILENAME == ARGV[3] { if (FNR > 1) day[$1 "," $2] = substr($29, 1, 10); next }
-  FNR == 1 { next }
-  {
-    d = day[$1 "," $2]
-    if (d == "") { print "merge.sh: no date for " $1 " at " $2 " SMs" > "/dev/stderr"; exit 1 }
-    if (d == "2026-11-24") {
-      if (!(($2 in suite) && ($2 in session))) { print "merge.sh: no floor at " $2 > "/dev/stderr"; exit 1 }
-      $6 = sprintf("%.2f", $6 * suite[$2] / session[$2])
-    }
-    print
-  }' "$suite/runs.csv" "$v1/idle-floor.csv" "$v1/details.csv" "$v1/runs.csv" >"$tmp/v1-runs"
-cat "$suite/runs.csv" "$tmp/v1-runs" >"$tmp/runs.csv"
+# scale SESSION_FLOOR WHICH RUNS [EXTRA...]: RUNS' rows (no header) with
+# power scaled by the suite's floor over SESSION_FLOOR's, for the rows
+# WHICH selects (awk, on the row's fields and d, its day from details).
+scale() {
+  floor=$1 which=$2 runs=$3 details=${4:-/dev/null}
+  awk -F, -v OFS=, '
+    FILENAME == ARGV[1] { if (FNR > 1 && $1 == "idle_spin") suite[$2] = $6; next }
+    FILENAME == ARGV[2] { if (FNR > 1) session[$2] = $6; next }
+    FILENAME == ARGV[3] { if (FNR > 1) day[$1 "," $2] = substr($29, 1, 10); next }
+    FNR == 1 { next }
+    {
+      d = day[$1 "," $2]
+      if ('"$which"') {
+        if (!(($2 in suite) && ($2 in session))) {
+          print "merge.sh: no floor at " $2 " SMs for " $1 > "/dev/stderr"; exit 1
+        }
+        $6 = sprintf("%.2f", $6 * suite[$2] / session[$2])
+      }
+      print
+    }' "$suite/runs.csv" "$floor" "$details" "$runs"
+}
+
+scale "$v1/idle-floor.csv" 'd == "2026-11-24"' "$v1/runs.csv" "$v1/details.csv" >"$tmp/v1-runs"
+awk -F, 'FNR == 1 || $1 != "w_nqueens15"' "$v2/runs.csv" >"$tmp/v2-main"
+awk -F, 'FNR == 1 || $1 == "w_nqueens15"' "$v2/runs.csv" >"$tmp/v2-part2"
+scale "$v2/idle-floor.csv" 1 "$tmp/v2-main" >"$tmp/v2-runs"
+scale "$v2/idle-floor-part2.csv" 1 "$tmp/v2-part2" >>"$tmp/v2-runs"
+cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" >"$tmp/runs.csv"
 
 head -1 "$suite/counters.csv" >"$tmp/h1"
-head -1 "$v1/counters.csv" | cmp -s - "$tmp/h1" ||
-  { echo "merge.sh: the two counters.csv headers differ" >&2; exit 1; }
-{ cat "$suite/counters.csv"; tail -n +2 "$v1/counters.csv"; } >"$tmp/counters.csv"
-{ cat "$suite/families.csv"; tail -n +2 "$here/v1-families.csv"; } >"$tmp/families.csv"
+for f in "$v1/counters.csv" "$v2/counters.csv"; do
+  head -1 "$f" | cmp -s - "$tmp/h1" ||
+    { echo "merge.sh: $f's header differs from the suite's" >&2; exit 1; }
+done
+{ cat "$suite/counters.csv"; tail -n +2 "$v1/counters.csv"; tail -n +2 "$v2/counters.csv"; } >"$tmp/counters.csv"
+{ cat "$suite/families.csv"; tail -n +2 "$here/v1-families.csv"; tail -n +2 "$here/v2-families.csv"; } >"$tmp/families.csv"
+
+# Every kernel of runs.csv has a family, and no family line names a kernel
+# that was not measured.
+awk -F, 'FILENAME == ARGV[1] { if (FNR > 1) fam[$1] = 1; next }
+         FNR > 1 && !($1 in fam) && !($1 in said) { said[$1] = 1; print "merge.sh: " $1 " has no family" > "/dev/stderr"; bad = 1 }
+         END { exit bad }' "$tmp/families.csv" "$tmp/runs.csv"
 
 for f in runs.csv counters.csv families.csv; do mv "$tmp/$f" "$here/$f"; done
 echo "merge.sh: $(($(wc -l <"$here/runs.csv") - 1)) runs rows, $(($(wc -l <"$here/counters.csv") - 1)) counters rows"
