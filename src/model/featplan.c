@@ -24,6 +24,8 @@ typedef struct vocabulary {
   const char *blocks[2];
   const char *blocks_per_sm;
   const char *dram[4];
+  const char *pipes[SP_PIPES_MAX]; /* busy percentages of the SMs' pipes */
+  const char *sm_active;           /* percentage of the time the SMs were active */
   term t[SP_FEATURES_MAX];
   size_t nt;
 } vocabulary;
@@ -34,6 +36,8 @@ static const vocabulary NSIGHT = {
     {"grid_blocks", "work_groups"},
     "blocks_per_sm",
     {"read_bw_gbs", "write_bw_gbs"},
+    {"valu_busy_pct", "fma_busy_pct", "fp64_busy_pct", "xu_busy_pct", "mem_unit_busy_pct"},
+    "sm_active_pct",
     {{{"mem_time_pct"}, {NULL}, 0, 0},
      {{"read_bw_gbs", "write_bw_gbs"}, {NULL}, 0, 0},
      {{"l2_busy_pct"}, {NULL}, 0, 0},
@@ -70,6 +74,8 @@ static const vocabulary NVPROF = {
     {"num_blocks", NULL},
     NULL,
     {"dram_read_throughput", "dram_write_throughput"},
+    {NULL},
+    NULL,
     {{{"dram_read_throughput", "dram_write_throughput"}, {NULL}, 0, 0},
      {{"l2_read_throughput", "l2_write_throughput"}, {NULL}, 0, 0},
      {{"ipc"}, {NULL}, 0, 0},
@@ -132,6 +138,9 @@ static int try_vocabulary(const vocabulary *v, const char *const *names, size_t 
   plan->nfeat = f + (plan->base_cu > 0);
   plan->blocks_per_sm = v->blocks_per_sm ? find(names, n, v->blocks_per_sm) : -1;
   map_names(names, n, v->dram, plan->dram);
+  for (int i = 0; i < SP_PIPES_MAX; i++)
+    plan->pipes[i] = v->pipes[i] ? find(names, n, v->pipes[i]) : -1;
+  plan->sm_active = v->sm_active ? find(names, n, v->sm_active) : -1;
   return 0;
 }
 
@@ -151,7 +160,8 @@ void sp__features_plan(const char *const *names, size_t n, int base_cu, sp_featp
   plan->generic = 1;
   plan->ncounters = n;
   plan->nfeat = n + 1;
-  plan->blocks[0] = plan->blocks[1] = plan->blocks_per_sm = -1;
+  plan->blocks[0] = plan->blocks[1] = plan->blocks_per_sm = plan->sm_active = -1;
+  for (int i = 0; i < SP_PIPES_MAX; i++) plan->pipes[i] = -1;
   for (size_t i = 0; i < sizeof GENERIC_DRAM / sizeof GENERIC_DRAM[0]; i++)
     if (map_names(names, n, GENERIC_DRAM[i], plan->dram)) break;
 }
@@ -202,4 +212,18 @@ double sp__features_blocks_per_sm(const sp_featplan *plan, const double *counter
 
 double sp__features_dram(const sp_featplan *plan, const double *counters) {
   return plan->dram[0] >= 0 ? sum(plan->dram, counters) : NAN;
+}
+
+double sp__features_pipe_busy(const sp_featplan *plan, const double *counters) {
+  double busy = 0;
+  for (int i = 0; i < SP_PIPES_MAX; i++) {
+    long c = plan->pipes[i];
+    if (c >= 0 && isfinite(counters[c]) && counters[c] > busy) busy = counters[c];
+  }
+  /* The busy percentages are of the CUs' active cycles: without the
+   * active share there is no bound. */
+  long a = plan->sm_active;
+  if (a < 0 || !isfinite(counters[a]) || counters[a] < 0) return 0;
+  double active = counters[a] > 100 ? 1 : counters[a] / 100;
+  return (busy > 100 ? 1 : busy / 100) * active;
 }

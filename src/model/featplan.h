@@ -18,13 +18,16 @@
  * how many blocks one CU holds at once, when the counters have them: the
  * physical prior and bound of the CU axis need them; and its
  * achieved DRAM traffic (a throughput or a busy fraction at the base), which
- * the physical prior of the clock axes reads as how memory-bound it is. */
+ * the physical prior of the clock axes reads as how memory-bound it is; and
+ * how busy the SMs' busiest pipe was, which bounds how much faster than in
+ * proportion to the CU count the kernel can run on fewer CUs. */
 #ifndef SP_FEATPLAN_H
 #define SP_FEATPLAN_H
 
 #include <stddef.h>
 
 #define SP_FEATURES_MAX 64
+#define SP_PIPES_MAX 5
 
 typedef struct sp_featplan {
   const char *vocabulary; /* "nsight", "nvprof" or "generic" */
@@ -45,6 +48,10 @@ typedef struct sp_featplan {
                                 CU holds at once (-1: none) */
   long dram[4];              /* counters summed for the DRAM traffic
                                 (-1: unused; dram[0] == -1: none) */
+  long pipes[SP_PIPES_MAX];  /* counters giving pipe busy percentages
+                                (-1: unused) */
+  long sm_active;            /* counter giving the SMs' active percentage
+                                (-1: none) */
 } sp_featplan;
 
 /* Chooses the vocabulary for the counters names[0..n) of a model whose
@@ -66,5 +73,13 @@ double sp__features_blocks_per_sm(const sp_featplan *plan, const double *counter
 /* The kernel's DRAM traffic at the base in the vocabulary's unit (a value
  * not measured counts as 0), or NaN when the counters have none. */
 double sp__features_dram(const sp_featplan *plan, const double *counters);
+
+/* The busiest pipe's busy share of the kernel's elapsed time at the base,
+ * averaged over the CUs (its busy percentage times the CUs' active
+ * percentage, over 100^2), in [0, 1]; 0 when the counters do not say
+ * (no pipe or no active percentage).  The
+ * pipe's work stays when CUs are taken away, so on cu CUs the kernel takes
+ * at least busy * cu_base / cu of its base time (at the base clock). */
+double sp__features_pipe_busy(const sp_featplan *plan, const double *counters);
 
 #endif

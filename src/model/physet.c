@@ -16,10 +16,11 @@
 #include "util/fsutil.h"
 #include "util/status.h"
 
-#define PHYSET_MAGIC "physet 4"
+#define PHYSET_MAGIC "physet 5"
+#define PHYSET_MAGIC_V4 "physet 4"
 /* Version 1 files (no clock prior), version 2 files (no CU mode: the block
- * prior) and version 3 files (no novelty measure) still load, and predict
- * as they did. */
+ * prior), version 3 files (no novelty measure) and version 4 files (no pipe
+ * floor) still load, and predict as they did. */
 #define PHYSET_MAGIC_V1 "physet 1"
 #define PHYSET_MAGIC_V2 "physet 2"
 #define PHYSET_MAGIC_V3 "physet 3"
@@ -60,6 +61,7 @@ struct sp_physet {
   double sigma;
   int clock;                    /* the clock prior is on */
   int cu_bounded;               /* CU axis: no prior, capped by the block bound */
+  int pipe_floor;               /* ... and kept above the busiest pipe's bound */
   double clock_w;               /* its weight lambda */
   double s_max, u_mid, u_width; /* u = sigmoid((s / s_max - u_mid) / u_width) */
   /* Per time grid point: its CU count and base/target engine and memory
@@ -79,6 +81,7 @@ void sp__physet_params_init(sp_physet_params *pp) {
   pp->clock_weight = 0.75;
   pp->floor_kernel = NULL;
   pp->cu_mode = SP_PHYSET_CU_AUTO;
+  pp->pipe_floor = 1;
 }
 
 void sp__physet_free(sp_physet *p) {
@@ -136,6 +139,14 @@ static void time_cap(const sp_physet *p, double blocks, double bps, double *cap)
     double clock = p->t_er[i] > p->t_mr[i] ? p->t_er[i] : p->t_mr[i];
     cap[i] = block_bound(blocks, bps, p->t_cu[i], p->base.cu) + log(clock) + CU_BOUND_SLACK;
   }
+}
+
+/* floor[i]: the least the log time ratio may be at grid point i: the
+ * busiest pipe, busy the share busy of the base time on cu_base CUs, does
+ * the same work on the target's CUs at the target's engine clock. */
+static void time_floor(const sp_physet *p, double busy, double *floor) {
+  for (size_t i = 0; i < p->gsize[SP_TIME]; i++)
+    floor[i] = log(busy * p->base.cu / p->t_cu[i] * p->t_er[i]);
 }
 
 static void time_prior(const sp_physet *p, double blocks, double dram, double *prior) {
@@ -345,6 +356,7 @@ static void choose_cu_mode(fitter *f, const sp_physet_params *pp) {
   for (size_t j = 0; j < f->d->n; j++) known = known && f->blocks[j] >= 1 && f->bps[j] >= 1;
   f->p->cu_bounded =
       pp->cu_mode == SP_PHYSET_CU_BOUNDED || (pp->cu_mode == SP_PHYSET_CU_AUTO && known);
+  f->p->pipe_floor = f->p->cu_bounded && pp->pipe_floor;
 }
 
 static int fit_time(fitter *f, const sp_physet_params *pp) {
@@ -494,6 +506,7 @@ typedef struct wval {
 typedef struct scratch {
   double *w, *prior, *mean, *corr;
   double *cap;     /* most the log ratio may be at each point, or NULL */
+  double *floor;   /* least the log ratio may be at each point, or NULL */
   double *extra;   /* squared width added to the interval (extra_width) */
   wval *pairs;     /* n: residuals and weights, sorted for the interval */
   double *obs_val; /* residual seen at each observed grid point */
@@ -507,6 +520,7 @@ static void scratch_free(scratch *s) {
   free(s->mean);
   free(s->corr);
   free(s->cap);
+  free(s->floor);
   free(s->extra);
   free(s->pairs);
   free(s->obs_val);
@@ -643,17 +657,20 @@ static void tails(const sp_physet *p, sp_quantity q, const double *w, size_t i, 
   if (isinf(*lo) && k) *lo = buf[k - 1].v;
 }
 
-/* Keeps the mean residual under the cap, before the correction sees it:
- * the prediction still passes through every measured point. */
-static void apply_cap(const sp_physet *p, sp_quantity q, scratch *s) {
-  for (size_t i = 0; s->cap && i < p->gsize[q]; i++)
-    if (s->prior[i] + s->mean[i] > s->cap[i]) s->mean[i] = s->cap[i] - s->prior[i];
-}
-
-/* prior + residual, capped, at grid point i. */
+/* prior + residual at grid point i, kept above the floor and under the cap
+ * (the cap wins where measurement noise puts the floor above it). */
 static double capped(const scratch *s, size_t i, double residual) {
   double v = s->prior[i] + residual;
+  if (s->floor && v < s->floor[i]) v = s->floor[i];
   return s->cap && v > s->cap[i] ? s->cap[i] : v;
+}
+
+/* Keeps the mean residual between the floor and the cap, before the
+ * correction sees it: the prediction still passes through every measured
+ * point. */
+static void apply_cap(const sp_physet *p, sp_quantity q, scratch *s) {
+  for (size_t i = 0; (s->cap || s->floor) && i < p->gsize[q]; i++)
+    s->mean[i] = capped(s, i, s->mean[i]) - s->prior[i];
 }
 
 /* extra[i]: the squared width, in log units, that the interval at grid
@@ -676,15 +693,15 @@ static void extra_width(const sp_physet *p, sp_quantity q, const scratch *s, dou
 
 /* The interval at grid point i around the log ratio mid: the half widths
  * dl and dh widened by extra in quadrature, the upper end kept under the
- * cap (log units, INFINITY for none). */
+ * cap and the lower end above the floor (log units, +-INFINITY for none). */
 static void widen(double base_value, double mid, double dl, double dh, double extra, double cap,
-                  double *lo, double *hi) {
+                  double floor, double *lo, double *hi) {
   if (extra < 0) {
     *lo = *hi = base_value * exp(mid);
     return;
   }
-  double h = mid + sqrt(dh * dh + extra);
-  *lo = base_value * exp(mid - sqrt(dl * dl + extra));
+  double h = mid + sqrt(dh * dh + extra), l = mid - sqrt(dl * dl + extra);
+  *lo = base_value * exp(l > floor ? l : floor < mid ? floor : mid);
   *hi = base_value * exp(h < cap ? h : cap > mid ? cap : mid);
 }
 
@@ -697,14 +714,15 @@ static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const do
     double ql, qh;
     tails(p, q, w, i, s->pairs, &ql, &qh);
     double l = capped(s, i, ql) + c, h = capped(s, i, qh) + c;
-    widen(base_value, mid, mid - l, h - mid, s->extra[i], s->cap ? s->cap[i] + c : INFINITY, &lo[i],
-          &hi[i]);
+    widen(base_value, mid, mid - l, h - mid, s->extra[i], s->cap ? s->cap[i] + c : INFINITY,
+          s->floor ? s->floor[i] + c : -INFINITY, &lo[i], &hi[i]);
   }
 }
 
 /* What the counters say about the kernel's launch and memory traffic. */
 typedef struct shape {
   double blocks, bps, dram;
+  double busy; /* the busiest pipe's share of the base time (featplan.h) */
 } shape;
 
 static int predict_time(const sp_physet *p, const sp_observation *obs, const double *feat,
@@ -718,6 +736,13 @@ static int predict_time(const sp_physet *p, const sp_observation *obs, const dou
       return SP_ENOMEM;
     }
     time_cap(p, sh->blocks, sh->bps, s.cap);
+  }
+  if (p->pipe_floor && sh->busy > 0) {
+    if (!(s.floor = malloc(g * sizeof *s.floor))) {
+      scratch_free(&s);
+      return SP_ENOMEM;
+    }
+    time_floor(p, sh->busy, s.floor);
   }
   sp__forest_weights(p->forest[SP_TIME], feat, s.w);
   time_prior(p, sh->blocks, sh->dram, s.prior);
@@ -753,7 +778,7 @@ static void finish_power(const sp_physet *p, const scratch *s, const double *w, 
     double dl = s->mean[i] - ql, dp = s->prior[i] - pa[i];
     double dh = qh - s->mean[i], dq = pb[i] - s->prior[i];
     widen(base_value, mid, sqrt(dl * dl + dp * dp), sqrt(dh * dh + dq * dq), s->extra[i], INFINITY,
-          &lo[i], &hi[i]);
+          -INFINITY, &lo[i], &hi[i]);
   }
 }
 
@@ -823,7 +848,8 @@ int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *
   sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, feat);
   shape sh = {sp__features_blocks(&p->plan, obs->counters),
               sp__features_blocks_per_sm(&p->plan, obs->counters),
-              sp__features_dram(&p->plan, obs->counters)};
+              sp__features_dram(&p->plan, obs->counters),
+              sp__features_pipe_busy(&p->plan, obs->counters)};
   int st = q == SP_TIME ? predict_time(p, obs, feat, &sh, out, lo, hi)
                         : predict_power(p, obs, feat, &sh, out, lo, hi);
   if (feat != stackf) free(feat);
@@ -876,7 +902,8 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
     fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
   else
     fprintf(af.fp, "clock none\n");
-  fprintf(af.fp, "cu %s\ntrain %zu\n", p->cu_bounded ? "bounded" : "blocks", p->n);
+  fprintf(af.fp, "cu %s\npipes %s\ntrain %zu\n", p->cu_bounded ? "bounded" : "blocks",
+          p->pipe_floor ? "floor" : "none", p->n);
   write_quantity(p, SP_TIME, af.fp);
   if (p->has_power)
     write_quantity(p, SP_POWER, af.fp);
@@ -963,12 +990,17 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
   int v1, v2;
   r->line++;
   if (getline(&r->buf, &r->cap, r->fp) <= 0 ||
-      (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V3 "\n") &&
-       strcmp(r->buf, PHYSET_MAGIC_V2 "\n") && strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
+      (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V4 "\n") &&
+       strcmp(r->buf, PHYSET_MAGIC_V3 "\n") && strcmp(r->buf, PHYSET_MAGIC_V2 "\n") &&
+       strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
     return sp__mf_bad(r, "not a physet method file (or another version)");
   v1 = !strcmp(r->buf, PHYSET_MAGIC_V1 "\n");
   v2 = !strcmp(r->buf, PHYSET_MAGIC_V2 "\n");
-  r->version = v1 ? 1 : v2 ? 2 : strcmp(r->buf, PHYSET_MAGIC_V3 "\n") ? 4 : 3;
+  r->version = v1                                      ? 1
+               : v2                                    ? 2
+               : !strcmp(r->buf, PHYSET_MAGIC_V3 "\n") ? 3
+               : !strcmp(r->buf, PHYSET_MAGIC_V4 "\n") ? 4
+                                                       : 5;
   if (!(s = sp__mf_line(r, "vocabulary")) || sscanf(s, " %31s features %zu", voc, &nf) != 2 ||
       strcmp(voc, p->plan.vocabulary) || nf != p->plan.nfeat)
     return sp__mf_bad(r, "the features do not match the model's counters");
@@ -990,6 +1022,11 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
     if (!(s = sp__mf_line(r, "cu")) || (strcmp(s, " bounded\n") && strcmp(s, " blocks\n")))
       return sp__mf_bad(r, "expected 'cu bounded' or 'cu blocks'");
     p->cu_bounded = !strcmp(s, " bounded\n");
+  }
+  if (r->version >= 5) {
+    if (!(s = sp__mf_line(r, "pipes")) || (strcmp(s, " floor\n") && strcmp(s, " none\n")))
+      return sp__mf_bad(r, "expected 'pipes floor' or 'pipes none'");
+    p->pipe_floor = !strcmp(s, " floor\n");
   }
   if (!(s = sp__mf_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n || p->n > 1000000)
     return sp__mf_bad(r, "the training kernel count is missing or out of range");

@@ -60,10 +60,12 @@ typedef struct sp_physet_params {
   double sigma;             /* reweighting width, log units */
   double clock_weight;      /* lambda of the clock prior, [0, 1]; 0: none */
   const char *floor_kernel; /* kernel whose power is the floor, or NULL */
+  int pipe_floor;           /* with a bounded CU axis, keep time above the
+                               busiest pipe's bound (featplan.h) */
 } sp_physet_params;
 
 /* The forest defaults, sigma 0.05, clock weight 0.75, no floor kernel,
- * CU mode AUTO. */
+ * CU mode AUTO, the pipe floor on. */
 void sp__physet_params_init(sp_physet_params *pp);
 
 /* Training input: kernels[0..n) of ds, measured at base, over the time grid

@@ -3,7 +3,10 @@
 # physet_h100.sh: the physet method on the project's H100 SM-count data
 # (training/data/h100-sm): the launch shape turns the CU axis "bounded";
 # the block bound caps what a grid smaller than the SM count can do; a
-# model trained on 45-column counters refuses a 34-column file; --floor-w anchors power on
+# busiest pipe keeps a pipe-bound kernel from running faster than its pipe
+# allows (and a version 4 method file, without that floor, still loads and
+# predicts as it did); a model trained on 45-column counters refuses a
+# 34-column file; --floor-w anchors power on
 # the user's floor and refuses a value that is not a positive number.
 # Skips (77) when the data is not in the source tree (a distribution
 # tarball without it).
@@ -16,6 +19,7 @@ sp train --quiet --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
   --base $HB --clusters 4 --epochs 50 --restarts 2 --floor-kernel idle_spin --out "$WORK/model"
 [ "$rc" -eq 0 ] || fail "train on the H100 data: $(cat "$WORK/err")"
 grep -q '^cu bounded$' "$WORK/model/method-physet.txt" || fail "the CU axis is not bounded"
+grep -q '^pipes floor$' "$WORK/model/method-physet.txt" || fail "no pipe floor in the method file"
 grep -q '^vocabulary nsight features 28$' "$WORK/model/method-physet.txt" ||
   fail "expected 28 nsight features: $(sed -n 2p "$WORK/model/method-physet.txt")"
 
@@ -44,6 +48,36 @@ for cu in 8 16 32 64 128; do
   awk -v r="$(ratio "$WORK/out" stream_copy $cu)" 'BEGIN { exit !(r <= 1.0501) }' ||
     fail "4 blocks at $cu SMs: ratio $(ratio "$WORK/out" stream_copy $cu) above the bound"
 done
+
+# The same thousands-of-blocks stream_copy with its FMA pipe busy 95% of
+# the time on every SM: the pipe's work cannot be done on 8 SMs in less than
+# 0.95 * 132 / 8 = 15.7 times the base time, whatever similar kernels do.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i; print; next }
+  $1 == "stream_copy" { $c["fma_busy_pct"] = 95; $c["sm_active_pct"] = 100 }
+  { print }' OFS=, "$H100/counters.csv" >busy.csv
+sp predict --model "$WORK/model" --runs "$H100/runs.csv" --counters busy.csv \
+  --kernel stream_copy --target all --format csv
+[ "$rc" -eq 0 ] || fail "predict the pipe-bound stream_copy: $(cat "$WORK/err")"
+busy8=$(ratio "$WORK/out" stream_copy 8)
+awk -v r="$busy8" 'BEGIN { exit !(r >= 0.95 * 132 / 8 * 0.9999) }' ||
+  fail "pipe-bound stream_copy at 8 SMs: ratio $busy8, below the pipe floor 15.7"
+
+# A version 4 method file (no pipes line) loads and predicts without the
+# floor: the same kernel falls back to what its neighbours say.
+cp -R "$WORK/model" "$WORK/v4"
+sed -e '1s/^physet 5$/physet 4/' -e '/^pipes /d' "$WORK/model/method-physet.txt" \
+  >"$WORK/v4/method-physet.txt"
+# ... with the manifest's checksums redone, as an older scalepredict wrote them.
+sum=$(sha256sum "$WORK/v4/method-physet.txt" | cut -d' ' -f1)
+sed -e '$d' -e "s/^\(method physet file method-physet.txt sha256 \).*/\1$sum/" \
+  "$WORK/model/manifest.txt" >"$WORK/v4/manifest.txt"
+echo "sha256 $(sha256sum <"$WORK/v4/manifest.txt" | cut -d' ' -f1)" >>"$WORK/v4/manifest.txt"
+sp predict --model "$WORK/v4" --runs "$H100/runs.csv" --counters busy.csv \
+  --kernel stream_copy --target all --format csv
+[ "$rc" -eq 0 ] || fail "predict with a version 4 method file: $(cat "$WORK/err")"
+v4ratio=$(ratio "$WORK/out" stream_copy 8)
+awk -v a="$v4ratio" -v b="$busy8" 'BEGIN { exit !(a < b * 0.95) }' ||
+  fail "the version 4 file predicts $v4ratio at 8 SMs, the floor $busy8: the floor leaked into it"
 
 # Counters without the launch and activity columns (the first 34): refused,
 # naming the first missing column, since a feature read as 0 would describe
