@@ -141,7 +141,17 @@ static int try_vocabulary(const vocabulary *v, const char *const *names, size_t 
   for (int i = 0; i < SP_PIPES_MAX; i++)
     plan->pipes[i] = v->pipes[i] ? find(names, n, v->pipes[i]) : -1;
   plan->sm_active = v->sm_active ? find(names, n, v->sm_active) : -1;
+  int pipe = 0;
+  for (int i = 0; i < SP_PIPES_MAX; i++) pipe = pipe || plan->pipes[i] >= 0;
+  plan->pipe_feature = pipe && plan->sm_active >= 0;
+  plan->nfeat += (size_t)plan->pipe_feature;
   return 0;
+}
+
+void sp__features_without_pipe(sp_featplan *plan) {
+  if (!plan->pipe_feature) return;
+  plan->pipe_feature = 0;
+  plan->nfeat--;
 }
 
 /* DRAM traffic for the generic vocabulary: the first of these found (DCGM's
@@ -162,6 +172,7 @@ void sp__features_plan(const char *const *names, size_t n, int base_cu, sp_featp
   plan->nfeat = n + 1;
   plan->blocks[0] = plan->blocks[1] = plan->blocks_per_sm = plan->sm_active = -1;
   for (int i = 0; i < SP_PIPES_MAX; i++) plan->pipes[i] = -1;
+  plan->pipe_feature = 0;
   for (size_t i = 0; i < sizeof GENERIC_DRAM / sizeof GENERIC_DRAM[0]; i++)
     if (map_names(names, n, GENERIC_DRAM[i], plan->dram)) break;
 }
@@ -183,8 +194,9 @@ void sp__features_compute(const sp_featplan *plan, const double *counters, doubl
       f[c + 1] = isfinite(counters[c]) ? asinh(counters[c]) : 0;
     return;
   }
-  size_t last = plan->nfeat - (plan->base_cu > 0);
+  size_t last = plan->nfeat - (plan->base_cu > 0) - (size_t)plan->pipe_feature;
   if (plan->base_cu > 0) f[last] = log1p(sp__features_blocks(plan, counters) / plan->base_cu);
+  if (plan->pipe_feature) f[plan->nfeat - 1] = sp__features_pipe_busy(plan, counters);
   for (size_t i = 1; i < last; i++) {
     double v = sum(plan->num[i], counters);
     if (plan->den[i][0] >= 0) {

@@ -52,6 +52,8 @@ typedef struct sp_featplan {
                                 (-1: unused) */
   long sm_active;            /* counter giving the SMs' active percentage
                                 (-1: none) */
+  int pipe_feature;          /* the last feature is the busiest pipe's
+                                busy share (sp__features_pipe_busy) */
 } sp_featplan;
 
 /* Chooses the vocabulary for the counters names[0..n) of a model whose
@@ -73,6 +75,10 @@ double sp__features_blocks_per_sm(const sp_featplan *plan, const double *counter
 /* The kernel's DRAM traffic at the base in the vocabulary's unit (a value
  * not measured counts as 0), or NaN when the counters have none. */
 double sp__features_dram(const sp_featplan *plan, const double *counters);
+
+/* Leaves the busiest pipe's busy share out of the features (for method
+ * files written before it was one). */
+void sp__features_without_pipe(sp_featplan *plan);
 
 /* The busiest pipe's busy share of the kernel's elapsed time at the base,
  * averaged over the CUs (its busy percentage times the CUs' active

@@ -1003,6 +1003,7 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
                : !strcmp(r->buf, PHYSET_MAGIC_V3 "\n") ? 3
                : !strcmp(r->buf, PHYSET_MAGIC_V4 "\n") ? 4
                                                        : 5;
+  if (r->version < 5) sp__features_without_pipe(&p->plan); /* not a feature before */
   if (!(s = sp__mf_line(r, "vocabulary")) || sscanf(s, " %31s features %zu", voc, &nf) != 2 ||
       strcmp(voc, p->plan.vocabulary) || nf != p->plan.nfeat)
     return sp__mf_bad(r, "the features do not match the model's counters");

@@ -20,8 +20,8 @@ sp train --quiet --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
 [ "$rc" -eq 0 ] || fail "train on the H100 data: $(cat "$WORK/err")"
 grep -q '^cu bounded$' "$WORK/model/method-physet.txt" || fail "the CU axis is not bounded"
 grep -q '^pipes floor$' "$WORK/model/method-physet.txt" || fail "no pipe floor in the method file"
-grep -q '^vocabulary nsight features 28$' "$WORK/model/method-physet.txt" ||
-  fail "expected 28 nsight features: $(sed -n 2p "$WORK/model/method-physet.txt")"
+grep -q '^vocabulary nsight features 29$' "$WORK/model/method-physet.txt" ||
+  fail "expected 29 nsight features: $(sed -n 2p "$WORK/model/method-physet.txt")"
 
 # ratio FILE KERNEL CU: predicted time at CU SMs over the base time.
 ratio() {
@@ -62,22 +62,18 @@ busy8=$(ratio "$WORK/out" stream_copy 8)
 awk -v r="$busy8" 'BEGIN { exit !(r >= 0.95 * 132 / 8 * 0.9999) }' ||
   fail "pipe-bound stream_copy at 8 SMs: ratio $busy8, below the pipe floor 15.7"
 
-# A version 4 method file (no pipes line) loads and predicts without the
-# floor: the same kernel falls back to what its neighbours say.
-cp -R "$WORK/model" "$WORK/v4"
-sed -e '1s/^physet 5$/physet 4/' -e '/^pipes /d' "$WORK/model/method-physet.txt" \
-  >"$WORK/v4/method-physet.txt"
-# ... with the manifest's checksums redone, as an older scalepredict wrote them.
-sum=$(sha256sum "$WORK/v4/method-physet.txt" | cut -d' ' -f1)
-sed -e '$d' -e "s/^\(method physet file method-physet.txt sha256 \).*/\1$sum/" \
-  "$WORK/model/manifest.txt" >"$WORK/v4/manifest.txt"
-echo "sha256 $(sha256sum <"$WORK/v4/manifest.txt" | cut -d' ' -f1)" >>"$WORK/v4/manifest.txt"
-sp predict --model "$WORK/v4" --runs "$H100/runs.csv" --counters busy.csv \
-  --kernel stream_copy --target all --format csv
+# A version 4 method file (tests/data/physet-v4: 14 suite kernels, written
+# by the scalepredict of commit fccea36, before the pipe floor and its
+# feature) loads and predicts without either: the same pipe-bound kernel
+# is not held at the floor.
+V4=${SP_TOP_SRCDIR:-$sp_here/../..}/tests/data/physet-v4
+grep -q '^physet 4$' "$V4/method-physet.txt" || fail "$V4 is not a version 4 method file"
+sp predict --model "$V4" --runs "$H100/runs.csv" --counters busy.csv \
+  --kernel stream_copy --target all --format csv --method physet
 [ "$rc" -eq 0 ] || fail "predict with a version 4 method file: $(cat "$WORK/err")"
 v4ratio=$(ratio "$WORK/out" stream_copy 8)
-awk -v a="$v4ratio" -v b="$busy8" 'BEGIN { exit !(a < b * 0.95) }' ||
-  fail "the version 4 file predicts $v4ratio at 8 SMs, the floor $busy8: the floor leaked into it"
+awk -v a="$v4ratio" 'BEGIN { exit !(a > 1 && a < 15) }' ||
+  fail "the version 4 file predicts $v4ratio at 8 SMs: the pipe floor leaked into it"
 
 # Counters without the launch and activity columns (the first 34): refused,
 # naming the first missing column, since a feature read as 0 would describe
