@@ -549,6 +549,26 @@ static const kdesc SUITE[] = {
       100 + 28),
     K("busy_spin", "floor", "132 one-warp blocks spinning on the timer for 2 ms (CUDA only)",
       setup_floor, 1),
+    /* Added for behaviours the suite lacked (docs/kernels.md, "Appends, multi-stream
+     * stencils, persistent groups and big blocks"). */
+    K("append_p2", "atomic",
+      "stream compaction: 2% of 8M elements appended through one atomic counter", setup_append,
+      APPEND_PARAM(APP_ITEM, 2)),
+    K("append_p25", "atomic",
+      "stream compaction: 25% of 8M elements appended through one atomic counter", setup_append,
+      APPEND_PARAM(APP_ITEM, 25)),
+    K("append_p100", "atomic",
+      "stream compaction: every one of 8M elements appended through one atomic counter",
+      setup_append, APPEND_PARAM(APP_ITEM, 100)),
+    K("append_queue_p25", "atomic",
+      "25% of 8M elements appended through one counter picked per element: one atomic each",
+      setup_append, APPEND_PARAM(APP_QUEUE, 25)),
+    K("append_warp_p25", "atomic",
+      "25% of 8M elements appended with warp-aggregated atomics on one counter (CUDA only)",
+      setup_append, APPEND_PARAM(APP_WARP, 25)),
+    K("append_pairs_p25", "atomic",
+      "neighbour list: 2M points test 16 candidates each, 25% of the pairs appended to one counter",
+      setup_append, APPEND_PARAM(APP_PAIRS, 25)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

@@ -186,6 +186,7 @@ SP_SETUP(setup_tc);
 SP_SETUP(setup_occ);
 SP_SETUP(setup_vec);
 SP_SETUP(setup_shape);
+SP_SETUP(setup_append);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -215,5 +216,7 @@ enum { VEC_RD4 = 1, VEC_WR4, VEC_ROT };
 #define VEC_PARAM(kind, grid) ((kind)*10000 + (grid))
 enum { SHAPE_COPY = 1, SHAPE_TRIAD, SHAPE_SPMV_PL };
 #define SHAPE_PARAM(kind, value) ((kind)*100000 + (value))
+enum { APP_ITEM = 1, APP_QUEUE, APP_WARP, APP_PAIRS };
+#define APPEND_PARAM(kind, percent) ((kind)*1000 + (percent))
 
 #endif /* SP_SUITE_H */
