@@ -569,6 +569,15 @@ static const kdesc SUITE[] = {
     K("append_pairs_p25", "atomic",
       "neighbour list: 2M points test 16 candidates each, 25% of the pairs appended to one counter",
       setup_append, APPEND_PARAM(APP_PAIRS, 25)),
+    K("lbm_d2q9", "bandwidth",
+      "lattice-Boltzmann D2Q9 step on 4096x2048, SoA: 9 streams read, 9 written", setup_lbm,
+      LBM_PARAM(LBM_D2Q9, 0)),
+    K("lbm_d3q19", "bandwidth",
+      "lattice-Boltzmann D3Q19 step on 128x128x256, SoA: 19 streams read, 19 written", setup_lbm,
+      LBM_PARAM(LBM_D3Q19, 0)),
+    K("lbm_d3q19_f64", "bandwidth",
+      "lattice-Boltzmann D3Q19 step in double on 128^3, SoA: 19 streams read, 19 written",
+      setup_lbm, LBM_PARAM(LBM_D3Q19, 1)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

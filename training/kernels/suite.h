@@ -187,6 +187,7 @@ SP_SETUP(setup_occ);
 SP_SETUP(setup_vec);
 SP_SETUP(setup_shape);
 SP_SETUP(setup_append);
+SP_SETUP(setup_lbm);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -218,5 +219,7 @@ enum { SHAPE_COPY = 1, SHAPE_TRIAD, SHAPE_SPMV_PL };
 #define SHAPE_PARAM(kind, value) ((kind)*100000 + (value))
 enum { APP_ITEM = 1, APP_QUEUE, APP_WARP, APP_PAIRS };
 #define APPEND_PARAM(kind, percent) ((kind)*1000 + (percent))
+enum { LBM_D2Q9 = 1, LBM_D3Q19 };
+#define LBM_PARAM(lattice, f64) ((lattice)*10 + (f64))
 
 #endif /* SP_SUITE_H */
