@@ -578,6 +578,15 @@ static const kdesc SUITE[] = {
     K("lbm_d3q19_f64", "bandwidth",
       "lattice-Boltzmann D3Q19 step in double on 128^3, SoA: 19 streams read, 19 written",
       setup_lbm, LBM_PARAM(LBM_D3Q19, 1)),
+    K("star3d_13pt", "bandwidth",
+      "3-D 13-point star (radius 2), z register queue, 192 groups of 1024 walking z", setup_star3d,
+      STAR3D_PARAM(2, 1)),
+    K("star3d_25pt", "bandwidth",
+      "3-D 25-point star (radius 4), z register queue, 144 groups of 1024 (one per SM)",
+      setup_star3d, STAR3D_PARAM(4, 1)),
+    K("star3d_25pt_z4", "bandwidth",
+      "3-D 25-point star (radius 4), z register queue, z in 4 chunks: 576 groups of 1024",
+      setup_star3d, STAR3D_PARAM(4, 4)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }
