@@ -587,6 +587,15 @@ static const kdesc SUITE[] = {
     K("star3d_25pt_z4", "bandwidth",
       "3-D 25-point star (radius 4), z register queue, z in 4 chunks: 576 groups of 1024",
       setup_star3d, STAR3D_PARAM(4, 4)),
+    K("persist_g16_h512", "occupancy",
+      "16 persistent groups, 128 recurrence steps through a 1 MB L2-resident matrix", setup_persist,
+      PERSIST_PARAM(16, 512, 128)),
+    K("persist_g40_h768", "occupancy",
+      "40 persistent groups, 64 recurrence steps through a 2.25 MB L2-resident matrix",
+      setup_persist, PERSIST_PARAM(40, 768, 64)),
+    K("persist_g96_h1024", "occupancy",
+      "96 persistent groups, 32 recurrence steps through a 4 MB L2-resident matrix", setup_persist,
+      PERSIST_PARAM(96, 1024, 32)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

@@ -189,6 +189,7 @@ SP_SETUP(setup_shape);
 SP_SETUP(setup_append);
 SP_SETUP(setup_lbm);
 SP_SETUP(setup_star3d);
+SP_SETUP(setup_persist);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -223,5 +224,6 @@ enum { APP_ITEM = 1, APP_QUEUE, APP_WARP, APP_PAIRS };
 enum { LBM_D2Q9 = 1, LBM_D3Q19 };
 #define LBM_PARAM(lattice, f64) ((lattice)*10 + (f64))
 #define STAR3D_PARAM(radius, zchunks) ((radius)*100 + (zchunks))
+#define PERSIST_PARAM(groups, hidden, steps) ((groups)*1000000 + (hidden) / 4 * 1000 + (steps))
 
 #endif /* SP_SUITE_H */
