@@ -596,6 +596,18 @@ static const kdesc SUITE[] = {
     K("persist_g96_h1024", "occupancy",
       "96 persistent groups, 32 recurrence steps through a 4 MB L2-resident matrix", setup_persist,
       PERSIST_PARAM(96, 1024, 32)),
+    K("bigblock_norm_b66", "occupancy",
+      "per-image standardisation, 66 images of 2 MiB, one group of 1024 each (two passes)",
+      setup_bigblock, BIGBLOCK_PARAM(BB_NORM, 66)),
+    K("bigblock_norm_b133", "bandwidth",
+      "per-image standardisation, 133 images of 2 MiB, one group of 1024 each (two passes)",
+      setup_bigblock, BIGBLOCK_PARAM(BB_NORM, 133)),
+    K("bigblock_norm_b200", "bandwidth",
+      "per-image standardisation, 200 images of 2 MiB, one group of 1024 each (two passes)",
+      setup_bigblock, BIGBLOCK_PARAM(BB_NORM, 200)),
+    K("bigblock_scale_b133", "bandwidth",
+      "per-image scale and offset, 133 images of 2 MiB, one group of 1024 each", setup_bigblock,
+      BIGBLOCK_PARAM(BB_SCALE, 133)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

@@ -190,6 +190,7 @@ SP_SETUP(setup_append);
 SP_SETUP(setup_lbm);
 SP_SETUP(setup_star3d);
 SP_SETUP(setup_persist);
+SP_SETUP(setup_bigblock);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -225,5 +226,7 @@ enum { LBM_D2Q9 = 1, LBM_D3Q19 };
 #define LBM_PARAM(lattice, f64) ((lattice)*10 + (f64))
 #define STAR3D_PARAM(radius, zchunks) ((radius)*100 + (zchunks))
 #define PERSIST_PARAM(groups, hidden, steps) ((groups)*1000000 + (hidden) / 4 * 1000 + (steps))
+enum { BB_NORM = 1, BB_SCALE };
+#define BIGBLOCK_PARAM(kind, images) ((kind)*10000 + (images))
 
 #endif /* SP_SUITE_H */
