@@ -186,6 +186,11 @@ SP_SETUP(setup_tc);
 SP_SETUP(setup_occ);
 SP_SETUP(setup_vec);
 SP_SETUP(setup_shape);
+SP_SETUP(setup_append);
+SP_SETUP(setup_lbm);
+SP_SETUP(setup_star3d);
+SP_SETUP(setup_persist);
+SP_SETUP(setup_bigblock);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -215,5 +220,13 @@ enum { VEC_RD4 = 1, VEC_WR4, VEC_ROT };
 #define VEC_PARAM(kind, grid) ((kind)*10000 + (grid))
 enum { SHAPE_COPY = 1, SHAPE_TRIAD, SHAPE_SPMV_PL };
 #define SHAPE_PARAM(kind, value) ((kind)*100000 + (value))
+enum { APP_ITEM = 1, APP_QUEUE, APP_WARP, APP_PAIRS };
+#define APPEND_PARAM(kind, percent) ((kind)*1000 + (percent))
+enum { LBM_D2Q9 = 1, LBM_D3Q19 };
+#define LBM_PARAM(lattice, f64) ((lattice)*10 + (f64))
+#define STAR3D_PARAM(radius, zchunks) ((radius)*100 + (zchunks))
+#define PERSIST_PARAM(groups, hidden, steps) ((groups)*1000000 + (hidden) / 4 * 1000 + (steps))
+enum { BB_NORM = 1, BB_SCALE };
+#define BIGBLOCK_PARAM(kind, images) ((kind)*10000 + (images))
 
 #endif /* SP_SUITE_H */
