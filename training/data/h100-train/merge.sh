@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # merge.sh: builds this folder's training set from the suite
 # (training/data/h100-sm) and the retired validation sets
-# (training/validation/data/h100, training/validation2/data/h100).
+# (training/validation/data/h100, training/validation2/data/h100), and the
+# suite entries measured after it (training/data/h100-extra).
 #
 #   sh training/data/h100-train/merge.sh      (from the repository root)
 #
@@ -14,15 +15,19 @@
 # 2026-11-24 rows by that day's floor (idle-floor.csv), the 2026-11-25 rows
 # were measured with the suite's floor and are kept.  Second set: every
 # row by its session's floor (idle-floor.csv; w_nqueens15 by
-# idle-floor-part2.csv, the session it was measured in).  families.csv is
-# the suite's families followed by v1-families.csv and v2-families.csv
-# (each retired kernel in the suite family of the same algorithm, or a
-# family of its own).
+# idle-floor-part2.csv, the session it was measured in).  Extra entries:
+# every row by the floor of its session (idle-floor.csv's session column;
+# a row belongs to the last session that started, by its idle_spin rows'
+# dates, before the row's date in details.csv).  families.csv is the
+# suite's families followed by v1-families.csv, v2-families.csv (each
+# retired kernel in the suite family of the same algorithm or behaviour, or
+# a family of its own) and h100-extra's families.
 set -eu
 here=training/data/h100-train
 suite=training/data/h100-sm
 v1=training/validation/data/h100
 v2=training/validation2/data/h100
+extra=training/data/h100-extra
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -53,15 +58,44 @@ awk -F, 'FNR == 1 || $1 != "w_nqueens15"' "$v2/runs.csv" >"$tmp/v2-main"
 awk -F, 'FNR == 1 || $1 == "w_nqueens15"' "$v2/runs.csv" >"$tmp/v2-part2"
 scale "$v2/idle-floor.csv" 1 "$tmp/v2-main" >"$tmp/v2-runs"
 scale "$v2/idle-floor-part2.csv" 1 "$tmp/v2-part2" >>"$tmp/v2-runs"
-cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" >"$tmp/runs.csv"
+
+# The extra entries, each row by its own session's floor.
+awk -F, -v OFS=, '
+  FILENAME == ARGV[1] { if (FNR > 1 && $1 == "idle_spin") suite[$2] = $6; next }
+  FILENAME == ARGV[2] {
+    if (FNR == 1) next
+    floor[$1 "," $3] = $7
+    if (!($1 in start) || $12 < start[$1]) start[$1] = $12
+    next
+  }
+  FILENAME == ARGV[3] { if (FNR > 1) day[$1 "," $2] = $29; next }
+  FNR == 1 { next }
+  {
+    d = day[$1 "," $2]; s = ""
+    for (k in start) if (start[k] <= d && (s == "" || start[k] > start[s])) s = k
+    if (d == "" || s == "" || !((s "," $2) in floor) || !($2 in suite)) {
+      print "merge.sh: no session floor for " $1 " at " $2 " SMs" > "/dev/stderr"; exit 1
+    }
+    $6 = sprintf("%.2f", $6 * suite[$2] / floor[s "," $2])
+    print
+  }' "$suite/runs.csv" "$extra/idle-floor.csv" "$extra/details.csv" "$extra/runs.csv" >"$tmp/x-runs"
+cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" "$tmp/x-runs" >"$tmp/runs.csv"
 
 head -1 "$suite/counters.csv" >"$tmp/h1"
-for f in "$v1/counters.csv" "$v2/counters.csv"; do
+for f in "$v1/counters.csv" "$v2/counters.csv" "$extra/counters.csv"; do
   head -1 "$f" | cmp -s - "$tmp/h1" ||
     { echo "merge.sh: $f's header differs from the suite's" >&2; exit 1; }
 done
-{ cat "$suite/counters.csv"; tail -n +2 "$v1/counters.csv"; tail -n +2 "$v2/counters.csv"; } >"$tmp/counters.csv"
-{ cat "$suite/families.csv"; tail -n +2 "$here/v1-families.csv"; tail -n +2 "$here/v2-families.csv"; } >"$tmp/families.csv"
+{
+  cat "$suite/counters.csv"
+  for f in "$v1" "$v2" "$extra"; do tail -n +2 "$f/counters.csv"; done
+} >"$tmp/counters.csv"
+{
+  cat "$suite/families.csv"
+  tail -n +2 "$here/v1-families.csv"
+  tail -n +2 "$here/v2-families.csv"
+  tail -n +2 "$extra/families.csv"
+} >"$tmp/families.csv"
 
 # Every kernel of runs.csv has a family, and no family line names a kernel
 # that was not measured.
