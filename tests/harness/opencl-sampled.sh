@@ -3,7 +3,9 @@
 # sp-runner --sampled through OpenCL (pocl's CPU device in CI): sampleable
 # kernels above the threshold are timed on partial grids and extrapolated,
 # the others measured in full, and every row is written with details that
-# say which.
+# say which; --sample-flush always flushes the device's cache before every
+# sampling launch (method sampled:flushed), never does not, and a bad value
+# is refused.
 . "${srcdir:-.}/lib.sh"
 
 "$SP_RUNNER" --backend opencl --kernels stream_copy --cu 1 --engine-mhz 0 \
@@ -27,15 +29,38 @@ head -1 "$scratch/details.csv" | grep -q ',method,sample_waves,full_waves,fit_se
 col() { grep "^$1," "$scratch/details.csv" | cut -d, -f"$2"; }
 method=$(col stream_triad 30)
 case $method in
-  sampled | full:unsettled) ;;
+  sampled | sampled:flushed | full:unsettled) ;;
   *) fail "stream_triad: method '$method'" ;;
 esac
-[ "$(col st3d_7pt 30)" = sampled ] || fail "st3d_7pt not sampled: $(col st3d_7pt 30)"
+case $(col st3d_7pt 30) in
+  sampled | sampled:flushed) ;;
+  *) fail "st3d_7pt not sampled: $(col st3d_7pt 30)" ;;
+esac
 waves=$(col st3d_7pt 31)
 [ "$(echo "$waves" | tr ';' '\n' | wc -l)" -ge 3 ] || fail "st3d_7pt sampled at '$waves'"
 [ "$(col reduce_sum_f32 30)" = full:not-sampleable ] || fail "reduce_sum_f32 not measured in full"
 grep -q 'reduce_sum_f32: measured in full: not marked sampleable' "$scratch/out" ||
   fail "no note for the kernel that is not sampleable"
+
+# The cache flushed before every sampling launch, or never, whatever the
+# buffers' size.
+for flush in always never; do
+  POCL_CPU_MAX_CU_COUNT=1 "$SP_RUNNER" --backend opencl --kernels st3d_7pt --cu 1 \
+    --engine-mhz 0 --memory-mhz 0 --runs "$scratch/runs-$flush.csv" \
+    --detail "$scratch/details-$flush.csv" --size small --min-time-ms 2 --warmup-ms 1 \
+    --power none --sampled --sample-threshold-ms 0 --sample-tolerance 0.2 \
+    --sample-flush $flush >"$scratch/out" 2>&1 ||
+    { cat "$scratch/out" >&2; fail "sp-runner --sample-flush $flush failed"; }
+  got=$(grep '^st3d_7pt,' "$scratch/details-$flush.csv" | cut -d, -f30)
+  case $flush,$got in
+    always,sampled:flushed | never,sampled | *,full:unsettled) ;;
+    *) fail "--sample-flush $flush: method '$got'" ;;
+  esac
+done
+"$SP_RUNNER" --backend opencl --kernels st3d_7pt --cu 1 --runs "$scratch/bad.csv" \
+  --sampled --sample-flush sometimes >/dev/null 2>"$scratch/err" &&
+  fail "--sample-flush sometimes was accepted"
+grep -q -- '--sample-flush' "$scratch/err" || fail "the refusal does not name --sample-flush: $(cat "$scratch/err")"
 
 # Above the threshold nothing is sampled: a full run, said so.
 POCL_CPU_MAX_CU_COUNT=1 "$SP_RUNNER" --backend opencl --kernels st3d_7pt --cu 1 \

@@ -8,7 +8,9 @@
  *
  * Timing protocol: timing_begin(n) prepares n samples; timing_group(k)
  * enqueues one sample of k back-to-back launches; timing_end() waits and
- * returns each sample's device time in milliseconds.
+ * returns each sample's device time in milliseconds.  flush(bytes), between
+ * two timing_group calls, enqueues untimed writes to a scratch buffer so
+ * that the next sample reads its data from memory, not from the cache.
  *
  * Every function returns 0 on success and -1 on failure, with the reason in
  * bk_error(b).
@@ -41,6 +43,7 @@ typedef struct bk_info {
   char api_version[128]; /* platform / CUDA driver API version */
   char pci_bus_id[64];   /* "0000:41:00.0", empty when unknown */
   int compute_units;     /* CUs / SMs of the whole device */
+  size_t cache_bytes;    /* the device's last-level cache (L2), 0: unknown */
   int is_gpu;
   int is_nvidia;
   char cu_method[256]; /* how --cu is applied */
@@ -72,6 +75,9 @@ typedef struct bk_ops {
   int (*timing_begin)(bk *b, kjob *job, int samples);
   int (*timing_group)(bk *b, kjob *job, int launches);
   int (*timing_end)(bk *b, double *sample_ms);
+  /* Enqueues writes of bytes to a scratch buffer (allocated on first use,
+   * kept until close), outside any timed sample. */
+  int (*flush)(bk *b, size_t bytes);
   /* Compiles every named source file (paths, NULL-terminated) without
    * running anything (a GPU is not needed for CUDA: NVRTC alone). */
   int (*compile_only)(const char *const *include_dirs, const char *const *paths, const char *arch,

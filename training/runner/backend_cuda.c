@@ -48,7 +48,8 @@
   X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceGetPCIBusId)        \
   X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)                 \
   X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemAlloc) X(cuMemFree)        \
-  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32) X(cuStreamCreate)         \
+  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32) X(cuMemsetD32Async)      \
+  X(cuStreamCreate)                                                        \
   X(cuStreamDestroy) X(cuStreamSynchronize) X(cuEventCreate)               \
   X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)                       \
   X(cuEventElapsedTime) X(cuLibraryLoadData) X(cuLibraryUnload)            \
@@ -108,8 +109,11 @@ typedef struct bk_cuda {
   CUkernel kernel;
   CUdeviceptr dptr[KJOB_MAX_BUFS];
   void *params[KJOB_MAX_ARGS];
-  CUevent *events;
+  CUevent *events; /* per sample: its start, then its end */
   int samples, enqueued;
+  CUdeviceptr scratch; /* flush's buffer (0: none yet) */
+  size_t scratch_bytes;
+  unsigned flushes;
 } bk_cuda;
 
 static int cufail(bk_cuda *c, const char *what, CUresult rc) {
@@ -358,6 +362,7 @@ static void cuda_close(bk *b) {
   if (c->f.cuCtxSetCurrent && c->primary) {
     c->f.cuCtxSetCurrent(c->primary);
     cuda_release(b, NULL);
+    if (c->scratch) c->f.cuMemFree(c->scratch);
     for (int i = 0; i < c->nlibs; ++i) c->f.cuLibraryUnload(c->libs[i].lib);
     for (int i = 0; i < c->nlevels; ++i) {
       c->f.cuStreamDestroy(c->levels[i].stream);
@@ -386,6 +391,10 @@ static void cuda_info(bk *b, bk_info *info) {
            rtc_major, rtc_minor, c->arch);
   c->f.cuDeviceGetPCIBusId(info->pci_bus_id, sizeof info->pci_bus_id, c->dev);
   info->compute_units = (int)c->sm_all.sm.smCount;
+  int l2 = 0;
+  if (c->f.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, c->dev) == CUDA_SUCCESS &&
+      l2 > 0)
+    info->cache_bytes = (size_t)l2;
   info->is_gpu = 1;
   info->is_nvidia = 1;
   snprintf(info->cu_method, sizeof info->cu_method,
@@ -534,7 +543,7 @@ static int cuda_read(bk *b, kjob *job) {
 }
 
 static void destroy_events(bk_cuda *c) {
-  for (int i = 0; c->events && i <= c->samples; ++i)
+  for (int i = 0; c->events && i < 2 * c->samples; ++i)
     if (c->events[i]) c->f.cuEventDestroy(c->events[i]);
   free(c->events);
   c->events = NULL;
@@ -545,15 +554,14 @@ static int cuda_timing_begin(bk *b, kjob *job, int samples) {
   bk_cuda *c = (bk_cuda *)b;
   (void)job;
   destroy_events(c);
-  c->events = calloc((size_t)samples + 1, sizeof *c->events);
+  c->events = calloc(2 * (size_t)samples, sizeof *c->events);
   if (c->events == NULL) {
     snprintf(c->base.err, sizeof c->base.err, "out of memory");
     return -1;
   }
   c->samples = samples;
-  for (int i = 0; i <= samples; ++i) CK(c->f.cuEventCreate(&c->events[i], CU_EVENT_DEFAULT));
+  for (int i = 0; i < 2 * samples; ++i) CK(c->f.cuEventCreate(&c->events[i], CU_EVENT_DEFAULT));
   c->enqueued = 0;
-  CK(c->f.cuEventRecord(c->events[0], c->cur->stream));
   return 0;
 }
 
@@ -563,10 +571,11 @@ static int cuda_timing_group(bk *b, kjob *job, int launches) {
     snprintf(c->base.err, sizeof c->base.err, "more samples than prepared");
     return -1;
   }
+  CK(c->f.cuEventRecord(c->events[2 * c->enqueued], c->cur->stream));
   for (int j = 0; j < launches; ++j)
     if (cuda_launch(b, job) != 0) return -1;
+  CK(c->f.cuEventRecord(c->events[2 * c->enqueued + 1], c->cur->stream));
   c->enqueued++;
-  CK(c->f.cuEventRecord(c->events[c->enqueued], c->cur->stream));
   return 0;
 }
 
@@ -575,10 +584,30 @@ static int cuda_timing_end(bk *b, double *sample_ms) {
   CK(c->f.cuStreamSynchronize(c->cur->stream));
   for (int s = 0; s < c->enqueued; ++s) {
     float ms = 0.0f;
-    CK(c->f.cuEventElapsedTime(&ms, c->events[s], c->events[s + 1]));
+    CK(c->f.cuEventElapsedTime(&ms, c->events[2 * s], c->events[2 * s + 1]));
     sample_ms[s] = ms;
   }
   destroy_events(c);
+  return 0;
+}
+
+static int cuda_flush(bk *b, size_t bytes) {
+  bk_cuda *c = (bk_cuda *)b;
+  if (c->cur == NULL) {
+    snprintf(c->base.err, sizeof c->base.err, "flush before any SM count was set");
+    return -1;
+  }
+  bytes = (bytes + 3) / 4 * 4;
+  if (c->scratch_bytes < bytes) {
+    if (c->scratch) CK(c->f.cuMemFree(c->scratch));
+    c->scratch = 0;
+    c->scratch_bytes = 0;
+    CK(c->f.cuMemAlloc(&c->scratch, bytes));
+    c->scratch_bytes = bytes;
+  }
+  /* A different value each time: every line is written anew. */
+  CK(c->f.cuMemsetD32Async(c->scratch, 0x5a5a0000u + (++c->flushes & 0xffffu), bytes / 4,
+                           c->cur->stream));
   return 0;
 }
 
@@ -622,6 +651,7 @@ const bk_ops bk_cuda_ops = {
     cuda_timing_begin,
     cuda_timing_group,
     cuda_timing_end,
+    cuda_flush,
     cuda_compile_only,
     cuda_groups_per_cu,
 };

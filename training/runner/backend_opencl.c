@@ -35,6 +35,9 @@ typedef struct bk_cl {
   /* timing */
   cl_event *first, *last;
   int samples, enqueued;
+  cl_mem scratch; /* flush's buffer (NULL: none yet) */
+  size_t scratch_bytes;
+  cl_uint flushes;
 } bk_cl;
 
 static int fail(bk_cl *c, const char *what, cl_int rc) {
@@ -181,6 +184,7 @@ static void cl_close(bk *b) {
   bk_cl *c = (bk_cl *)b;
   if (c == NULL) return;
   cl_release(b, NULL);
+  if (c->scratch) clReleaseMemObject(c->scratch);
   for (int i = 0; i < c->nprograms; ++i) clReleaseProgram(c->programs[i].prog);
   if (c->queue) clReleaseCommandQueue(c->queue);
   if (c->ctx) clReleaseContext(c->ctx);
@@ -208,6 +212,10 @@ static void cl_info(bk *b, bk_info *info) {
   clGetDeviceInfo(c->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
   clGetDeviceInfo(c->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
   info->compute_units = (int)cus;
+  cl_ulong cache = 0;
+  if (clGetDeviceInfo(c->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL) ==
+      CL_SUCCESS)
+    info->cache_bytes = (size_t)cache;
   info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
   info->is_nvidia = strstr(info->vendor, "NVIDIA") != NULL;
   snprintf(info->cu_method, sizeof info->cu_method,
@@ -421,8 +429,26 @@ static int cl_groups_per_cu(bk *b, kjob *job, int *groups) {
   return 0;
 }
 
+static int cl_flush(bk *b, size_t bytes) {
+  bk_cl *c = (bk_cl *)b;
+  cl_int rc = CL_SUCCESS;
+  bytes = (bytes + 3) / 4 * 4;
+  if (c->scratch_bytes < bytes) {
+    if (c->scratch) clReleaseMemObject(c->scratch);
+    c->scratch_bytes = 0;
+    c->scratch = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    if (rc != CL_SUCCESS) return fail(c, "clCreateBuffer", rc);
+    c->scratch_bytes = bytes;
+  }
+  /* A different value each time: every line is written anew. */
+  cl_uint v = 0x5a5a0000u + (++c->flushes & 0xffffu);
+  rc = clEnqueueFillBuffer(c->queue, c->scratch, &v, sizeof v, 0, bytes, 0, NULL, NULL);
+  if (rc != CL_SUCCESS) return fail(c, "clEnqueueFillBuffer", rc);
+  return 0;
+}
+
 const bk_ops bk_opencl_ops = {
-    "opencl",        cl_open,       cl_close,        cl_info,          cl_set_cu,  cl_accepts,
-    cl_prepare,      cl_reset,      cl_launch,       cl_read,          cl_release, cl_timing_begin,
-    cl_timing_group, cl_timing_end, cl_compile_only, cl_groups_per_cu,
+    "opencl",        cl_open,       cl_close,  cl_info,         cl_set_cu,        cl_accepts,
+    cl_prepare,      cl_reset,      cl_launch, cl_read,         cl_release,       cl_timing_begin,
+    cl_timing_group, cl_timing_end, cl_flush,  cl_compile_only, cl_groups_per_cu,
 };

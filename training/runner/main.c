@@ -74,6 +74,9 @@ static const char USAGE[] =
     "  --sample-threshold-ms T  sample only above T ms per launch (5)\n"
     "  --sample-tolerance R     rate settled at a relative slope change\n"
     "                      below R (0.02)\n"
+    "  --sample-flush F    auto, always or never: flush the device's cache\n"
+    "                      (untimed) before every sampling launch; auto does\n"
+    "                      when the kernel's buffers exceed the cache (auto)\n"
     "  --power P           auto, nvml, rapl or none (auto)\n"
     "  --size S            full (GPU sizes, default) or small (CI)\n"
     "  --device I          device index (OpenCL: over all platforms)\n"
@@ -119,7 +122,8 @@ enum {
   OPT_VALIDATION2_DIR,
   OPT_SAMPLED,
   OPT_SAMPLE_THRESHOLD,
-  OPT_SAMPLE_TOL
+  OPT_SAMPLE_TOL,
+  OPT_SAMPLE_FLUSH
 };
 
 static const struct option LONG_OPTS[] = {
@@ -155,6 +159,7 @@ static const struct option LONG_OPTS[] = {
     {"sampled", no_argument, NULL, OPT_SAMPLED},
     {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
     {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
+    {"sample-flush", required_argument, NULL, OPT_SAMPLE_FLUSH},
     {NULL, 0, NULL, 0}};
 
 typedef struct cli {
@@ -249,6 +254,13 @@ static int parse_suite(const char *s, runner_suite *out) {
   return 0;
 }
 
+/* The long name of option opt ("?" for none). */
+static const char *opt_name(int opt) {
+  for (const struct option *l = LONG_OPTS; l->name; ++l)
+    if (l->val == opt) return l->name;
+  return "?";
+}
+
 /* One option; returns 0, or a RUNNER_* status to exit with. */
 static int take(cli *c, int opt, const char *arg) {
   runner_opts *o = &c->o;
@@ -311,6 +323,12 @@ static int take(cli *c, int opt, const char *arg) {
     case OPT_SAMPLE_TOL:
       bad = parse_ms(arg, &o->mp.sample_tol) || !(o->mp.sample_tol > 0.0);
       break;
+    case OPT_SAMPLE_FLUSH:
+      o->mp.sample_flush = !strcmp(arg, "always")  ? MFLUSH_ALWAYS
+                           : !strcmp(arg, "never") ? MFLUSH_NEVER
+                                                   : MFLUSH_AUTO;
+      bad = strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never");
+      break;
     case OPT_POWER:
       o->power = arg;
       bad =
@@ -360,7 +378,11 @@ static int take(cli *c, int opt, const char *arg) {
     default:
       return RUNNER_USAGE;
   }
-  if (bad) return usage_error("invalid value '%s'", arg);
+  if (bad) {
+    fprintf(stderr, "sp-runner: invalid value '%s' for --%s\nTry 'sp-runner --help'.\n", arg,
+            opt_name(opt));
+    return RUNNER_USAGE;
+  }
   return 0;
 }
 

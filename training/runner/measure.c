@@ -28,6 +28,7 @@ void mparams_init(mparams *p) {
   p->sample_max_fraction = 0.5;
   p->sample_point_ms = 10.0;
   p->sample_warmup_ms = 2.0;
+  p->sample_flush = MFLUSH_AUTO;
 }
 
 double measure_now_ms(void) {
@@ -258,6 +259,37 @@ static size_t partial_grid(kjob *job, size_t groups) {
   return row * job->groups[d];
 }
 
+/* Launches of a flushed sampling point: enough for its measured span at
+ * the estimated launch time, within these bounds. */
+#define FLUSHED_MIN 5
+/* The cache assumed by --sample-flush always where the device names none. */
+#define FLUSH_UNKNOWN_CACHE ((size_t)64 << 20)
+#define FLUSHED_MAX 200
+
+/* The median of n launches, each after a flush of the cache (untimed): the
+ * partial grid reads its data from memory, as the full grid, whose data do
+ * not fit the cache, does. */
+static int time_flushed(bk *b, kjob *job, const mparams *p, size_t flush_bytes, double *ms) {
+  double est;
+  if (b->ops->flush(b, flush_bytes) != 0 || run_samples(b, job, 1, 1, &est) != 0) return -1;
+  double want = est > 0.0 ? p->sample_point_ms / est : FLUSHED_MAX;
+  int n = want < FLUSHED_MIN ? FLUSHED_MIN : want > FLUSHED_MAX ? FLUSHED_MAX : (int)want;
+  double *t = malloc((size_t)n * sizeof *t);
+  if (t == NULL) return -1;
+  int rc = b->ops->timing_begin(b, job, n);
+  for (int i = 0; rc == 0 && i < n; ++i) {
+    rc = b->ops->flush(b, flush_bytes);
+    if (rc == 0) rc = b->ops->timing_group(b, job, 1);
+  }
+  if (rc == 0) rc = b->ops->timing_end(b, t);
+  if (rc == 0) {
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    *ms = quantile(t, n, 0.5);
+  }
+  free(t);
+  return rc;
+}
+
 /* The median time of one launch of the first `waves` waves. */
 static int time_point(bk *b, kjob *job, const mparams *p, const msampled *s, double waves,
                       double *got_waves, double *ms) {
@@ -267,10 +299,15 @@ static int time_point(bk *b, kjob *job, const mparams *p, const msampled *s, dou
   pp.min_time_ms = p->sample_point_ms;
   pp.warmup_ms = p->sample_warmup_ms;
   size_t n = partial_grid(job, (size_t)ceil(waves * s->wave_groups));
-  int rc = measure_run(b, job, NULL, NULL, &pp, NULL, &r);
+  int rc;
+  if (s->flush_bytes) {
+    rc = time_flushed(b, job, p, s->flush_bytes, ms);
+  } else {
+    rc = measure_run(b, job, NULL, NULL, &pp, NULL, &r);
+    *ms = r.median_ms;
+  }
   memcpy(job->groups, saved, sizeof saved);
   *got_waves = (double)n / s->wave_groups;
-  *ms = r.median_ms;
   return rc;
 }
 
@@ -305,9 +342,24 @@ static int size_up(bk *b, kjob *job, int cus, msampled *s) {
   return 0;
 }
 
-int measure_sampled(bk *b, kjob *job, int cus, const mparams *p, mresult *r, msampled *s) {
+/* The bytes of the job's buffers. */
+static size_t job_bytes(const kjob *job) {
+  size_t t = 0;
+  for (int i = 0; i < job->nbuf; ++i) t += job->buf[i].bytes;
+  return t;
+}
+
+int measure_sampled(bk *b, kjob *job, int cus, size_t cache_bytes, const mparams *p, mresult *r,
+                    msampled *s) {
   wavefit_result f;
   memset(s, 0, sizeof *s);
+  /* Data that do not fit the cache come from memory in the full grid's
+   * back-to-back launches: each sampling launch then starts from a flushed
+   * cache (twice its size written), not from what the last one left. */
+  if (p->sample_flush == MFLUSH_ALWAYS)
+    s->flush_bytes = 2 * (cache_bytes > 0 ? cache_bytes : FLUSH_UNKNOWN_CACHE);
+  else if (p->sample_flush == MFLUSH_AUTO && cache_bytes > 0 && job_bytes(job) > cache_bytes)
+    s->flush_bytes = 2 * cache_bytes;
   s->fit_se_ms = NAN;
   s->method = "full:not-sampleable";
   if (!job->sampleable) return 1;
@@ -320,7 +372,7 @@ int measure_sampled(bk *b, kjob *job, int cus, const mparams *p, mresult *r, msa
   int rc = sample_points(b, job, p, s);
   s->method = "full:unsettled";
   if (rc != 0 || wavefit_solve(&s->fit, &f) != 0) return rc < 0 ? -1 : 1;
-  s->method = "sampled";
+  s->method = s->flush_bytes ? "sampled:flushed" : "sampled";
   s->fit_se_ms = f.se_ms;
   fill_result(&f, r);
   return 0;

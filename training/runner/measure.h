@@ -46,7 +46,11 @@ typedef struct mparams {
   double sample_max_fraction; /* no partial grid beyond this share of the waves */
   double sample_point_ms;     /* measured span per sampling point */
   double sample_warmup_ms;    /* warm-up per sampling point */
+  int sample_flush;           /* MFLUSH_*: flush the cache before each
+                                 sampling launch */
 } mparams;
+
+enum { MFLUSH_AUTO, MFLUSH_ALWAYS, MFLUSH_NEVER };
 
 void mparams_init(mparams *p);
 
@@ -81,23 +85,28 @@ int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p, mcounte
 double measure_now_ms(void);
 
 /* What measure_sampled did.  method: "sampled" (the row is the
- * extrapolation), or why the kernel is to be measured in full:
+ * extrapolation), "sampled:flushed" (likewise, every sampling launch after
+ * a flush of the cache: the job's buffers are larger than the cache), or
+ * why the kernel is to be measured in full:
  * "full:not-sampleable" (its work-groups depend on the grid size),
  * "full:below-threshold", "full:few-waves" (fewer waves than three points
  * need), "full:unsettled" (the rate did not settle within the schedule). */
 typedef struct msampled {
   const char *method;
-  double first_ms;   /* the full grid's timed first launch */
-  double full_waves; /* the full grid in waves */
-  int wave_groups;   /* work-groups per wave: CUs x groups per CU */
-  double fit_se_ms;  /* the extrapolation's standard error (NAN: none) */
-  wavefit fit;       /* the sampled points */
+  double first_ms;    /* the full grid's timed first launch */
+  double full_waves;  /* the full grid in waves */
+  int wave_groups;    /* work-groups per wave: CUs x groups per CU */
+  double fit_se_ms;   /* the extrapolation's standard error (NAN: none) */
+  size_t flush_bytes; /* flushed before every sampling launch (0: none) */
+  wavefit fit;        /* the sampled points */
 } msampled;
 
-/* Sampled base measurement (wavefit.h) at cus compute units.  Returns 0
+/* Sampled base measurement (wavefit.h) at cus compute units of a device
+ * whose last-level cache holds cache_bytes (0: unknown, no flush).  Returns 0
  * with r holding the extrapolated time (no power), 1 when the kernel is to
  * be measured in full (s->method says why), -1 on a device error.  The job's
  * grid is restored before returning. */
-int measure_sampled(bk *b, kjob *job, int cus, const mparams *p, mresult *r, msampled *s);
+int measure_sampled(bk *b, kjob *job, int cus, size_t cache_bytes, const mparams *p, mresult *r,
+                    msampled *s);
 
 #endif /* SP_MEASURE_H */

@@ -170,7 +170,7 @@ static void measure_level(sweep *s, const kdesc *d, kjob *job, int cu) {
   int rc = 1;
   read_clocks(s, &c0);
   double t0 = measure_now_ms();
-  if (s->o->mp.sampled) rc = measure_sampled(s->b, job, cu, &s->o->mp, &r, &m);
+  if (s->o->mp.sampled) rc = measure_sampled(s->b, job, cu, s->info.cache_bytes, &s->o->mp, &r, &m);
   if (rc == 1) rc = measure_run(s->b, job, s->e, s->nv, &s->o->mp, &s->counter, &r);
   double spent = measure_now_ms() - t0;
   read_clocks(s, &c1);
