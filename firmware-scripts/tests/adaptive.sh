@@ -5,8 +5,9 @@
 # paper's 448-configuration grid.  Fewer rows are measured than the grid
 # holds, each exactly as recorded and once; the completion covers the
 # grid; a finished sweep run again measures nothing; a larger budget
-# resumes; the dry run lists the first round and writes nothing; bad
-# options are refused.
+# resumes; the shared surrogate plans and completes a sweep of its own;
+# the dry run lists the first round and writes nothing; bad options are
+# refused.
 . "$(dirname "$0")/lib.sh"
 
 for tool in "${SP_SCALEPREDICT:-}" "${SP_SYNTH:-}"; do
@@ -66,6 +67,31 @@ expect_rows_once "$runs" 28 "budget 1/32"
 expect_recorded "budget 1/32"
 head -n 25 "$runs" | cmp -s - "$work/before" || fail "budget 1/32: the earlier rows changed"
 
+# The shared surrogate: its own sweep to the same budget, each round's first
+# configuration common to both kernels, the completion over the grid.
+run_sweep --runner "$SP_REPLAY_RUNNER" --plan adaptive --budget 12 --batch 4 \
+	--surrogate shared --set "runs=$work/shared/runs.csv" "$plan"
+expect_status 0 "shared"
+expect_rows_once "$work/shared/runs.csv" 24 "shared"
+[ "$(($(wc -l <"$work/shared/runs-completed.csv") - 1))" -eq $((2 * 448)) ] ||
+	fail "shared: the completion does not cover both grids"
+expect_recorded_in() { # FILE WHAT
+	tail -n +2 "$1" | while IFS= read -r row; do
+		grep -q -x -F -- "$row" "$recording" || fail "$2: '$row' is not a recorded row"
+	done
+}
+expect_recorded_in "$work/shared/runs.csv" "shared"
+set -- $(tail -n +2 "$recording" | cut -d, -f1 | sort -u)
+for kernel in "$@"; do
+	grep -q "^$kernel,16,600,925," "$work/shared/runs.csv" || fail "shared: $kernel's base not measured"
+done
+# Each round gave both kernels a common configuration besides the base.
+configs() { grep "^$1," "$work/shared/runs.csv" | cut -d, -f2-4 | grep -v '^16,600,925$' | sort; }
+configs "$1" >"$work/c1"
+configs "$2" >"$work/c2"
+[ "$(comm -12 "$work/c1" "$work/c2" | wc -l)" -ge 2 ] ||
+	fail "shared: fewer than 2 configurations common to both kernels besides the base"
+
 # The dry run: the first round (the bases), nothing written.
 run_sweep --runner "$SP_REPLAY_RUNNER" --dry-run --plan adaptive --budget 12 \
 	--set "runs=$work/dry/runs.csv" --set kernels=a,b "$plan"
@@ -84,6 +110,12 @@ expect_status 1 "--budget alone"
 expect_grep "need --plan adaptive" "$work/stderr" "--budget alone"
 run_sweep --plan adaptive --budget 1x "$plan"
 expect_status 1 "--budget 1x"
+run_sweep --plan adaptive --surrogate dynamic-trees "$plan"
+expect_status 1 "--surrogate dynamic-trees"
+expect_grep "surrogate must be gp or shared" "$work/stderr" "--surrogate dynamic-trees"
+run_sweep --surrogate shared "$plan"
+expect_status 1 "--surrogate alone"
+expect_grep "need --plan adaptive" "$work/stderr" "--surrogate alone"
 SP_SCALEPREDICT=$work/no-such-scalepredict run_sweep --runner "$SP_REPLAY_RUNNER" --plan adaptive "$plan"
 expect_status 1 "no scalepredict"
 expect_grep "scalepredict not found" "$work/stderr" "no scalepredict"
