@@ -81,6 +81,7 @@ expect_recorded_in() { # FILE WHAT
 	done
 }
 expect_recorded_in "$work/shared/runs.csv" "shared"
+# shellcheck disable=SC2046 # kernel names hold no blanks
 set -- $(tail -n +2 "$recording" | cut -d, -f1 | sort -u)
 for kernel in "$@"; do
 	grep -q "^$kernel,16,600,925," "$work/shared/runs.csv" || fail "shared: $kernel's base not measured"
