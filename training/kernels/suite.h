@@ -84,6 +84,12 @@ typedef struct kjob {
                     * grid-stride loops, no last-group reductions), so a
                     * partial grid does part of the same work: see
                     * kjob_sampleable */
+  int resident;    /* > 0: a resident grid (kjob_resident): at every SM
+                    * count the runner launches exactly the groups that are
+                    * resident at once, min(resident, the occupancy
+                    * calculator's groups per SM) x the level's actual SM
+                    * count, in groups[0] (groups[1], groups[2] stay 1);
+                    * 0: the grid above at every count */
 } kjob;
 
 typedef struct kdesc {
@@ -124,6 +130,13 @@ void kjob_grid1(kjob *job, size_t n, size_t lx);
  * the launch (sp-runner --sampled).  Set only by setup functions whose
  * kernels were checked for that. */
 void kjob_sampleable(kjob *job);
+/* Makes the job's grid resident at every SM count: groups[0] becomes
+ * min(per_cu, the occupancy calculator's groups per SM) x the SM count
+ * before the first launch at each count, so every group runs at once.
+ * For kernels whose groups wait for one another (a grid barrier) or that
+ * keep a working set spread over all groups; their results must not depend
+ * on the grid's size. */
+void kjob_resident(kjob *job, int per_cu);
 /* Compares every buffer's result with its reference and runs job->check.
  * Returns 0 when all pass; else writes the first failure into msg. */
 int kjob_verify(kjob *job, char *msg, size_t size);
