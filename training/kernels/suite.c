@@ -608,6 +608,23 @@ static const kdesc SUITE[] = {
     K("bigblock_scale_b133", "bandwidth",
       "per-image scale and offset, 133 images of 2 MiB, one group of 1024 each", setup_bigblock,
       BIGBLOCK_PARAM(BB_SCALE, 133)),
+    /* A second batch (docs/kernels.md, "Launch rate, bytes in flight, ridges, L2
+     * partitions and grid barriers"). */
+    K("lrate_scale_b32_e1", "bandwidth",
+      "scale 2^26 floats in 2M groups of 32, one element per item (block-launch rate)", setup_lrate,
+      LRATE_PARAM(LR_SCALE, 32, 1, 26)),
+    K("lrate_copy_b32_e2", "bandwidth",
+      "copy 2^25 floats in 512K groups of 32, two elements per item (block-launch rate)",
+      setup_lrate, LRATE_PARAM(LR_COPY, 32, 2, 25)),
+    K("lrate_copy_b32_e4", "bandwidth",
+      "copy 2^26 floats in 512K groups of 32, four elements per item (block-launch rate)",
+      setup_lrate, LRATE_PARAM(LR_COPY, 32, 4, 26)),
+    K("lrate_copy_b64_e4", "bandwidth",
+      "copy 2^26 floats in 256K groups of 64, four elements per item (launch rate near DRAM)",
+      setup_lrate, LRATE_PARAM(LR_COPY, 64, 4, 26)),
+    K("lrate_scale_b32_e16", "bandwidth",
+      "scale 2^27 floats in 256K groups of 32, 16 elements per item (DRAM past launch rate)",
+      setup_lrate, LRATE_PARAM(LR_SCALE, 32, 16, 27)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

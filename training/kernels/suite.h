@@ -204,6 +204,7 @@ SP_SETUP(setup_lbm);
 SP_SETUP(setup_star3d);
 SP_SETUP(setup_persist);
 SP_SETUP(setup_bigblock);
+SP_SETUP(setup_lrate);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -241,5 +242,8 @@ enum { LBM_D2Q9 = 1, LBM_D3Q19 };
 #define PERSIST_PARAM(groups, hidden, steps) ((groups)*1000000 + (hidden) / 4 * 1000 + (steps))
 enum { BB_NORM = 1, BB_SCALE };
 #define BIGBLOCK_PARAM(kind, images) ((kind)*10000 + (images))
+enum { LR_COPY = 1, LR_SCALE };
+#define LRATE_PARAM(kind, local, per_item, log2n) \
+  ((kind)*1000000 + (local)*10000 + (per_item)*100 + (log2n))
 
 #endif /* SP_SUITE_H */
