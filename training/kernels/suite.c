@@ -625,6 +625,25 @@ static const kdesc SUITE[] = {
     K("lrate_scale_b32_e16", "bandwidth",
       "scale 2^27 floats in 256K groups of 32, 16 elements per item (DRAM past launch rate)",
       setup_lrate, LRATE_PARAM(LR_SCALE, 32, 16, 27)),
+    K("inflight_rd16_w2", "latency",
+      "512 MiB read with 16-byte loads, 2 warps per SM by shared memory: 8 KiB in flight (CUDA "
+      "only)",
+      setup_inflight, INFLIGHT_PARAM(IF_READ, 16, 2)),
+    K("inflight_rd16_w8", "bandwidth",
+      "512 MiB read with 16-byte loads, 8 warps per SM by shared memory: 32 KiB in flight (CUDA "
+      "only)",
+      setup_inflight, INFLIGHT_PARAM(IF_READ, 16, 8)),
+    K("inflight_rd16_w16", "bandwidth",
+      "512 MiB read with 16-byte loads, 16 warps per SM by shared memory: 64 KiB in flight (CUDA "
+      "only)",
+      setup_inflight, INFLIGHT_PARAM(IF_READ, 16, 16)),
+    K("inflight_rd4_w16", "latency",
+      "512 MiB read with 4-byte loads, 16 warps per SM by shared memory: 16 KiB in flight (CUDA "
+      "only)",
+      setup_inflight, INFLIGHT_PARAM(IF_READ, 4, 16)),
+    K("inflight_wr16_w2", "bandwidth",
+      "512 MiB written with 16-byte stores, 2 warps per SM by shared memory (CUDA only)",
+      setup_inflight, INFLIGHT_PARAM(IF_WRITE, 16, 2)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

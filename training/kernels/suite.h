@@ -205,6 +205,7 @@ SP_SETUP(setup_star3d);
 SP_SETUP(setup_persist);
 SP_SETUP(setup_bigblock);
 SP_SETUP(setup_lrate);
+SP_SETUP(setup_inflight);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -245,5 +246,7 @@ enum { BB_NORM = 1, BB_SCALE };
 enum { LR_COPY = 1, LR_SCALE };
 #define LRATE_PARAM(kind, local, per_item, log2n) \
   ((kind)*1000000 + (local)*10000 + (per_item)*100 + (log2n))
+enum { IF_READ = 1, IF_WRITE };
+#define INFLIGHT_PARAM(kind, bytes, warps) ((kind)*10000 + (bytes)*100 + (warps))
 
 #endif /* SP_SUITE_H */
