@@ -644,6 +644,16 @@ static const kdesc SUITE[] = {
     K("inflight_wr16_w2", "bandwidth",
       "512 MiB written with 16-byte stores, 2 warps per SM by shared memory (CUDA only)",
       setup_inflight, INFLIGHT_PARAM(IF_WRITE, 16, 2)),
+    K("ridge_h2_k8", "bandwidth", "512 MiB of half2 read, 8 dependent HFMA2 each (CUDA only)",
+      setup_ridge, RIDGE_PARAM(RIDGE_H2, 8)),
+    K("ridge_h2_k16", "bandwidth", "512 MiB of half2 read, 16 dependent HFMA2 each (CUDA only)",
+      setup_ridge, RIDGE_PARAM(RIDGE_H2, 16)),
+    K("ridge_h2_k32", "compute", "512 MiB of half2 read, 32 dependent HFMA2 each (CUDA only)",
+      setup_ridge, RIDGE_PARAM(RIDGE_H2, 32)),
+    K("ridge_f64_k20", "bandwidth", "512 MiB of doubles read, 20 dependent FMAs each", setup_ridge,
+      RIDGE_PARAM(RIDGE_F64, 20)),
+    K("ridge_f64_k40", "compute", "512 MiB of doubles read, 40 dependent FMAs each", setup_ridge,
+      RIDGE_PARAM(RIDGE_F64, 40)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

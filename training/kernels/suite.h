@@ -206,6 +206,7 @@ SP_SETUP(setup_persist);
 SP_SETUP(setup_bigblock);
 SP_SETUP(setup_lrate);
 SP_SETUP(setup_inflight);
+SP_SETUP(setup_ridge);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -248,5 +249,7 @@ enum { LR_COPY = 1, LR_SCALE };
   ((kind)*1000000 + (local)*10000 + (per_item)*100 + (log2n))
 enum { IF_READ = 1, IF_WRITE };
 #define INFLIGHT_PARAM(kind, bytes, warps) ((kind)*10000 + (bytes)*100 + (warps))
+enum { RIDGE_F64 = 1, RIDGE_H2 };
+#define RIDGE_PARAM(precision, k) ((precision)*1000 + (k))
 
 #endif /* SP_SUITE_H */
