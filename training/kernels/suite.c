@@ -654,6 +654,15 @@ static const kdesc SUITE[] = {
       RIDGE_PARAM(RIDGE_F64, 20)),
     K("ridge_f64_k40", "compute", "512 MiB of doubles read, 40 dependent FMAs each", setup_ridge,
       RIDGE_PARAM(RIDGE_F64, 40)),
+    K("l2part_rd_20mb", "l2", "1056 groups sweep a 20 MiB buffer together, 2 GiB read per launch",
+      setup_l2part, L2PART_PARAM(L2P_READ, 20)),
+    K("l2part_rd_36mb", "l2", "1056 groups sweep a 36 MiB buffer together, 2 GiB read per launch",
+      setup_l2part, L2PART_PARAM(L2P_READ, 36)),
+    K("l2part_rd_48mb", "l2", "1056 groups sweep a 48 MiB buffer together, 2 GiB read per launch",
+      setup_l2part, L2PART_PARAM(L2P_READ, 48)),
+    K("l2part_rmw_36mb", "l2",
+      "resident grid: 16 read-modify-write sweeps over 36 MiB through L2 only (CUDA only)",
+      setup_l2part, L2PART_PARAM(L2P_RMW, 36)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

@@ -207,6 +207,7 @@ SP_SETUP(setup_bigblock);
 SP_SETUP(setup_lrate);
 SP_SETUP(setup_inflight);
 SP_SETUP(setup_ridge);
+SP_SETUP(setup_l2part);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -251,5 +252,7 @@ enum { IF_READ = 1, IF_WRITE };
 #define INFLIGHT_PARAM(kind, bytes, warps) ((kind)*10000 + (bytes)*100 + (warps))
 enum { RIDGE_F64 = 1, RIDGE_H2 };
 #define RIDGE_PARAM(precision, k) ((precision)*1000 + (k))
+enum { L2P_READ = 1, L2P_RMW };
+#define L2PART_PARAM(kind, mib) ((kind)*10000 + (mib))
 
 #endif /* SP_SUITE_H */
