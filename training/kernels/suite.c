@@ -663,6 +663,15 @@ static const kdesc SUITE[] = {
     K("l2part_rmw_36mb", "l2",
       "resident grid: 16 read-modify-write sweeps over 36 MiB through L2 only (CUDA only)",
       setup_l2part, L2PART_PARAM(L2P_RMW, 36)),
+    K("gsync_n64k_g1", "latency",
+      "1 block per SM, 512 grid barriers stepping 64K words (resident grid, CUDA only)",
+      setup_gsync, GSYNC_PARAM(1, 16, 512)),
+    K("gsync_n64k_g4", "latency",
+      "4 blocks per SM, 512 grid barriers stepping 64K words (resident grid, CUDA only)",
+      setup_gsync, GSYNC_PARAM(4, 16, 512)),
+    K("gsync_n2m_g8", "l2",
+      "8 blocks per SM, 128 grid barriers stepping 2M words in L2 (resident grid, CUDA only)",
+      setup_gsync, GSYNC_PARAM(8, 21, 128)),
 };
 
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }

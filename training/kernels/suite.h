@@ -208,6 +208,7 @@ SP_SETUP(setup_lrate);
 SP_SETUP(setup_inflight);
 SP_SETUP(setup_ridge);
 SP_SETUP(setup_l2part);
+SP_SETUP(setup_gsync);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -254,5 +255,6 @@ enum { RIDGE_F64 = 1, RIDGE_H2 };
 #define RIDGE_PARAM(precision, k) ((precision)*1000 + (k))
 enum { L2P_READ = 1, L2P_RMW };
 #define L2PART_PARAM(kind, mib) ((kind)*10000 + (mib))
+#define GSYNC_PARAM(per_cu, log2n, steps) ((per_cu)*100000 + (log2n)*1000 + (steps))
 
 #endif /* SP_SUITE_H */
