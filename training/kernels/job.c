@@ -104,6 +104,8 @@ void kjob_grid1(kjob *job, size_t n, size_t lx) {
 
 void kjob_sampleable(kjob *job) { job->sampleable = 1; }
 
+void kjob_resident(kjob *job, int per_cu) { job->resident = per_cu > 0 ? per_cu : 1; }
+
 /* Value of element i of a compared buffer as a double. */
 static double elem(const void *base, kb_cmp cmp, size_t i) {
   switch (cmp) {

@@ -84,6 +84,12 @@ typedef struct kjob {
                     * grid-stride loops, no last-group reductions), so a
                     * partial grid does part of the same work: see
                     * kjob_sampleable */
+  int resident;    /* > 0: a resident grid (kjob_resident): at every SM
+                    * count the runner launches exactly the groups that are
+                    * resident at once, min(resident, the occupancy
+                    * calculator's groups per SM) x the level's actual SM
+                    * count, in groups[0] (groups[1], groups[2] stay 1);
+                    * 0: the grid above at every count */
 } kjob;
 
 typedef struct kdesc {
@@ -124,6 +130,13 @@ void kjob_grid1(kjob *job, size_t n, size_t lx);
  * the launch (sp-runner --sampled).  Set only by setup functions whose
  * kernels were checked for that. */
 void kjob_sampleable(kjob *job);
+/* Makes the job's grid resident at every SM count: groups[0] becomes
+ * min(per_cu, the occupancy calculator's groups per SM) x the SM count
+ * before the first launch at each count, so every group runs at once.
+ * For kernels whose groups wait for one another (a grid barrier) or that
+ * keep a working set spread over all groups; their results must not depend
+ * on the grid's size. */
+void kjob_resident(kjob *job, int per_cu);
 /* Compares every buffer's result with its reference and runs job->check.
  * Returns 0 when all pass; else writes the first failure into msg. */
 int kjob_verify(kjob *job, char *msg, size_t size);
@@ -191,6 +204,11 @@ SP_SETUP(setup_lbm);
 SP_SETUP(setup_star3d);
 SP_SETUP(setup_persist);
 SP_SETUP(setup_bigblock);
+SP_SETUP(setup_lrate);
+SP_SETUP(setup_inflight);
+SP_SETUP(setup_ridge);
+SP_SETUP(setup_l2part);
+SP_SETUP(setup_gsync);
 
 /* Variant parameters of the families above (each family's .c file says
  * what its fields mean), so that suite.c spells a launch shape out. */
@@ -228,5 +246,15 @@ enum { LBM_D2Q9 = 1, LBM_D3Q19 };
 #define PERSIST_PARAM(groups, hidden, steps) ((groups)*1000000 + (hidden) / 4 * 1000 + (steps))
 enum { BB_NORM = 1, BB_SCALE };
 #define BIGBLOCK_PARAM(kind, images) ((kind)*10000 + (images))
+enum { LR_COPY = 1, LR_SCALE };
+#define LRATE_PARAM(kind, local, per_item, log2n) \
+  ((kind)*1000000 + (local)*10000 + (per_item)*100 + (log2n))
+enum { IF_READ = 1, IF_WRITE };
+#define INFLIGHT_PARAM(kind, bytes, warps) ((kind)*10000 + (bytes)*100 + (warps))
+enum { RIDGE_F64 = 1, RIDGE_H2 };
+#define RIDGE_PARAM(precision, k) ((precision)*1000 + (k))
+enum { L2P_READ = 1, L2P_RMW };
+#define L2PART_PARAM(kind, mib) ((kind)*10000 + (mib))
+#define GSYNC_PARAM(per_cu, log2n, steps) ((per_cu)*100000 + (log2n)*1000 + (steps))
 
 #endif /* SP_SUITE_H */

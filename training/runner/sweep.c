@@ -186,6 +186,29 @@ static void measure_level(sweep *s, const kdesc *d, kjob *job, int cu) {
   write_rows(s, d, cu, job, &r, &c0, &c1, extra);
 }
 
+/* A resident job's grid at this level: min(job->resident, the occupancy
+ * calculator's groups per SM) x the SMs the level actually has, so that
+ * every group is resident at once (a grid barrier never waits on a group
+ * that cannot start).  Returns 0, or -1 after reporting the failure. */
+static int size_resident(sweep *s, const kdesc *d, kjob *job, int cu, int actual) {
+  int per_cu = 0;
+  if (s->b->ops->groups_per_cu(s->b, job, &per_cu) != 0) {
+    failure(s, d->name, cu, "sizing the resident grid", bk_error(s->b));
+    return -1;
+  }
+  if (per_cu < 1 || actual < 1) {
+    failure(s, d->name, cu, "sizing the resident grid", "no group fits a compute unit");
+    return -1;
+  }
+  if (per_cu > job->resident) per_cu = job->resident;
+  job->groups[0] = (size_t)per_cu * (size_t)actual;
+  job->groups[1] = job->groups[2] = 1;
+  printf("%-22s %4d CUs  resident grid: %d groups per CU x %d CUs = %zu groups\n", d->name, cu,
+         per_cu, actual, job->groups[0]);
+  fflush(stdout);
+  return 0;
+}
+
 static void run_level(sweep *s, const kdesc *d, kjob *job, int cu) {
   const bk_ops *ops = s->b->ops;
   int actual = 0;
@@ -198,6 +221,7 @@ static void run_level(sweep *s, const kdesc *d, kjob *job, int cu) {
     failure(s, d->name, cu, "setting the compute units", bk_error(s->b));
     return;
   }
+  if (job->resident > 0 && size_resident(s, d, job, cu, actual) != 0) return;
   int check = checked_launch(s, job, d->name, cu);
   if (s->o->counters_base && check >= 0) {
     char line[512];
