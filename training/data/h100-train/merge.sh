@@ -3,7 +3,7 @@
 # merge.sh: builds this folder's training set from the suite
 # (training/data/h100-sm) and the retired validation sets
 # (training/validation/data/h100, training/validation2/data/h100), and the
-# suite entries measured after it (training/data/h100-extra).
+# suite entries measured after it (training/data/h100-extra, h100-extra2).
 #
 #   sh training/data/h100-train/merge.sh      (from the repository root)
 #
@@ -27,7 +27,7 @@ here=training/data/h100-train
 suite=training/data/h100-sm
 v1=training/validation/data/h100
 v2=training/validation2/data/h100
-extra=training/data/h100-extra
+extras="training/data/h100-extra training/data/h100-extra2"
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -60,7 +60,9 @@ scale "$v2/idle-floor.csv" 1 "$tmp/v2-main" >"$tmp/v2-runs"
 scale "$v2/idle-floor-part2.csv" 1 "$tmp/v2-part2" >>"$tmp/v2-runs"
 
 # The extra entries, each row by its own session's floor.
-awk -F, -v OFS=, '
+: >"$tmp/x-runs"
+for extra in $extras; do
+  awk -F, -v OFS=, '
   FILENAME == ARGV[1] { if (FNR > 1 && $1 == "idle_spin") suite[$2] = $6; next }
   FILENAME == ARGV[2] {
     if (FNR == 1) next
@@ -78,23 +80,24 @@ awk -F, -v OFS=, '
     }
     $6 = sprintf("%.2f", $6 * suite[$2] / floor[s "," $2])
     print
-  }' "$suite/runs.csv" "$extra/idle-floor.csv" "$extra/details.csv" "$extra/runs.csv" >"$tmp/x-runs"
+  }' "$suite/runs.csv" "$extra/idle-floor.csv" "$extra/details.csv" "$extra/runs.csv" >>"$tmp/x-runs"
+done
 cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" "$tmp/x-runs" >"$tmp/runs.csv"
 
 head -1 "$suite/counters.csv" >"$tmp/h1"
-for f in "$v1/counters.csv" "$v2/counters.csv" "$extra/counters.csv"; do
+for f in "$v1/counters.csv" "$v2/counters.csv" $(for e in $extras; do echo "$e/counters.csv"; done); do
   head -1 "$f" | cmp -s - "$tmp/h1" ||
     { echo "merge.sh: $f's header differs from the suite's" >&2; exit 1; }
 done
 {
   cat "$suite/counters.csv"
-  for f in "$v1" "$v2" "$extra"; do tail -n +2 "$f/counters.csv"; done
+  for f in "$v1" "$v2" $extras; do tail -n +2 "$f/counters.csv"; done
 } >"$tmp/counters.csv"
 {
   cat "$suite/families.csv"
   tail -n +2 "$here/v1-families.csv"
   tail -n +2 "$here/v2-families.csv"
-  tail -n +2 "$extra/families.csv"
+  for f in $extras; do tail -n +2 "$f/families.csv"; done
 } >"$tmp/families.csv"
 
 # Every kernel of runs.csv has a family, and no family line names a kernel
