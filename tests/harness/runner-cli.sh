@@ -44,6 +44,10 @@ done
 [ "$(wc -l <"$scratch/validation2.list")" -ge 26 ] || fail "validation2 has fewer than 26 kernels"
 bad=$(cut -f1 "$scratch/validation2.list" | grep -v '^w_' | head -1)
 [ -z "$bad" ] || fail "validation2 kernel '$bad' is not named w_*"
+# The third: at least 28 kernels, all named x_*.
+[ "$(wc -l <"$scratch/validation3.list")" -ge 28 ] || fail "validation3 has fewer than 28 kernels"
+bad=$(cut -f1 "$scratch/validation3.list" | grep -v '^x_' | head -1)
+[ -z "$bad" ] || fail "validation3 kernel '$bad' is not named x_*"
 dup=$(cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
   "$scratch/validation3.list" | cut -f1 | sort | uniq -d | head -1)
 [ -z "$dup" ] || fail "'$dup' is in two suites"
@@ -70,6 +74,14 @@ grep -q "no kernel '$only_v1' in this suite" "$scratch/out" || fail "v1 kernel a
 expect 2 "$R" --suite validation --backend opencl --kernels "$only_v2" --cu 1 \
   --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
 grep -q "no kernel '$only_v2' in this suite" "$scratch/out" || fail "v2 kernel accepted by validation"
+# A third-validation kernel belongs to validation3 only.
+only_v3=$(head -1 "$scratch/validation3.list" | cut -f1)
+expect 2 "$R" --suite validation3 --backend opencl --kernels "$only_v2" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v2' in this suite" "$scratch/out" || fail "v2 kernel accepted by validation3"
+expect 2 "$R" --suite validation2 --backend opencl --kernels "$only_v3" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v3' in this suite" "$scratch/out" || fail "v3 kernel accepted by validation2"
 [ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"

@@ -109,6 +109,24 @@ static const kdesc VALIDATION3[] = {
      "CRC-32 (slicing by 4) of 32768 pages of 16 KB, a work-item per page: 128 groups (fewer than "
      "the SMs)",
      "latency", xsetup_irr, XIR_CRC32},
+    {"x_flash_attn_f16",
+     "causal flash attention forward, fp16 WMMA, 32 heads x 4096 x 64, online softmax, 64-row "
+     "query tiles (CUDA only)",
+     "compute", xsetup_cuda, XCU_FLASH},
+    {"x_dmma_f64", "FP64 tensor-core GEMM 2048^3 (DMMA 8x8x4), 64x64 tiles of 4 warps (CUDA only)",
+     "compute", xsetup_cuda, XCU_DMMA},
+    {"x_xent_bf16",
+     "cross-entropy loss and gradient, 8192 rows x 32768 bf16 logits, a warp per row, online "
+     "logsumexp (CUDA only)",
+     "bandwidth", xsetup_cuda, XCU_XENT},
+    {"x_chol_136",
+     "Cholesky of 136 SPD 200x200 fp32 matrices in 160 KB of dynamic shared memory: 1 per SM, 4 "
+     "past 132 (CUDA only)",
+     "imbalance", xsetup_cuda, XCU_CHOL},
+    {"x_pagerank_push",
+     "push-style PageRank step, power-law 4M vertices / 30M edges, float atomicAdd into a 16 MB "
+     "vector (CUDA only)",
+     "atomic", xsetup_cuda, XCU_PAGERANK},
     {NULL, NULL, NULL, NULL, 0},
 };
 
