@@ -28,10 +28,10 @@ nk=$(grep -c '^ *K("' "$SP_KERNEL_DIR/suite.c")
 cp "$scratch/out" "$scratch/train.list"
 
 # --suite: the validation tables list the same way, and 'all' is the
-# training suite followed by the validation suite and the second one.
+# training suite followed by the validation suite, the second and the third.
 expect 0 "$R" --suite train --list
 cmp -s "$scratch/out" "$scratch/train.list" || fail "--suite train --list differs from --list"
-for v in validation validation2; do
+for v in validation validation2 validation3; do
   expect 0 "$R" --suite $v --list
   cp "$scratch/out" "$scratch/$v.list"
   bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/$v.list" | head -1)
@@ -44,14 +44,20 @@ done
 [ "$(wc -l <"$scratch/validation2.list")" -ge 26 ] || fail "validation2 has fewer than 26 kernels"
 bad=$(cut -f1 "$scratch/validation2.list" | grep -v '^w_' | head -1)
 [ -z "$bad" ] || fail "validation2 kernel '$bad' is not named w_*"
-dup=$(cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" |
-  cut -f1 | sort | uniq -d | head -1)
+# The third: at least 28 kernels, all named x_*.
+[ "$(wc -l <"$scratch/validation3.list")" -ge 28 ] || fail "validation3 has fewer than 28 kernels"
+bad=$(cut -f1 "$scratch/validation3.list" | grep -v '^x_' | head -1)
+[ -z "$bad" ] || fail "validation3 kernel '$bad' is not named x_*"
+dup=$(cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
+  "$scratch/validation3.list" | cut -f1 | sort | uniq -d | head -1)
 [ -z "$dup" ] || fail "'$dup' is in two suites"
 expect 0 "$R" --suite all --list
-cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" |
-  cmp -s - "$scratch/out" || fail "--suite all --list is not train, validation, validation2"
+cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
+  "$scratch/validation3.list" | cmp -s - "$scratch/out" ||
+  fail "--suite all --list is not train, validation, validation2, validation3"
 expect 2 "$R" --suite bogus --list
-grep -q "not train, validation, validation2 or all" "$scratch/out" || fail "bad --suite not explained"
+grep -q "not train, validation, validation2, validation3 or all" "$scratch/out" ||
+  fail "bad --suite not explained"
 # A training kernel is not a validation kernel.
 only_train=$(cut -f1 "$scratch/train.list" | while read -r k; do
   cut -f1 "$scratch/validation.list" | grep -qxF "$k" || { echo "$k"; break; }; done)
@@ -68,6 +74,14 @@ grep -q "no kernel '$only_v1' in this suite" "$scratch/out" || fail "v1 kernel a
 expect 2 "$R" --suite validation --backend opencl --kernels "$only_v2" --cu 1 \
   --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
 grep -q "no kernel '$only_v2' in this suite" "$scratch/out" || fail "v2 kernel accepted by validation"
+# A third-validation kernel belongs to validation3 only.
+only_v3=$(head -1 "$scratch/validation3.list" | cut -f1)
+expect 2 "$R" --suite validation3 --backend opencl --kernels "$only_v2" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v2' in this suite" "$scratch/out" || fail "v2 kernel accepted by validation3"
+expect 2 "$R" --suite validation2 --backend opencl --kernels "$only_v3" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v3' in this suite" "$scratch/out" || fail "v3 kernel accepted by validation2"
 [ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"

@@ -20,12 +20,14 @@ enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 1024 };
 
 /* Which kernel table --suite selects: the training suite
  * (training/kernels/suite.c), the held-out validation suite
- * (training/validation/validation.c), the second held-out validation suite
- * (training/validation2/validation2.c), or all three, in that order. */
+ * (training/validation/validation.c), the second and third held-out
+ * validation suites (training/validation2/validation2.c,
+ * training/validation3/validation3.c), or all four, in that order. */
 typedef enum runner_suite {
   RUNNER_SUITE_TRAIN,
   RUNNER_SUITE_VALIDATION,
   RUNNER_SUITE_VALIDATION2,
+  RUNNER_SUITE_VALIDATION3,
   RUNNER_SUITE_ALL
 } runner_suite;
 
@@ -35,6 +37,7 @@ typedef struct runner_opts {
   const char *kernel_dir;      /* training/kernels: sources and sp_port.h */
   const char *validation_dir;  /* training/validation's sources */
   const char *validation2_dir; /* training/validation2's sources */
+  const char *validation3_dir; /* training/validation3's sources */
   runner_suite suite;
   const char *power; /* auto, nvml, rapl, none */
   const char *arch;  /* --compile-only target for CUDA */
@@ -56,13 +59,15 @@ size_t runner_suite_count(runner_suite s);
 const kdesc *runner_suite_at(runner_suite s, size_t i);
 const kdesc *runner_suite_find(runner_suite s, const char *name);
 /* The folder holding d's device source: validation_dir for a validation
- * kernel, validation2_dir for a second-validation kernel, else kernel_dir. */
+ * kernel, validation2_dir (validation3_dir) for a second (third) validation
+ * kernel, else kernel_dir. */
 const char *runner_source_dir(const runner_opts *o, const kdesc *d);
 /* The folders device sources include from (NULL-terminated): the kernel
- * folder (sp_port.h) and the two validation folders. */
-enum { RUNNER_INCLUDE_DIRS = 4 };
+ * folder (sp_port.h) and the three validation folders. */
+enum { RUNNER_INCLUDE_DIRS = 5 };
 void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]);
-/* The --suite name of s ("train", "validation", "validation2", "all"). */
+/* The --suite name of s ("train", "validation", "validation2",
+ * "validation3", "all"). */
 const char *runner_suite_name(runner_suite s);
 
 /* Measures (or, with counters_base, launches once for a profiler) every

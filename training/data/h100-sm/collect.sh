@@ -21,7 +21,7 @@
 # (seconds; stops a sweep between rows), SP_KERNELS and SP_LEVELS (subsets),
 # SP_RUNNER_ARGS (extra sweep options, e.g. --power-window-ms 1000),
 # SP_BASES (the counters' SM levels, default "132 64"), SP_SUITE (train,
-# validation, validation2 or all; default train), SP_NCU_TAG (a suffix for
+# validation, validation2, validation3 or all; default train), SP_NCU_TAG (a suffix for
 # the folder of raw ncu files, so that counters collected in parts keep
 # every part).  Only a training sweep starts from this folder's files; a
 # validation sweep starts from OUTDIR's own, or from nothing.
@@ -33,6 +33,7 @@ runner=${SP_RUNNER:-training/runner/sp-runner}
 kdir=training/kernels
 vdir=training/validation
 v2dir=training/validation2
+v3dir=training/validation3
 suite=${SP_SUITE:-train}
 levels=8,16,24,32,40,48,56,64,80,96,112,128,132
 mkdir -p "$out"
@@ -79,7 +80,8 @@ sweep|sweep-each)
         break
       fi
       "$runner" --backend cuda --suite "$suite" --kernel-dir "$kdir" \
-        --validation-dir "$vdir" --validation2-dir "$v2dir" --kernels "$k" \
+        --validation-dir "$vdir" --validation2-dir "$v2dir" \
+        --validation3-dir "$v3dir" --kernels "$k" \
         --cu "${SP_LEVELS:-$levels}" \
         --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
         --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-} \
@@ -89,7 +91,8 @@ sweep|sweep-each)
   fi
   timeout -s TERM "${SP_TIME_LIMIT:-540}" "$runner" --backend cuda \
     --suite "$suite" --kernel-dir "$kdir" --validation-dir "$vdir" \
-    --validation2-dir "$v2dir" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
+    --validation2-dir "$v2dir" --validation3-dir "$v3dir" \
+    --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
     --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
     --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-}
   echo "sweep exit status $?"
@@ -105,7 +108,8 @@ counters)
   for cu in ${SP_BASES:-132 64}; do
     SP_RUNNER=$runner training/runner/sp-counters --cu "$cu" --engine-mhz "$e" \
       --memory-mhz "$m" --counters "$out/counters.csv" --kernel-dir "$kdir" \
-      --validation-dir "$vdir" --validation2-dir "$v2dir" --suite "$suite" \
+      --validation-dir "$vdir" --validation2-dir "$v2dir" \
+      --validation3-dir "$v3dir" --suite "$suite" \
       --kernels "${SP_KERNELS:-all}" --keep "$out/ncu${SP_NCU_TAG:-}"
     echo "counters at $cu SMs: exit status $?"
   done
