@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_estimate.c: scalepredict estimate, a kernel's times over a model's
- * grid from its code alone (docs/estimate.md): PTX, or a .cu or .cl source
- * that nvcc turns into PTX, read for its static features and given to the
- * model's static method.  Nothing is run on a GPU. */
+ * grid from its code alone (docs/estimate.md): PTX, a .cu or .cl source
+ * that nvcc turns into PTX, or a CUDA binary whose embedded PTX cuobjdump
+ * prints, read for its static features and given to the model's static
+ * method.  Nothing is run on a GPU. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -28,8 +30,12 @@ static const char usage[] =
     "expected error printed is the model's cross-validated estimate, and\n"
     "docs/estimate.md gives the held-out figures and what the code cannot say.\n"
     "\n"
-    "  FILE              PTX (.ptx), or a .cu or .cl source compiled to PTX with\n"
-    "                    nvcc -x cu -ptx -arch=sm_90 ($NVCC, else nvcc in PATH)\n"
+    "  FILE              PTX (.ptx), a .cu or .cl source compiled to PTX with\n"
+    "                    nvcc -x cu -ptx -arch=sm_90 ($NVCC, else nvcc in PATH), or\n"
+    "                    a CUDA binary (an executable, library, object, .cubin or\n"
+    "                    .fatbin) whose embedded PTX 'cuobjdump -ptx' prints\n"
+    "                    ($CUOBJDUMP, else cuobjdump in PATH); the module that\n"
+    "                    holds the kernel is read\n"
     "  --model DIR|NAME  a model carrying the static method\n"
     "  --kernel NAME     the kernel: its .entry name or its function name\n"
     "  --grid X[,Y[,Z]]  blocks per grid axis\n"
@@ -133,14 +139,16 @@ static int ends_with(const char *s, const char *tail) {
   return n > t && !strcmp(s + n - t, tail);
 }
 
-/* Runs nvcc on o->file into ptx (a path in a temporary directory). */
-static int compile(const estimate_opts *o, const char *ptx) {
-  const char *nvcc = getenv("NVCC") && *getenv("NVCC") ? getenv("NVCC") : "nvcc";
-  const char *args[32] = {nvcc, "-x", "cu", "-ptx", "-arch=sm_90", "-o", ptx};
-  size_t n = 7;
-  for (size_t i = 0; i < o->nincludes; i++) args[n++] = "-I", args[n++] = o->includes[i];
-  args[n++] = o->file;
-  args[n] = NULL;
+/* The launch shape, when both --grid and --block were given. */
+static const sp_launch *launch_of(const estimate_opts *o) {
+  return o->have_grid && o->have_block ? &o->launch : NULL;
+}
+
+/* Runs args (args[0] found in PATH) with its standard output into the file
+ * out, or onto standard error when out is NULL.  EXIT_OK when it ran and
+ * succeeded; else says so, what it was for naming the input. */
+static int run_tool(const char *const *args, const char *out, const char *what_for,
+                    const char *remedy) {
   fflush(stdout);
   pid_t pid = fork();
   if (pid < 0) {
@@ -148,49 +156,161 @@ static int compile(const estimate_opts *o, const char *ptx) {
     return EXIT_SYSTEM;
   }
   if (pid == 0) {
-    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) _exit(127);
-    execvp(nvcc, (char *const *)args);
+    int fd = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600) : STDERR_FILENO;
+    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) _exit(126);
+    execvp(args[0], (char *const *)args);
     _exit(127);
   }
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return EXIT_SYSTEM;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-    fprintf(stderr,
-            "scalepredict: estimate: cannot run '%s' to compile %s to PTX: give a .ptx file "
-            "(nvcc -ptx, or NVRTC's output) or set NVCC\n",
-            nvcc, o->file);
+    fprintf(stderr, "scalepredict: estimate: cannot run '%s' to %s: %s\n", args[0], what_for,
+            remedy);
     return EXIT_DATA;
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-    fprintf(stderr, "scalepredict: estimate: %s failed to compile %s (its messages are above)\n",
-            nvcc, o->file);
+    fprintf(stderr, "scalepredict: estimate: %s failed to %s (its messages are above)\n", args[0],
+            what_for);
     return EXIT_DATA;
   }
   return EXIT_OK;
 }
 
-/* The launch shape, when both --grid and --block were given. */
-static const sp_launch *launch_of(const estimate_opts *o) {
-  return o->have_grid && o->have_block ? &o->launch : NULL;
+static const char *tool(const char *env, const char *name) {
+  const char *v = getenv(env);
+  return v && *v ? v : name;
 }
 
-/* The features of o->kernel, compiling a source first. */
+/* Runs nvcc on o->file into ptx (a path in a temporary directory). */
+static int compile(const estimate_opts *o, const char *ptx) {
+  const char *args[32] = {tool("NVCC", "nvcc"), "-x", "cu", "-ptx", "-arch=sm_90", "-o", ptx};
+  size_t n = 7;
+  char what[PATH_MAX + 32];
+  for (size_t i = 0; i < o->nincludes; i++) args[n++] = "-I", args[n++] = o->includes[i];
+  args[n++] = o->file;
+  args[n] = NULL;
+  snprintf(what, sizeof what, "compile %s to PTX", o->file);
+  return run_tool(args, NULL, what, "give a .ptx file (nvcc -ptx, or NVRTC's output) or set NVCC");
+}
+
+/* Whether path starts like an ELF file or a CUDA fat binary (no
+ * extension says: executables have none). */
+static int is_binary(const char *path) {
+  unsigned char m[4] = {0};
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return 0;
+  size_t n = fread(m, 1, sizeof m, fp);
+  fclose(fp);
+  static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'}, fatbin[4] = {0x50, 0xed, 0x55, 0xba};
+  return n == 4 && (!memcmp(m, elf, 4) || !memcmp(m, fatbin, 4));
+}
+
+/* Reads the whole file at path; NULL on failure (errno set). */
+static char *slurp(const char *path, size_t *size) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap + 1);
+  for (size_t got; buf && (got = fread(buf + n, 1, cap - n, fp)) > 0;) {
+    n += got;
+    if (n == cap) {
+      char *b = realloc(buf, 2 * cap + 1);
+      if (!b) free(buf);
+      buf = b;
+      cap *= 2;
+    }
+  }
+  int bad = ferror(fp);
+  fclose(fp);
+  if (bad) {
+    free(buf);
+    return NULL;
+  }
+  if (buf) buf[n] = '\0';
+  *size = n;
+  return buf;
+}
+
+/* The features of o->kernel from cuobjdump's listing at dump: each PTX
+ * module starts at a line ".version" and ends where the next module's
+ * header ("Fatbin ...") or the listing does; the first module that holds
+ * the kernel is read. */
+static int features_from_dump(const estimate_opts *o, const char *dump, sp_kernel_features **f) {
+  size_t size = 0, modules = 0;
+  char *text = slurp(dump, &size);
+  if (!text) {
+    fprintf(stderr, "scalepredict: estimate: cannot read cuobjdump's output: %s\n",
+            strerror(errno));
+    return EXIT_SYSTEM;
+  }
+  int rc = -1;
+  sp_error err, missing;
+  char label[PATH_MAX + 64];
+  for (char *p = text; rc < 0 && (p = strstr(p, ".version")) != NULL;) {
+    if (p != text && p[-1] != '\n') {
+      p++;
+      continue;
+    }
+    char *end = strstr(p, "\nFatbin ");
+    size_t len = end ? (size_t)(end - p) + 1 : size - (size_t)(p - text);
+    snprintf(label, sizeof label, "%s (cuobjdump -ptx, module %zu)", o->file, ++modules);
+    int st = sp_ptx_features_mem(p, len, label, o->kernel, launch_of(o), f, &err);
+    if (st == SP_ENOTFOUND)
+      missing = err;
+    else
+      rc = st ? cli_fail(&err) : EXIT_OK;
+    p += len;
+  }
+  free(text);
+  if (rc >= 0) return rc;
+  if (!modules) {
+    fprintf(stderr,
+            "scalepredict: estimate: %s holds no PTX (cuobjdump -ptx printed none): build it with "
+            "PTX embedded (nvcc -arch=sm_90, or -gencode arch=compute_90,code=compute_90) or give "
+            "the source or the PTX\n",
+            o->file);
+    return EXIT_DATA;
+  }
+  return cli_fail(&missing);
+}
+
+/* Runs cuobjdump -ptx on o->file into dump (a path in a temporary
+ * directory). */
+static int dump_ptx(const estimate_opts *o, const char *dump) {
+  const char *args[] = {tool("CUOBJDUMP", "cuobjdump"), "-ptx", o->file, NULL};
+  char what[PATH_MAX + 32];
+  snprintf(what, sizeof what, "extract the PTX of %s", o->file);
+  return run_tool(args, dump, what,
+                  "install the CUDA toolkit's cuobjdump or set CUOBJDUMP, or give the source or "
+                  "the PTX");
+}
+
+/* The features of o->kernel, compiling a source or opening a binary
+ * first. */
 static int read_features(const estimate_opts *o, sp_kernel_features **f) {
   sp_error err;
-  if (!ends_with(o->file, ".cu") && !ends_with(o->file, ".cl")) {
+  int source = ends_with(o->file, ".cu") || ends_with(o->file, ".cl");
+  int binary = !source && !ends_with(o->file, ".ptx") && is_binary(o->file);
+  if (!source && !binary) {
     int st = sp_ptx_features(o->file, o->kernel, launch_of(o), f, &err);
     return st ? cli_fail(&err) : EXIT_OK;
   }
-  char dir[] = "/tmp/scalepredict-estimate-XXXXXX", ptx[sizeof dir + 16];
+  char dir[] = "/tmp/scalepredict-estimate-XXXXXX", tmp[sizeof dir + 16];
   if (!mkdtemp(dir)) {
     fprintf(stderr, "scalepredict: estimate: mkdtemp: %s\n", strerror(errno));
     return EXIT_SYSTEM;
   }
-  snprintf(ptx, sizeof ptx, "%s/k.ptx", dir);
-  int rc = compile(o, ptx);
-  if (!rc && sp_ptx_features(ptx, o->kernel, launch_of(o), f, &err)) rc = cli_fail(&err);
-  unlink(ptx);
+  snprintf(tmp, sizeof tmp, "%s/k.ptx", dir);
+  int rc;
+  if (binary) {
+    rc = dump_ptx(o, tmp);
+    if (!rc) rc = features_from_dump(o, tmp, f);
+  } else {
+    rc = compile(o, tmp);
+    if (!rc && sp_ptx_features(tmp, o->kernel, launch_of(o), f, &err)) rc = cli_fail(&err);
+  }
+  unlink(tmp);
   rmdir(dir);
   return rc;
 }

@@ -35,6 +35,55 @@ for want in bar,2 atom,1 shared_static_bytes,1024 loops,2 barrier,9; do
   grep -qx "$want" "$WORK/out" || fail "reduce: want $want"
 done
 
+# ---- a CUDA binary: the module of its embedded PTX that holds the kernel ----
+# A stand-in cuobjdump prints what the real one prints for a fat binary of
+# two PTX modules; below, the real one where nvcc and cuobjdump are installed.
+cat >cuobjdump <<'STANDIN'
+#!/bin/sh
+[ "$1" = -ptx ] && [ -f "$2" ] || { echo "stand-in cuobjdump: want -ptx FILE" >&2; exit 1; }
+for f in $SP_TEST_MODULES; do
+  printf '\nFatbin ptx code:\n================\narch = sm_90\ncode version = [8,8]\nhost = linux\ncompile_size = 64bit\n\n'
+  cat "$f"
+done
+STANDIN
+chmod +x cuobjdump
+printf '\177ELF\002\001\001\000' >app.bin
+CUOBJDUMP=$PWD/cuobjdump SP_TEST_MODULES="$S/tiny.ptx $S/app.ptx"
+export CUOBJDUMP SP_TEST_MODULES
+sp estimate --features --kernel reduce "$S/app.ptx"
+cp "$WORK/out" reduce-from-ptx.csv
+sp estimate --features --kernel reduce app.bin
+expect_rc "binary: reduce" 0
+cmp -s "$WORK/out" reduce-from-ptx.csv || fail "binary: reduce's features differ from its PTX's"
+sp estimate --features --kernel tiny --grid 30,2 --block 128 app.bin
+expect_rc "binary: tiny" 0
+grep -qx "grid_blocks,60" "$WORK/out" || fail "binary: tiny (the first module) lacks grid_blocks,60"
+sp estimate --features --kernel nope app.bin
+expect_error "binary: missing kernel" 2 "no kernel 'nope'" "app.bin (cuobjdump -ptx, module 2)"
+SP_TEST_MODULES=''
+sp estimate --features --kernel reduce app.bin
+expect_error "binary without PTX" 2 "app.bin holds no PTX" "nvcc -arch=sm_90"
+CUOBJDUMP=$WORK/no-such-cuobjdump
+sp estimate --features --kernel reduce app.bin
+expect_error "no cuobjdump" 2 "cannot run '$WORK/no-such-cuobjdump'" "set CUOBJDUMP"
+unset CUOBJDUMP SP_TEST_MODULES
+
+# With the CUDA toolkit: the profile example built as a fat binary (sm_90
+# code and compute_90 PTX) reads as its source does.
+TOP=${SP_TOP_SRCDIR:-$sp_here/../..}
+APP=$TOP/docs/examples/profile/app.cu
+if command -v nvcc >/dev/null 2>&1 && command -v cuobjdump >/dev/null 2>&1 && [ -f "$APP" ]; then
+  nvcc -I "$TOP/greenctx" -arch=sm_90 -fatbin -o app.fatbin "$APP" 2>nvcc.err ||
+    fail "nvcc -fatbin: $(cat nvcc.err)"
+  sp estimate -I "$TOP/greenctx" --features --kernel reduce "$APP"
+  cp "$WORK/out" reduce-from-cu.csv
+  sp estimate --features --kernel reduce app.fatbin
+  expect_rc "fatbin: reduce" 0
+  cmp -s "$WORK/out" reduce-from-cu.csv || fail "fatbin: reduce's features differ from its source's"
+else
+  echo "estimate.sh: no nvcc and cuobjdump: the real fat binary is not tried" >&2
+fi
+
 # ---- errors ------------------------------------------------------------------
 sp estimate --features --kernel nope "$S/app.ptx"
 expect_error "missing kernel" 2 "no kernel 'nope'" "_Z6reducePKfPfi" "app.ptx"
