@@ -35,7 +35,7 @@ static void usage_plan(void) {
       "Usage: scalepredict plan [--runs FILE] --grid PLAN | --cu L --engine-mhz L\n"
       "                         --memory-mhz L [--kernels LIST] [--base CFG]\n"
       "                         [--batch B] [--budget N|A/B] [--target-error E]\n"
-      "                         [--surrogate gp|shared] [--status] [--quiet]\n"
+      "                         [--surrogate gp|shared] [--seed S] [--status] [--quiet]\n"
       "\n"
       "An adaptive measurement plan: fits, per kernel, a surrogate of its scaling\n"
       "surface (a Gaussian process on log time and log power over the logarithms of\n"
@@ -72,6 +72,8 @@ static void usage_plan(void) {
       "                     a process per kernel on the residual, and each round's\n"
       "                     first configuration common to every kernel measuring\n"
       "                     (docs/sweeps.md, \"The shared surrogate\")\n"
+      "  --seed S           the shared surrogate's cross-validation folds (default 1):\n"
+      "                     the same seed and rows give the same plan\n"
       "  --status           print one row per kernel instead:\n"
       "                     kernel,measured,grid,error_time_pct,error_power_pct,\n"
       "                     state,next (state: measuring, budget, target or grid)\n"
@@ -82,7 +84,7 @@ static void usage_complete(void) {
   puts(
       "Usage: scalepredict complete --runs FILE [--grid PLAN | --cu L --engine-mhz L\n"
       "                             --memory-mhz L] [--kernels LIST] [--out FILE]\n"
-      "                             [--surrogate gp|shared] [--force]\n"
+      "                             [--surrogate gp|shared] [--seed S] [--force]\n"
       "\n"
       "Completes every kernel's surface from the rows of FILE measured on the grid:\n"
       "one row per kernel and grid configuration, the runs.csv columns plus source,\n"
@@ -95,9 +97,9 @@ static void usage_complete(void) {
       "\n"
       "  --runs FILE        runs.csv measured so far\n"
       "  --grid PLAN, --cu L, --engine-mhz L, --memory-mhz L, --kernels LIST,\n"
-      "  --surrogate gp|shared\n"
+      "  --surrogate gp|shared, --seed S\n"
       "                     as for 'scalepredict plan' (default: FILE's grid and\n"
-      "                     kernels, gp)\n"
+      "                     kernels, gp, seed 1)\n"
       "  --out FILE         write FILE atomically instead of standard output (a new\n"
       "                     or empty file or an older completion)\n" CLI_FORCE_HELP);
 }
@@ -240,6 +242,7 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
                                        {"target-error", required_argument, 0, 't'},
                                        {"status", no_argument, 0, 's'},
                                        {"surrogate", required_argument, 0, 'S'},
+                                       {"seed", required_argument, 0, 'd'},
                                        {"quiet", no_argument, 0, 'q'},
                                        {"out", required_argument, 0, 'o'},
                                        {"force", no_argument, 0, CLI_OPT_FORCE},
@@ -286,6 +289,10 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
       case 'S':
         if ((c->p.surrogate = sp_surrogate_parse(optarg)) < 0)
           return cli_usage_error(c->cmd, "--surrogate must be gp or shared, not '%s'", optarg);
+        break;
+      case 'd':
+        if (cli_parse_ulong(optarg, &c->p.seed))
+          return cli_usage_error(c->cmd, "--seed: '%s' is not a whole number", optarg);
         break;
       case 'q':
         c->quiet = 1;

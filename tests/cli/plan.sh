@@ -126,6 +126,18 @@ usage "plan --surrogate lowrank" "--surrogate must be gp or shared"
 sp plan --runs partial.csv $grid --budget 3 --surrogate shared --quiet
 expect_rc "plan --surrogate shared" 0
 [ "$(wc -l <out)" -eq 10 ] || fail "plan --surrogate shared: $(wc -l <out) lines"
+# --seed: the default is seed 1, and one seed always gives one plan.
+cp out shared-default.csv
+sp plan --runs partial.csv $grid --budget 3 --surrogate shared --seed 1 --quiet
+cmp -s out shared-default.csv || fail "plan --seed 1 differs from the default"
+sp plan --runs partial.csv $grid --budget 3 --surrogate shared --seed 7 --quiet
+cp out shared-7.csv
+sp plan --runs partial.csv $grid --budget 3 --surrogate shared --seed 7 --quiet
+cmp -s out shared-7.csv || fail "plan --seed 7 twice gave two plans"
+sp complete --runs partial.csv $grid --surrogate shared --seed 7
+expect_rc "complete --seed 7" 0
+sp plan --runs partial.csv $grid --seed x7
+usage "plan --seed x7" "--seed: 'x7' is not a whole number"
 sp plan --cu 16
 usage "plan without runs or kernels" "--runs or --kernels is required"
 sp plan --kernels a --cu 16 --engine-mhz 500
