@@ -1038,8 +1038,13 @@ typedef struct sp_plan_params {
   /* The kernels planned, NULL-terminated; a kernel without rows starts at
    * the base.  NULL: the dataset's kernels. */
   const char *const *kernels;
-  int surrogate;      /* sp_surrogate */
-  unsigned long seed; /* the shared surrogate's cross-validation folds */
+  int surrogate;       /* sp_surrogate */
+  unsigned long seed;  /* the shared surrogate's cross-validation folds */
+  size_t total_budget; /* the campaign is done at this many measured grid
+                          configurations over all its kernels: each round
+                          names at most what is left, the bases first,
+                          then the kernels of the largest estimated error;
+                          0: no total */
 } sp_plan_params;
 
 /* The surrogate of a plan (docs/sweeps.md, "The surrogate" and "The
@@ -1059,12 +1064,12 @@ int sp_surrogate_parse(const char *name);
 
 /* Defaults: the dataset's grid, the middle base, batch 4, no budget, no
  * target (a plan then runs until every configuration is measured), the
- * dataset's kernels, the per-kernel surrogate, seed 1. */
+ * dataset's kernels, the per-kernel surrogate, seed 1, no total budget. */
 void sp_plan_params_init(sp_plan_params *p);
 
 typedef enum sp_plan_state {
   SP_PLAN_MEASURING = 0, /* configurations are named: measure them */
-  SP_PLAN_BUDGET,        /* done: the budget is measured */
+  SP_PLAN_BUDGET,        /* done: the budget (or the total) is measured */
   SP_PLAN_TARGET,        /* done: the estimated error is within the target */
   SP_PLAN_GRID           /* done: every grid configuration is measured */
 } sp_plan_state;

@@ -93,6 +93,13 @@ configs "$2" >"$work/c2"
 [ "$(comm -12 "$work/c1" "$work/c2" | wc -l)" -ge 2 ] ||
 	fail "shared: fewer than 2 configurations common to both kernels besides the base"
 
+# A total budget over both kernels: exactly that many rows, then done.
+run_sweep --runner "$SP_REPLAY_RUNNER" --plan adaptive --total-budget 30 --batch 4 \
+	--set "runs=$work/total/runs.csv" "$plan"
+expect_status 0 "total budget 30"
+expect_rows_once "$work/total/runs.csv" 30 "total budget 30"
+expect_recorded_in "$work/total/runs.csv" "total budget 30"
+
 # The dry run: the first round (the bases), nothing written.
 run_sweep --runner "$SP_REPLAY_RUNNER" --dry-run --plan adaptive --budget 12 \
 	--set "runs=$work/dry/runs.csv" --set kernels=a,b "$plan"

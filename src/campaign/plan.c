@@ -8,6 +8,7 @@
 #include "plan.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +388,49 @@ static int plan_shared(sp_plan *pl, unsigned long seed, sp_error *err) {
   return SP_OK;
 }
 
+/* How uncertain a kernel's surface is, for the total budget's order: a
+ * kernel without its base first, then the largest estimated error (time
+ * plus power; unknown counts as the largest). */
+static double urgency(const sp_plan *pl, const sp_ckernel *k) {
+  if (!k->measured[pl->rp.base]) return INFINITY;
+  double e = k->error[SP_TIME] + (isfinite(k->error[SP_POWER]) ? k->error[SP_POWER] : 0);
+  return isfinite(e) ? e : DBL_MAX;
+}
+
+typedef struct ranked {
+  double urgency;
+  size_t k;
+} ranked;
+
+static int by_urgency(const void *a, const void *b) {
+  const ranked *x = a, *y = b;
+  if (x->urgency != y->urgency) return x->urgency > y->urgency ? -1 : 1;
+  return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Cuts the round to the total budget: measured plus named stays within
+ * total; kernels by urgency, each keeping the head of its batch (its most
+ * uncertain configurations).  Once the total is measured, every kernel
+ * still measuring is done at the budget. */
+static int apply_total(sp_plan *pl, size_t total, sp_error *err) {
+  size_t measured = 0;
+  for (size_t k = 0; k < pl->nk; k++) measured += pl->k[k].ck.n;
+  size_t left = total > measured ? total - measured : 0;
+  ranked *order = malloc((pl->nk + 1) * sizeof *order);
+  if (!order) return sp__oom(err);
+  for (size_t k = 0; k < pl->nk; k++) order[k] = (ranked){urgency(pl, &pl->k[k].ck), k};
+  qsort(order, pl->nk, sizeof *order, by_urgency);
+  for (size_t i = 0; i < pl->nk; i++) {
+    sp_ckernel *ck = &pl->k[order[i].k].ck;
+    if (ck->nnext > left) ck->nnext = left;
+    left -= ck->nnext;
+    if (!left && measured >= total && ck->state == SP_PLAN_MEASURING) ck->state = SP_PLAN_BUDGET;
+  }
+  free(order);
+  for (size_t k = 0; k < pl->nk; k++) publish(pl, &pl->k[k]);
+  return SP_OK;
+}
+
 int sp_plan_make(const sp_dataset *ds, const sp_plan_params *p, sp_plan **out, sp_error *err) {
   *out = NULL;
   gsl_set_error_handler_off();
@@ -401,6 +445,7 @@ int sp_plan_make(const sp_dataset *ds, const sp_plan_params *p, sp_plan **out, s
     st = plan_shared(pl, p->seed, err);
   else
     for (size_t k = 0; k < pl->nk && !st; k++) st = plan_kernel(pl, &pl->k[k], err);
+  if (!st && p->total_budget) st = apply_total(pl, p->total_budget, err);
   if (st) {
     sp_plan_free(pl);
     return st;

@@ -35,6 +35,7 @@ static void usage_plan(void) {
       "Usage: scalepredict plan [--runs FILE] --grid PLAN | --cu L --engine-mhz L\n"
       "                         --memory-mhz L [--kernels LIST] [--base CFG]\n"
       "                         [--batch B] [--budget N|A/B] [--target-error E]\n"
+      "                         [--total-budget N]\n"
       "                         [--surrogate gp|shared] [--seed S] [--status] [--quiet]\n"
       "\n"
       "An adaptive measurement plan: fits, per kernel, a surrogate of its scaling\n"
@@ -65,6 +66,10 @@ static void usage_plan(void) {
       "                     A/B: that fraction of the grid (default: none)\n"
       "  --target-error E   estimated surface error, in percent, at which a kernel\n"
       "                     is done (default: none)\n"
+      "  --total-budget N   measured configurations over all the kernels at which\n"
+      "                     the campaign is done: a round names at most what is\n"
+      "                     left, the kernels' bases first, then the kernels whose\n"
+      "                     estimated error is largest (default: none)\n"
       "  --surrogate gp|shared\n"
       "                     gp (the default): a process per kernel, on its own\n"
       "                     measurements; shared: the kernels' log ratios to their\n"
@@ -223,6 +228,12 @@ static int number_option(plan_cli *c, int ch, const char *arg) {
     c->p.batch = v;
     return EXIT_OK;
   }
+  if (ch == 'T') {
+    if (cli_parse_ulong(arg, &v) || v < 1)
+      return cli_usage_error(c->cmd, "--total-budget needs a positive integer, not '%s'", arg);
+    c->p.total_budget = v;
+    return EXIT_OK;
+  }
   c->p.target_error = strtod(arg, &end);
   if (*end || end == arg || !(c->p.target_error > 0) || !isfinite(c->p.target_error))
     return cli_usage_error(c->cmd, "--target-error needs a positive percentage, not '%s'", arg);
@@ -240,6 +251,7 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
                                        {"batch", required_argument, 0, 'B'},
                                        {"budget", required_argument, 0, 'n'},
                                        {"target-error", required_argument, 0, 't'},
+                                       {"total-budget", required_argument, 0, 'T'},
                                        {"status", no_argument, 0, 's'},
                                        {"surrogate", required_argument, 0, 'S'},
                                        {"seed", required_argument, 0, 'd'},
@@ -254,7 +266,7 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
   *done = 0;
   while ((ch = getopt_long(argc, argv, ":h", opts, &at)) != -1) {
     /* Each command takes its own options only. */
-    const int plan_only = ch > 0 && ch < 128 && strchr("bBntsq", ch) != NULL;
+    const int plan_only = ch > 0 && ch < 128 && strchr("bBnTtsq", ch) != NULL;
     const int complete_only = ch == 'o' || ch == CLI_OPT_FORCE;
     if ((complete && plan_only) || (!complete && complete_only))
       return cli_usage_error(c->cmd, "unknown option '--%s'", opts[at].name);
@@ -304,6 +316,7 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
         sp_output_set_force(1);
         break;
       case 'B':
+      case 'T':
       case 't':
         if ((rc = number_option(c, ch, optarg))) return rc;
         break;

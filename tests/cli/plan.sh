@@ -45,6 +45,45 @@ expect_rc "plan --budget 1/4 --status" 0
   fail "status header: $(head -n 1 out)"
 [ "$(grep -c ',2,8,[0-9.]*,[0-9.]*,budget,0$' out)" -eq 9 ] || fail "status: $(cat out)"
 
+# A total budget of 22 + 5 over the 9 kernels (22 measured: sgemm at 6 of
+# its 8, the others at 2): 5 named this round, to the kernels of the
+# largest estimated error (sgemm's is the smallest: not sgemm), in the
+# kernels' order where they tie, each its most uncertain first; once the
+# total is measured, done, every kernel at the budget; a total above what
+# is left changes nothing.
+{
+  cat partial.csv
+  grep -E '^sgemm,(16,1000,1375|32,1000,475|32,500,1375|16,1000,475),' "$TRAIN/runs.csv"
+} >partial2.csv
+sp plan --runs partial2.csv $grid --batch 3 --status --quiet
+expect_rc "plan --status" 0
+# Kernels by estimated error (time + power), largest first, file order in ties.
+tail -n +2 out | awk -F, '{ printf "%s\t%.6f\t%d\n", $1, $(NF - 3) + $(NF - 2), NR }' |
+  sort -t "$(printf '\t')" -k2,2gr -k3,3n | cut -f1 >urgency
+[ "$(tail -n 1 urgency)" = sgemm ] || fail "sgemm, measured most, is not the most certain: $(cat out)"
+sp plan --runs partial2.csv $grid --batch 3 --total-budget 27 --quiet
+expect_rc "plan --total-budget 27" 0
+[ "$(($(wc -l <out) - 1))" -eq 5 ] || fail "plan --total-budget 27: $(($(wc -l <out) - 1)) named, want 5"
+first=$(sed -n 1p urgency)
+second=$(sed -n 2p urgency)
+[ "$(grep -c "^$first," out)" -eq 3 ] && [ "$(grep -c "^$second," out)" -eq 2 ] ||
+  fail "plan --total-budget 27: not $first's 3 and $second's 2: $(cat out)"
+sp plan --runs partial2.csv $grid --batch 3 --total-budget 27 --status --quiet
+[ "$(grep -c ',measuring,' out)" -eq 9 ] || fail "total 27: kernels not measuring: $(cat out)"
+sp plan --runs partial2.csv $grid --batch 3 --total-budget 22 --status
+expect_rc "plan --total-budget 22" 0
+[ "$(grep -c ',budget,0$' out)" -eq 9 ] || fail "total 22: $(cat out)"
+grep -qF 'plan: 9 of 9 kernels done' err || fail "total 22: summary $(cat err)"
+sp plan --runs partial2.csv $grid --batch 3 --quiet
+cp out whole.csv
+sp plan --runs partial2.csv $grid --batch 3 --total-budget 1000 --quiet
+cmp -s out whole.csv || fail "plan --total-budget 1000 differs from no total"
+sp plan --runs partial.csv $grid --total-budget 0
+expect_rc "plan --total-budget 0" 1
+grep -qF -- "--total-budget needs a positive integer" err || fail "total 0: $(cat err)"
+sp complete --runs partial.csv $grid --total-budget 20
+expect_rc "complete --total-budget" 1
+
 # A sweep plan's grid, with the command line winning for memory_mhz.
 cat >grid.plan <<'PLAN'
 backend=nvidia   # the sweep's keys are read past
