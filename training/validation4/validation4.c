@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* validation4.c: the fourth validation suite's table, in run order, and the
+ * helpers its setup functions share. */
+#include <string.h>
+
+#include "validation4.h"
+
+/* Expected scaling classes are the author's guesses, written down before any
+ * measurement (README.md repeats them); they are not used by the model. */
+static const kdesc VALIDATION4[] = {
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+size_t validation4_count(void) { return sizeof VALIDATION4 / sizeof *VALIDATION4 - 1; }
+
+const kdesc *validation4_at(size_t i) { return i < validation4_count() ? &VALIDATION4[i] : NULL; }
+
+const kdesc *validation4_find(const char *name) {
+  for (size_t i = 0; i < validation4_count(); ++i)
+    if (strcmp(VALIDATION4[i].name, name) == 0) return &VALIDATION4[i];
+  return NULL;
+}
+
+void *yref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol, double atol) {
+  const size_t count = n < Y_SAMPLES ? n : Y_SAMPLES;
+  void *ref = kjob_ref(job, b, cmp, count, rtol, atol);
+  size_t *smp = ref ? kjob_sample(job, b) : NULL;
+  if (smp == NULL) return NULL;
+  for (size_t c = 0; c < count; ++c) smp[c] = kspread(c, count, n);
+  return ref;
+}
+
+int yin_f32(kjob *job, size_t n, krng *r, double lo, double hi) {
+  int b = kjob_buf(job, n * 4, KB_IN);
+  if (job->buf[b].host == NULL) return -1;
+  kfill_f32(job->buf[b].host, n, r, lo, hi);
+  return b;
+}
+
+int ybuf_u32(kjob *job, size_t n, kb_role role) {
+  int b = kjob_buf(job, n * 4, role);
+  if (role != KB_OUT && job->buf[b].host == NULL) return -1;
+  return b;
+}
