@@ -8,6 +8,34 @@
 /* Expected scaling classes are the author's guesses, written down before any
  * measurement (README.md repeats them); they are not used by the model. */
 static const kdesc VALIDATION4[] = {
+    {"y_groupnorm_nhwc",
+     "GroupNorm + SiLU over NHWC 32x64x64x512, 32 groups: one group per (image, group), two passes "
+     "of 64-byte pieces",
+     "bandwidth", ysetup_ml, YML_GN},
+    {"y_embbag_sum",
+     "weighted embedding bag: 65536 bags of 1-80 rows of a 500000x128 table (hot tenth), a "
+     "work-item per dimension",
+     "bandwidth", ysetup_ml, YML_EMBBAG},
+    {"y_moe_topk_gate",
+     "MoE router: softmax over 64 experts for 1M tokens, top-2 renormalised, per-expert counts via "
+     "local histograms",
+     "bandwidth", ysetup_ml, YML_MOE},
+    {"y_adam_bf16_clip",
+     "mixed-precision AdamW on 32M fp32 master weights, bf16 gradients clipped by their global "
+     "norm, bf16 copy written",
+     "bandwidth", ysetup_ml, YML_ADAM},
+    {"y_paged_decode_splitk",
+     "paged decode attention split-K stage: 32 seqs (512-4096 tokens) x 8 KV heads x 4 q heads, "
+     "RoPE on q, 16-token pages",
+     "bandwidth", ysetup_ml, YML_PAGED},
+    {"y_dwsep_conv",
+     "fused MobileNet block: depthwise 3x3 + ReLU6 in local memory, then pointwise 64 -> 128, NHWC "
+     "32x112x112",
+     "compute", ysetup_ml, YML_DWSEP},
+    {"y_spec_verify",
+     "speculative decoding verification: 128 requests x 4 drafts, residual resampling over 128256 "
+     "tokens, one group each",
+     "occupancy", ysetup_ml, YML_SPEC},
     {NULL, NULL, NULL, NULL, 0},
 };
 

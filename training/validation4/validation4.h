@@ -40,4 +40,10 @@ int yin_f32(kjob *job, size_t n, krng *r, double lo, double hi);
  * zero-filled; returns its index, or -1 when out of memory. */
 int ybuf_u32(kjob *job, size_t n, kb_role role);
 
+/* Variants (kdesc.param) of each family. */
+enum { YML_GN, YML_EMBBAG, YML_MOE, YML_ADAM, YML_PAGED, YML_DWSEP, YML_SPEC };
+
+/* Family setup functions, one host file per device source. */
+SP_SETUP(ysetup_ml);
+
 #endif /* SP_VALIDATION4_H */
