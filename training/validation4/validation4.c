@@ -36,6 +36,43 @@ static const kdesc VALIDATION4[] = {
      "speculative decoding verification: 128 requests x 4 drafts, residual resampling over 128256 "
      "tokens, one group each",
      "occupancy", ysetup_ml, YML_SPEC},
+    {"y_template_ncc",
+     "heart-wall-like tracking: 270 points, 48x48 templates correlated (NCC) over 48x48 offsets in "
+     "8 frames, 1024-wide groups (2 per SM: 6 past 264)",
+     "imbalance", ysetup_sci, YSC_TEMPLATE},
+    {"y_streamcluster_gain",
+     "streamcluster pgain: weighted distance of 4M 32-d points (dimension-major) to a candidate, "
+     "switch flags and per-group gains",
+     "bandwidth", ysetup_sci, YSC_STREAMCLUSTER},
+    {"y_bptree_range",
+     "B+tree range search (fan-out 128, 1M keys, 4 MB of leaves in L2): 500000 queries, one "
+     "128-wide group each, both ends descend together",
+     "l2", ysetup_sci, YSC_BPTREE},
+    {"y_hh_neuron",
+     "Hodgkin-Huxley population: 262144 cells x 4000 forward-Euler steps, six exps per step, a "
+     "work-item per cell",
+     "compute", ysetup_sci, YSC_HH},
+    {"y_nw_batched",
+     "batched Needleman-Wunsch scores of 65536 pairs of 128-base reads, a group per pair, a "
+     "barrier "
+     "per anti-diagonal",
+     "latency", ysetup_sci, YSC_NW},
+    {"y_photon_mc",
+     "MCML-like photon transport: 524288 photons in a scattering slab, HG phase function, integer "
+     "weights deposited by atomics into a 64x64 (r, z) grid",
+     "atomic", ysetup_sci, YSC_PHOTON},
+    {"y_su3_dslash",
+     "staggered Dslash in FP64: SU(3) links x colour vectors in 8 directions on a 24^3 x 48 "
+     "lattice, a work-item per site",
+     "bandwidth", ysetup_sci, YSC_DSLASH},
+    {"y_ising_checker",
+     "checkerboard Metropolis half sweep of a 16384^2 byte-spin Ising lattice, counter-based "
+     "random numbers, 4 sites per work-item",
+     "bandwidth", ysetup_sci, YSC_ISING},
+    {"y_clahe_tiles",
+     "tile-wise adaptive histogram equalisation of 4 8192^2 8-bit images: local-atomic histograms "
+     "of 64x64 tiles, clip, CDF, map",
+     "bandwidth", ysetup_sci, YSC_CLAHE},
     {NULL, NULL, NULL, NULL, 0},
 };
 

@@ -42,8 +42,20 @@ int ybuf_u32(kjob *job, size_t n, kb_role role);
 
 /* Variants (kdesc.param) of each family. */
 enum { YML_GN, YML_EMBBAG, YML_MOE, YML_ADAM, YML_PAGED, YML_DWSEP, YML_SPEC };
+enum {
+  YSC_TEMPLATE,
+  YSC_STREAMCLUSTER,
+  YSC_BPTREE,
+  YSC_HH,
+  YSC_NW,
+  YSC_PHOTON,
+  YSC_DSLASH,
+  YSC_ISING,
+  YSC_CLAHE
+};
 
 /* Family setup functions, one host file per device source. */
 SP_SETUP(ysetup_ml);
+SP_SETUP(ysetup_sci);
 
 #endif /* SP_VALIDATION4_H */
