@@ -73,6 +73,30 @@ static const kdesc VALIDATION4[] = {
      "tile-wise adaptive histogram equalisation of 4 8192^2 8-bit images: local-atomic histograms "
      "of 64x64 tiles, clip, CDF, map",
      "bandwidth", ysetup_sci, YSC_CLAHE},
+    {"y_bc_bfs_level",
+     "betweenness-centrality forward BFS level: 4M vertices (30% in the frontier), ~36M edges, "
+     "CAS claims and path-count atomics",
+     "atomic", ysetup_irr, YIR_BC},
+    {"y_sa_rank_flags",
+     "suffix-array prefix doubling: flag rank-pair changes of 32M sorted suffixes, four random "
+     "rank gathers each",
+     "bandwidth", ysetup_irr, YIR_SA},
+    {"y_csv_tokenize",
+     "CSV tokenizer: 256 MB in 4 KB blocks, quote parity by local scans, field ends compacted per "
+     "block",
+     "bandwidth", ysetup_irr, YIR_CSV},
+    {"y_lz77_match",
+     "LZ77 match finder: 8 MB of word text, up to 16 hash-chain candidates per position in a 32 KB "
+     "window, byte compares",
+     "compute", ysetup_irr, YIR_LZ77},
+    {"y_strsort_keys",
+     "string sort keys: first 8 bytes big-endian and the length of 16M strings of 1-24 bytes "
+     "(unaligned gathers)",
+     "bandwidth", ysetup_irr, YIR_STRKEYS},
+    {"y_kmeans_atomic",
+     "k-means update: 2M integer 8-d points assigned to 32 centroids, sums and counts by global "
+     "atomics (288 words)",
+     "atomic", ysetup_irr, YIR_KMEANS},
     {NULL, NULL, NULL, NULL, 0},
 };
 

@@ -53,9 +53,11 @@ enum {
   YSC_ISING,
   YSC_CLAHE
 };
+enum { YIR_BC, YIR_SA, YIR_CSV, YIR_LZ77, YIR_STRKEYS, YIR_KMEANS };
 
 /* Family setup functions, one host file per device source. */
 SP_SETUP(ysetup_ml);
 SP_SETUP(ysetup_sci);
+SP_SETUP(ysetup_irr);
 
 #endif /* SP_VALIDATION4_H */
