@@ -23,7 +23,6 @@ SP_KERNEL void y_template_ncc(SP_GLOBAL const float *SP_RESTRICT frames,
 {
   SP_LOCAL float tp[TM_S * TM_S];
   SP_LOCAL float patch[TM_P * TM_P];
-  SP_LOCAL float red[TM_T];
   const int t = SP_LID(0), pt = SP_GRP(0);
   const int cy = centres[2 * pt], cx = centres[2 * pt + 1];
   const long fsz = (long)w * w;
@@ -33,18 +32,18 @@ SP_KERNEL void y_template_ncc(SP_GLOBAL const float *SP_RESTRICT frames,
     tp[e] = v;
     s += v;
   }
-  red[t] = s;
-  Y_SUM(red, t, TM_T);
-  const float mean = red[0] * (1.0f / (TM_S * TM_S));
+  patch[t] = s; /* the reductions end before the first patch */
+  Y_SUM(patch, t, TM_T);
+  const float mean = patch[0] * (1.0f / (TM_S * TM_S));
   SP_BARRIER();
   s = 0.0f;
   for (int e = t; e < TM_S * TM_S; e += TM_T) {
     tp[e] -= mean;
     s = SP_FMAF(tp[e], tp[e], s);
   }
-  red[t] = s;
-  Y_SUM(red, t, TM_T);
-  const float tn = SP_RSQRTF(red[0]);
+  patch[t] = s; /* the reductions end before the first patch */
+  Y_SUM(patch, t, TM_T);
+  const float tn = SP_RSQRTF(patch[0]);
   for (int e = t; e < TM_S * TM_S; e += TM_T)
     tp[e] *= tn;
   for (int f = 1; f <= nframes; ++f) {

@@ -97,6 +97,19 @@ static const kdesc VALIDATION4[] = {
      "k-means update: 2M integer 8-d points assigned to 32 centroids, sums and counts by global "
      "atomics (288 words)",
      "atomic", ysetup_irr, YIR_KMEANS},
+    {"y_hgemm_splitk",
+     "fp16 WMMA GEMM 512x512x32768 split-K in 32 slices (2048 blocks), fragments from global, "
+     "float "
+     "atomicAdd into C (CUDA only)",
+     "compute", ysetup_cuda, YCU_HGEMM},
+    {"y_json_ballot",
+     "JSON structural index (simdjson stage 1) of 64 MB: a warp per 4 KB segment, ballots and a "
+     "prefix XOR of quote masks (CUDA only)",
+     "bandwidth", ysetup_cuda, YCU_JSON},
+    {"y_lstm_cell_h16",
+     "fused fp16 LSTM cell for 8 sequences x 1024 hidden: gates + bias, sigmoid/tanh, c and h (a "
+     "few microseconds, CUDA only)",
+     "launch", ysetup_cuda, YCU_LSTM},
     {NULL, NULL, NULL, NULL, 0},
 };
 

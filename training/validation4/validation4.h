@@ -54,10 +54,12 @@ enum {
   YSC_CLAHE
 };
 enum { YIR_BC, YIR_SA, YIR_CSV, YIR_LZ77, YIR_STRKEYS, YIR_KMEANS };
+enum { YCU_HGEMM, YCU_JSON, YCU_LSTM };
 
 /* Family setup functions, one host file per device source. */
 SP_SETUP(ysetup_ml);
 SP_SETUP(ysetup_sci);
 SP_SETUP(ysetup_irr);
+SP_SETUP(ysetup_cuda);
 
 #endif /* SP_VALIDATION4_H */
