@@ -28,10 +28,11 @@ nk=$(grep -c '^ *K("' "$SP_KERNEL_DIR/suite.c")
 cp "$scratch/out" "$scratch/train.list"
 
 # --suite: the validation tables list the same way, and 'all' is the
-# training suite followed by the validation suite, the second and the third.
+# training suite followed by the validation suite, the second, the third
+# and the fourth.
 expect 0 "$R" --suite train --list
 cmp -s "$scratch/out" "$scratch/train.list" || fail "--suite train --list differs from --list"
-for v in validation validation2 validation3; do
+for v in validation validation2 validation3 validation4; do
   expect 0 "$R" --suite $v --list
   cp "$scratch/out" "$scratch/$v.list"
   bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/$v.list" | head -1)
@@ -48,15 +49,19 @@ bad=$(cut -f1 "$scratch/validation2.list" | grep -v '^w_' | head -1)
 [ "$(wc -l <"$scratch/validation3.list")" -ge 28 ] || fail "validation3 has fewer than 28 kernels"
 bad=$(cut -f1 "$scratch/validation3.list" | grep -v '^x_' | head -1)
 [ -z "$bad" ] || fail "validation3 kernel '$bad' is not named x_*"
+# The fourth: at least 24 kernels, all named y_*.
+[ "$(wc -l <"$scratch/validation4.list")" -ge 24 ] || fail "validation4 has fewer than 24 kernels"
+bad=$(cut -f1 "$scratch/validation4.list" | grep -v '^y_' | head -1)
+[ -z "$bad" ] || fail "validation4 kernel '$bad' is not named y_*"
 dup=$(cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
-  "$scratch/validation3.list" | cut -f1 | sort | uniq -d | head -1)
+  "$scratch/validation3.list" "$scratch/validation4.list" | cut -f1 | sort | uniq -d | head -1)
 [ -z "$dup" ] || fail "'$dup' is in two suites"
 expect 0 "$R" --suite all --list
 cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
-  "$scratch/validation3.list" | cmp -s - "$scratch/out" ||
-  fail "--suite all --list is not train, validation, validation2, validation3"
+  "$scratch/validation3.list" "$scratch/validation4.list" | cmp -s - "$scratch/out" ||
+  fail "--suite all --list is not train, validation, validation2, validation3, validation4"
 expect 2 "$R" --suite bogus --list
-grep -q "not train, validation, validation2, validation3 or all" "$scratch/out" ||
+grep -q "not train, validation, validation2, validation3, validation4 or all" "$scratch/out" ||
   fail "bad --suite not explained"
 # A training kernel is not a validation kernel.
 only_train=$(cut -f1 "$scratch/train.list" | while read -r k; do
@@ -82,6 +87,14 @@ grep -q "no kernel '$only_v2' in this suite" "$scratch/out" || fail "v2 kernel a
 expect 2 "$R" --suite validation2 --backend opencl --kernels "$only_v3" --cu 1 \
   --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
 grep -q "no kernel '$only_v3' in this suite" "$scratch/out" || fail "v3 kernel accepted by validation2"
+# A fourth-validation kernel belongs to validation4 only.
+only_v4=$(head -1 "$scratch/validation4.list" | cut -f1)
+expect 2 "$R" --suite validation4 --backend opencl --kernels "$only_v3" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v3' in this suite" "$scratch/out" || fail "v3 kernel accepted by validation4"
+expect 2 "$R" --suite validation3 --backend opencl --kernels "$only_v4" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v4' in this suite" "$scratch/out" || fail "v4 kernel accepted by validation3"
 [ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"

@@ -36,6 +36,12 @@
 #ifndef SP_VALIDATION3_DIR_INSTALLED
 #define SP_VALIDATION3_DIR_INSTALLED SP_VALIDATION3_DIR
 #endif
+#ifndef SP_VALIDATION4_DIR
+#define SP_VALIDATION4_DIR "training/validation4"
+#endif
+#ifndef SP_VALIDATION4_DIR_INSTALLED
+#define SP_VALIDATION4_DIR_INSTALLED SP_VALIDATION4_DIR
+#endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
@@ -58,9 +64,9 @@ static const char USAGE[] =
     "  --backend B         opencl (any ICD platform) or cuda (driver API)\n"
     "  --kernels LIST      'all' or suite names (see --list)\n"
     "  --suite S           train (default), validation, validation2,\n"
-    "                      validation3 or all (the four in that order): the\n"
-    "                      kernel table that --kernels, --list and\n"
-    "                      --compile-only use\n"
+    "                      validation3, validation4 or all (the five in that\n"
+    "                      order): the kernel table that --kernels, --list\n"
+    "                      and --compile-only use\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -95,6 +101,8 @@ static const char USAGE[] =
     "                      $SP_VALIDATION2_DIR, the source tree, installed)\n"
     "  --validation3-dir DIR the third validation suite's sources (default:\n"
     "                      $SP_VALIDATION3_DIR, the source tree, installed)\n"
+    "  --validation4-dir DIR the fourth validation suite's sources (default:\n"
+    "                      $SP_VALIDATION4_DIR, the source tree, installed)\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -130,6 +138,7 @@ enum {
   OPT_VALIDATION_DIR,
   OPT_VALIDATION2_DIR,
   OPT_VALIDATION3_DIR,
+  OPT_VALIDATION4_DIR,
   OPT_SAMPLED,
   OPT_SAMPLE_THRESHOLD,
   OPT_SAMPLE_TOL,
@@ -167,6 +176,7 @@ static const struct option LONG_OPTS[] = {
     {"validation-dir", required_argument, NULL, OPT_VALIDATION_DIR},
     {"validation2-dir", required_argument, NULL, OPT_VALIDATION2_DIR},
     {"validation3-dir", required_argument, NULL, OPT_VALIDATION3_DIR},
+    {"validation4-dir", required_argument, NULL, OPT_VALIDATION4_DIR},
     {"sampled", no_argument, NULL, OPT_SAMPLED},
     {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
     {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
@@ -260,6 +270,8 @@ static int parse_suite(const char *s, runner_suite *out) {
     *out = RUNNER_SUITE_VALIDATION2;
   else if (strcmp(s, "validation3") == 0)
     *out = RUNNER_SUITE_VALIDATION3;
+  else if (strcmp(s, "validation4") == 0)
+    *out = RUNNER_SUITE_VALIDATION4;
   else if (strcmp(s, "all") == 0)
     *out = RUNNER_SUITE_ALL;
   else
@@ -379,7 +391,7 @@ static int take(cli *c, int opt, const char *arg) {
       if (parse_suite(arg, &o->suite) != 0)
         return usage_error(
             "--suite: '%s' is not train, validation, "
-            "validation2, validation3 or all",
+            "validation2, validation3, validation4 or all",
             arg);
       break;
     case OPT_VALIDATION_DIR:
@@ -390,6 +402,9 @@ static int take(cli *c, int opt, const char *arg) {
       break;
     case OPT_VALIDATION3_DIR:
       o->validation3_dir = arg;
+      break;
+    case OPT_VALIDATION4_DIR:
+      o->validation4_dir = arg;
       break;
     default:
       return RUNNER_USAGE;
@@ -426,6 +441,8 @@ static void default_dirs(runner_opts *o) {
                                    SP_VALIDATION2_DIR_INSTALLED);
   o->validation3_dir = default_dir(o->validation3_dir, "SP_VALIDATION3_DIR", SP_VALIDATION3_DIR,
                                    SP_VALIDATION3_DIR_INSTALLED);
+  o->validation4_dir = default_dir(o->validation4_dir, "SP_VALIDATION4_DIR", SP_VALIDATION4_DIR,
+                                   SP_VALIDATION4_DIR_INSTALLED);
 }
 
 static void record_command(runner_opts *o, int argc, char **argv) {

@@ -3,16 +3,18 @@
  * device sources live.
  *
  * The training suite's sources are in training/kernels/; the validation
- * suites' are in training/validation/, training/validation2/ and
- * training/validation3/ and include training/kernels/sp_port.h, so every
- * compile gets all four folders on its include path.  A kernel's folder follows from the table it
- * belongs to, never from its file name, so the suites may use the same file names. */
+ * suites' are in training/validation/, training/validation2/,
+ * training/validation3/ and training/validation4/ and include
+ * training/kernels/sp_port.h, so every compile gets all five folders on its
+ * include path.  A kernel's folder follows from the table it belongs to,
+ * never from its file name, so the suites may use the same file names. */
 #include <string.h>
 
 #include "runner.h"
 #include "validation.h"
 #include "validation2.h"
 #include "validation3.h"
+#include "validation4.h"
 
 /* The tables, in --suite all order. */
 typedef struct table {
@@ -26,6 +28,7 @@ static const table TABLES[] = {
     {validation_count, validation_at, validation_find},
     {validation2_count, validation2_at, validation2_find},
     {validation3_count, validation3_at, validation3_find},
+    {validation4_count, validation4_at, validation4_find},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 
@@ -66,6 +69,8 @@ const char *runner_suite_name(runner_suite s) {
       return "validation2";
     case RUNNER_SUITE_VALIDATION3:
       return "validation3";
+    case RUNNER_SUITE_VALIDATION4:
+      return "validation4";
     case RUNNER_SUITE_ALL:
       break;
   }
@@ -76,6 +81,7 @@ const char *runner_source_dir(const runner_opts *o, const kdesc *d) {
   if (validation_find(d->name) == d) return o->validation_dir;
   if (validation2_find(d->name) == d) return o->validation2_dir;
   if (validation3_find(d->name) == d) return o->validation3_dir;
+  if (validation4_find(d->name) == d) return o->validation4_dir;
   return o->kernel_dir;
 }
 
@@ -84,5 +90,6 @@ void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_D
   dirs[1] = o->validation_dir;
   dirs[2] = o->validation2_dir;
   dirs[3] = o->validation3_dir;
-  dirs[4] = NULL;
+  dirs[4] = o->validation4_dir;
+  dirs[5] = NULL;
 }
