@@ -265,17 +265,38 @@ static int sizes_match(const char *line, size_t ninputs, size_t nclasses) {
  * describes the expected three-layer network.  Returns SP_EIO when the
  * stream cannot be read, SP_EMODEL when the header is foreign or of another
  * shape. */
+/* FANN sizes arrays by the counts of cascade activation functions and
+ * steepnesses that a file states (a huge count is a huge allocation):
+ * 0 when line states one that is not a small decimal number, else 1. */
+#define FANN_COUNT_MAX 64
+static int small_count(const char *line) {
+  static const char *const keys[] = {"cascade_activation_functions_count=",
+                                     "cascade_activation_steepnesses_count="};
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+    const size_t n = strlen(keys[k]);
+    if (strncmp(line, keys[k], n) != 0) continue;
+    const char *p = line + n;
+    unsigned v = 0;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9' && digits < 3; p++, digits++) v = v * 10 + (unsigned)(*p - '0');
+    return digits > 0 && (*p == '\n' || *p == '\0') && v <= FANN_COUNT_MAX;
+  }
+  return 1;
+}
+
 static int check_header(FILE *fp, size_t ninputs, size_t nclasses) {
   char *line = NULL;
   size_t cap = 0;
   int st = SP_EMODEL;
   if (getline(&line, &cap, fp) >= 0 && strcmp(line, FANN_FLO_VERSION "\n") == 0 &&
       getline(&line, &cap, fp) >= 0 && strcmp(line, "num_layers=3\n") == 0) {
-    while (getline(&line, &cap, fp) >= 0)
+    while (getline(&line, &cap, fp) >= 0) {
+      if (!small_count(line)) break;
       if (strncmp(line, "layer_sizes=", 12) == 0) {
         if (sizes_match(line, ninputs, nclasses)) st = SP_OK;
         break;
       }
+    }
   }
   if (ferror(fp)) st = SP_EIO;
   free(line);
