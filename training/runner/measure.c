@@ -91,12 +91,15 @@ static double quantile(const double *v, int n, double q) {
   return v[i] + (pos - i) * (v[i + 1] - v[i]);
 }
 
-/* Enqueues samples x per launches back to back, then waits; fills ms[]. */
-static int run_samples(bk *b, kjob *job, int samples, int per, double *ms) {
+/* Enqueues samples x per launches back to back, each sample after an
+ * untimed flush of flush_bytes of the cache when that is not 0, then waits;
+ * fills ms[]. */
+static int run_samples(bk *b, kjob *job, int samples, int per, size_t flush_bytes, double *ms) {
   const bk_ops *o = b->ops;
   if (o->timing_begin(b, job, samples) != 0) return -1;
   for (int s = 0; s < samples; ++s)
-    if (o->timing_group(b, job, per) != 0) return -1;
+    if ((flush_bytes && o->flush(b, flush_bytes) != 0) || o->timing_group(b, job, per) != 0)
+      return -1;
   return o->timing_end(b, ms);
 }
 
@@ -201,7 +204,7 @@ static int measured(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p, mco
   if (e && energy_read(e, &pl->j0) == 0)
     threaded = pthread_create(&pl->thread, NULL, poll_main, pl) == 0;
   double t0 = measure_now_ms();
-  rc = run_samples(b, job, samples, per, ms);
+  rc = run_samples(b, job, samples, per, 0, ms);
   double t1 = measure_now_ms();
   if (threaded) {
     atomic_store(&pl->stop, 1);
@@ -224,12 +227,12 @@ int measure_run(bk *b, kjob *job, energy *e, nvml *nv, const mparams *p, mcounte
   memset(r, 0, sizeof *r);
   r->power_w = NAN;
   r->power_method = "none";
-  if (run_samples(b, job, 3, 1, est_ms) != 0) return -1;
+  if (run_samples(b, job, 3, 1, 0, est_ms) != 0) return -1;
   qsort(est_ms, 3, sizeof *est_ms, cmp_double);
   double est = est_ms[1] > 1e-6 ? est_ms[1] : 1e-6;
   int warm = (int)ceil(p->warmup_ms / est);
   if (warm > 0) {
-    if (run_samples(b, job, 1, warm, est_ms) != 0) return -1;
+    if (run_samples(b, job, 1, warm, 0, est_ms) != 0) return -1;
     /* Back-to-back warm launches estimate better than the first three
      * (cold caches, or a launch rate the host cannot sustain). */
     if (est_ms[0] / warm > 1e-6) est = est_ms[0] / warm;
@@ -262,29 +265,25 @@ static size_t partial_grid(kjob *job, size_t groups) {
 /* Launches of a flushed sampling point: enough for its measured span at
  * the estimated launch time, within these bounds. */
 #define FLUSHED_MIN 5
+#define FLUSHED_MAX 200
 /* The cache assumed by --sample-flush always where the device names none. */
 #define FLUSH_UNKNOWN_CACHE ((size_t)64 << 20)
-#define FLUSHED_MAX 200
 
-/* The median of n launches, each after a flush of the cache (untimed): the
- * partial grid reads its data from memory, as the full grid, whose data do
- * not fit the cache, does. */
+/* The median of single launches, each after a flush of the cache
+ * (untimed): the partial grid reads its data from memory, as the full grid,
+ * whose data do not fit the cache, does. */
 static int time_flushed(bk *b, kjob *job, const mparams *p, size_t flush_bytes, double *ms) {
   double est;
-  if (b->ops->flush(b, flush_bytes) != 0 || run_samples(b, job, 1, 1, &est) != 0) return -1;
+  if (run_samples(b, job, 1, 1, flush_bytes, &est) != 0) return -1;
   double want = est > 0.0 ? p->sample_point_ms / est : FLUSHED_MAX;
   int n = want < FLUSHED_MIN ? FLUSHED_MIN : want > FLUSHED_MAX ? FLUSHED_MAX : (int)want;
   double *t = malloc((size_t)n * sizeof *t);
   if (t == NULL) return -1;
-  int rc = b->ops->timing_begin(b, job, n);
-  for (int i = 0; rc == 0 && i < n; ++i) {
-    rc = b->ops->flush(b, flush_bytes);
-    if (rc == 0) rc = b->ops->timing_group(b, job, 1);
-  }
-  if (rc == 0) rc = b->ops->timing_end(b, t);
+  mresult r;
+  int rc = run_samples(b, job, n, 1, flush_bytes, t);
   if (rc == 0) {
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    *ms = quantile(t, n, 0.5);
+    summarize(t, n, 1, &r);
+    *ms = r.median_ms;
   }
   free(t);
   return rc;
@@ -335,7 +334,7 @@ static int size_up(bk *b, kjob *job, int cus, msampled *s) {
   int per_cu = 1;
   double ms[1];
   if (b->ops->groups_per_cu(b, job, &per_cu) != 0) return -1;
-  if (run_samples(b, job, 1, 1, ms) != 0) return -1;
+  if (run_samples(b, job, 1, 1, 0, ms) != 0) return -1;
   s->first_ms = ms[0];
   s->wave_groups = cus * (per_cu > 0 ? per_cu : 1);
   s->full_waves = (double)(job->groups[0] * job->groups[1] * job->groups[2]) / s->wave_groups;
