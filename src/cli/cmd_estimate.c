@@ -206,29 +206,21 @@ static int is_binary(const char *path) {
   return n == 4 && (!memcmp(m, elf, 4) || !memcmp(m, fatbin, 4));
 }
 
-/* Reads the whole file at path; NULL on failure (errno set). */
+/* Reads the whole regular file at path; NULL on failure (errno set). */
 static char *slurp(const char *path, size_t *size) {
   FILE *fp = fopen(path, "rb");
   if (!fp) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap + 1);
-  for (size_t got; buf && (got = fread(buf + n, 1, cap - n, fp)) > 0;) {
-    n += got;
-    if (n == cap) {
-      char *b = realloc(buf, 2 * cap + 1);
-      if (!b) free(buf);
-      buf = b;
-      cap *= 2;
-    }
-  }
-  int bad = ferror(fp);
-  fclose(fp);
-  if (bad) {
+  long n = fseek(fp, 0, SEEK_END) ? -1 : ftell(fp);
+  char *buf = n >= 0 && !fseek(fp, 0, SEEK_SET) ? malloc((size_t)n + 1) : NULL;
+  if (buf && fread(buf, 1, (size_t)n, fp) != (size_t)n) {
     free(buf);
-    return NULL;
+    buf = NULL;
+    errno = EIO;
   }
-  if (buf) buf[n] = '\0';
-  *size = n;
+  fclose(fp);
+  if (!buf) return NULL;
+  buf[n] = '\0';
+  *size = (size_t)n;
   return buf;
 }
 
