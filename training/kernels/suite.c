@@ -677,9 +677,3 @@ static const kdesc SUITE[] = {
 size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }
 
 const kdesc *suite_at(size_t i) { return i < suite_count() ? &SUITE[i] : NULL; }
-
-const kdesc *suite_find(const char *name) {
-  for (size_t i = 0; i < suite_count(); ++i)
-    if (strcmp(SUITE[i].name, name) == 0) return &SUITE[i];
-  return NULL;
-}

@@ -103,7 +103,6 @@ typedef struct kdesc {
 /* The suite, in run order. */
 size_t suite_count(void);
 const kdesc *suite_at(size_t i);
-const kdesc *suite_find(const char *name);
 
 /* Job construction helpers (job.c). */
 void kjob_init(kjob *job, const char *source, const char *entry);

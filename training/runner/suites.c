@@ -20,17 +20,26 @@
 typedef struct table {
   size_t (*count)(void);
   const kdesc *(*at)(size_t i);
-  const kdesc *(*find)(const char *name);
 } table;
 
+/* In the order of runner_include_dirs, which names each table's folder. */
 static const table TABLES[] = {
-    {suite_count, suite_at, suite_find},
-    {validation_count, validation_at, validation_find},
-    {validation2_count, validation2_at, validation2_find},
-    {validation3_count, validation3_at, validation3_find},
-    {validation4_count, validation4_at, validation4_find},
+    {suite_count, suite_at},
+    {validation_count, validation_at},
+    {validation2_count, validation2_at},
+    {validation3_count, validation3_at},
+    {validation4_count, validation4_at},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
+
+/* Table t's kernel called name, or NULL. */
+static const kdesc *table_find(int t, const char *name) {
+  for (size_t i = 0; i < TABLES[t].count(); ++i) {
+    const kdesc *d = TABLES[t].at(i);
+    if (strcmp(d->name, name) == 0) return d;
+  }
+  return NULL;
+}
 
 /* Whether table t belongs to selection s: runner_suite lists the tables in
  * the order of TABLES, then ALL. */
@@ -55,7 +64,7 @@ const kdesc *runner_suite_at(runner_suite s, size_t i) {
 const kdesc *runner_suite_find(runner_suite s, const char *name) {
   const kdesc *d = NULL;
   for (int t = 0; t < NTABLES && d == NULL; ++t)
-    if (selected(s, t)) d = TABLES[t].find(name);
+    if (selected(s, t)) d = table_find(t, name);
   return d;
 }
 
@@ -78,10 +87,10 @@ const char *runner_suite_name(runner_suite s) {
 }
 
 const char *runner_source_dir(const runner_opts *o, const kdesc *d) {
-  if (validation_find(d->name) == d) return o->validation_dir;
-  if (validation2_find(d->name) == d) return o->validation2_dir;
-  if (validation3_find(d->name) == d) return o->validation3_dir;
-  if (validation4_find(d->name) == d) return o->validation4_dir;
+  const char *dirs[RUNNER_INCLUDE_DIRS];
+  runner_include_dirs(o, dirs);
+  for (int t = 1; t < NTABLES; ++t)
+    if (table_find(t, d->name) == d) return dirs[t];
   return o->kernel_dir;
 }
 

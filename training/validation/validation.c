@@ -99,12 +99,6 @@ size_t validation_count(void) { return sizeof VALIDATION / sizeof *VALIDATION - 
 
 const kdesc *validation_at(size_t i) { return i < validation_count() ? &VALIDATION[i] : NULL; }
 
-const kdesc *validation_find(const char *name) {
-  for (size_t i = 0; i < validation_count(); ++i)
-    if (strcmp(VALIDATION[i].name, name) == 0) return &VALIDATION[i];
-  return NULL;
-}
-
 void *vref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol, double atol) {
   const size_t count = n < V_SAMPLES ? n : V_SAMPLES;
   void *ref = kjob_ref(job, b, cmp, count, rtol, atol);

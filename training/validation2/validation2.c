@@ -117,12 +117,6 @@ size_t validation2_count(void) { return sizeof VALIDATION2 / sizeof *VALIDATION2
 
 const kdesc *validation2_at(size_t i) { return i < validation2_count() ? &VALIDATION2[i] : NULL; }
 
-const kdesc *validation2_find(const char *name) {
-  for (size_t i = 0; i < validation2_count(); ++i)
-    if (strcmp(VALIDATION2[i].name, name) == 0) return &VALIDATION2[i];
-  return NULL;
-}
-
 void *wref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol, double atol) {
   const size_t count = n < W_SAMPLES ? n : W_SAMPLES;
   void *ref = kjob_ref(job, b, cmp, count, rtol, atol);

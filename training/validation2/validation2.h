@@ -20,7 +20,6 @@
 
 size_t validation2_count(void);
 const kdesc *validation2_at(size_t i);
-const kdesc *validation2_find(const char *name);
 
 /* Elements checked in a big output: enough to catch a wrong tile or a wrong
  * boundary anywhere, few enough that the host reference of a full-size

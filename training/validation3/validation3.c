@@ -134,12 +134,6 @@ size_t validation3_count(void) { return sizeof VALIDATION3 / sizeof *VALIDATION3
 
 const kdesc *validation3_at(size_t i) { return i < validation3_count() ? &VALIDATION3[i] : NULL; }
 
-const kdesc *validation3_find(const char *name) {
-  for (size_t i = 0; i < validation3_count(); ++i)
-    if (strcmp(VALIDATION3[i].name, name) == 0) return &VALIDATION3[i];
-  return NULL;
-}
-
 void *xref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol, double atol) {
   const size_t count = n < X_SAMPLES ? n : X_SAMPLES;
   void *ref = kjob_ref(job, b, cmp, count, rtol, atol);

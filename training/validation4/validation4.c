@@ -117,12 +117,6 @@ size_t validation4_count(void) { return sizeof VALIDATION4 / sizeof *VALIDATION4
 
 const kdesc *validation4_at(size_t i) { return i < validation4_count() ? &VALIDATION4[i] : NULL; }
 
-const kdesc *validation4_find(const char *name) {
-  for (size_t i = 0; i < validation4_count(); ++i)
-    if (strcmp(VALIDATION4[i].name, name) == 0) return &VALIDATION4[i];
-  return NULL;
-}
-
 void *yref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, double rtol, double atol) {
   const size_t count = n < Y_SAMPLES ? n : Y_SAMPLES;
   void *ref = kjob_ref(job, b, cmp, count, rtol, atol);

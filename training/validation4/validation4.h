@@ -21,7 +21,6 @@
 
 size_t validation4_count(void);
 const kdesc *validation4_at(size_t i);
-const kdesc *validation4_find(const char *name);
 
 /* Elements checked in a big output (spread over it, kspread). */
 enum { Y_SAMPLES = 4096 };
