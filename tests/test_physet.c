@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/featplan.h"
 #include "model/forest.h"
 #include "model/novelty.h"
 #include "scalepredict.h"
@@ -238,6 +239,46 @@ START_TEST(test_intervals_saved) {
 }
 END_TEST
 
+/* The nsight vocabulary's last features: the busiest pipe's busy share,
+ * then the log of the base time per wave of blocks; a plan without the
+ * wave feature (version 5 files) keeps the pipe share last. */
+START_TEST(test_wave_feature) {
+  static const char *const names[] = {"mem_time_pct",     "read_bw_gbs",      "write_bw_gbs",
+                                      "l2_busy_pct",      "l2_hit_pct",       "ipc",
+                                      "occupancy_pct",    "valu_busy_pct",    "fma_busy_pct",
+                                      "fp64_busy_pct",    "xu_busy_pct",      "mem_unit_busy_pct",
+                                      "atomic_insts_pct", "mem_unit_stalled", "lds_insts_pct",
+                                      "valu_insts_pct",   "work_groups",      "grid_blocks",
+                                      "blocks_per_sm",    "sm_active_pct"};
+  const size_t n = sizeof names / sizeof names[0];
+  double c[sizeof names / sizeof names[0]], f[SP_FEATURES_MAX + 2];
+  for (size_t i = 0; i < n; i++) c[i] = 10;
+  c[16] = c[17] = 1000; /* blocks */
+  c[18] = 2;            /* per SM: 1000 / (132 * 2) -> 4 waves */
+  c[8] = 80;            /* fma busy % */
+  c[19] = 50;           /* SMs active % */
+  sp_featplan plan;
+  sp__features_plan(names, n, 132, &plan);
+  ck_assert_str_eq(plan.vocabulary, "nsight");
+  ck_assert(plan.wave_feature && plan.pipe_feature);
+  sp__features_compute(&plan, c, 8.0, f);
+  ck_assert_double_eq_tol(f[plan.nfeat - 1], log(8.0 / 4), 1e-12);
+  ck_assert_double_eq_tol(f[plan.nfeat - 2], 0.8 * 0.5, 1e-12);
+  ck_assert_double_eq_tol(sp__features_wave_time(&plan, c, 8.0), 2.0, 1e-12);
+  /* Without the occupancy the grid runs in one wave, as far as it knows. */
+  c[18] = NAN;
+  ck_assert_double_eq_tol(sp__features_wave_time(&plan, c, 8.0), 8.0, 1e-12);
+  size_t nf = plan.nfeat;
+  sp__features_without_wave(&plan);
+  ck_assert_uint_eq(plan.nfeat, nf - 1);
+  c[18] = 2;
+  sp__features_compute(&plan, c, 8.0, f);
+  ck_assert_double_eq_tol(f[plan.nfeat - 1], 0.8 * 0.5, 1e-12);
+  sp__features_without_wave(&plan); /* twice: no change */
+  ck_assert_uint_eq(plan.nfeat, nf - 1);
+}
+END_TEST
+
 static Suite *physet_suite(void) {
   Suite *s = suite_create("physet");
   TCase *tc = tcase_create("novelty");
@@ -248,6 +289,7 @@ static Suite *physet_suite(void) {
   tcase_add_test(tc, test_forest_shared_child);
   tcase_add_test(tc, test_intervals);
   tcase_add_test(tc, test_intervals_saved);
+  tcase_add_test(tc, test_wave_feature);
   suite_add_tcase(s, tc);
   return s;
 }

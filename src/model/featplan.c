@@ -145,12 +145,20 @@ static int try_vocabulary(const vocabulary *v, const char *const *names, size_t 
   for (int i = 0; i < SP_PIPES_MAX; i++) pipe = pipe || plan->pipes[i] >= 0;
   plan->pipe_feature = pipe && plan->sm_active >= 0;
   plan->nfeat += (size_t)plan->pipe_feature;
+  plan->wave_feature = plan->base_cu > 0 && plan->blocks_per_sm >= 0;
+  plan->nfeat += (size_t)plan->wave_feature;
   return 0;
 }
 
 void sp__features_without_pipe(sp_featplan *plan) {
   if (!plan->pipe_feature) return;
   plan->pipe_feature = 0;
+  plan->nfeat--;
+}
+
+void sp__features_without_wave(sp_featplan *plan) {
+  if (!plan->wave_feature) return;
+  plan->wave_feature = 0;
   plan->nfeat--;
 }
 
@@ -172,7 +180,7 @@ void sp__features_plan(const char *const *names, size_t n, int base_cu, sp_featp
   plan->nfeat = n + 1;
   plan->blocks[0] = plan->blocks[1] = plan->blocks_per_sm = plan->sm_active = -1;
   for (int i = 0; i < SP_PIPES_MAX; i++) plan->pipes[i] = -1;
-  plan->pipe_feature = 0;
+  plan->pipe_feature = plan->wave_feature = 0;
   for (size_t i = 0; i < sizeof GENERIC_DRAM / sizeof GENERIC_DRAM[0]; i++)
     if (map_names(names, n, GENERIC_DRAM[i], plan->dram)) break;
 }
@@ -194,9 +202,11 @@ void sp__features_compute(const sp_featplan *plan, const double *counters, doubl
       f[c + 1] = isfinite(counters[c]) ? asinh(counters[c]) : 0;
     return;
   }
-  size_t last = plan->nfeat - (plan->base_cu > 0) - (size_t)plan->pipe_feature;
+  size_t wave = (size_t)plan->wave_feature, pipe = (size_t)plan->pipe_feature;
+  size_t last = plan->nfeat - (plan->base_cu > 0) - pipe - wave;
   if (plan->base_cu > 0) f[last] = log1p(sp__features_blocks(plan, counters) / plan->base_cu);
-  if (plan->pipe_feature) f[plan->nfeat - 1] = sp__features_pipe_busy(plan, counters);
+  if (pipe) f[plan->nfeat - 1 - wave] = sp__features_pipe_busy(plan, counters);
+  if (wave) f[plan->nfeat - 1] = log(sp__features_wave_time(plan, counters, base_time_ms));
   for (size_t i = 1; i < last; i++) {
     double v = sum(plan->num[i], counters);
     if (plan->den[i][0] >= 0) {
@@ -238,4 +248,12 @@ double sp__features_pipe_busy(const sp_featplan *plan, const double *counters) {
   if (a < 0 || !isfinite(counters[a]) || counters[a] < 0) return 0;
   double active = counters[a] > 100 ? 1 : counters[a] / 100;
   return (busy > 100 ? 1 : busy / 100) * active;
+}
+
+double sp__features_wave_time(const sp_featplan *plan, const double *counters,
+                              double base_time_ms) {
+  double b = sp__features_blocks(plan, counters);
+  double bps = sp__features_blocks_per_sm(plan, counters);
+  if (b < 1 || bps < 1 || plan->base_cu <= 0) return base_time_ms;
+  return base_time_ms / ceil(b / (plan->base_cu * bps));
 }

@@ -52,8 +52,11 @@ typedef struct sp_featplan {
                                 (-1: unused) */
   long sm_active;            /* counter giving the SMs' active percentage
                                 (-1: none) */
-  int pipe_feature;          /* the last feature is the busiest pipe's
-                                busy share (sp__features_pipe_busy) */
+  int pipe_feature;          /* the feature before the wave feature (or
+                                the last) is the busiest pipe's busy
+                                share (sp__features_pipe_busy) */
+  int wave_feature;          /* the last feature is the log of the base
+                                time per wave (sp__features_wave_time) */
 } sp_featplan;
 
 /* Chooses the vocabulary for the counters names[0..n) of a model whose
@@ -79,6 +82,18 @@ double sp__features_dram(const sp_featplan *plan, const double *counters);
 /* Leaves the busiest pipe's busy share out of the features (for method
  * files written before it was one). */
 void sp__features_without_pipe(sp_featplan *plan);
+
+/* Leaves the time per wave out of the features (for method files written
+ * before it was one). */
+void sp__features_without_wave(sp_featplan *plan);
+
+/* The base time per wave of thread blocks (ms): the base time over
+ * ceil(B / (cu_base bps)), the waves in which the grid of B blocks runs on
+ * the base's CUs holding bps blocks each; the base time itself when the
+ * counters do not give B and bps.  How long one block lives tells a grid
+ * of short blocks, bound by how fast blocks launch and retire, from one of
+ * long blocks, bound by its critical path. */
+double sp__features_wave_time(const sp_featplan *plan, const double *counters, double base_time_ms);
 
 /* The busiest pipe's busy share of the kernel's elapsed time at the base,
  * averaged over the CUs (its busy percentage times the CUs' active

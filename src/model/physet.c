@@ -16,11 +16,13 @@
 #include "util/fsutil.h"
 #include "util/status.h"
 
-#define PHYSET_MAGIC "physet 5"
+#define PHYSET_MAGIC "physet 6"
+#define PHYSET_MAGIC_V5 "physet 5"
 #define PHYSET_MAGIC_V4 "physet 4"
 /* Version 1 files (no clock prior), version 2 files (no CU mode: the block
- * prior), version 3 files (no novelty measure) and version 4 files (no pipe
- * floor) still load, and predict as they did. */
+ * prior), version 3 files (no novelty measure), version 4 files (no pipe
+ * floor) and version 5 files (no time per wave among the features) still
+ * load, and predict as they did. */
 #define PHYSET_MAGIC_V1 "physet 1"
 #define PHYSET_MAGIC_V2 "physet 2"
 #define PHYSET_MAGIC_V3 "physet 3"
@@ -992,9 +994,9 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
   int v1, v2;
   r->line++;
   if (getline(&r->buf, &r->cap, r->fp) <= 0 ||
-      (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V4 "\n") &&
-       strcmp(r->buf, PHYSET_MAGIC_V3 "\n") && strcmp(r->buf, PHYSET_MAGIC_V2 "\n") &&
-       strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
+      (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V5 "\n") &&
+       strcmp(r->buf, PHYSET_MAGIC_V4 "\n") && strcmp(r->buf, PHYSET_MAGIC_V3 "\n") &&
+       strcmp(r->buf, PHYSET_MAGIC_V2 "\n") && strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
     return sp__mf_bad(r, "not a physet method file (or another version)");
   v1 = !strcmp(r->buf, PHYSET_MAGIC_V1 "\n");
   v2 = !strcmp(r->buf, PHYSET_MAGIC_V2 "\n");
@@ -1002,8 +1004,11 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
                : v2                                    ? 2
                : !strcmp(r->buf, PHYSET_MAGIC_V3 "\n") ? 3
                : !strcmp(r->buf, PHYSET_MAGIC_V4 "\n") ? 4
-                                                       : 5;
-  if (r->version < 5) sp__features_without_pipe(&p->plan); /* not a feature before */
+               : !strcmp(r->buf, PHYSET_MAGIC_V5 "\n") ? 5
+                                                       : 6;
+  /* not features before */
+  if (r->version < 5) sp__features_without_pipe(&p->plan);
+  if (r->version < 6) sp__features_without_wave(&p->plan);
   if (!(s = sp__mf_line(r, "vocabulary")) || sscanf(s, " %31s features %zu", voc, &nf) != 2 ||
       strcmp(voc, p->plan.vocabulary) || nf != p->plan.nfeat)
     return sp__mf_bad(r, "the features do not match the model's counters");

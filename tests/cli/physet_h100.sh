@@ -5,7 +5,9 @@
 # the block bound caps what a grid smaller than the SM count can do; a
 # busiest pipe keeps a pipe-bound kernel from running faster than its pipe
 # allows (and a version 4 method file, without that floor, still loads and
-# predicts as it did); a model trained on 45-column counters refuses a
+# predicts as it did, and a version 5 file, without the time per wave,
+# predicts exactly what the scalepredict that wrote it did); a model
+# trained on 45-column counters refuses a
 # 34-column file; --floor-w anchors power on
 # the user's floor and refuses a value that is not a positive number.
 # Skips (77) when the data is not in the source tree (a distribution
@@ -20,8 +22,8 @@ sp train --quiet --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
 [ "$rc" -eq 0 ] || fail "train on the H100 data: $(cat "$WORK/err")"
 grep -q '^cu bounded$' "$WORK/model/method-physet.txt" || fail "the CU axis is not bounded"
 grep -q '^pipes floor$' "$WORK/model/method-physet.txt" || fail "no pipe floor in the method file"
-grep -q '^vocabulary nsight features 29$' "$WORK/model/method-physet.txt" ||
-  fail "expected 29 nsight features: $(sed -n 2p "$WORK/model/method-physet.txt")"
+grep -q '^vocabulary nsight features 30$' "$WORK/model/method-physet.txt" ||
+  fail "expected 30 nsight features: $(sed -n 2p "$WORK/model/method-physet.txt")"
 
 # ratio FILE KERNEL CU: predicted time at CU SMs over the base time.
 ratio() {
@@ -74,6 +76,22 @@ sp predict --model "$V4" --runs "$H100/runs.csv" --counters busy.csv \
 v4ratio=$(ratio "$WORK/out" stream_copy 8)
 awk -v a="$v4ratio" 'BEGIN { exit !(a > 1 && a < 15) }' ||
   fail "the version 4 file predicts $v4ratio at 8 SMs: the pipe floor leaked into it"
+
+# A version 5 method file (tests/data/physet-v5, written by the
+# scalepredict of commit f8138c8 with 29 features) still loads, and
+# predicts kernels it was not trained on exactly as that scalepredict did
+# (its expected.csv).
+V5=${SP_TOP_SRCDIR:-$sp_here/../..}/tests/data/physet-v5
+grep -q '^physet 5$' "$V5/method-physet.txt" || fail "$V5 is not a version 5 method file"
+: >v5.csv
+for k in stream_add transpose_naive spmv_scalar_d32; do
+  sp predict --model "$V5" --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
+    --kernel $k --target all --format csv --method physet
+  [ "$rc" -eq 0 ] || fail "predict $k with a version 5 method file: $(cat "$WORK/err")"
+  if [ -s v5.csv ]; then tail -n +2 "$WORK/out" >>v5.csv; else cat "$WORK/out" >v5.csv; fi
+done
+cmp -s v5.csv "$V5/expected.csv" ||
+  fail "the version 5 file's predictions changed: $(diff v5.csv "$V5/expected.csv" | head -4)"
 
 # Counters without the launch and activity columns (the first 34): refused,
 # naming the first missing column, since a feature read as 0 would describe
