@@ -4,7 +4,7 @@
  *
  * The training suite's sources are in training/kernels/; the validation
  * suites' are in training/validation/, training/validation2/,
- * training/validation3/ and training/validation4/ and include
+ * training/validation3/, training/validation4/ and training/validation5/ and include
  * training/kernels/sp_port.h, so every compile gets all five folders on its
  * include path.  A kernel's folder follows from the table it belongs to,
  * never from its file name, so the suites may use the same file names. */
@@ -15,6 +15,7 @@
 #include "validation2.h"
 #include "validation3.h"
 #include "validation4.h"
+#include "validation5.h"
 
 /* The tables, in --suite all order. */
 typedef struct table {
@@ -29,6 +30,7 @@ static const table TABLES[] = {
     {validation2_count, validation2_at},
     {validation3_count, validation3_at},
     {validation4_count, validation4_at},
+    {validation5_count, validation5_at},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 
@@ -80,6 +82,8 @@ const char *runner_suite_name(runner_suite s) {
       return "validation3";
     case RUNNER_SUITE_VALIDATION4:
       return "validation4";
+    case RUNNER_SUITE_VALIDATION5:
+      return "validation5";
     case RUNNER_SUITE_ALL:
       break;
   }
@@ -100,5 +104,6 @@ void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_D
   dirs[2] = o->validation2_dir;
   dirs[3] = o->validation3_dir;
   dirs[4] = o->validation4_dir;
-  dirs[5] = NULL;
+  dirs[5] = o->validation5_dir;
+  dirs[6] = NULL;
 }
