@@ -492,6 +492,11 @@ typedef struct sp_eval_params {
   const sp_config *extra;
   size_t nextra;
   const char *floor_kernel; /* sp_train_params.floor_kernel for physet */
+  /* With floor_known (and floor_kernel), each held-out kernel is predicted
+   * as by a user who measured the board's floor at the base (predict
+   * --floor-w): sp_observation.floor_w is the floor kernel's power at the
+   * base configuration. */
+  int floor_known;
   /* Training from fewer measurements (docs/sweeps.md, "How many
    * measurements"): with train_plan set, every kernel's rows are replaced,
    * before any split, by the completion of an adaptive plan

@@ -33,6 +33,10 @@ static void usage(void) {
       "                       measurements, physet, see them; they are not scored)\n"
       "  --floor-kernel NAME  the kernel whose power is the board's floor at each\n"
       "                       configuration (physet's power prior)\n"
+      "  --floor-known        with --floor-kernel: each held-out kernel's power is\n"
+      "                       predicted as by a user who measured the floor at\n"
+      "                       the base (predict --floor-w): that kernel's power\n"
+      "                       at the base\n"
       "  --seed S             seed for splits, k-means and networks (default 1)\n"
       "  --train-plan adaptive|random\n"
       "                       train from fewer measurements: every kernel's\n"
@@ -379,6 +383,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
                                        {"families", required_argument, 0, 'F'},
                                        {"also-measured", required_argument, 0, 'A'},
                                        {"floor-kernel", required_argument, 0, 'f'},
+                                       {"floor-known", no_argument, 0, 'W'},
                                        {"force", no_argument, 0, CLI_OPT_FORCE},
                                        {"train-plan", required_argument, 0, 'P'},
                                        {"train-points", required_argument, 0, 'N'},
@@ -441,6 +446,9 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
         break;
       case 'f':
         c->p.floor_kernel = optarg;
+        break;
+      case 'W':
+        c->p.floor_known = 1;
         break;
       case 'P':
         if (!strcmp(optarg, "adaptive"))
@@ -525,6 +533,8 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
     return cli_usage_error("evaluate ", "--train-surrogate needs --train-plan");
   if (!c->p.train_plan != !c->train_points)
     return cli_usage_error("evaluate ", "--train-plan and --train-points go together");
+  if (c->p.floor_known && !c->p.floor_kernel)
+    return cli_usage_error("evaluate ", "--floor-known needs --floor-kernel (the floor's kernel)");
   int rc = c->report ? cli_check_output(c->report, SP_OUTPUT_REPORT) : EXIT_OK;
   if (!rc) rc = parse_clusters(c);
   return rc ? rc : parse_methods(c);

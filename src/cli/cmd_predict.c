@@ -457,7 +457,8 @@ static void usage(void) {
       "                    (e.g. sp-runner's idle_spin): physet then anchors the\n"
       "                    predicted power on this board's own floor rather than\n"
       "                    on the training board's (two boards of one model can\n"
-      "                    read 10-15% apart)\n" CLI_DATA_HELP);
+      "                    read 10-15% apart); with the floor known, the power\n"
+      "                    interval is narrower (docs/method.md)\n" CLI_DATA_HELP);
 }
 
 int cmd_predict(int argc, char **argv) {

@@ -132,6 +132,9 @@ static int score_carried(sp_eval_job *j, const sp_model *m, sp_quantity q, const
           sp_dataset_counters(j->ds, k, base, &obs.counters);
   if (*none) return SP_OK;
   (void)sp_dataset_power(j->ds, k, base, &obs.base_power_w);
+  size_t fk = p->floor_known && p->floor_kernel ? sp_dataset_kernel_index(j->ds, p->floor_kernel)
+                                                : (size_t)-1;
+  if (fk != (size_t)-1 && sp_dataset_power(j->ds, fk, base, &obs.floor_w)) obs.floor_w = 0;
   if (s->type->needs & SP_USES_MEASURED)
     sp_model_observe_more(m, j->ds, k, p->extra, p->nextra < MAX_EXTRA ? p->nextra : MAX_EXTRA, ec,
                           et, ep, &obs);

@@ -172,6 +172,8 @@ sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" --
 usage_error "unknown method" "bogus"
 sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" --clusters 5:2
 usage_error "reversed cluster range" "--clusters"
+sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" --floor-known
+usage_error "--floor-known without a floor kernel" "--floor-kernel"
 sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" --clusters 3 --base 24cu/700/925
 expect_error "base off the grid" 2 "24cu/700/925"
 

@@ -5,8 +5,10 @@
 # the block bound caps what a grid smaller than the SM count can do; a
 # busiest pipe keeps a pipe-bound kernel from running faster than its pipe
 # allows (and a version 4 method file, without that floor, still loads and
-# predicts as it did, and a version 5 file, without the time per wave,
-# predicts exactly what the scalepredict that wrote it did); a model
+# predicts as it did, and version 5 and 6 files, without the time per wave
+# or the narrower power interval for a measured floor, predict exactly what
+# the scalepredict that wrote them did); a measured floor narrows the power
+# interval; a model
 # trained on 45-column counters refuses a
 # 34-column file; --floor-w anchors power on
 # the user's floor and refuses a value that is not a positive number.
@@ -77,21 +79,44 @@ v4ratio=$(ratio "$WORK/out" stream_copy 8)
 awk -v a="$v4ratio" 'BEGIN { exit !(a > 1 && a < 15) }' ||
   fail "the version 4 file predicts $v4ratio at 8 SMs: the pipe floor leaked into it"
 
-# A version 5 method file (tests/data/physet-v5, written by the
-# scalepredict of commit f8138c8 with 29 features) still loads, and
-# predicts kernels it was not trained on exactly as that scalepredict did
-# (its expected.csv).
-V5=${SP_TOP_SRCDIR:-$sp_here/../..}/tests/data/physet-v5
-grep -q '^physet 5$' "$V5/method-physet.txt" || fail "$V5 is not a version 5 method file"
-: >v5.csv
-for k in stream_add transpose_naive spmv_scalar_d32; do
-  sp predict --model "$V5" --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
-    --kernel $k --target all --format csv --method physet
-  [ "$rc" -eq 0 ] || fail "predict $k with a version 5 method file: $(cat "$WORK/err")"
-  if [ -s v5.csv ]; then tail -n +2 "$WORK/out" >>v5.csv; else cat "$WORK/out" >v5.csv; fi
+# Version 5 and 6 method files (tests/data/physet-v5 and -v6, written by
+# the scalepredict of commits f8138c8 and d99c8c7 with 29 and 30 features)
+# still load, and predict kernels they were not trained on exactly as that
+# scalepredict did (their expected.csv): the version 6 file with a measured
+# floor (--floor-w 117), whose power interval version 7 narrows.
+for v in 5 6; do
+  V=${SP_TOP_SRCDIR:-$sp_here/../..}/tests/data/physet-v$v
+  grep -q "^physet $v\$" "$V/method-physet.txt" || fail "$V is not a version $v method file"
+  floor=
+  [ $v -eq 6 ] && floor="--floor-w 117"
+  : >old.csv
+  for k in stream_add transpose_naive spmv_scalar_d32; do
+    sp predict --model "$V" --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
+      --kernel $k --target all --format csv --method physet $floor
+    [ "$rc" -eq 0 ] || fail "predict $k with a version $v method file: $(cat "$WORK/err")"
+    if [ -s old.csv ]; then tail -n +2 "$WORK/out" >>old.csv; else cat "$WORK/out" >old.csv; fi
+  done
+  cmp -s old.csv "$V/expected.csv" ||
+    fail "the version $v file's predictions changed: $(diff old.csv "$V/expected.csv" | head -4)"
 done
-cmp -s v5.csv "$V5/expected.csv" ||
-  fail "the version 5 file's predictions changed: $(diff v5.csv "$V5/expected.csv" | head -4)"
+
+# A measured floor (--floor-w) narrows the power interval of a version 7
+# file (its 'floor spread' line) relative to the same prediction's without
+# the floor: the floor's share of the base power is then known.
+grep -q '^floor spread 0.75$' "$WORK/model/method-physet.txt" ||
+  fail "no 'floor spread 0.75' line in the method file"
+# width FLOORARGS: log(hi / lo) of stream_add's power at 8 SMs.
+width() {
+  sp predict --model "$WORK/model" --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
+    --kernel stream_add --target 8cu/1980/2619 --format csv "$@"
+  [ "$rc" -eq 0 ] || fail "predict stream_add $*: $(cat "$WORK/err")"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i; next }
+    { print log($c["power_hi90_w"] / $c["power_lo90_w"]) }' "$WORK/out"
+}
+wide=$(width)
+narrow=$(width --floor-w 117)
+awk -v a="$narrow" -v b="$wide" 'BEGIN { exit !(a > 0 && a < b) }' ||
+  fail "power interval with --floor-w: width $narrow, without: $wide (expected narrower)"
 
 # Counters without the launch and activity columns (the first 34): refused,
 # naming the first missing column, since a feature read as 0 would describe
