@@ -140,7 +140,7 @@ static int hll_job(kjob *job, const kdesc *d, ksize size) {
 enum { CM_C = 10 };
 
 static int confusion_job(kjob *job, const kdesc *d, ksize size) {
-  const size_t n = size == KSIZE_FULL ? (size_t)32 << 20 : 65536;
+  const size_t n = size == KSIZE_FULL ? (size_t)16 << 20 : 65536;
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "irr.cl", "q_confusion_matrix");
@@ -361,7 +361,7 @@ static int chacha_job(kjob *job, const kdesc *d, ksize size) {
 enum { VI_B = 128 };
 
 static int varint_job(kjob *job, const kdesc *d, ksize size) {
-  const size_t nb = size == KSIZE_FULL ? (size_t)1 << 20 : 512, nvals = nb * VI_B;
+  const size_t nb = size == KSIZE_FULL ? (size_t)1 << 19 : 512, nvals = nb * VI_B;
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "irr.cl", "q_varint_decode");

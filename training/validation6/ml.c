@@ -115,7 +115,7 @@ static int gumbel_check(const kjob *job, char *msg, size_t size) {
 }
 
 static int gumbel_job(kjob *job, const kdesc *d, ksize size) {
-  const int full = size == KSIZE_FULL, rows = full ? 64 : 4, vocab = full ? 262144 : 4096;
+  const int full = size == KSIZE_FULL, rows = full ? 64 : 4, vocab = full ? 524288 : 4096;
   const float inv_temp = 1.0f / 0.8f;
   const uint32_t seed = 0x2545f491u;
   const size_t n = (size_t)rows * vocab;

@@ -17,7 +17,7 @@ static const kdesc VALIDATION6[] = {
      "256-wide group",
      "bandwidth", qsetup_ml, QML_FOCAL},
     {"q_gumbel_sample",
-     "Gumbel-max sampling: 64 rows of 262144 logits, counter-based noise, one 1024-wide group "
+     "Gumbel-max sampling: 64 rows of 524288 logits, counter-based noise, one 1024-wide group "
      "per row (64 groups), argmax by local reduction",
      "occupancy", qsetup_ml, QML_GUMBEL},
     {"q_mamba_scan",
@@ -69,7 +69,7 @@ static const kdesc VALIDATION6[] = {
      "HyperLogLog sketch of 64M items: hash, 16384 registers updated by global atomic max",
      "atomic", qsetup_irr, QIR_HLL},
     {"q_confusion_matrix",
-     "confusion matrix of 32M byte (prediction, label) pairs: one global atomic on 100 "
+     "confusion matrix of 16M byte (prediction, label) pairs: one global atomic on 100 "
      "counters per pair (fully contended)",
      "atomic", qsetup_irr, QIR_CONFUSION},
     {"q_voxel_downsample",
@@ -85,7 +85,7 @@ static const kdesc VALIDATION6[] = {
      "64-byte block",
      "compute", qsetup_irr, QIR_CHACHA},
     {"q_varint_decode",
-     "LEB128 varint decoding of 1M postings blocks of 128 deltas with a running sum, a "
+     "LEB128 varint decoding of 512K postings blocks of 128 deltas with a running sum, a "
      "work-item per block",
      "bandwidth", qsetup_irr, QIR_VARINT},
     {"q_conv1x1_wmma_f16",
