@@ -29,10 +29,10 @@ cp "$scratch/out" "$scratch/train.list"
 
 # --suite: the validation tables list the same way, and 'all' is the
 # training suite followed by the validation suite, the second, the third
-# the fourth and the fifth.
+# the fourth, the fifth and the sixth.
 expect 0 "$R" --suite train --list
 cmp -s "$scratch/out" "$scratch/train.list" || fail "--suite train --list differs from --list"
-for v in validation validation2 validation3 validation4 validation5; do
+for v in validation validation2 validation3 validation4 validation5 validation6; do
   expect 0 "$R" --suite $v --list
   cp "$scratch/out" "$scratch/$v.list"
   bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/$v.list" | head -1)
@@ -57,17 +57,21 @@ bad=$(cut -f1 "$scratch/validation4.list" | grep -v '^y_' | head -1)
 [ "$(wc -l <"$scratch/validation5.list")" -ge 24 ] || fail "validation5 has fewer than 24 kernels"
 bad=$(cut -f1 "$scratch/validation5.list" | grep -v '^z_' | head -1)
 [ -z "$bad" ] || fail "validation5 kernel '$bad' is not named z_*"
+# The sixth: at least 24 kernels, all named q_*.
+[ "$(wc -l <"$scratch/validation6.list")" -ge 24 ] || fail "validation6 has fewer than 24 kernels"
+bad=$(cut -f1 "$scratch/validation6.list" | grep -v '^q_' | head -1)
+[ -z "$bad" ] || fail "validation6 kernel '$bad' is not named q_*"
 dup=$(cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
-  "$scratch/validation3.list" "$scratch/validation4.list" "$scratch/validation5.list" |
-  cut -f1 | sort | uniq -d | head -1)
+  "$scratch/validation3.list" "$scratch/validation4.list" "$scratch/validation5.list" \
+  "$scratch/validation6.list" | cut -f1 | sort | uniq -d | head -1)
 [ -z "$dup" ] || fail "'$dup' is in two suites"
 expect 0 "$R" --suite all --list
 cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
-  "$scratch/validation3.list" "$scratch/validation4.list" "$scratch/validation5.list" |
-  cmp -s - "$scratch/out" ||
-  fail "--suite all --list is not train, validation, validation2, validation3, validation4, validation5"
+  "$scratch/validation3.list" "$scratch/validation4.list" "$scratch/validation5.list" \
+  "$scratch/validation6.list" | cmp -s - "$scratch/out" ||
+  fail "--suite all --list is not train, validation, validation2, validation3, validation4, validation5, validation6"
 expect 2 "$R" --suite bogus --list
-grep -q "not train, validation, validation2, validation3, validation4, validation5 or all" "$scratch/out" ||
+grep -q "not train, validation, validation2, validation3, validation4, validation5, validation6 or all" "$scratch/out" ||
   fail "bad --suite not explained"
 # A training kernel is not a validation kernel.
 only_train=$(cut -f1 "$scratch/train.list" | while read -r k; do
@@ -109,6 +113,14 @@ grep -q "no kernel '$only_v4' in this suite" "$scratch/out" || fail "v4 kernel a
 expect 2 "$R" --suite validation4 --backend opencl --kernels "$only_v5" --cu 1 \
   --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
 grep -q "no kernel '$only_v5' in this suite" "$scratch/out" || fail "v5 kernel accepted by validation4"
+# A sixth-validation kernel belongs to validation6 only.
+only_v6=$(head -1 "$scratch/validation6.list" | cut -f1)
+expect 2 "$R" --suite validation6 --backend opencl --kernels "$only_v5" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v5' in this suite" "$scratch/out" || fail "v5 kernel accepted by validation6"
+expect 2 "$R" --suite validation5 --backend opencl --kernels "$only_v6" --cu 1 \
+  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+grep -q "no kernel '$only_v6' in this suite" "$scratch/out" || fail "v6 kernel accepted by validation5"
 [ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"

@@ -48,6 +48,12 @@
 #ifndef SP_VALIDATION5_DIR_INSTALLED
 #define SP_VALIDATION5_DIR_INSTALLED SP_VALIDATION5_DIR
 #endif
+#ifndef SP_VALIDATION6_DIR
+#define SP_VALIDATION6_DIR "training/validation6"
+#endif
+#ifndef SP_VALIDATION6_DIR_INSTALLED
+#define SP_VALIDATION6_DIR_INSTALLED SP_VALIDATION6_DIR
+#endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
@@ -70,9 +76,10 @@ static const char USAGE[] =
     "  --backend B         opencl (any ICD platform) or cuda (driver API)\n"
     "  --kernels LIST      'all' or suite names (see --list)\n"
     "  --suite S           train (default), validation, validation2,\n"
-    "                      validation3, validation4, validation5 or all (the\n"
-    "                      six in that order): the kernel table that\n"
-    "                      --kernels, --list and --compile-only use\n"
+    "                      validation3, validation4, validation5,\n"
+    "                      validation6 or all (the seven in that order):\n"
+    "                      the kernel table that --kernels, --list and\n"
+    "                      --compile-only use\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -111,6 +118,8 @@ static const char USAGE[] =
     "                      $SP_VALIDATION4_DIR, the source tree, installed)\n"
     "  --validation5-dir DIR the fifth validation suite's sources (default:\n"
     "                      $SP_VALIDATION5_DIR, the source tree, installed)\n"
+    "  --validation6-dir DIR the sixth validation suite's sources (default:\n"
+    "                      $SP_VALIDATION6_DIR, the source tree, installed)\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -148,6 +157,7 @@ enum {
   OPT_VALIDATION3_DIR,
   OPT_VALIDATION4_DIR,
   OPT_VALIDATION5_DIR,
+  OPT_VALIDATION6_DIR,
   OPT_SAMPLED,
   OPT_SAMPLE_THRESHOLD,
   OPT_SAMPLE_TOL,
@@ -187,6 +197,7 @@ static const struct option LONG_OPTS[] = {
     {"validation3-dir", required_argument, NULL, OPT_VALIDATION3_DIR},
     {"validation4-dir", required_argument, NULL, OPT_VALIDATION4_DIR},
     {"validation5-dir", required_argument, NULL, OPT_VALIDATION5_DIR},
+    {"validation6-dir", required_argument, NULL, OPT_VALIDATION6_DIR},
     {"sampled", no_argument, NULL, OPT_SAMPLED},
     {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
     {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
@@ -284,6 +295,8 @@ static int parse_suite(const char *s, runner_suite *out) {
     *out = RUNNER_SUITE_VALIDATION4;
   else if (strcmp(s, "validation5") == 0)
     *out = RUNNER_SUITE_VALIDATION5;
+  else if (strcmp(s, "validation6") == 0)
+    *out = RUNNER_SUITE_VALIDATION6;
   else if (strcmp(s, "all") == 0)
     *out = RUNNER_SUITE_ALL;
   else
@@ -403,7 +416,7 @@ static int take(cli *c, int opt, const char *arg) {
       if (parse_suite(arg, &o->suite) != 0)
         return usage_error(
             "--suite: '%s' is not train, validation, "
-            "validation2, validation3, validation4, validation5 or all",
+            "validation2, validation3, validation4, validation5, validation6 or all",
             arg);
       break;
     case OPT_VALIDATION_DIR:
@@ -420,6 +433,9 @@ static int take(cli *c, int opt, const char *arg) {
       break;
     case OPT_VALIDATION5_DIR:
       o->validation5_dir = arg;
+      break;
+    case OPT_VALIDATION6_DIR:
+      o->validation6_dir = arg;
       break;
     default:
       return RUNNER_USAGE;
@@ -460,6 +476,8 @@ static void default_dirs(runner_opts *o) {
                                    SP_VALIDATION4_DIR_INSTALLED);
   o->validation5_dir = default_dir(o->validation5_dir, "SP_VALIDATION5_DIR", SP_VALIDATION5_DIR,
                                    SP_VALIDATION5_DIR_INSTALLED);
+  o->validation6_dir = default_dir(o->validation6_dir, "SP_VALIDATION6_DIR", SP_VALIDATION6_DIR,
+                                   SP_VALIDATION6_DIR_INSTALLED);
 }
 
 static void record_command(runner_opts *o, int argc, char **argv) {

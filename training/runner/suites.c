@@ -4,8 +4,9 @@
  *
  * The training suite's sources are in training/kernels/; the validation
  * suites' are in training/validation/, training/validation2/,
- * training/validation3/, training/validation4/ and training/validation5/ and include
- * training/kernels/sp_port.h, so every compile gets all five folders on its
+ * training/validation3/, training/validation4/, training/validation5/ and
+ * training/validation6/ and include training/kernels/sp_port.h, so every
+ * compile gets all seven folders on its
  * include path.  A kernel's folder follows from the table it belongs to,
  * never from its file name, so the suites may use the same file names. */
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "validation3.h"
 #include "validation4.h"
 #include "validation5.h"
+#include "validation6.h"
 
 /* The tables, in --suite all order. */
 typedef struct table {
@@ -31,6 +33,7 @@ static const table TABLES[] = {
     {validation3_count, validation3_at},
     {validation4_count, validation4_at},
     {validation5_count, validation5_at},
+    {validation6_count, validation6_at},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 
@@ -84,6 +87,8 @@ const char *runner_suite_name(runner_suite s) {
       return "validation4";
     case RUNNER_SUITE_VALIDATION5:
       return "validation5";
+    case RUNNER_SUITE_VALIDATION6:
+      return "validation6";
     case RUNNER_SUITE_ALL:
       break;
   }
@@ -105,5 +110,6 @@ void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_D
   dirs[3] = o->validation3_dir;
   dirs[4] = o->validation4_dir;
   dirs[5] = o->validation5_dir;
-  dirs[6] = NULL;
+  dirs[6] = o->validation6_dir;
+  dirs[7] = NULL;
 }

@@ -21,7 +21,7 @@
 # (seconds; stops a sweep between rows), SP_KERNELS and SP_LEVELS (subsets),
 # SP_RUNNER_ARGS (extra sweep options, e.g. --power-window-ms 1000),
 # SP_BASES (the counters' SM levels, default "132 64"), SP_SUITE (train,
-# validation, validation2 ... validation5 or all; default train), SP_NCU_TAG (a suffix for
+# validation, validation2 ... validation6 or all; default train), SP_NCU_TAG (a suffix for
 # the folder of raw ncu files, so that counters collected in parts keep
 # every part).  Only a training sweep starts from this folder's files; a
 # validation sweep starts from OUTDIR's own, or from nothing.
@@ -36,6 +36,7 @@ v2dir=training/validation2
 v3dir=training/validation3
 v4dir=training/validation4
 v5dir=training/validation5
+v6dir=training/validation6
 suite=${SP_SUITE:-train}
 levels=8,16,24,32,40,48,56,64,80,96,112,128,132
 mkdir -p "$out"
@@ -83,7 +84,7 @@ sweep|sweep-each)
       fi
       "$runner" --backend cuda --suite "$suite" --kernel-dir "$kdir" \
         --validation-dir "$vdir" --validation2-dir "$v2dir" \
-        --validation3-dir "$v3dir" --validation4-dir "$v4dir" --validation5-dir "$v5dir" --kernels "$k" \
+        --validation3-dir "$v3dir" --validation4-dir "$v4dir" --validation5-dir "$v5dir" --validation6-dir "$v6dir" --kernels "$k" \
         --cu "${SP_LEVELS:-$levels}" \
         --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
         --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-} \
@@ -94,7 +95,7 @@ sweep|sweep-each)
   timeout -s TERM "${SP_TIME_LIMIT:-540}" "$runner" --backend cuda \
     --suite "$suite" --kernel-dir "$kdir" --validation-dir "$vdir" \
     --validation2-dir "$v2dir" --validation3-dir "$v3dir" \
-    --validation4-dir "$v4dir" --validation5-dir "$v5dir" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
+    --validation4-dir "$v4dir" --validation5-dir "$v5dir" --validation6-dir "$v6dir" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
     --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
     --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-}
   echo "sweep exit status $?"
@@ -111,7 +112,7 @@ counters)
     SP_RUNNER=$runner training/runner/sp-counters --cu "$cu" --engine-mhz "$e" \
       --memory-mhz "$m" --counters "$out/counters.csv" --kernel-dir "$kdir" \
       --validation-dir "$vdir" --validation2-dir "$v2dir" \
-      --validation3-dir "$v3dir" --validation4-dir "$v4dir" --validation5-dir "$v5dir" --suite "$suite" \
+      --validation3-dir "$v3dir" --validation4-dir "$v4dir" --validation5-dir "$v5dir" --validation6-dir "$v6dir" --suite "$suite" \
       --kernels "${SP_KERNELS:-all}" --keep "$out/ncu${SP_NCU_TAG:-}"
     echo "counters at $cu SMs: exit status $?"
   done
