@@ -4,7 +4,7 @@
 # (training/data/h100-sm) and the retired validation sets
 # (training/validation/data/h100, training/validation2/data/h100,
 # training/validation3/data/h100, training/validation4/data/h100,
-# training/validation5/data/h100), and the
+# training/validation5/data/h100, training/validation6/data/h100), and the
 # suite entries measured after it (training/data/h100-extra, h100-extra2).
 #
 #   sh training/data/h100-train/merge.sh      (from the repository root)
@@ -17,13 +17,13 @@
 # 2026-11-24 rows by that day's floor (idle-floor.csv), the 2026-11-25 rows
 # were measured with the suite's floor and are kept.  Second set: every
 # row by its session's floor (idle-floor.csv; w_nqueens15 by
-# idle-floor-part2.csv, the session it was measured in).  Third to fifth
+# idle-floor-part2.csv, the session it was measured in).  Third to sixth
 # sets (one session each; the fifth's floor was read on the same warm card
 # a call after its sweep): every row by that session's floor.  Extra entries:
 # every row by the floor of its session (idle-floor.csv's session column;
 # a row belongs to the last session that started, by its idle_spin rows'
 # dates, before the row's date in details.csv).  families.csv is the
-# suite's families followed by v1- to v5-families.csv (each
+# suite's families followed by v1- to v6-families.csv (each
 # retired kernel in the suite family of the same algorithm or behaviour, or
 # a family of its own) and h100-extra's families.
 set -eu
@@ -34,6 +34,7 @@ v2=training/validation2/data/h100
 v3=training/validation3/data/h100
 v4=training/validation4/data/h100
 v5=training/validation5/data/h100
+v6=training/validation6/data/h100
 extras="training/data/h100-extra training/data/h100-extra2"
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -68,6 +69,7 @@ scale "$v2/idle-floor-part2.csv" 1 "$tmp/v2-part2" >>"$tmp/v2-runs"
 scale "$v3/idle-floor.csv" 1 "$v3/runs.csv" >"$tmp/v3-runs"
 scale "$v4/idle-floor.csv" 1 "$v4/runs.csv" >"$tmp/v4-runs"
 scale "$v5/idle-floor.csv" 1 "$v5/runs.csv" >"$tmp/v5-runs"
+scale "$v6/idle-floor.csv" 1 "$v6/runs.csv" >"$tmp/v6-runs"
 
 # The extra entries, each row by its own session's floor.
 : >"$tmp/x-runs"
@@ -92,16 +94,16 @@ for extra in $extras; do
     print
   }' "$suite/runs.csv" "$extra/idle-floor.csv" "$extra/details.csv" "$extra/runs.csv" >>"$tmp/x-runs"
 done
-cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" "$tmp/v3-runs" "$tmp/v4-runs" "$tmp/v5-runs" "$tmp/x-runs" >"$tmp/runs.csv"
+cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" "$tmp/v3-runs" "$tmp/v4-runs" "$tmp/v5-runs" "$tmp/v6-runs" "$tmp/x-runs" >"$tmp/runs.csv"
 
 head -1 "$suite/counters.csv" >"$tmp/h1"
-for f in "$v1/counters.csv" "$v2/counters.csv" "$v3/counters.csv" "$v4/counters.csv" "$v5/counters.csv" $(for e in $extras; do echo "$e/counters.csv"; done); do
+for f in "$v1/counters.csv" "$v2/counters.csv" "$v3/counters.csv" "$v4/counters.csv" "$v5/counters.csv" "$v6/counters.csv" $(for e in $extras; do echo "$e/counters.csv"; done); do
   head -1 "$f" | cmp -s - "$tmp/h1" ||
     { echo "merge.sh: $f's header differs from the suite's" >&2; exit 1; }
 done
 {
   cat "$suite/counters.csv"
-  for f in "$v1" "$v2" "$v3" "$v4" "$v5" $extras; do tail -n +2 "$f/counters.csv"; done
+  for f in "$v1" "$v2" "$v3" "$v4" "$v5" "$v6" $extras; do tail -n +2 "$f/counters.csv"; done
 } >"$tmp/counters.csv"
 {
   cat "$suite/families.csv"
@@ -110,6 +112,7 @@ done
   tail -n +2 "$here/v3-families.csv"
   tail -n +2 "$here/v4-families.csv"
   tail -n +2 "$here/v5-families.csv"
+  tail -n +2 "$here/v6-families.csv"
   for f in $extras; do tail -n +2 "$f/families.csv"; done
 } >"$tmp/families.csv"
 
