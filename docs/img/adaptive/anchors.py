@@ -8,9 +8,11 @@
 # base (and further points, --use-measured); physet trained on anchors and
 # completions predicts the held-out kernels from their base, scored against
 # every measured configuration.  MODE full trains on every training kernel's
-# measurements instead (the exhaustive reference of the same split).
+# measurements instead (the exhaustive reference of the same split); MODE
+# only trains on the anchors alone (the other training kernels are not
+# measured at all).
 #
-#   python3 docs/img/adaptive/anchors.py FRACTION SEED NEXTRA anchors|full
+#   python3 docs/img/adaptive/anchors.py FRACTION SEED NEXTRA anchors|full|only
 #
 # Environment: SP (the scalepredict binary, default src/scalepredict),
 # SP_V100 (default ../shared/datasets/v100-dvfs).  Standard library only.
@@ -53,7 +55,10 @@ def predict(model,kset,extra=None,EX=()):
 meas={(r['kernel'],r['cu']+'cu/'+r['engine_mhz']+'/'+r['memory_mhz']):r for r in runs}
 # full model
 mode=sys.argv[4] if len(sys.argv)>4 else 'anchors'
-if mode=='full':
+if mode=='only':
+    train([r for r in runs if r["kernel"] in anchors],anchors,W+'/mo')
+    M=W+'/mo'; npts=len(anchors)*10
+elif mode=='full':
     train([r for r in runs if r["kernel"] in trk],set(trk),W+'/mfull')
     M=W+'/mfull'; npts=len(trk)*10
 else:
