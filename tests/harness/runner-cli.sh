@@ -40,35 +40,23 @@ for v in validation validation2 validation3 validation4 validation5 validation6;
   [ "$(cut -f1 "$scratch/$v.list" | sort -u | wc -l)" -eq "$(wc -l <"$scratch/$v.list")" ] ||
     fail "--suite $v --list repeats a name"
 done
-# The second validation suite: at least 26 kernels, all named w_*, none
-# also in another table.
-[ "$(wc -l <"$scratch/validation2.list")" -ge 26 ] || fail "validation2 has fewer than 26 kernels"
-bad=$(cut -f1 "$scratch/validation2.list" | grep -v '^w_' | head -1)
-[ -z "$bad" ] || fail "validation2 kernel '$bad' is not named w_*"
-# The third: at least 28 kernels, all named x_*.
-[ "$(wc -l <"$scratch/validation3.list")" -ge 28 ] || fail "validation3 has fewer than 28 kernels"
-bad=$(cut -f1 "$scratch/validation3.list" | grep -v '^x_' | head -1)
-[ -z "$bad" ] || fail "validation3 kernel '$bad' is not named x_*"
-# The fourth: at least 24 kernels, all named y_*.
-[ "$(wc -l <"$scratch/validation4.list")" -ge 24 ] || fail "validation4 has fewer than 24 kernels"
-bad=$(cut -f1 "$scratch/validation4.list" | grep -v '^y_' | head -1)
-[ -z "$bad" ] || fail "validation4 kernel '$bad' is not named y_*"
-# The fifth: at least 24 kernels, all named z_*.
-[ "$(wc -l <"$scratch/validation5.list")" -ge 24 ] || fail "validation5 has fewer than 24 kernels"
-bad=$(cut -f1 "$scratch/validation5.list" | grep -v '^z_' | head -1)
-[ -z "$bad" ] || fail "validation5 kernel '$bad' is not named z_*"
-# The sixth: at least 24 kernels, all named q_*.
-[ "$(wc -l <"$scratch/validation6.list")" -ge 24 ] || fail "validation6 has fewer than 24 kernels"
-bad=$(cut -f1 "$scratch/validation6.list" | grep -v '^q_' | head -1)
-[ -z "$bad" ] || fail "validation6 kernel '$bad' is not named q_*"
-dup=$(cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
-  "$scratch/validation3.list" "$scratch/validation4.list" "$scratch/validation5.list" \
-  "$scratch/validation6.list" | cut -f1 | sort | uniq -d | head -1)
+# Each later validation suite: at least N kernels, all named P_*, none also
+# in another table (suite:N:P).
+for spec in validation2:26:w validation3:28:x validation4:24:y validation5:24:z validation6:24:q; do
+  v=${spec%%:*} n=${spec#*:} p=${spec##*:}
+  n=${n%:*}
+  [ "$(wc -l <"$scratch/$v.list")" -ge "$n" ] || fail "$v has fewer than $n kernels"
+  bad=$(cut -f1 "$scratch/$v.list" | grep -v "^${p}_" | head -1)
+  [ -z "$bad" ] || fail "$v kernel '$bad' is not named ${p}_*"
+done
+tables="train validation validation2 validation3 validation4 validation5 validation6"
+lists=$(for t in $tables; do printf '%s ' "$scratch/$t.list"; done)
+# shellcheck disable=SC2086 # one path per table, no spaces in $scratch
+dup=$(cat $lists | cut -f1 | sort | uniq -d | head -1)
 [ -z "$dup" ] || fail "'$dup' is in two suites"
 expect 0 "$R" --suite all --list
-cat "$scratch/train.list" "$scratch/validation.list" "$scratch/validation2.list" \
-  "$scratch/validation3.list" "$scratch/validation4.list" "$scratch/validation5.list" \
-  "$scratch/validation6.list" | cmp -s - "$scratch/out" ||
+# shellcheck disable=SC2086
+cat $lists | cmp -s - "$scratch/out" ||
   fail "--suite all --list is not train, validation, validation2, validation3, validation4, validation5, validation6"
 expect 2 "$R" --suite bogus --list
 grep -q "not train, validation, validation2, validation3, validation4, validation5, validation6 or all" "$scratch/out" ||
@@ -80,47 +68,25 @@ expect 2 "$R" --suite validation --backend opencl --kernels "$only_train" --cu 1
   --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
 grep -q "no kernel '$only_train' in this suite" "$scratch/out" || fail "unknown validation kernel not named"
 [ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
-# Nor is a first-validation kernel one of the second suite, and the reverse.
-only_v1=$(head -1 "$scratch/validation.list" | cut -f1)
-only_v2=$(head -1 "$scratch/validation2.list" | cut -f1)
-expect 2 "$R" --suite validation2 --backend opencl --kernels "$only_v1" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v1' in this suite" "$scratch/out" || fail "v1 kernel accepted by validation2"
-expect 2 "$R" --suite validation --backend opencl --kernels "$only_v2" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v2' in this suite" "$scratch/out" || fail "v2 kernel accepted by validation"
-# A third-validation kernel belongs to validation3 only.
-only_v3=$(head -1 "$scratch/validation3.list" | cut -f1)
-expect 2 "$R" --suite validation3 --backend opencl --kernels "$only_v2" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v2' in this suite" "$scratch/out" || fail "v2 kernel accepted by validation3"
-expect 2 "$R" --suite validation2 --backend opencl --kernels "$only_v3" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v3' in this suite" "$scratch/out" || fail "v3 kernel accepted by validation2"
-# A fourth-validation kernel belongs to validation4 only.
-only_v4=$(head -1 "$scratch/validation4.list" | cut -f1)
-expect 2 "$R" --suite validation4 --backend opencl --kernels "$only_v3" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v3' in this suite" "$scratch/out" || fail "v3 kernel accepted by validation4"
-expect 2 "$R" --suite validation3 --backend opencl --kernels "$only_v4" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v4' in this suite" "$scratch/out" || fail "v4 kernel accepted by validation3"
-# A fifth-validation kernel belongs to validation5 only.
-only_v5=$(head -1 "$scratch/validation5.list" | cut -f1)
-expect 2 "$R" --suite validation5 --backend opencl --kernels "$only_v4" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v4' in this suite" "$scratch/out" || fail "v4 kernel accepted by validation5"
-expect 2 "$R" --suite validation4 --backend opencl --kernels "$only_v5" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v5' in this suite" "$scratch/out" || fail "v5 kernel accepted by validation4"
-# A sixth-validation kernel belongs to validation6 only.
-only_v6=$(head -1 "$scratch/validation6.list" | cut -f1)
-expect 2 "$R" --suite validation6 --backend opencl --kernels "$only_v5" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v5' in this suite" "$scratch/out" || fail "v5 kernel accepted by validation6"
-expect 2 "$R" --suite validation5 --backend opencl --kernels "$only_v6" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_v6' in this suite" "$scratch/out" || fail "v6 kernel accepted by validation5"
+# rejects SUITE KERNEL WHOSE: SUITE refuses KERNEL, a kernel of suite WHOSE.
+rejects() {
+  expect 2 "$R" --suite "$1" --backend opencl --kernels "$2" --cu 1 \
+    --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
+  grep -q "no kernel '$2' in this suite" "$scratch/out" || fail "$3 kernel accepted by $1"
+}
+# Each validation suite's kernels belong to it only: the first kernel of
+# each is refused by the suite before it and the suite after it.
+prev='' prev_k='' prev_n=''
+for i in 1 2 3 4 5 6; do
+  v=validation$i
+  [ "$i" -eq 1 ] && v=validation
+  k=$(head -1 "$scratch/$v.list" | cut -f1)
+  if [ -n "$prev" ]; then
+    rejects "$v" "$prev_k" "$prev_n"
+    rejects "$prev" "$k" "v$i"
+  fi
+  prev=$v prev_k=$k prev_n=v$i
+done
 [ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"
