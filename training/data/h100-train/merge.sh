@@ -31,10 +31,9 @@ here=training/data/h100-train
 suite=training/data/h100-sm
 v1=training/validation/data/h100
 v2=training/validation2/data/h100
-v3=training/validation3/data/h100
-v4=training/validation4/data/h100
-v5=training/validation5/data/h100
-v6=training/validation6/data/h100
+# The retired sets measured in one session each (third to sixth).
+onesession="training/validation3/data/h100 training/validation4/data/h100
+  training/validation5/data/h100 training/validation6/data/h100"
 extras="training/data/h100-extra training/data/h100-extra2"
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -66,10 +65,7 @@ awk -F, 'FNR == 1 || $1 != "w_nqueens15"' "$v2/runs.csv" >"$tmp/v2-main"
 awk -F, 'FNR == 1 || $1 == "w_nqueens15"' "$v2/runs.csv" >"$tmp/v2-part2"
 scale "$v2/idle-floor.csv" 1 "$tmp/v2-main" >"$tmp/v2-runs"
 scale "$v2/idle-floor-part2.csv" 1 "$tmp/v2-part2" >>"$tmp/v2-runs"
-scale "$v3/idle-floor.csv" 1 "$v3/runs.csv" >"$tmp/v3-runs"
-scale "$v4/idle-floor.csv" 1 "$v4/runs.csv" >"$tmp/v4-runs"
-scale "$v5/idle-floor.csv" 1 "$v5/runs.csv" >"$tmp/v5-runs"
-scale "$v6/idle-floor.csv" 1 "$v6/runs.csv" >"$tmp/v6-runs"
+for v in $onesession; do scale "$v/idle-floor.csv" 1 "$v/runs.csv"; done >"$tmp/onesession-runs"
 
 # The extra entries, each row by its own session's floor.
 : >"$tmp/x-runs"
@@ -94,25 +90,21 @@ for extra in $extras; do
     print
   }' "$suite/runs.csv" "$extra/idle-floor.csv" "$extra/details.csv" "$extra/runs.csv" >>"$tmp/x-runs"
 done
-cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" "$tmp/v3-runs" "$tmp/v4-runs" "$tmp/v5-runs" "$tmp/v6-runs" "$tmp/x-runs" >"$tmp/runs.csv"
+cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" "$tmp/onesession-runs" "$tmp/x-runs" >"$tmp/runs.csv"
 
 head -1 "$suite/counters.csv" >"$tmp/h1"
-for f in "$v1/counters.csv" "$v2/counters.csv" "$v3/counters.csv" "$v4/counters.csv" "$v5/counters.csv" "$v6/counters.csv" $(for e in $extras; do echo "$e/counters.csv"; done); do
+for d in "$v1" "$v2" $onesession $extras; do
+  f=$d/counters.csv
   head -1 "$f" | cmp -s - "$tmp/h1" ||
     { echo "merge.sh: $f's header differs from the suite's" >&2; exit 1; }
 done
 {
   cat "$suite/counters.csv"
-  for f in "$v1" "$v2" "$v3" "$v4" "$v5" "$v6" $extras; do tail -n +2 "$f/counters.csv"; done
+  for f in "$v1" "$v2" $onesession $extras; do tail -n +2 "$f/counters.csv"; done
 } >"$tmp/counters.csv"
 {
   cat "$suite/families.csv"
-  tail -n +2 "$here/v1-families.csv"
-  tail -n +2 "$here/v2-families.csv"
-  tail -n +2 "$here/v3-families.csv"
-  tail -n +2 "$here/v4-families.csv"
-  tail -n +2 "$here/v5-families.csv"
-  tail -n +2 "$here/v6-families.csv"
+  for n in 1 2 3 4 5 6; do tail -n +2 "$here/v$n-families.csv"; done
   for f in $extras; do tail -n +2 "$f/families.csv"; done
 } >"$tmp/families.csv"
 
