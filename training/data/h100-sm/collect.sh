@@ -30,13 +30,10 @@ phase=$1
 out=$2
 here=training/data/h100-sm
 runner=${SP_RUNNER:-training/runner/sp-runner}
-kdir=training/kernels
-vdir=training/validation
-v2dir=training/validation2
-v3dir=training/validation3
-v4dir=training/validation4
-v5dir=training/validation5
-v6dir=training/validation6
+# Every suite's source folder, as sp-runner and sp-counters take them
+# (fixed paths without spaces, passed unquoted).
+dirs="--kernel-dir training/kernels --validation-dir training/validation"
+for n in 2 3 4 5 6; do dirs="$dirs --validation$n-dir training/validation$n"; done
 suite=${SP_SUITE:-train}
 levels=8,16,24,32,40,48,56,64,80,96,112,128,132
 mkdir -p "$out"
@@ -82,9 +79,8 @@ sweep|sweep-each)
         echo "sweep-each: time limit reached before $k"
         break
       fi
-      "$runner" --backend cuda --suite "$suite" --kernel-dir "$kdir" \
-        --validation-dir "$vdir" --validation2-dir "$v2dir" \
-        --validation3-dir "$v3dir" --validation4-dir "$v4dir" --validation5-dir "$v5dir" --validation6-dir "$v6dir" --kernels "$k" \
+      # shellcheck disable=SC2086
+      "$runner" --backend cuda --suite "$suite" $dirs --kernels "$k" \
         --cu "${SP_LEVELS:-$levels}" \
         --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
         --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-} \
@@ -92,10 +88,9 @@ sweep|sweep-each)
     done
     exit 0
   fi
+  # shellcheck disable=SC2086
   timeout -s TERM "${SP_TIME_LIMIT:-540}" "$runner" --backend cuda \
-    --suite "$suite" --kernel-dir "$kdir" --validation-dir "$vdir" \
-    --validation2-dir "$v2dir" --validation3-dir "$v3dir" \
-    --validation4-dir "$v4dir" --validation5-dir "$v5dir" --validation6-dir "$v6dir" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
+    --suite "$suite" $dirs --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
     --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
     --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-}
   echo "sweep exit status $?"
@@ -109,10 +104,9 @@ counters)
     cp "$here/counters.csv" "$out/counters.csv"
   fi
   for cu in ${SP_BASES:-132 64}; do
+    # shellcheck disable=SC2086
     SP_RUNNER=$runner training/runner/sp-counters --cu "$cu" --engine-mhz "$e" \
-      --memory-mhz "$m" --counters "$out/counters.csv" --kernel-dir "$kdir" \
-      --validation-dir "$vdir" --validation2-dir "$v2dir" \
-      --validation3-dir "$v3dir" --validation4-dir "$v4dir" --validation5-dir "$v5dir" --validation6-dir "$v6dir" --suite "$suite" \
+      --memory-mhz "$m" --counters "$out/counters.csv" $dirs --suite "$suite" \
       --kernels "${SP_KERNELS:-all}" --keep "$out/ncu${SP_NCU_TAG:-}"
     echo "counters at $cu SMs: exit status $?"
   done
