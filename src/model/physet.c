@@ -16,18 +16,13 @@
 #include "util/fsutil.h"
 #include "util/status.h"
 
-#define PHYSET_MAGIC "physet 7"
-#define PHYSET_MAGIC_V6 "physet 6"
-#define PHYSET_MAGIC_V5 "physet 5"
-#define PHYSET_MAGIC_V4 "physet 4"
-/* Version 1 files (no clock prior), version 2 files (no CU mode: the block
- * prior), version 3 files (no novelty measure), version 4 files (no pipe
- * floor), version 5 files (no time per wave among the features) and
- * version 6 files (no narrower power interval for a measured floor) still
- * load, and predict as they did. */
-#define PHYSET_MAGIC_V1 "physet 1"
-#define PHYSET_MAGIC_V2 "physet 2"
-#define PHYSET_MAGIC_V3 "physet 3"
+/* A method file's first line is "physet N", N the version this code
+ * writes.  Version 1 files (no clock prior), version 2 files (no CU mode:
+ * the block prior), version 3 files (no novelty measure), version 4 files
+ * (no pipe floor), version 5 files (no time per wave among the features)
+ * and version 6 files (no narrower power interval for a measured floor)
+ * still load, and predict as they did. */
+#define PHYSET_VERSION 7
 /* How far (log units: 5%) the bound of the CU axis lets a prediction rise
  * above max(ceil(B / cu), waves) / base: on the H100 suite 8 of 3132
  * measured ratios exceed the bound by more than 5%. */
@@ -913,7 +908,7 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
   if (st) return st;
   char base[64];
   sp_config_format(&p->base, base, sizeof base);
-  fprintf(af.fp, "%s\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n", PHYSET_MAGIC,
+  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n", PHYSET_VERSION,
           p->plan.vocabulary, p->plan.nfeat, base, p->sigma);
   if (p->clock)
     fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
@@ -1005,23 +1000,16 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
   char *s;
   sp_config cfg;
   sp_error ignore;
-  int v1, v2;
   r->line++;
-  if (getline(&r->buf, &r->cap, r->fp) <= 0 ||
-      (strcmp(r->buf, PHYSET_MAGIC "\n") && strcmp(r->buf, PHYSET_MAGIC_V6 "\n") &&
-       strcmp(r->buf, PHYSET_MAGIC_V5 "\n") && strcmp(r->buf, PHYSET_MAGIC_V4 "\n") &&
-       strcmp(r->buf, PHYSET_MAGIC_V3 "\n") && strcmp(r->buf, PHYSET_MAGIC_V2 "\n") &&
-       strcmp(r->buf, PHYSET_MAGIC_V1 "\n")))
-    return sp__mf_bad(r, "not a physet method file (or another version)");
-  v1 = !strcmp(r->buf, PHYSET_MAGIC_V1 "\n");
-  v2 = !strcmp(r->buf, PHYSET_MAGIC_V2 "\n");
-  r->version = v1                                      ? 1
-               : v2                                    ? 2
-               : !strcmp(r->buf, PHYSET_MAGIC_V3 "\n") ? 3
-               : !strcmp(r->buf, PHYSET_MAGIC_V4 "\n") ? 4
-               : !strcmp(r->buf, PHYSET_MAGIC_V5 "\n") ? 5
-               : !strcmp(r->buf, PHYSET_MAGIC_V6 "\n") ? 6
-                                                       : 7;
+  r->version = 0;
+  if (getline(&r->buf, &r->cap, r->fp) > 0)
+    for (int v = 1; v <= PHYSET_VERSION && !r->version; v++) {
+      char magic[32];
+      snprintf(magic, sizeof magic, "physet %d\n", v);
+      if (!strcmp(r->buf, magic)) r->version = v;
+    }
+  if (!r->version) return sp__mf_bad(r, "not a physet method file (or another version)");
+  const int v1 = r->version == 1, v2 = r->version == 2;
   /* not features before */
   if (r->version < 5) sp__features_without_pipe(&p->plan);
   if (r->version < 6) sp__features_without_wave(&p->plan);
