@@ -13,6 +13,7 @@
 #include "model/novelty.h"
 #include "scalepredict.h"
 #include "testutil.h"
+#include "util/sha256.h"
 
 /* ---- novelty ------------------------------------------------------------------ */
 
@@ -239,6 +240,88 @@ START_TEST(test_intervals_saved) {
 }
 END_TEST
 
+/* Rewrites the line of DIR's method file that starts with KEY, then its
+ * checksum in the manifest and the manifest's own, as a retrain would. */
+static void set_line(const char *dir, const char *key, const char *line) {
+  char *path = tu_path(dir, "method-physet.txt"), *mpath = tu_path(dir, "manifest.txt");
+  char *text = tu_read(path, NULL), *at = strstr(text, key);
+  ck_assert_ptr_nonnull(at);
+  char *end = strchr(at, '\n');
+  ck_assert_ptr_nonnull(end);
+  FILE *fp = fopen(path, "w");
+  ck_assert_ptr_nonnull(fp);
+  fprintf(fp, "%.*s%s\n%s", (int)(at - text), text, line, end + 1);
+  ck_assert_int_eq(fclose(fp), 0);
+  char hex[65];
+  ck_assert_int_eq(sp__sha256_file(path, hex), 0);
+  char *man = tu_read(mpath, NULL), *sum = strstr(man, "file method-physet.txt sha256 ");
+  ck_assert_ptr_nonnull(sum);
+  memcpy(sum + strlen("file method-physet.txt sha256 "), hex, 64);
+  char *last = strstr(man, "\nsha256 ") + 1;
+  sp_sha256 h;
+  sp__sha256_init(&h);
+  sp__sha256_update(&h, man, (size_t)(last - man));
+  sp__sha256_final_hex(&h, last + 7);
+  last[71] = '\n';
+  fp = fopen(mpath, "w");
+  ck_assert_ptr_nonnull(fp);
+  fputs(man, fp);
+  ck_assert_int_eq(fclose(fp), 0);
+  free(man);
+  free(text);
+  free(mpath);
+  free(path);
+}
+
+/* The saved interval widths are what predicts: doubling the time widths
+ * in the file widens every time interval away from the base and leaves
+ * the predictions as they were; a width out of range is refused with the
+ * file and line. */
+START_TEST(test_widths_file) {
+  sp_dataset *ds;
+  sp_model *m = train_physet(&ds), *back = NULL;
+  sp_error err;
+  char *dir = tu_path(scratch, "model");
+  ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+  char *path = tu_path(dir, "method-physet.txt");
+  char *text = tu_read(path, NULL);
+  ck_assert_ptr_nonnull(strstr(
+      text, "\nwidths time 0.80000000000000004 1 0.029999999999999999 0.059999999999999998\n"));
+  ck_assert_ptr_nonnull(strstr(text, "\nwidths power "));
+  free(text);
+  set_line(dir, "widths time", "widths time 1.6000000000000001 1 0.059999999999999998 0.12");
+  ck_assert_int_eq(sp_model_load(dir, &back, &err), SP_OK);
+  double ctr[16], a[3][64], b[3][64];
+  sp_observation obs;
+  ck_assert_int_eq(sp_model_observe(m, ds, 5, ctr, &obs, &err), SP_OK);
+  for (int q = 0; q < 2; q++) {
+    ck_assert_int_eq(sp_model_predict_interval(m, (sp_quantity)q, &obs, a[0], a[1], a[2], NULL),
+                     SP_OK);
+    ck_assert_int_eq(sp_model_predict_interval(back, (sp_quantity)q, &obs, b[0], b[1], b[2], NULL),
+                     SP_OK);
+    for (size_t i = 0; i < sp_model_config_count(m, (sp_quantity)q); i++) {
+      sp_config c = sp_model_config_at(m, (sp_quantity)q, i);
+      ck_assert_double_eq_tol(a[0][i], b[0][i], 1e-12 * a[0][i]);
+      if (sp_config_equal(&c, &base_cfg) || q == SP_POWER) continue;
+      ck_assert_msg(b[2][i] / b[1][i] > a[2][i] / a[1][i] * 1.01, "point %zu: %g..%g, was %g..%g",
+                    i, b[1][i], b[2][i], a[1][i], a[2][i]);
+    }
+  }
+  sp_model_free(back);
+  back = NULL;
+  set_line(dir, "widths time", "widths time -1 1 0.03 0.06");
+  ck_assert_int_ne(sp_model_load(dir, &back, &err), SP_OK);
+  ck_assert_ptr_null(back);
+  ck_assert_ptr_nonnull(strstr(err.file, "method-physet.txt"));
+  ck_assert_int_gt(err.line, 0);
+  ck_assert_ptr_nonnull(strstr(err.message, "widths time"));
+  free(path);
+  free(dir);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+}
+END_TEST
+
 /* The nsight vocabulary's last features: the busiest pipe's busy share,
  * then the log of the base time per wave of blocks; a plan without the
  * wave feature (version 5 files) keeps the pipe share last. */
@@ -290,6 +373,7 @@ static Suite *physet_suite(void) {
   tcase_add_test(tc, test_intervals);
   tcase_add_test(tc, test_intervals_saved);
   tcase_add_test(tc, test_wave_feature);
+  tcase_add_test(tc, test_widths_file);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -20,9 +20,10 @@
  * writes.  Version 1 files (no clock prior), version 2 files (no CU mode:
  * the block prior), version 3 files (no novelty measure), version 4 files
  * (no pipe floor), version 5 files (no time per wave among the features)
- * and version 6 files (no narrower power interval for a measured floor)
- * still load, and predict as they did. */
-#define PHYSET_VERSION 7
+ * version 6 files (no narrower power interval for a measured floor) and
+ * version 7 files (the interval widths of version 7, OLD_WIDTHS) still
+ * load, and predict as they did. */
+#define PHYSET_VERSION 8
 /* How far (log units: 5%) the bound of the CU axis lets a prediction rise
  * above max(ceil(B / cu), waves) / base: on the H100 suite 8 of 3132
  * measured ratios exceed the bound by more than 5%. */
@@ -30,10 +31,11 @@
 /* What the power interval's half widths are multiplied by when the user
  * measured the board's floor (sp_observation.floor_w): the floor share of
  * the base power is then known, not estimated from similar kernels, and
- * the widths, calibrated without it, are too wide.  Chosen on the H100
- * training set's leave-one-family-out with the floor known (evaluate
- * --floor-known): 1 covered 95.6% of the measured powers, 0.75 90.7%. */
-#define FLOOR_KNOWN_SPREAD 0.75
+ * the widths, calibrated without it, are too wide.  OLD_FLOOR_SPREAD was
+ * chosen with OLD_WIDTHS (version 7), FLOOR_KNOWN_SPREAD with POWER_WIDTHS
+ * on the H100 training set (docs/method.md, "physet: interval widths"). */
+#define FLOOR_KNOWN_SPREAD 0.7
+#define OLD_FLOOR_SPREAD 0.75
 /* The floor share phi stays below this: a kernel measured at the floor
  * itself would otherwise leave no dynamic part to scale. */
 #define PHI_MAX 0.98
@@ -42,22 +44,27 @@
 #define LOGLIK_FLOOR (-700.0)
 /* Share of the weight left out of each tail of the 90% interval. */
 #define TAIL 0.05
-/* The similar kernels' spread misses what no training kernel shows, which
- * grows with the distance from the nearest measured configuration: each
- * half of the interval also holds, in quadrature, SPREAD_FLOOR plus
- * SPREAD_PER_LOG times that distance (log units).  Chosen on leave one
- * family out over h100-train (330 entries, training data): coverage
- * 92.9/89.3% (time/power) with one measured configuration, 86.0/87.7% with
- * two.  The earlier 0.03 + 0.05 gave 93.4/91.7% and 87.7/90.7% there, and
- * covered 98.7/97.9% of the second validation set (now training data): the
- * narrower pair keeps all four inside 85-95% further from the top. */
-#define SPREAD_FLOOR 0.02
-#define SPREAD_PER_LOG 0.04
 /* Search ranges of the sigmoid that maps DRAM traffic to u. */
 #define U_MID_LO (-1.0)
 #define U_MID_HI 2.0
 #define U_WIDTH_LO 1e-3
 #define U_WIDTH_HI 10.0
+
+/* How a 90% interval is built around a prediction (log units): the
+ * similar kernels' residual spread times spread (for power, with the
+ * spread the time interval carries into the prior, times prior, added in
+ * quadrature); then each half also holds, in quadrature, floor plus
+ * per_log times the log distance from the nearest measured configuration,
+ * which no neighbour's spread shows.  TIME_WIDTHS and POWER_WIDTHS are
+ * version 8's for the bounded CU axis, chosen on the H100 training set
+ * (docs/method.md, "physet: interval widths"); OLD_WIDTHS are those of
+ * versions 1-7, kept for the other axes. */
+typedef struct widths {
+  double spread, prior, floor, per_log;
+} widths;
+static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04};
+static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06};
+static const widths POWER_WIDTHS = {0.8, 1, 0, 0.06};
 
 struct sp_physet {
   sp_featplan plan;
@@ -80,7 +87,8 @@ struct sp_physet {
   sp_forest *forest[2];
   double *floor_w;     /* gsize[SP_POWER] floor watts on our board, or NULL */
   double *logphi;      /* n: log floor share at the base, or NULL */
-  double floor_spread; /* FLOOR_KNOWN_SPREAD (version 7 files), else 1 */
+  double floor_spread; /* with a measured floor (version 7 on), else 1 */
+  widths widths[2];    /* the interval's widths per quantity */
   sp_novelty *novelty; /* the training kernels' features, or NULL (v1-v3) */
 };
 
@@ -366,6 +374,13 @@ static void choose_cu_mode(fitter *f, const sp_physet_params *pp) {
   f->p->cu_bounded =
       pp->cu_mode == SP_PHYSET_CU_BOUNDED || (pp->cu_mode == SP_PHYSET_CU_AUTO && known);
   f->p->pipe_floor = f->p->cu_bounded && pp->pipe_floor;
+  /* The interval widths go with the axis they were chosen on: version 8's
+   * with the bounded CU axis (the H100's SM counts); the widths of version
+   * 7 elsewhere (the clock axes of the DVFS sets, counters without the
+   * launch shape), where the DVFS sets checked them (docs/method.md). */
+  f->p->widths[SP_TIME] = f->p->cu_bounded ? TIME_WIDTHS : OLD_WIDTHS;
+  f->p->widths[SP_POWER] = f->p->cu_bounded ? POWER_WIDTHS : OLD_WIDTHS;
+  f->p->floor_spread = f->p->cu_bounded ? FLOOR_KNOWN_SPREAD : OLD_FLOOR_SPREAD;
 }
 
 static int fit_time(fitter *f, const sp_physet_params *pp) {
@@ -462,7 +477,6 @@ static int init_physet(sp_physet *p, const sp_physet_data *d, const sp_physet_pa
   p->n = d->n;
   p->base = d->base;
   p->sigma = pp->sigma;
-  p->floor_spread = FLOOR_KNOWN_SPREAD;
   p->has_power = d->grid[SP_POWER] != NULL;
   for (int q = 0; q < 1 + p->has_power; q++) {
     if (sp__grid_copy(&p->grid[q], d->grid[q])) return SP_ENOMEM;
@@ -697,7 +711,8 @@ static void extra_width(const sp_physet *p, sp_quantity q, const scratch *s, dou
       double d = config_dist2(&c, &oc);
       d2 = d < d2 ? d : d2;
     }
-    extra[i] = d2 > 0 ? SPREAD_FLOOR * SPREAD_FLOOR + SPREAD_PER_LOG * SPREAD_PER_LOG * d2 : -1;
+    const widths *w = &p->widths[q];
+    extra[i] = d2 > 0 ? w->floor * w->floor + w->per_log * w->per_log * d2 : -1;
   }
 }
 
@@ -723,9 +738,10 @@ static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const do
     if (!lo || !hi) continue;
     double ql, qh;
     tails(p, q, w, i, s->pairs, &ql, &qh);
-    double l = capped(s, i, ql) + c, h = capped(s, i, qh) + c;
-    widen(base_value, mid, mid - l, h - mid, s->extra[i], s->cap ? s->cap[i] + c : INFINITY,
-          s->floor ? s->floor[i] + c : -INFINITY, &lo[i], &hi[i]);
+    double l = capped(s, i, ql) + c, h = capped(s, i, qh) + c, k = p->widths[q].spread;
+    widen(base_value, mid, k * (mid - l), k * (h - mid), s->extra[i],
+          s->cap ? s->cap[i] + c : INFINITY, s->floor ? s->floor[i] + c : -INFINITY, &lo[i],
+          &hi[i]);
   }
 }
 
@@ -786,8 +802,9 @@ static void finish_power(const sp_physet *p, const scratch *s, const double *w, 
     double mid = s->prior[i] + s->mean[i] + s->corr[i];
     double ql, qh;
     tails(p, SP_POWER, w, i, s->pairs, &ql, &qh);
-    double dl = s->mean[i] - ql, dp = s->prior[i] - pa[i];
-    double dh = qh - s->mean[i], dq = pb[i] - s->prior[i];
+    const widths *v = &p->widths[SP_POWER];
+    double dl = v->spread * (s->mean[i] - ql), dp = v->prior * (s->prior[i] - pa[i]);
+    double dh = v->spread * (qh - s->mean[i]), dq = v->prior * (pb[i] - s->prior[i]);
     widen(base_value, mid, k * sqrt(dl * dl + dp * dp), k * sqrt(dh * dh + dq * dq), s->extra[i],
           INFINITY, -INFINITY, &lo[i], &hi[i]);
   }
@@ -914,9 +931,14 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
     fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
   else
     fprintf(af.fp, "clock none\n");
-  fprintf(af.fp, "cu %s\npipes %s\nfloor spread %.17g\ntrain %zu\n",
-          p->cu_bounded ? "bounded" : "blocks", p->pipe_floor ? "floor" : "none", p->floor_spread,
-          p->n);
+  fprintf(af.fp, "cu %s\npipes %s\nfloor spread %.17g\n", p->cu_bounded ? "bounded" : "blocks",
+          p->pipe_floor ? "floor" : "none", p->floor_spread);
+  for (int q = 0; q < 2; q++) {
+    const widths *w = &p->widths[q];
+    fprintf(af.fp, "widths %s %.17g %.17g %.17g %.17g\n", q == SP_TIME ? "time" : "power",
+            w->spread, w->prior, w->floor, w->per_log);
+  }
+  fprintf(af.fp, "train %zu\n", p->n);
   write_quantity(p, SP_TIME, af.fp);
   if (p->has_power)
     write_quantity(p, SP_POWER, af.fp);
@@ -1045,6 +1067,18 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
       (!(s = sp__mf_line(r, "floor")) || sscanf(s, " spread %lf", &p->floor_spread) != 1 ||
        !(p->floor_spread > 0 && p->floor_spread <= 1)))
     return sp__mf_bad(r, "expected 'floor spread' with a value in (0, 1]");
+  for (int q = 0; q < 2; q++) {
+    widths *w = &p->widths[q];
+    *w = OLD_WIDTHS;
+    if (r->version >= 8 &&
+        (!(s = sp__mf_line(r, "widths")) ||
+         sscanf(s, q == SP_TIME ? " time %lf %lf %lf %lf" : " power %lf %lf %lf %lf", &w->spread,
+                &w->prior, &w->floor, &w->per_log) != 4 ||
+         !(w->spread > 0 && w->spread <= 10) || !(w->prior >= 0 && w->prior <= 10) ||
+         !(w->floor >= 0 && w->floor <= 10) || !(w->per_log >= 0 && w->per_log <= 10)))
+      return sp__mf_bad(r, q == SP_TIME ? "expected 'widths time' and four widths in [0, 10]"
+                                        : "expected 'widths power' and four widths in [0, 10]");
+  }
   if (!(s = sp__mf_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n || p->n > 1000000)
     return sp__mf_bad(r, "the training kernel count is missing or out of range");
   return SP_OK;

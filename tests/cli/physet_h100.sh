@@ -5,10 +5,11 @@
 # the block bound caps what a grid smaller than the SM count can do; a
 # busiest pipe keeps a pipe-bound kernel from running faster than its pipe
 # allows (and a version 4 method file, without that floor, still loads and
-# predicts as it did, and version 5 and 6 files, without the time per wave
-# or the narrower power interval for a measured floor, predict exactly what
-# the scalepredict that wrote them did); a measured floor narrows the power
-# interval; a model
+# predicts as it did, and version 5, 6 and 7 files, without the time per
+# wave, the narrower power interval for a measured floor or version 8's
+# interval widths, predict exactly what the scalepredict that wrote them
+# did); a measured floor narrows the power interval; a version 8 file
+# carries its interval widths; a model
 # trained on 45-column counters refuses a
 # 34-column file; --floor-w anchors power on
 # the user's floor and refuses a value that is not a positive number.
@@ -79,16 +80,17 @@ v4ratio=$(ratio "$WORK/out" stream_copy 8)
 awk -v a="$v4ratio" 'BEGIN { exit !(a > 1 && a < 15) }' ||
   fail "the version 4 file predicts $v4ratio at 8 SMs: the pipe floor leaked into it"
 
-# Version 5 and 6 method files (tests/data/physet-v5 and -v6, written by
-# the scalepredict of commits f8138c8 and d99c8c7 with 29 and 30 features)
-# still load, and predict kernels they were not trained on exactly as that
-# scalepredict did (their expected.csv): the version 6 file with a measured
-# floor (--floor-w 117), whose power interval version 7 narrows.
-for v in 5 6; do
+# Version 5, 6 and 7 method files (tests/data/physet-v5, -v6 and -v7,
+# written by the scalepredict of commits f8138c8, d99c8c7 and 3e52d0f with
+# 29, 30 and 30 features) still load, and predict kernels they were not
+# trained on exactly as that scalepredict did (their expected.csv): the
+# version 6 and 7 files with a measured floor (--floor-w 117), whose power
+# interval version 7 narrowed, and version 8 both intervals.
+for v in 5 6 7; do
   V=${SP_TOP_SRCDIR:-$sp_here/../..}/tests/data/physet-v$v
   grep -q "^physet $v\$" "$V/method-physet.txt" || fail "$V is not a version $v method file"
   floor=
-  [ $v -eq 6 ] && floor="--floor-w 117"
+  [ $v -ge 6 ] && floor="--floor-w 117"
   : >old.csv
   for k in stream_add transpose_naive spmv_scalar_d32; do
     sp predict --model "$V" --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
@@ -101,10 +103,15 @@ for v in 5 6; do
 done
 
 # A measured floor (--floor-w) narrows the power interval of a version 7
-# file (its 'floor spread' line) relative to the same prediction's without
-# the floor: the floor's share of the base power is then known.
-grep -q '^floor spread 0.75$' "$WORK/model/method-physet.txt" ||
-  fail "no 'floor spread 0.75' line in the method file"
+# or later file (its 'floor spread' line) relative to the same prediction's
+# without the floor: the floor's share of the base power is then known.
+# A version 8 file carries the interval widths it predicts with.
+grep -q '^floor spread 0.69999999999999996$' "$WORK/model/method-physet.txt" ||
+  fail "no 'floor spread 0.7' line in the method file"
+grep -q '^widths time 0.80000000000000004 1 0.029999999999999999 0.059999999999999998$' \
+  "$WORK/model/method-physet.txt" || fail "no version 8 'widths time' line in the method file"
+grep -q '^widths power 0.80000000000000004 1 0 0.059999999999999998$' \
+  "$WORK/model/method-physet.txt" || fail "no version 8 'widths power' line in the method file"
 # width FLOORARGS: log(hi / lo) of stream_add's power at 8 SMs.
 width() {
   sp predict --model "$WORK/model" --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
