@@ -352,7 +352,7 @@ static int is_prime_mr(uint32_t n) {
 }
 
 static int mr_job(kjob *job, const kdesc *d, ksize size) {
-  const size_t count = size == KSIZE_FULL ? (size_t)64 << 20 : 65536;
+  const size_t count = size == KSIZE_FULL ? (size_t)32 << 20 : 65536;
   const uint32_t first = (1u << 30) + 1u;
   (void)d;
   kjob_init(job, "irr.cl", "r_miller_rabin_u32");

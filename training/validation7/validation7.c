@@ -82,7 +82,7 @@ static const kdesc VALIDATION7[] = {
      "work-item per 16-byte block",
      "compute", rsetup_irr, RIR_AES},
     {"r_miller_rabin_u32",
-     "deterministic Miller-Rabin (bases 2, 7, 61) of 64M odd numbers above 2^30 with 32-bit "
+     "deterministic Miller-Rabin (bases 2, 7, 61) of 32M odd numbers above 2^30 with 32-bit "
      "Montgomery multiplication, a flag per number",
      "compute", rsetup_irr, RIR_MR},
     {"r_lpm_trie_lookup",
