@@ -54,6 +54,12 @@
 #ifndef SP_VALIDATION6_DIR_INSTALLED
 #define SP_VALIDATION6_DIR_INSTALLED SP_VALIDATION6_DIR
 #endif
+#ifndef SP_VALIDATION7_DIR
+#define SP_VALIDATION7_DIR "training/validation7"
+#endif
+#ifndef SP_VALIDATION7_DIR_INSTALLED
+#define SP_VALIDATION7_DIR_INSTALLED SP_VALIDATION7_DIR
+#endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
@@ -77,9 +83,9 @@ static const char USAGE[] =
     "  --kernels LIST      'all' or suite names (see --list)\n"
     "  --suite S           train (default), validation, validation2,\n"
     "                      validation3, validation4, validation5,\n"
-    "                      validation6 or all (the seven in that order):\n"
-    "                      the kernel table that --kernels, --list and\n"
-    "                      --compile-only use\n"
+    "                      validation6, validation7 or all (the eight in\n"
+    "                      that order): the kernel table that --kernels,\n"
+    "                      --list and --compile-only use\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -120,6 +126,8 @@ static const char USAGE[] =
     "                      $SP_VALIDATION5_DIR, the source tree, installed)\n"
     "  --validation6-dir DIR the sixth validation suite's sources (default:\n"
     "                      $SP_VALIDATION6_DIR, the source tree, installed)\n"
+    "  --validation7-dir DIR the seventh validation suite's sources (default:\n"
+    "                      $SP_VALIDATION7_DIR, the source tree, installed)\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -158,6 +166,7 @@ enum {
   OPT_VALIDATION4_DIR,
   OPT_VALIDATION5_DIR,
   OPT_VALIDATION6_DIR,
+  OPT_VALIDATION7_DIR,
   OPT_SAMPLED,
   OPT_SAMPLE_THRESHOLD,
   OPT_SAMPLE_TOL,
@@ -198,6 +207,7 @@ static const struct option LONG_OPTS[] = {
     {"validation4-dir", required_argument, NULL, OPT_VALIDATION4_DIR},
     {"validation5-dir", required_argument, NULL, OPT_VALIDATION5_DIR},
     {"validation6-dir", required_argument, NULL, OPT_VALIDATION6_DIR},
+    {"validation7-dir", required_argument, NULL, OPT_VALIDATION7_DIR},
     {"sampled", no_argument, NULL, OPT_SAMPLED},
     {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
     {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
@@ -297,6 +307,8 @@ static int parse_suite(const char *s, runner_suite *out) {
     *out = RUNNER_SUITE_VALIDATION5;
   else if (strcmp(s, "validation6") == 0)
     *out = RUNNER_SUITE_VALIDATION6;
+  else if (strcmp(s, "validation7") == 0)
+    *out = RUNNER_SUITE_VALIDATION7;
   else if (strcmp(s, "all") == 0)
     *out = RUNNER_SUITE_ALL;
   else
@@ -416,7 +428,8 @@ static int take(cli *c, int opt, const char *arg) {
       if (parse_suite(arg, &o->suite) != 0)
         return usage_error(
             "--suite: '%s' is not train, validation, "
-            "validation2, validation3, validation4, validation5, validation6 or all",
+            "validation2, validation3, validation4, validation5, validation6, "
+            "validation7 or all",
             arg);
       break;
     case OPT_VALIDATION_DIR:
@@ -436,6 +449,9 @@ static int take(cli *c, int opt, const char *arg) {
       break;
     case OPT_VALIDATION6_DIR:
       o->validation6_dir = arg;
+      break;
+    case OPT_VALIDATION7_DIR:
+      o->validation7_dir = arg;
       break;
     default:
       return RUNNER_USAGE;
@@ -478,6 +494,8 @@ static void default_dirs(runner_opts *o) {
                                    SP_VALIDATION5_DIR_INSTALLED);
   o->validation6_dir = default_dir(o->validation6_dir, "SP_VALIDATION6_DIR", SP_VALIDATION6_DIR,
                                    SP_VALIDATION6_DIR_INSTALLED);
+  o->validation7_dir = default_dir(o->validation7_dir, "SP_VALIDATION7_DIR", SP_VALIDATION7_DIR,
+                                   SP_VALIDATION7_DIR_INSTALLED);
 }
 
 static void record_command(runner_opts *o, int argc, char **argv) {

@@ -20,11 +20,11 @@ enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 1024 };
 
 /* Which kernel table --suite selects: the training suite
  * (training/kernels/suite.c), the held-out validation suite
- * (training/validation/validation.c), the second to sixth held-out
+ * (training/validation/validation.c), the second to seventh held-out
  * validation suites (training/validation2/validation2.c,
  * training/validation3/validation3.c, training/validation4/validation4.c,
- * training/validation5/validation5.c, training/validation6/validation6.c),
- * or all seven, in that order. */
+ * training/validation5/validation5.c, training/validation6/validation6.c,
+ * training/validation7/validation7.c), or all eight, in that order. */
 typedef enum runner_suite {
   RUNNER_SUITE_TRAIN,
   RUNNER_SUITE_VALIDATION,
@@ -33,6 +33,7 @@ typedef enum runner_suite {
   RUNNER_SUITE_VALIDATION4,
   RUNNER_SUITE_VALIDATION5,
   RUNNER_SUITE_VALIDATION6,
+  RUNNER_SUITE_VALIDATION7,
   RUNNER_SUITE_ALL
 } runner_suite;
 
@@ -46,6 +47,7 @@ typedef struct runner_opts {
   const char *validation4_dir; /* training/validation4's sources */
   const char *validation5_dir; /* training/validation5's sources */
   const char *validation6_dir; /* training/validation6's sources */
+  const char *validation7_dir; /* training/validation7's sources */
   runner_suite suite;
   const char *power; /* auto, nvml, rapl, none */
   const char *arch;  /* --compile-only target for CUDA */
@@ -68,16 +70,18 @@ const kdesc *runner_suite_at(runner_suite s, size_t i);
 const kdesc *runner_suite_find(runner_suite s, const char *name);
 /* The folder holding d's device source: validation_dir for a validation
  * kernel, validation2_dir (validation3_dir, validation4_dir,
- * validation5_dir, validation6_dir) for a second (third, fourth, fifth,
- * sixth) validation kernel,
+ * validation5_dir, validation6_dir, validation7_dir) for a second (third,
+ * fourth, fifth, sixth, seventh) validation kernel,
  * else kernel_dir. */
 const char *runner_source_dir(const runner_opts *o, const kdesc *d);
 /* The folders device sources include from (NULL-terminated): the kernel
- * folder (sp_port.h) and the six validation folders. */
-enum { RUNNER_INCLUDE_DIRS = 8 };
+ * folder (sp_port.h) and the seven validation folders.  The backends copy
+ * at most BK_MAX_DIRS of them (backend.h; suites.c asserts they fit). */
+enum { RUNNER_INCLUDE_DIRS = 9 };
 void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]);
 /* The --suite name of s ("train", "validation", "validation2",
- * "validation3", "validation4", "validation5", "validation6", "all"). */
+ * "validation3", "validation4", "validation5", "validation6",
+ * "validation7", "all"). */
 const char *runner_suite_name(runner_suite s);
 
 /* Measures (or, with counters_base, launches once for a profiler) every

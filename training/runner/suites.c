@@ -4,13 +4,14 @@
  *
  * The training suite's sources are in training/kernels/; the validation
  * suites' are in training/validation/, training/validation2/,
- * training/validation3/, training/validation4/, training/validation5/ and
- * training/validation6/ and include training/kernels/sp_port.h, so every
- * compile gets all seven folders on its
+ * training/validation3/, training/validation4/, training/validation5/,
+ * training/validation6/ and training/validation7/ and include
+ * training/kernels/sp_port.h, so every compile gets all eight folders on its
  * include path.  A kernel's folder follows from the table it belongs to,
  * never from its file name, so the suites may use the same file names. */
 #include <string.h>
 
+#include "backend.h"
 #include "runner.h"
 #include "validation.h"
 #include "validation2.h"
@@ -18,6 +19,7 @@
 #include "validation4.h"
 #include "validation5.h"
 #include "validation6.h"
+#include "validation7.h"
 
 /* The tables, in --suite all order. */
 typedef struct table {
@@ -34,8 +36,15 @@ static const table TABLES[] = {
     {validation4_count, validation4_at},
     {validation5_count, validation5_at},
     {validation6_count, validation6_at},
+    {validation7_count, validation7_at},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
+
+/* One include folder per table, then the list's NULL; the backends keep at
+ * most BK_MAX_DIRS folders, so a table beyond that would lose its own. */
+_Static_assert((int)RUNNER_INCLUDE_DIRS == (int)NTABLES + 1, "one include folder per kernel table");
+_Static_assert((int)NTABLES <= (int)BK_MAX_DIRS,
+               "BK_MAX_DIRS is smaller than the number of kernel tables");
 
 /* Table t's kernel called name, or NULL. */
 static const kdesc *table_find(int t, const char *name) {
@@ -89,6 +98,8 @@ const char *runner_suite_name(runner_suite s) {
       return "validation5";
     case RUNNER_SUITE_VALIDATION6:
       return "validation6";
+    case RUNNER_SUITE_VALIDATION7:
+      return "validation7";
     case RUNNER_SUITE_ALL:
       break;
   }
@@ -111,5 +122,6 @@ void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_D
   dirs[4] = o->validation4_dir;
   dirs[5] = o->validation5_dir;
   dirs[6] = o->validation6_dir;
-  dirs[7] = NULL;
+  dirs[7] = o->validation7_dir;
+  dirs[8] = NULL;
 }
