@@ -64,7 +64,7 @@ typedef struct widths {
 } widths;
 static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04};
 static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06};
-static const widths POWER_WIDTHS = {0.8, 1, 0, 0.06};
+static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05};
 
 struct sp_physet {
   sp_featplan plan;

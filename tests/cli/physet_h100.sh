@@ -110,7 +110,7 @@ grep -q '^floor spread 0.69999999999999996$' "$WORK/model/method-physet.txt" ||
   fail "no 'floor spread 0.7' line in the method file"
 grep -q '^widths time 0.80000000000000004 1 0.029999999999999999 0.059999999999999998$' \
   "$WORK/model/method-physet.txt" || fail "no version 8 'widths time' line in the method file"
-grep -q '^widths power 0.80000000000000004 1 0 0.059999999999999998$' \
+grep -q '^widths power 0.80000000000000004 1 0.02 0.050000000000000003$' \
   "$WORK/model/method-physet.txt" || fail "no version 8 'widths power' line in the method file"
 # width FLOORARGS: log(hi / lo) of stream_add's power at 8 SMs.
 width() {
