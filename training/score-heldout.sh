@@ -9,12 +9,14 @@
 # MODEL: a saved model (models/h100-sm); DATADIR: the suite's measured
 # folder (runs.csv, counters.csv, details.csv, idle-floor.csv); SUITE: its
 # sp-runner suite name (the kernels and their expected classes come from
-# `sp-runner --list --suite SUITE`).  From the 132-SM base, three ways: the
+# `sp-runner --list --suite SUITE`).  From the 132-SM base, four ways: the
 # model's recommended method with power anchored on the session's idle
-# floor (--floor-w: idle_spin's power at 132 SMs in the session that
+# floor (physet; --floor-w: idle_spin's power at 132 SMs in the session that
 # measured the kernel; idle-floor.csv may hold several sessions, column
 # `session`, each starting at its first idle_spin row's date), the same
-# with the 64-SM row measured too (--use-measured), and wu2015.  Writes
+# without a measured floor (physet_nofloor: a user who measured none), the
+# same with the floor and the 64-SM row measured too (physet64,
+# --use-measured), and wu2015.  Writes
 # OUTDIR/predictions.csv (every prediction, with way and class),
 # OUTDIR/per_kernel.csv, OUTDIR/per_class.csv and OUTDIR/notes.txt (what
 # predict said on standard error: kernels outside the training data), and
@@ -55,9 +57,10 @@ floor() {
 
 cut -d, -f1 "$out/classes.csv" | while IFS= read -r k; do
   fw=$(floor "$k")
-  for way in physet physet64 wu2015; do
+  for way in physet physet_nofloor physet64 wu2015; do
     case $way in
     physet) extra="--floor-w $fw" ;;
+    physet_nofloor) extra= ;;
     physet64) extra="--floor-w $fw --use-measured 64cu/1980/2619" ;;
     wu2015) extra="--method wu2015" ;;
     esac
