@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sdev.h: device-side helpers shared by the eighth validation suite's
+ * sources (training/validation8/). */
+#ifndef S_DEV_H
+#define S_DEV_H
+
+#include "sp_port.h"
+
+#if defined(__OPENCL_VERSION__)
+#define S_F2U(x) as_uint(x)
+#else
+typedef unsigned short ushort; /* OpenCL C has it built in */
+#define S_F2U(x) __float_as_uint(x)
+#endif
+
+/* A 32-bit integer hash (Wellons' lowbias32): the host computes the same
+ * function (s_hash_host). */
+SP_FN uint s_hash(uint h) {
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  h *= 0x846ca68bu;
+  h ^= h >> 16;
+  return h;
+}
+
+#endif /* S_DEV_H */
