@@ -81,7 +81,7 @@ static int bbox_job(kjob *job, const kdesc *d, ksize size) {
 
 static int gat_job(kjob *job, const kdesc *d, ksize size) {
   const int full = size == KSIZE_FULL, nrows = full ? 2 << 20 : 4096, nhub = full ? 24 : 4;
-  const int hub_lo = full ? 65536 : 512;
+  const int hub_lo = full ? 16384 : 512;
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "irr.cl", "s_gat_edge_softmax");
@@ -281,8 +281,8 @@ static void rsa_verify(const uint32_t *sig, const uint32_t *key, uint32_t *out) 
 }
 
 static int rsa_job(kjob *job, const kdesc *d, ksize size) {
-  const int full = size == KSIZE_FULL, groups = full ? 131 : 2, per = 2;
-  const size_t nsig = (size_t)groups * 1024 * per;
+  const int full = size == KSIZE_FULL, groups = full ? 131 : 2, per = 4;
+  const size_t nsig = (size_t)groups * 512 * per;
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "irr.cl", "s_rsa512_verify_131");
@@ -314,7 +314,7 @@ static int rsa_job(kjob *job, const kdesc *d, ksize size) {
   kjob_arg_i32(job, (int)nsig);
   kjob_arg_i32(job, RSA_KEYS);
   kjob_arg_i32(job, per);
-  kjob_grid(job, (size_t)groups, 1, 1, 1024, 1, 1);
+  kjob_grid(job, (size_t)groups, 1, 1, 512, 1, 1);
   return 0;
 }
 

@@ -148,9 +148,10 @@ SP_FN void s_montmul(const uint *a, const uint *b, const uint *n, uint ninv, uin
   }
 }
 
-SP_KERNEL void s_rsa512_verify_131(SP_GLOBAL const uint *SP_RESTRICT sig,
-                                   SP_GLOBAL const uint *SP_RESTRICT keys,
-                                   SP_GLOBAL uint *SP_RESTRICT out, int nsig, int nkeys, int per) {
+SP_KERNEL S_BOUNDS(512) void s_rsa512_verify_131(SP_GLOBAL const uint *SP_RESTRICT sig,
+                                                 SP_GLOBAL const uint *SP_RESTRICT keys,
+                                                 SP_GLOBAL uint *SP_RESTRICT out, int nsig,
+                                                 int nkeys, int per) {
   for (int p = 0; p < per; ++p) {
     const int s = SP_GID(0) + p * SP_GSIZE(0);
     if (s >= nsig) return;

@@ -6,11 +6,17 @@
 
 #include "sp_port.h"
 
+/* S_BOUNDS(n), between SP_KERNEL and a kernel's return type: the kernel is
+ * always launched with work-groups of n, so CUDA may give each work-item
+ * up to 65536 / n registers (without it NVRTC may take more than a group of
+ * n can have, and the launch fails). */
 #if defined(__OPENCL_VERSION__)
 #define S_F2U(x) as_uint(x)
+#define S_BOUNDS(n) __attribute__((reqd_work_group_size(n, 1, 1)))
 #else
 typedef unsigned short ushort; /* OpenCL C has it built in */
 #define S_F2U(x) __float_as_uint(x)
+#define S_BOUNDS(n) __launch_bounds__(n)
 #endif
 
 /* A 32-bit integer hash (Wellons' lowbias32): the host computes the same

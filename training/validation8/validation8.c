@@ -66,15 +66,15 @@ static const kdesc VALIDATION8[] = {
      "atomic", ssetup_irr, SIR_BBOX},
     {"s_gat_edge_softmax",
      "graph attention edge softmax over CSR rows of 2M vertices (mean degree 8, 24 hub rows of "
-     "64K-128K edges), a work-item per row, three passes",
+     "16K-32K edges), a work-item per row, three passes",
      "imbalance", ssetup_irr, SIR_GAT},
     {"s_fmindex_count",
      "FM-index backward search (BWA / Bowtie count) of 4M 32-base reads over a 64M-base "
      "occurrence table (24 MB, L2): two dependent occ lookups per step",
      "l2", ssetup_irr, SIR_FMINDEX},
     {"s_rsa512_verify_131",
-     "RSA-512 public-key operation (s^65537 mod n) with 16-limb Montgomery CIOS, 2 signatures "
-     "per work-item, 131 groups of 1024 (register-limited, one group per SM)",
+     "RSA-512 public-key operation (s^65537 mod n) with 16-limb Montgomery CIOS, 4 signatures "
+     "per work-item, 131 groups of 512 (register-limited, one group per SM)",
      "occupancy", ssetup_irr, SIR_RSA},
     {"s_splat_tile_blend",
      "3-D Gaussian splatting forward blend, 16 x 16 tiles of a 1920 x 1088 image, front-to-back "
