@@ -25,7 +25,7 @@
 
 typedef struct bk bk;
 
-enum { BK_MAX_DIRS = 8, BK_PATH_MAX = 1024 };
+enum { BK_MAX_DIRS = 12, BK_PATH_MAX = 1024 };
 
 /* The folders device sources include headers from (training/kernels for
  * sp_port.h, and the validation suite's own folder): given to open as a

@@ -60,6 +60,12 @@
 #ifndef SP_VALIDATION7_DIR_INSTALLED
 #define SP_VALIDATION7_DIR_INSTALLED SP_VALIDATION7_DIR
 #endif
+#ifndef SP_VALIDATION8_DIR
+#define SP_VALIDATION8_DIR "training/validation8"
+#endif
+#ifndef SP_VALIDATION8_DIR_INSTALLED
+#define SP_VALIDATION8_DIR_INSTALLED SP_VALIDATION8_DIR
+#endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
@@ -83,9 +89,9 @@ static const char USAGE[] =
     "  --kernels LIST      'all' or suite names (see --list)\n"
     "  --suite S           train (default), validation, validation2,\n"
     "                      validation3, validation4, validation5,\n"
-    "                      validation6, validation7 or all (the eight in\n"
-    "                      that order): the kernel table that --kernels,\n"
-    "                      --list and --compile-only use\n"
+    "                      validation6, validation7, validation8 or all\n"
+    "                      (the nine in that order): the kernel table that\n"
+    "                      --kernels, --list and --compile-only use\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -128,6 +134,8 @@ static const char USAGE[] =
     "                      $SP_VALIDATION6_DIR, the source tree, installed)\n"
     "  --validation7-dir DIR the seventh validation suite's sources (default:\n"
     "                      $SP_VALIDATION7_DIR, the source tree, installed)\n"
+    "  --validation8-dir DIR the eighth validation suite's sources (default:\n"
+    "                      $SP_VALIDATION8_DIR, the source tree, installed)\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -167,6 +175,7 @@ enum {
   OPT_VALIDATION5_DIR,
   OPT_VALIDATION6_DIR,
   OPT_VALIDATION7_DIR,
+  OPT_VALIDATION8_DIR,
   OPT_SAMPLED,
   OPT_SAMPLE_THRESHOLD,
   OPT_SAMPLE_TOL,
@@ -208,6 +217,7 @@ static const struct option LONG_OPTS[] = {
     {"validation5-dir", required_argument, NULL, OPT_VALIDATION5_DIR},
     {"validation6-dir", required_argument, NULL, OPT_VALIDATION6_DIR},
     {"validation7-dir", required_argument, NULL, OPT_VALIDATION7_DIR},
+    {"validation8-dir", required_argument, NULL, OPT_VALIDATION8_DIR},
     {"sampled", no_argument, NULL, OPT_SAMPLED},
     {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
     {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
@@ -309,6 +319,8 @@ static int parse_suite(const char *s, runner_suite *out) {
     *out = RUNNER_SUITE_VALIDATION6;
   else if (strcmp(s, "validation7") == 0)
     *out = RUNNER_SUITE_VALIDATION7;
+  else if (strcmp(s, "validation8") == 0)
+    *out = RUNNER_SUITE_VALIDATION8;
   else if (strcmp(s, "all") == 0)
     *out = RUNNER_SUITE_ALL;
   else
@@ -429,7 +441,7 @@ static int take(cli *c, int opt, const char *arg) {
         return usage_error(
             "--suite: '%s' is not train, validation, "
             "validation2, validation3, validation4, validation5, validation6, "
-            "validation7 or all",
+            "validation7, validation8 or all",
             arg);
       break;
     case OPT_VALIDATION_DIR:
@@ -452,6 +464,9 @@ static int take(cli *c, int opt, const char *arg) {
       break;
     case OPT_VALIDATION7_DIR:
       o->validation7_dir = arg;
+      break;
+    case OPT_VALIDATION8_DIR:
+      o->validation8_dir = arg;
       break;
     default:
       return RUNNER_USAGE;
@@ -496,6 +511,8 @@ static void default_dirs(runner_opts *o) {
                                    SP_VALIDATION6_DIR_INSTALLED);
   o->validation7_dir = default_dir(o->validation7_dir, "SP_VALIDATION7_DIR", SP_VALIDATION7_DIR,
                                    SP_VALIDATION7_DIR_INSTALLED);
+  o->validation8_dir = default_dir(o->validation8_dir, "SP_VALIDATION8_DIR", SP_VALIDATION8_DIR,
+                                   SP_VALIDATION8_DIR_INSTALLED);
 }
 
 static void record_command(runner_opts *o, int argc, char **argv) {

@@ -20,11 +20,12 @@ enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 1024 };
 
 /* Which kernel table --suite selects: the training suite
  * (training/kernels/suite.c), the held-out validation suite
- * (training/validation/validation.c), the second to seventh held-out
+ * (training/validation/validation.c), the second to eighth held-out
  * validation suites (training/validation2/validation2.c,
  * training/validation3/validation3.c, training/validation4/validation4.c,
  * training/validation5/validation5.c, training/validation6/validation6.c,
- * training/validation7/validation7.c), or all eight, in that order. */
+ * training/validation7/validation7.c, training/validation8/validation8.c),
+ * or all nine, in that order. */
 typedef enum runner_suite {
   RUNNER_SUITE_TRAIN,
   RUNNER_SUITE_VALIDATION,
@@ -34,6 +35,7 @@ typedef enum runner_suite {
   RUNNER_SUITE_VALIDATION5,
   RUNNER_SUITE_VALIDATION6,
   RUNNER_SUITE_VALIDATION7,
+  RUNNER_SUITE_VALIDATION8,
   RUNNER_SUITE_ALL
 } runner_suite;
 
@@ -48,6 +50,7 @@ typedef struct runner_opts {
   const char *validation5_dir; /* training/validation5's sources */
   const char *validation6_dir; /* training/validation6's sources */
   const char *validation7_dir; /* training/validation7's sources */
+  const char *validation8_dir; /* training/validation8's sources */
   runner_suite suite;
   const char *power; /* auto, nvml, rapl, none */
   const char *arch;  /* --compile-only target for CUDA */
@@ -70,18 +73,18 @@ const kdesc *runner_suite_at(runner_suite s, size_t i);
 const kdesc *runner_suite_find(runner_suite s, const char *name);
 /* The folder holding d's device source: validation_dir for a validation
  * kernel, validation2_dir (validation3_dir, validation4_dir,
- * validation5_dir, validation6_dir, validation7_dir) for a second (third,
- * fourth, fifth, sixth, seventh) validation kernel,
+ * validation5_dir, validation6_dir, validation7_dir, validation8_dir) for a
+ * second (third, fourth, fifth, sixth, seventh, eighth) validation kernel,
  * else kernel_dir. */
 const char *runner_source_dir(const runner_opts *o, const kdesc *d);
 /* The folders device sources include from (NULL-terminated): the kernel
- * folder (sp_port.h) and the seven validation folders.  The backends copy
+ * folder (sp_port.h) and the eight validation folders.  The backends copy
  * at most BK_MAX_DIRS of them (backend.h; suites.c asserts they fit). */
-enum { RUNNER_INCLUDE_DIRS = 9 };
+enum { RUNNER_INCLUDE_DIRS = 10 };
 void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]);
 /* The --suite name of s ("train", "validation", "validation2",
  * "validation3", "validation4", "validation5", "validation6",
- * "validation7", "all"). */
+ * "validation7", "validation8", "all"). */
 const char *runner_suite_name(runner_suite s);
 
 /* Measures (or, with counters_base, launches once for a profiler) every

@@ -5,9 +5,9 @@
  * The training suite's sources are in training/kernels/; the validation
  * suites' are in training/validation/, training/validation2/,
  * training/validation3/, training/validation4/, training/validation5/,
- * training/validation6/ and training/validation7/ and include
- * training/kernels/sp_port.h, so every compile gets all eight folders on its
- * include path.  A kernel's folder follows from the table it belongs to,
+ * training/validation6/, training/validation7/ and training/validation8/
+ * and include training/kernels/sp_port.h, so every compile gets all nine
+ * folders on its include path.  A kernel's folder follows from the table it belongs to,
  * never from its file name, so the suites may use the same file names. */
 #include <string.h>
 
@@ -20,6 +20,7 @@
 #include "validation5.h"
 #include "validation6.h"
 #include "validation7.h"
+#include "validation8.h"
 
 /* The tables, in --suite all order. */
 typedef struct table {
@@ -37,6 +38,7 @@ static const table TABLES[] = {
     {validation5_count, validation5_at},
     {validation6_count, validation6_at},
     {validation7_count, validation7_at},
+    {validation8_count, validation8_at},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 
@@ -100,6 +102,8 @@ const char *runner_suite_name(runner_suite s) {
       return "validation6";
     case RUNNER_SUITE_VALIDATION7:
       return "validation7";
+    case RUNNER_SUITE_VALIDATION8:
+      return "validation8";
     case RUNNER_SUITE_ALL:
       break;
   }
@@ -123,5 +127,6 @@ void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_D
   dirs[5] = o->validation5_dir;
   dirs[6] = o->validation6_dir;
   dirs[7] = o->validation7_dir;
-  dirs[8] = NULL;
+  dirs[8] = o->validation8_dir;
+  dirs[9] = NULL;
 }
