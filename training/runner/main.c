@@ -302,32 +302,6 @@ static int parse_kernels(cli *c) {
   return o->nkernels ? 0 : usage_error("--kernels: '%s' is empty", c->kernels);
 }
 
-static int parse_suite(const char *s, runner_suite *out) {
-  if (strcmp(s, "train") == 0)
-    *out = RUNNER_SUITE_TRAIN;
-  else if (strcmp(s, "validation") == 0)
-    *out = RUNNER_SUITE_VALIDATION;
-  else if (strcmp(s, "validation2") == 0)
-    *out = RUNNER_SUITE_VALIDATION2;
-  else if (strcmp(s, "validation3") == 0)
-    *out = RUNNER_SUITE_VALIDATION3;
-  else if (strcmp(s, "validation4") == 0)
-    *out = RUNNER_SUITE_VALIDATION4;
-  else if (strcmp(s, "validation5") == 0)
-    *out = RUNNER_SUITE_VALIDATION5;
-  else if (strcmp(s, "validation6") == 0)
-    *out = RUNNER_SUITE_VALIDATION6;
-  else if (strcmp(s, "validation7") == 0)
-    *out = RUNNER_SUITE_VALIDATION7;
-  else if (strcmp(s, "validation8") == 0)
-    *out = RUNNER_SUITE_VALIDATION8;
-  else if (strcmp(s, "all") == 0)
-    *out = RUNNER_SUITE_ALL;
-  else
-    return -1;
-  return 0;
-}
-
 /* The long name of option opt ("?" for none). */
 static const char *opt_name(int opt) {
   for (const struct option *l = LONG_OPTS; l->name; ++l)
@@ -437,7 +411,7 @@ static int take(cli *c, int opt, const char *arg) {
       c->list_devices = 1;
       break;
     case OPT_SUITE:
-      if (parse_suite(arg, &o->suite) != 0)
+      if (runner_suite_parse(arg, &o->suite) != 0)
         return usage_error(
             "--suite: '%s' is not train, validation, "
             "validation2, validation3, validation4, validation5, validation6, "
@@ -445,28 +419,14 @@ static int take(cli *c, int opt, const char *arg) {
             arg);
       break;
     case OPT_VALIDATION_DIR:
-      o->validation_dir = arg;
-      break;
     case OPT_VALIDATION2_DIR:
-      o->validation2_dir = arg;
-      break;
     case OPT_VALIDATION3_DIR:
-      o->validation3_dir = arg;
-      break;
     case OPT_VALIDATION4_DIR:
-      o->validation4_dir = arg;
-      break;
     case OPT_VALIDATION5_DIR:
-      o->validation5_dir = arg;
-      break;
     case OPT_VALIDATION6_DIR:
-      o->validation6_dir = arg;
-      break;
     case OPT_VALIDATION7_DIR:
-      o->validation7_dir = arg;
-      break;
     case OPT_VALIDATION8_DIR:
-      o->validation8_dir = arg;
+      o->validation_dir[opt - OPT_VALIDATION_DIR] = arg;
       break;
     default:
       return RUNNER_USAGE;
@@ -494,25 +454,29 @@ static const char *default_dir(const char *given, const char *env, const char *t
   return is_dir(tree) ? tree : installed;
 }
 
+/* Each validation suite's folder: its environment variable, the source
+ * tree's folder and the installed one, in --validationN-dir order. */
+static const struct {
+  const char *env, *tree, *installed;
+} VALIDATION_DIRS[RUNNER_VALIDATION_SUITES] = {
+    {"SP_VALIDATION_DIR", SP_VALIDATION_DIR, SP_VALIDATION_DIR_INSTALLED},
+    {"SP_VALIDATION2_DIR", SP_VALIDATION2_DIR, SP_VALIDATION2_DIR_INSTALLED},
+    {"SP_VALIDATION3_DIR", SP_VALIDATION3_DIR, SP_VALIDATION3_DIR_INSTALLED},
+    {"SP_VALIDATION4_DIR", SP_VALIDATION4_DIR, SP_VALIDATION4_DIR_INSTALLED},
+    {"SP_VALIDATION5_DIR", SP_VALIDATION5_DIR, SP_VALIDATION5_DIR_INSTALLED},
+    {"SP_VALIDATION6_DIR", SP_VALIDATION6_DIR, SP_VALIDATION6_DIR_INSTALLED},
+    {"SP_VALIDATION7_DIR", SP_VALIDATION7_DIR, SP_VALIDATION7_DIR_INSTALLED},
+    {"SP_VALIDATION8_DIR", SP_VALIDATION8_DIR, SP_VALIDATION8_DIR_INSTALLED},
+};
+_Static_assert(OPT_VALIDATION8_DIR - OPT_VALIDATION_DIR + 1 == RUNNER_VALIDATION_SUITES,
+               "one --validationN-dir option per validation suite");
+
 static void default_dirs(runner_opts *o) {
   o->kernel_dir =
       default_dir(o->kernel_dir, "SP_KERNEL_DIR", SP_KERNEL_DIR, SP_KERNEL_DIR_INSTALLED);
-  o->validation_dir = default_dir(o->validation_dir, "SP_VALIDATION_DIR", SP_VALIDATION_DIR,
-                                  SP_VALIDATION_DIR_INSTALLED);
-  o->validation2_dir = default_dir(o->validation2_dir, "SP_VALIDATION2_DIR", SP_VALIDATION2_DIR,
-                                   SP_VALIDATION2_DIR_INSTALLED);
-  o->validation3_dir = default_dir(o->validation3_dir, "SP_VALIDATION3_DIR", SP_VALIDATION3_DIR,
-                                   SP_VALIDATION3_DIR_INSTALLED);
-  o->validation4_dir = default_dir(o->validation4_dir, "SP_VALIDATION4_DIR", SP_VALIDATION4_DIR,
-                                   SP_VALIDATION4_DIR_INSTALLED);
-  o->validation5_dir = default_dir(o->validation5_dir, "SP_VALIDATION5_DIR", SP_VALIDATION5_DIR,
-                                   SP_VALIDATION5_DIR_INSTALLED);
-  o->validation6_dir = default_dir(o->validation6_dir, "SP_VALIDATION6_DIR", SP_VALIDATION6_DIR,
-                                   SP_VALIDATION6_DIR_INSTALLED);
-  o->validation7_dir = default_dir(o->validation7_dir, "SP_VALIDATION7_DIR", SP_VALIDATION7_DIR,
-                                   SP_VALIDATION7_DIR_INSTALLED);
-  o->validation8_dir = default_dir(o->validation8_dir, "SP_VALIDATION8_DIR", SP_VALIDATION8_DIR,
-                                   SP_VALIDATION8_DIR_INSTALLED);
+  for (int i = 0; i < RUNNER_VALIDATION_SUITES; ++i)
+    o->validation_dir[i] = default_dir(o->validation_dir[i], VALIDATION_DIRS[i].env,
+                                       VALIDATION_DIRS[i].tree, VALIDATION_DIRS[i].installed);
 }
 
 static void record_command(runner_opts *o, int argc, char **argv) {

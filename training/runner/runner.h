@@ -38,19 +38,15 @@ typedef enum runner_suite {
   RUNNER_SUITE_VALIDATION8,
   RUNNER_SUITE_ALL
 } runner_suite;
+enum { RUNNER_VALIDATION_SUITES = RUNNER_SUITE_ALL - RUNNER_SUITE_VALIDATION };
 
 typedef struct runner_opts {
   const char *backend;
   const char *runs, *meta, *detail, *manifest, *counters, *import_ncu;
-  const char *kernel_dir;      /* training/kernels: sources and sp_port.h */
-  const char *validation_dir;  /* training/validation's sources */
-  const char *validation2_dir; /* training/validation2's sources */
-  const char *validation3_dir; /* training/validation3's sources */
-  const char *validation4_dir; /* training/validation4's sources */
-  const char *validation5_dir; /* training/validation5's sources */
-  const char *validation6_dir; /* training/validation6's sources */
-  const char *validation7_dir; /* training/validation7's sources */
-  const char *validation8_dir; /* training/validation8's sources */
+  const char *kernel_dir; /* training/kernels: sources and sp_port.h */
+  /* The validation suites' sources: [0] training/validation's, [n - 1]
+   * training/validationN's (the suite RUNNER_SUITE_VALIDATION + i). */
+  const char *validation_dir[RUNNER_VALIDATION_SUITES];
   runner_suite suite;
   const char *power; /* auto, nvml, rapl, none */
   const char *arch;  /* --compile-only target for CUDA */
@@ -71,21 +67,21 @@ typedef struct runner_opts {
 size_t runner_suite_count(runner_suite s);
 const kdesc *runner_suite_at(runner_suite s, size_t i);
 const kdesc *runner_suite_find(runner_suite s, const char *name);
-/* The folder holding d's device source: validation_dir for a validation
- * kernel, validation2_dir (validation3_dir, validation4_dir,
- * validation5_dir, validation6_dir, validation7_dir, validation8_dir) for a
- * second (third, fourth, fifth, sixth, seventh, eighth) validation kernel,
- * else kernel_dir. */
+/* The folder holding d's device source: validation_dir[i] for a kernel
+ * of the (i + 1)th validation suite, else kernel_dir. */
 const char *runner_source_dir(const runner_opts *o, const kdesc *d);
 /* The folders device sources include from (NULL-terminated): the kernel
  * folder (sp_port.h) and the eight validation folders.  The backends copy
  * at most BK_MAX_DIRS of them (backend.h; suites.c asserts they fit). */
-enum { RUNNER_INCLUDE_DIRS = 10 };
+enum { RUNNER_INCLUDE_DIRS = RUNNER_VALIDATION_SUITES + 2 };
 void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]);
 /* The --suite name of s ("train", "validation", "validation2",
  * "validation3", "validation4", "validation5", "validation6",
  * "validation7", "validation8", "all"). */
 const char *runner_suite_name(runner_suite s);
+/* The suite called name (a runner_suite_name) in *out: 0, or -1 when no
+ * suite has that name. */
+int runner_suite_parse(const char *name, runner_suite *out);
 
 /* Measures (or, with counters_base, launches once for a profiler) every
  * selected kernel at every --cu level.  Returns a RUNNER_* status. */

@@ -84,30 +84,24 @@ const kdesc *runner_suite_find(runner_suite s, const char *name) {
   return d;
 }
 
+/* The --suite names, in runner_suite order. */
+static const char *const NAMES[] = {"train",       "validation",  "validation2", "validation3",
+                                    "validation4", "validation5", "validation6", "validation7",
+                                    "validation8", "all"};
+_Static_assert(sizeof NAMES / sizeof *NAMES == (size_t)RUNNER_SUITE_ALL + 1,
+               "one --suite name per runner_suite");
+
 const char *runner_suite_name(runner_suite s) {
-  switch (s) {
-    case RUNNER_SUITE_TRAIN:
-      return "train";
-    case RUNNER_SUITE_VALIDATION:
-      return "validation";
-    case RUNNER_SUITE_VALIDATION2:
-      return "validation2";
-    case RUNNER_SUITE_VALIDATION3:
-      return "validation3";
-    case RUNNER_SUITE_VALIDATION4:
-      return "validation4";
-    case RUNNER_SUITE_VALIDATION5:
-      return "validation5";
-    case RUNNER_SUITE_VALIDATION6:
-      return "validation6";
-    case RUNNER_SUITE_VALIDATION7:
-      return "validation7";
-    case RUNNER_SUITE_VALIDATION8:
-      return "validation8";
-    case RUNNER_SUITE_ALL:
-      break;
-  }
-  return "all";
+  return (unsigned)s <= RUNNER_SUITE_ALL ? NAMES[s] : NAMES[RUNNER_SUITE_ALL];
+}
+
+int runner_suite_parse(const char *name, runner_suite *out) {
+  for (int s = RUNNER_SUITE_TRAIN; s <= RUNNER_SUITE_ALL; ++s)
+    if (strcmp(name, NAMES[s]) == 0) {
+      *out = (runner_suite)s;
+      return 0;
+    }
+  return -1;
 }
 
 const char *runner_source_dir(const runner_opts *o, const kdesc *d) {
@@ -120,13 +114,6 @@ const char *runner_source_dir(const runner_opts *o, const kdesc *d) {
 
 void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]) {
   dirs[0] = o->kernel_dir;
-  dirs[1] = o->validation_dir;
-  dirs[2] = o->validation2_dir;
-  dirs[3] = o->validation3_dir;
-  dirs[4] = o->validation4_dir;
-  dirs[5] = o->validation5_dir;
-  dirs[6] = o->validation6_dir;
-  dirs[7] = o->validation7_dir;
-  dirs[8] = o->validation8_dir;
-  dirs[9] = NULL;
+  for (int i = 0; i < RUNNER_VALIDATION_SUITES; ++i) dirs[1 + i] = o->validation_dir[i];
+  dirs[RUNNER_INCLUDE_DIRS - 1] = NULL;
 }
