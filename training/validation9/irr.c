@@ -380,7 +380,7 @@ static int levenshtein(const uint8_t *a, int m, const uint8_t *b, int n) {
 }
 
 static int myers_job(kjob *job, const kdesc *d, ksize size) {
-  const int full = size == KSIZE_FULL, groups = full ? 263 : 2, per = full ? 8 : 1;
+  const int full = size == KSIZE_FULL, groups = full ? 263 : 2, per = full ? 4 : 1;
   const size_t np = (size_t)groups * 1024 * per, drawn = np < 65536 ? np : 65536;
   krng r;
   krng_seed(&r, d->name, 0);

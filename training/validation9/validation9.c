@@ -75,7 +75,7 @@ static const kdesc VALIDATION9[] = {
      "scratch per work-item written then read at data-dependent indices",
      "compute", tsetup_irr, TIR_SCRYPT},
     {"t_myers_levenshtein_263",
-     "Myers' bit-vector Levenshtein distance of 2.2M pairs of strings of 16-64 letters, 64-bit "
+     "Myers' bit-vector Levenshtein distance of 1.1M pairs of strings of 16-64 letters, 64-bit "
      "words, 263 groups of 1024 (one short of 2 x 132)",
      "compute", tsetup_irr, TIR_MYERS},
     {"t_hough_lines_smem",
