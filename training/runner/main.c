@@ -66,6 +66,12 @@
 #ifndef SP_VALIDATION8_DIR_INSTALLED
 #define SP_VALIDATION8_DIR_INSTALLED SP_VALIDATION8_DIR
 #endif
+#ifndef SP_VALIDATION9_DIR
+#define SP_VALIDATION9_DIR "training/validation9"
+#endif
+#ifndef SP_VALIDATION9_DIR_INSTALLED
+#define SP_VALIDATION9_DIR_INSTALLED SP_VALIDATION9_DIR
+#endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
@@ -89,9 +95,10 @@ static const char USAGE[] =
     "  --kernels LIST      'all' or suite names (see --list)\n"
     "  --suite S           train (default), validation, validation2,\n"
     "                      validation3, validation4, validation5,\n"
-    "                      validation6, validation7, validation8 or all\n"
-    "                      (the nine in that order): the kernel table that\n"
-    "                      --kernels, --list and --compile-only use\n"
+    "                      validation6, validation7, validation8,\n"
+    "                      validation9 or all (the ten in that order): the\n"
+    "                      kernel table that --kernels, --list and\n"
+    "                      --compile-only use\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -136,6 +143,8 @@ static const char USAGE[] =
     "                      $SP_VALIDATION7_DIR, the source tree, installed)\n"
     "  --validation8-dir DIR the eighth validation suite's sources (default:\n"
     "                      $SP_VALIDATION8_DIR, the source tree, installed)\n"
+    "  --validation9-dir DIR the ninth validation suite's sources (default:\n"
+    "                      $SP_VALIDATION9_DIR, the source tree, installed)\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -176,6 +185,7 @@ enum {
   OPT_VALIDATION6_DIR,
   OPT_VALIDATION7_DIR,
   OPT_VALIDATION8_DIR,
+  OPT_VALIDATION9_DIR,
   OPT_SAMPLED,
   OPT_SAMPLE_THRESHOLD,
   OPT_SAMPLE_TOL,
@@ -218,6 +228,7 @@ static const struct option LONG_OPTS[] = {
     {"validation6-dir", required_argument, NULL, OPT_VALIDATION6_DIR},
     {"validation7-dir", required_argument, NULL, OPT_VALIDATION7_DIR},
     {"validation8-dir", required_argument, NULL, OPT_VALIDATION8_DIR},
+    {"validation9-dir", required_argument, NULL, OPT_VALIDATION9_DIR},
     {"sampled", no_argument, NULL, OPT_SAMPLED},
     {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
     {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
@@ -415,7 +426,7 @@ static int take(cli *c, int opt, const char *arg) {
         return usage_error(
             "--suite: '%s' is not train, validation, "
             "validation2, validation3, validation4, validation5, validation6, "
-            "validation7, validation8 or all",
+            "validation7, validation8, validation9 or all",
             arg);
       break;
     case OPT_VALIDATION_DIR:
@@ -426,6 +437,7 @@ static int take(cli *c, int opt, const char *arg) {
     case OPT_VALIDATION6_DIR:
     case OPT_VALIDATION7_DIR:
     case OPT_VALIDATION8_DIR:
+    case OPT_VALIDATION9_DIR:
       o->validation_dir[opt - OPT_VALIDATION_DIR] = arg;
       break;
     default:
@@ -467,8 +479,9 @@ static const struct {
     {"SP_VALIDATION6_DIR", SP_VALIDATION6_DIR, SP_VALIDATION6_DIR_INSTALLED},
     {"SP_VALIDATION7_DIR", SP_VALIDATION7_DIR, SP_VALIDATION7_DIR_INSTALLED},
     {"SP_VALIDATION8_DIR", SP_VALIDATION8_DIR, SP_VALIDATION8_DIR_INSTALLED},
+    {"SP_VALIDATION9_DIR", SP_VALIDATION9_DIR, SP_VALIDATION9_DIR_INSTALLED},
 };
-_Static_assert(OPT_VALIDATION8_DIR - OPT_VALIDATION_DIR + 1 == RUNNER_VALIDATION_SUITES,
+_Static_assert(OPT_VALIDATION9_DIR - OPT_VALIDATION_DIR + 1 == RUNNER_VALIDATION_SUITES,
                "one --validationN-dir option per validation suite");
 
 static void default_dirs(runner_opts *o) {

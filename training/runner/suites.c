@@ -5,10 +5,11 @@
  * The training suite's sources are in training/kernels/; the validation
  * suites' are in training/validation/, training/validation2/,
  * training/validation3/, training/validation4/, training/validation5/,
- * training/validation6/, training/validation7/ and training/validation8/
- * and include training/kernels/sp_port.h, so every compile gets all nine
- * folders on its include path.  A kernel's folder follows from the table it belongs to,
- * never from its file name, so the suites may use the same file names. */
+ * training/validation6/, training/validation7/, training/validation8/ and
+ * training/validation9/ and include training/kernels/sp_port.h, so every
+ * compile gets all ten folders on its include path.  A kernel's folder
+ * follows from the table it belongs to, never from its file name, so the
+ * suites may use the same file names. */
 #include <string.h>
 
 #include "backend.h"
@@ -21,6 +22,7 @@
 #include "validation6.h"
 #include "validation7.h"
 #include "validation8.h"
+#include "validation9.h"
 
 /* The tables, in --suite all order. */
 typedef struct table {
@@ -39,6 +41,7 @@ static const table TABLES[] = {
     {validation6_count, validation6_at},
     {validation7_count, validation7_at},
     {validation8_count, validation8_at},
+    {validation9_count, validation9_at},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 
@@ -87,7 +90,7 @@ const kdesc *runner_suite_find(runner_suite s, const char *name) {
 /* The --suite names, in runner_suite order. */
 static const char *const NAMES[] = {"train",       "validation",  "validation2", "validation3",
                                     "validation4", "validation5", "validation6", "validation7",
-                                    "validation8", "all"};
+                                    "validation8", "validation9", "all"};
 _Static_assert(sizeof NAMES / sizeof *NAMES == (size_t)RUNNER_SUITE_ALL + 1,
                "one --suite name per runner_suite");
 
