@@ -168,7 +168,7 @@ static int hsv_job(kjob *job, const kdesc *d, ksize size) {
 enum { CM_R = 4, CM_W = 4608, CM_BLOCKS = 395, CM_LOCAL = 512 };
 
 static int cms_job(kjob *job, const kdesc *d, ksize size) {
-  const int per = size == KSIZE_FULL ? 128 : 2;
+  const int per = size == KSIZE_FULL ? 256 : 2;
   const size_t nblk = (size_t)CM_LOCAL * per, n = nblk * CM_BLOCKS;
   krng r;
   krng_seed(&r, d->name, 0);

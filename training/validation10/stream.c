@@ -252,7 +252,7 @@ static void resample_taps(int32_t *h) {
 }
 
 static int resample_job(kjob *job, const kdesc *d, ksize size) {
-  const size_t nout = size == KSIZE_FULL ? (size_t)128 << 20 : (size_t)64 << 10;
+  const size_t nout = size == KSIZE_FULL ? (size_t)32 << 20 : (size_t)64 << 10;
   const size_t nin = nout * RS_M / RS_L + 1;
   krng r;
   krng_seed(&r, d->name, 0);

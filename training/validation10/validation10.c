@@ -32,7 +32,7 @@ static const kdesc VALIDATION10[] = {
      "latency", usetup_stream, UST_ZONEMAP},
     {"u_polyphase_resample_i16",
      "polyphase resampling 44.1 to 48 kHz (160/147) of 16-bit audio in fixed point: 32 taps of "
-     "the phase's Q14 filter per output, 128M outputs",
+     "the phase's Q14 filter per output, 32M outputs",
      "compute", usetup_stream, UST_RESAMPLE},
     {"u_igamc_lentz_f64",
      "regularised upper incomplete gamma Q(a, x) of 8M pairs in FP64: series or modified "
@@ -91,7 +91,7 @@ static const kdesc VALIDATION10[] = {
      "work-item), 16-byte loads and stores (CUDA only)",
      "bandwidth", usetup_cuda, UCU_HSV},
     {"u_countmin_smem_395",
-     "Count-Min sketch (4 rows of 4608) of 26M skewed keys in 72 KB of dynamic shared memory per "
+     "Count-Min sketch (4 rows of 4608) of 52M skewed keys in 72 KB of dynamic shared memory per "
      "block with shared atomics, merged by global atomics, 395 blocks at 3 per SM (CUDA only)",
      "atomic", usetup_cuda, UCU_CMS},
     {"u_xxh64_pages_v4",
