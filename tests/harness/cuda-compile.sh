@@ -17,10 +17,12 @@ if [ -n "$nvcc" ]; then
   v7dir=${SP_VALIDATION7_DIR:-$SP_KERNEL_DIR}
   v8dir=${SP_VALIDATION8_DIR:-$SP_KERNEL_DIR}
   v9dir=${SP_VALIDATION9_DIR:-$SP_KERNEL_DIR}
+  v10dir=${SP_VALIDATION10_DIR:-$SP_KERNEL_DIR}
   for f in "$SP_KERNEL_DIR"/*.cl "$SP_KERNEL_DIR"/*.cu "$vdir"/*.cl "$vdir"/*.cu \
     "$v2dir"/*.cl "$v2dir"/*.cu "$v3dir"/*.cl "$v3dir"/*.cu "$v4dir"/*.cl "$v4dir"/*.cu \
     "$v5dir"/*.cl "$v5dir"/*.cu "$v6dir"/*.cl "$v6dir"/*.cu "$v7dir"/*.cl "$v7dir"/*.cu \
-    "$v8dir"/*.cl "$v8dir"/*.cu "$v9dir"/*.cl "$v9dir"/*.cu; do
+    "$v8dir"/*.cl "$v8dir"/*.cu "$v9dir"/*.cl "$v9dir"/*.cu \
+    "$v10dir"/*.cl "$v10dir"/*.cu; do
     [ -e "$f" ] || continue
     "$nvcc" -x cu -arch=sm_90 -I"$SP_KERNEL_DIR" --ptx -o "$scratch/k.ptx" "$f" \
       >"$scratch/nvcc.log" 2>&1 || { cat "$scratch/nvcc.log" >&2; fail "nvcc: $f"; }
@@ -42,7 +44,8 @@ case $rc in
     ${SP_VALIDATION6_DIR:+"$SP_VALIDATION6_DIR"/*.cu} \
     ${SP_VALIDATION7_DIR:+"$SP_VALIDATION7_DIR"/*.cu} \
     ${SP_VALIDATION8_DIR:+"$SP_VALIDATION8_DIR"/*.cu} \
-    ${SP_VALIDATION9_DIR:+"$SP_VALIDATION9_DIR"/*.cu}; do
+    ${SP_VALIDATION9_DIR:+"$SP_VALIDATION9_DIR"/*.cu} \
+    ${SP_VALIDATION10_DIR:+"$SP_VALIDATION10_DIR"/*.cu}; do
     [ -e "$f" ] || continue
     grep -q "^compiled .*/$(basename "$f")\$" "$scratch/rtc.log" || fail "NVRTC did not compile $f"
   done ;;

@@ -29,11 +29,12 @@ cp "$scratch/out" "$scratch/train.list"
 
 # --suite: the validation tables list the same way, and 'all' is the
 # training suite followed by the validation suite, the second, the third
-# the fourth, the fifth, the sixth, the seventh, the eighth and the ninth.
+# the fourth, the fifth, the sixth, the seventh, the eighth, the ninth and
+# the tenth.
 expect 0 "$R" --suite train --list
 cmp -s "$scratch/out" "$scratch/train.list" || fail "--suite train --list differs from --list"
 for v in validation validation2 validation3 validation4 validation5 validation6 validation7 \
-  validation8 validation9; do
+  validation8 validation9 validation10; do
   expect 0 "$R" --suite $v --list
   cp "$scratch/out" "$scratch/$v.list"
   bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/$v.list" | head -1)
@@ -44,7 +45,8 @@ done
 # Each later validation suite: at least N kernels, all named P_*, none also
 # in another table (suite:N:P).
 for spec in validation2:26:w validation3:28:x validation4:24:y validation5:24:z validation6:24:q \
-  validation7:24:r validation8:24:s validation9:24:t; do
+  validation7:24:r validation8:24:s validation9:24:t \
+  validation10:24:u; do
   v=${spec%%:*} n=${spec#*:} p=${spec##*:}
   n=${n%:*}
   [ "$(wc -l <"$scratch/$v.list")" -ge "$n" ] || fail "$v has fewer than $n kernels"
@@ -52,7 +54,7 @@ for spec in validation2:26:w validation3:28:x validation4:24:y validation5:24:z 
   [ -z "$bad" ] || fail "$v kernel '$bad' is not named ${p}_*"
 done
 tables="train validation validation2 validation3 validation4 validation5 validation6 validation7
-  validation8 validation9"
+  validation8 validation9 validation10"
 lists=$(for t in $tables; do printf '%s ' "$scratch/$t.list"; done)
 # shellcheck disable=SC2086 # one path per table, no spaces in $scratch
 dup=$(cat $lists | cut -f1 | sort | uniq -d | head -1)
@@ -60,9 +62,9 @@ dup=$(cat $lists | cut -f1 | sort | uniq -d | head -1)
 expect 0 "$R" --suite all --list
 # shellcheck disable=SC2086
 cat $lists | cmp -s - "$scratch/out" ||
-  fail "--suite all --list is not train, validation, validation2, validation3, validation4, validation5, validation6, validation7, validation8, validation9"
+  fail "--suite all --list is not train, validation, validation2, validation3, validation4, validation5, validation6, validation7, validation8, validation9, validation10"
 expect 2 "$R" --suite bogus --list
-grep -q "not train, validation, validation2, validation3, validation4, validation5, validation6, validation7, validation8, validation9 or all" "$scratch/out" ||
+grep -q "not train, validation, validation2, validation3, validation4, validation5, validation6, validation7, validation8, validation9, validation10 or all" "$scratch/out" ||
   fail "bad --suite not explained"
 # A training kernel is not a validation kernel.
 only_train=$(cut -f1 "$scratch/train.list" | while read -r k; do
@@ -80,7 +82,7 @@ rejects() {
 # Each validation suite's kernels belong to it only: the first kernel of
 # each is refused by the suite before it and the suite after it.
 prev='' prev_k='' prev_n=''
-for i in 1 2 3 4 5 6 7 8 9; do
+for i in 1 2 3 4 5 6 7 8 9 10; do
   v=validation$i
   [ "$i" -eq 1 ] && v=validation
   k=$(head -1 "$scratch/$v.list" | cut -f1)

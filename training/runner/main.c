@@ -72,6 +72,12 @@
 #ifndef SP_VALIDATION9_DIR_INSTALLED
 #define SP_VALIDATION9_DIR_INSTALLED SP_VALIDATION9_DIR
 #endif
+#ifndef SP_VALIDATION10_DIR
+#define SP_VALIDATION10_DIR "training/validation10"
+#endif
+#ifndef SP_VALIDATION10_DIR_INSTALLED
+#define SP_VALIDATION10_DIR_INSTALLED SP_VALIDATION10_DIR
+#endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
@@ -96,9 +102,9 @@ static const char USAGE[] =
     "  --suite S           train (default), validation, validation2,\n"
     "                      validation3, validation4, validation5,\n"
     "                      validation6, validation7, validation8,\n"
-    "                      validation9 or all (the ten in that order): the\n"
-    "                      kernel table that --kernels, --list and\n"
-    "                      --compile-only use\n"
+    "                      validation9, validation10 or all (the eleven in\n"
+    "                      that order): the kernel table that --kernels,\n"
+    "                      --list and --compile-only use\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -145,6 +151,8 @@ static const char USAGE[] =
     "                      $SP_VALIDATION8_DIR, the source tree, installed)\n"
     "  --validation9-dir DIR the ninth validation suite's sources (default:\n"
     "                      $SP_VALIDATION9_DIR, the source tree, installed)\n"
+    "  --validation10-dir DIR the tenth validation suite's sources (default:\n"
+    "                      $SP_VALIDATION10_DIR, the source tree, installed)\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -186,6 +194,7 @@ enum {
   OPT_VALIDATION7_DIR,
   OPT_VALIDATION8_DIR,
   OPT_VALIDATION9_DIR,
+  OPT_VALIDATION10_DIR,
   OPT_SAMPLED,
   OPT_SAMPLE_THRESHOLD,
   OPT_SAMPLE_TOL,
@@ -229,6 +238,7 @@ static const struct option LONG_OPTS[] = {
     {"validation7-dir", required_argument, NULL, OPT_VALIDATION7_DIR},
     {"validation8-dir", required_argument, NULL, OPT_VALIDATION8_DIR},
     {"validation9-dir", required_argument, NULL, OPT_VALIDATION9_DIR},
+    {"validation10-dir", required_argument, NULL, OPT_VALIDATION10_DIR},
     {"sampled", no_argument, NULL, OPT_SAMPLED},
     {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
     {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
@@ -426,7 +436,7 @@ static int take(cli *c, int opt, const char *arg) {
         return usage_error(
             "--suite: '%s' is not train, validation, "
             "validation2, validation3, validation4, validation5, validation6, "
-            "validation7, validation8, validation9 or all",
+            "validation7, validation8, validation9, validation10 or all",
             arg);
       break;
     case OPT_VALIDATION_DIR:
@@ -438,6 +448,7 @@ static int take(cli *c, int opt, const char *arg) {
     case OPT_VALIDATION7_DIR:
     case OPT_VALIDATION8_DIR:
     case OPT_VALIDATION9_DIR:
+    case OPT_VALIDATION10_DIR:
       o->validation_dir[opt - OPT_VALIDATION_DIR] = arg;
       break;
     default:
@@ -480,8 +491,9 @@ static const struct {
     {"SP_VALIDATION7_DIR", SP_VALIDATION7_DIR, SP_VALIDATION7_DIR_INSTALLED},
     {"SP_VALIDATION8_DIR", SP_VALIDATION8_DIR, SP_VALIDATION8_DIR_INSTALLED},
     {"SP_VALIDATION9_DIR", SP_VALIDATION9_DIR, SP_VALIDATION9_DIR_INSTALLED},
+    {"SP_VALIDATION10_DIR", SP_VALIDATION10_DIR, SP_VALIDATION10_DIR_INSTALLED},
 };
-_Static_assert(OPT_VALIDATION9_DIR - OPT_VALIDATION_DIR + 1 == RUNNER_VALIDATION_SUITES,
+_Static_assert(OPT_VALIDATION10_DIR - OPT_VALIDATION_DIR + 1 == RUNNER_VALIDATION_SUITES,
                "one --validationN-dir option per validation suite");
 
 static void default_dirs(runner_opts *o) {

@@ -20,12 +20,13 @@ enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 1024 };
 
 /* Which kernel table --suite selects: the training suite
  * (training/kernels/suite.c), the held-out validation suite
- * (training/validation/validation.c), the second to ninth held-out
+ * (training/validation/validation.c), the second to tenth held-out
  * validation suites (training/validation2/validation2.c,
  * training/validation3/validation3.c, training/validation4/validation4.c,
  * training/validation5/validation5.c, training/validation6/validation6.c,
  * training/validation7/validation7.c, training/validation8/validation8.c,
- * training/validation9/validation9.c), or all ten, in that order. */
+ * training/validation9/validation9.c, training/validation10/validation10.c),
+ * or all eleven, in that order. */
 typedef enum runner_suite {
   RUNNER_SUITE_TRAIN,
   RUNNER_SUITE_VALIDATION,
@@ -37,6 +38,7 @@ typedef enum runner_suite {
   RUNNER_SUITE_VALIDATION7,
   RUNNER_SUITE_VALIDATION8,
   RUNNER_SUITE_VALIDATION9,
+  RUNNER_SUITE_VALIDATION10,
   RUNNER_SUITE_ALL
 } runner_suite;
 enum { RUNNER_VALIDATION_SUITES = RUNNER_SUITE_ALL - RUNNER_SUITE_VALIDATION };
@@ -72,13 +74,13 @@ const kdesc *runner_suite_find(runner_suite s, const char *name);
  * of the (i + 1)th validation suite, else kernel_dir. */
 const char *runner_source_dir(const runner_opts *o, const kdesc *d);
 /* The folders device sources include from (NULL-terminated): the kernel
- * folder (sp_port.h) and the nine validation folders.  The backends copy
+ * folder (sp_port.h) and the ten validation folders.  The backends copy
  * at most BK_MAX_DIRS of them (backend.h; suites.c asserts they fit). */
 enum { RUNNER_INCLUDE_DIRS = RUNNER_VALIDATION_SUITES + 2 };
 void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]);
 /* The --suite name of s ("train", "validation", "validation2",
  * "validation3", "validation4", "validation5", "validation6",
- * "validation7", "validation8", "validation9", "all"). */
+ * "validation7", "validation8", "validation9", "validation10", "all"). */
 const char *runner_suite_name(runner_suite s);
 /* The suite called name (a runner_suite_name) in *out: 0, or -1 when no
  * suite has that name. */

@@ -5,9 +5,10 @@
  * The training suite's sources are in training/kernels/; the validation
  * suites' are in training/validation/, training/validation2/,
  * training/validation3/, training/validation4/, training/validation5/,
- * training/validation6/, training/validation7/, training/validation8/ and
- * training/validation9/ and include training/kernels/sp_port.h, so every
- * compile gets all ten folders on its include path.  A kernel's folder
+ * training/validation6/, training/validation7/, training/validation8/,
+ * training/validation9/ and training/validation10/ and include
+ * training/kernels/sp_port.h, so every compile gets all eleven folders on
+ * its include path.  A kernel's folder
  * follows from the table it belongs to, never from its file name, so the
  * suites may use the same file names. */
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "validation7.h"
 #include "validation8.h"
 #include "validation9.h"
+#include "validation10.h"
 
 /* The tables, in --suite all order. */
 typedef struct table {
@@ -42,6 +44,7 @@ static const table TABLES[] = {
     {validation7_count, validation7_at},
     {validation8_count, validation8_at},
     {validation9_count, validation9_at},
+    {validation10_count, validation10_at},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 
@@ -90,7 +93,7 @@ const kdesc *runner_suite_find(runner_suite s, const char *name) {
 /* The --suite names, in runner_suite order. */
 static const char *const NAMES[] = {"train",       "validation",  "validation2", "validation3",
                                     "validation4", "validation5", "validation6", "validation7",
-                                    "validation8", "validation9", "all"};
+                                    "validation8", "validation9", "validation10", "all"};
 _Static_assert(sizeof NAMES / sizeof *NAMES == (size_t)RUNNER_SUITE_ALL + 1,
                "one --suite name per runner_suite");
 

@@ -21,7 +21,7 @@
 # (seconds; stops a sweep between rows), SP_KERNELS and SP_LEVELS (subsets),
 # SP_RUNNER_ARGS (extra sweep options, e.g. --power-window-ms 1000),
 # SP_BASES (the counters' SM levels, default "132 64"), SP_SUITE (train,
-# validation, validation2 ... validation9 or all; default train), SP_NCU_TAG (a suffix for
+# validation, validation2 ... validation10 or all; default train), SP_NCU_TAG (a suffix for
 # the folder of raw ncu files, so that counters collected in parts keep
 # every part).  Only a training sweep starts from this folder's files; a
 # validation sweep starts from OUTDIR's own, or from nothing.
@@ -33,7 +33,7 @@ runner=${SP_RUNNER:-training/runner/sp-runner}
 # Every suite's source folder, as sp-runner and sp-counters take them
 # (fixed paths without spaces, passed unquoted).
 dirs="--kernel-dir training/kernels --validation-dir training/validation"
-for n in 2 3 4 5 6 7 8 9; do dirs="$dirs --validation$n-dir training/validation$n"; done
+for n in 2 3 4 5 6 7 8 9 10; do dirs="$dirs --validation$n-dir training/validation$n"; done
 suite=${SP_SUITE:-train}
 levels=8,16,24,32,40,48,56,64,80,96,112,128,132
 mkdir -p "$out"
