@@ -6,7 +6,7 @@
 # training/validation3/data/h100, training/validation4/data/h100,
 # training/validation5/data/h100, training/validation6/data/h100,
 # training/validation7/data/h100, training/validation8/data/h100,
-# training/validation9/data/h100), and the
+# training/validation9/data/h100, training/validation10/data/h100), and the
 # suite entries measured after it (training/data/h100-extra, h100-extra2).
 #
 #   sh training/data/h100-train/merge.sh      (from the repository root)
@@ -19,13 +19,13 @@
 # 2026-11-24 rows by that day's floor (idle-floor.csv), the 2026-11-25 rows
 # were measured with the suite's floor and are kept.  Second set: every
 # row by its session's floor (idle-floor.csv; w_nqueens15 by
-# idle-floor-part2.csv, the session it was measured in).  Third to ninth
+# idle-floor-part2.csv, the session it was measured in).  Third to tenth
 # sets (one session each; the fifth's floor was read on the same warm card
 # a call after its sweep): every row by that session's floor.  Extra entries:
 # every row by the floor of its session (idle-floor.csv's session column;
 # a row belongs to the last session that started, by its idle_spin rows'
 # dates, before the row's date in details.csv).  families.csv is the
-# suite's families followed by v1- to v9-families.csv (each
+# suite's families followed by v1- to v10-families.csv (each
 # retired kernel in the suite family of the same algorithm or behaviour, or
 # a family of its own) and h100-extra's families.
 set -eu
@@ -33,10 +33,11 @@ here=training/data/h100-train
 suite=training/data/h100-sm
 v1=training/validation/data/h100
 v2=training/validation2/data/h100
-# The retired sets measured in one session each (third to ninth).
+# The retired sets measured in one session each (third to tenth).
 onesession="training/validation3/data/h100 training/validation4/data/h100
   training/validation5/data/h100 training/validation6/data/h100 training/validation7/data/h100
-  training/validation8/data/h100 training/validation9/data/h100"
+  training/validation8/data/h100 training/validation9/data/h100
+  training/validation10/data/h100"
 extras="training/data/h100-extra training/data/h100-extra2"
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -107,7 +108,7 @@ done
 } >"$tmp/counters.csv"
 {
   cat "$suite/families.csv"
-  for n in 1 2 3 4 5 6 7 8 9; do tail -n +2 "$here/v$n-families.csv"; done
+  for n in 1 2 3 4 5 6 7 8 9 10; do tail -n +2 "$here/v$n-families.csv"; done
   for f in $extras; do tail -n +2 "$f/families.csv"; done
 } >"$tmp/families.csv"
 
