@@ -91,8 +91,8 @@ const kdesc *runner_suite_find(runner_suite s, const char *name) {
 }
 
 /* The --suite names, in runner_suite order. */
-static const char *const NAMES[] = {"train",       "validation",  "validation2", "validation3",
-                                    "validation4", "validation5", "validation6", "validation7",
+static const char *const NAMES[] = {"train",       "validation",  "validation2",  "validation3",
+                                    "validation4", "validation5", "validation6",  "validation7",
                                     "validation8", "validation9", "validation10", "all"};
 _Static_assert(sizeof NAMES / sizeof *NAMES == (size_t)RUNNER_SUITE_ALL + 1,
                "one --suite name per runner_suite");

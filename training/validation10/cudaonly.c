@@ -115,7 +115,9 @@ static int hsv_check(const kjob *job, char *msg, size_t size) {
 static void hsv_of(const double c[4], double out[4]) {
   const double mx = fmax(fmax(c[0], c[1]), c[2]), mn = fmin(fmin(c[0], c[1]), c[2]);
   const double dl = mx - mn;
-  double h = c[0] == mx ? (c[1] - c[2]) / dl : c[1] == mx ? 2 + (c[2] - c[0]) / dl : 4 + (c[0] - c[1]) / dl;
+  double h = c[0] == mx   ? (c[1] - c[2]) / dl
+             : c[1] == mx ? 2 + (c[2] - c[0]) / dl
+                          : 4 + (c[0] - c[1]) / dl;
   h /= 6;
   out[0] = h < 0 ? h + 1 : h;
   out[1] = dl / mx;

@@ -24,10 +24,10 @@ static uint32_t modp(uint64_t v) {
 }
 
 static int minhash_job(kjob *job, const kdesc *d, ksize size) {
-  static const char *const VOCAB[] = {"the ",   "gpu ",   "kernel ", "of ",    "and ",
-                                      "memory ", "power ", "scales ", "with ",  "clock ",
-                                      "a ",     "model ", "time ",   "per ",   "sm ",
-                                      "cache ", "is ",    "warp ",   "load ",  "store "};
+  static const char *const VOCAB[] = {"the ",    "gpu ",   "kernel ", "of ",   "and ",
+                                      "memory ", "power ", "scales ", "with ", "clock ",
+                                      "a ",      "model ", "time ",   "per ",  "sm ",
+                                      "cache ",  "is ",    "warp ",   "load ", "store "};
   const int groups = 264, per = size == KSIZE_FULL ? 64 : 1, nd = groups * per;
   const size_t pool_len = 1 << 16;
   krng r;
@@ -51,7 +51,8 @@ static int minhash_job(kjob *job, const kdesc *d, ksize size) {
   for (int k = 0; k < nd; ++k) /* near-duplicate windows of the pool, a few bytes changed */
     for (int b = 0; b < MH_L; ++b) {
       const size_t at = (u_hash_host((uint32_t)k) % (pool_len - MH_L)) + b;
-      docs[(size_t)k * MH_L + b] = u_hash_host((uint32_t)(k * MH_L + b)) % 61 == 0 ? '#' : (uint8_t)pool[at];
+      docs[(size_t)k * MH_L + b] =
+          u_hash_host((uint32_t)(k * MH_L + b)) % 61 == 0 ? '#' : (uint8_t)pool[at];
     }
   free(pool);
   uint32_t *ab = job->buf[hb].host;
@@ -100,7 +101,8 @@ static int mis_job(kjob *job, const kdesc *d, ksize size) {
   rp[0] = 0;
   for (int v = 0; v < n; ++v) { /* degrees 1-8, hubs spread evenly */
     const int hub = v % (n / nhub) == n / nhub / 3;
-    rp[v + 1] = rp[v] + (hub ? hub_lo + (int)krng_below(&r, (uint32_t)hub_lo) : 1 + (int)krng_below(&r, 8));
+    rp[v + 1] =
+        rp[v] + (hub ? hub_lo + (int)krng_below(&r, (uint32_t)hub_lo) : 1 + (int)krng_below(&r, 8));
   }
   const size_t m = (size_t)rp[n];
   int cb = ubuf_u32(job, m, KB_IN), sb = ubuf_u32(job, (size_t)n, KB_IN);
@@ -156,9 +158,9 @@ static uint32_t soundex(const char *w) {
 }
 
 static int soundex_job(kjob *job, const kdesc *d, ksize size) {
-  static const char SYL[][5] = {"ro", "ber", "t", "ash", "cr", "aft", "pf", "ist", "er",
-                                "tym", "cz", "ek", "lee", "gut", "ier", "ez", "wh", "ha",
-                                "mo", "sch", "mid", "bo", "yk", "jack", "son", "kn"};
+  static const char SYL[][5] = {"ro",  "ber", "t",   "ash", "cr",  "aft",  "pf",  "ist", "er",
+                                "tym", "cz",  "ek",  "lee", "gut", "ier",  "ez",  "wh",  "ha",
+                                "mo",  "sch", "mid", "bo",  "yk",  "jack", "son", "kn"};
   const size_t n = size == KSIZE_FULL ? (size_t)32 << 20 : (size_t)32 << 10;
   const size_t len = n < 65536 ? n : 65536;
   krng r;
@@ -277,7 +279,8 @@ static void edt_column(const int32_t *f, int w, int h, int x, int32_t *col, int3
     const double fq = (double)f[(size_t)q * w + x] + (double)q * q;
     double s;
     for (;;) {
-      s = (fq - ((double)f[(size_t)v[k] * w + x] + (double)v[k] * v[k])) / (double)(2 * q - 2 * v[k]);
+      s = (fq - ((double)f[(size_t)v[k] * w + x] + (double)v[k] * v[k])) /
+          (double)(2 * q - 2 * v[k]);
       if (s > z[k]) break;
       --k;
     }
@@ -413,7 +416,8 @@ static int huffman_job(kjob *job, const kdesc *d, ksize size) {
    * 2^-length (a uniform table index), repeated over the stream. */
   start[0] = 0;
   for (int c = 0; c < HF_DISTINCT; ++c) {
-    for (int i = 0; i < HF_C; ++i) sym[(size_t)c * HF_C + i] = (uint8_t)lut[krng_below(&r, 1 << HF_B)];
+    for (int i = 0; i < HF_C; ++i)
+      sym[(size_t)c * HF_C + i] = (uint8_t)lut[krng_below(&r, 1 << HF_B)];
     size_t nw = start[c];
     huff_encode(sym + (size_t)c * HF_C, code, len, enc, &nw);
     start[c + 1] = nw;

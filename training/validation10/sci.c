@@ -161,8 +161,14 @@ static int mcubes_job(kjob *job, const kdesc *d, ksize size) {
     const double v = 90.0 * f + (double)krng_below(&r, 9);
     vol[g] = (uint8_t)(v > 255 ? 255 : v);
   }
-  const size_t corner[8] = {0, 1, 1 + (size_t)n, (size_t)n, (size_t)n * n, 1 + (size_t)n * n,
-                            1 + (size_t)n + (size_t)n * n, (size_t)n + (size_t)n * n};
+  const size_t corner[8] = {0,
+                            1,
+                            1 + (size_t)n,
+                            (size_t)n,
+                            (size_t)n * n,
+                            1 + (size_t)n * n,
+                            1 + (size_t)n + (size_t)n * n,
+                            (size_t)n + (size_t)n * n};
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     uint32_t word = 0;
     for (int c = 0; c < 4; ++c) {

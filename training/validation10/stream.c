@@ -135,7 +135,8 @@ static int geohash_job(kjob *job, const kdesc *d, ksize size) {
   double *ll = job->buf[ib].host;
   for (size_t i = 0; i < stretch(n); ++i) { /* clustered around a few cities, some anywhere */
     const int any = krng_below(&r, 8) == 0;
-    const double clat = any ? 0 : -40 + 10.0 * (double)(i % 9), clon = any ? 0 : -150 + 37.0 * (double)(i % 8);
+    const double clat = any ? 0 : -40 + 10.0 * (double)(i % 9),
+                 clon = any ? 0 : -150 + 37.0 * (double)(i % 8);
     ll[2 * i] = any ? krng_uniform(&r, -90, 90) : clat + krng_uniform(&r, -0.5, 0.5);
     ll[2 * i + 1] = any ? krng_uniform(&r, -180, 180) : clon + krng_uniform(&r, -0.5, 0.5);
   }
@@ -276,7 +277,10 @@ static int resample_job(kjob *job, const kdesc *d, ksize size) {
       int acc = 0;
       for (int k = 0; k < RS_T; ++k) acc += n0 - k < 0 ? 0 : hp[k] * x[n0 - k];
       const int v = (acc + 8192) >> 14;
-      word |= (uint32_t)(uint16_t)(int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v) << (16 * c);
+      word |= (uint32_t)(uint16_t)(int16_t)(v > 32767    ? 32767
+                                            : v < -32768 ? -32768
+                                                         : v)
+              << (16 * c);
     }
     ref[s] = word;
   }
