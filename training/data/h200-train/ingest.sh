@@ -33,6 +33,22 @@ if grep '^device:' "$tmp/metadata.txt" | grep -v 'H200' >"$tmp/other"; then
   echo "ingest.sh: $tarball has runner sessions on another card ($(sort -u "$tmp/other" | head -1)); nothing changed" >&2
   exit 1
 fi
+# Every row at the H200's memory clock (NVML's maximum there, 3201 MHz; the
+# H100's is 2619): a row at another clock came from another card.  Such
+# runs.csv rows refuse the call; an idle floor holding them (before
+# measure.sh's fix of 2026-11-27, collect.sh seeded the H100 suite's rows
+# into it and measured nothing) is left out with a warning.
+off3201() { awk -F, 'FNR > 1 && $4 != 3201 { bad = 1; exit } END { exit !bad }' "$1"; }
+if off3201 "$tmp/runs.csv"; then
+  echo "ingest.sh: $tarball's runs.csv has rows not at 3201 MHz memory (another card's); nothing changed" >&2
+  exit 1
+fi
+for f in "$tmp"/sessions/idle-*/runs.csv; do
+  if [ -f "$f" ] && off3201 "$f"; then
+    echo "ingest.sh: warning: ${f#"$tmp"/} is not an H200 floor (rows at another memory clock): left out" >&2
+    rm -rf "${f%/runs.csv}"
+  fi
+done
 if [ -f "$here/counters.csv" ] && [ -f "$tmp/counters.csv" ]; then
   lost=$(sort "$tmp/counters.csv" | comm -23 "$(sort "$here/counters.csv" >"$tmp/oldc"; echo "$tmp/oldc")" - | wc -l)
   if [ "$lost" -ne 0 ]; then

@@ -73,7 +73,9 @@ pack() {
 case $phase in
 sweep)
   mkdir -p "$w/sessions/idle-$stamp"
-  SP_SUITE=train SP_KERNELS=idle_spin sh training/data/h100-sm/collect.sh sweep-each \
+  # SP_SUITE=all: with "train" collect.sh would start the folder from the
+  # H100 suite's runs.csv, find idle_spin there and measure nothing.
+  SP_SUITE=all SP_KERNELS=idle_spin sh training/data/h100-sm/collect.sh sweep-each \
     "$w/sessions/idle-$stamp" >"$w/sessions/idle-$stamp/log.txt" 2>&1
   log "idle floor done"
   left=$((limit - ($(date +%s) - t0)))
