@@ -37,7 +37,7 @@ w=$out/w
 mkdir -p "$w/sessions"
 log() { echo "measure.sh $phase: $* at $(($(date +%s) - t0)) s ($(date -u +%H:%M:%S))" | tee -a "$w/call-log.txt"; }
 
-for f in runs.csv details.csv metadata.txt counters.csv call-log.txt; do
+for f in runs.csv details.csv metadata.txt counters.csv call-log.txt sweep-log.txt counters-log.txt; do
   [ -f "$here/$f" ] && cp "$here/$f" "$w/$f"
 done
 log "start $stamp"
