@@ -23,9 +23,11 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
 /* --force, in every command that writes a file or directory: let it replace
  * what scalepredict did not write (sp_output_set_force). */
 #define CLI_OPT_FORCE 0x100
-#define CLI_FORCE_HELP                                                             \
-  "  --force           replace an output path that holds files scalepredict did\n" \
-  "                    not write (by default they are kept and the command fails)"
+#define CLI_FORCE_HELP                                                              \
+  "  --force           replace an output path that holds files scalepredict did\n"  \
+  "                    not write, also files added inside an older output, which\n" \
+  "                    are removed with it (by default they are kept and the\n"     \
+  "                    command fails)"
 /* --ignore-counter NAME (repeatable) and --skip-unknown-kernels, in every
  * command that reads counters.csv: cli_data_option takes them (-1 when c is
  * neither, else 0 or the exit status of a usage error), cli_dataset_load
@@ -47,7 +49,9 @@ int cli_data_option(int c, const char *arg, const char *cmd);
 int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err);
 
 /* Refuses, before any work, an output path the save would refuse: 0, or
- * the exit status after the message. */
+ * the exit status after the message.  Under --force, notes on stderr the
+ * files that replacing path removes although scalepredict did not write
+ * them. */
 int cli_check_output(const char *path, sp_output_kind kind);
 /* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP. */
 void cli_install_cleanup(void);

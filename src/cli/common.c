@@ -82,7 +82,15 @@ int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp
 int cli_check_output(const char *path, sp_output_kind kind) {
   sp_error err;
   sp_error_clear(&err);
-  return sp_output_check(path, kind, &err) ? cli_fail(&err) : EXIT_OK;
+  if (sp_output_check(path, kind, &err)) return cli_fail(&err);
+  char names[512];
+  size_t n = sp_output_foreign(path, kind, names, sizeof names);
+  if (n)
+    fprintf(stderr,
+            "scalepredict: note: --force: replacing %s removes %zu entr%s scalepredict did "
+            "not write: %s\n",
+            path, n, n == 1 ? "y" : "ies", names);
+  return EXIT_OK;
 }
 
 static void on_signal(int sig) {

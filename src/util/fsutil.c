@@ -244,7 +244,10 @@ static int commit_dir(const char *tmp, const char *dir, sp_output_kind kind, sp_
 int sp__tmpdir_commit(const char *tmp, const char *dir_arg, sp_output_kind kind, sp_error *err) {
   char *dir = sp__strip_slashes(dir_arg);
   if (!dir) return sp__fail(err, SP_ENOMEM, dir_arg, 0, 0, NULL, "out of memory");
-  int st = commit_dir(tmp, dir, kind, err);
+  /* The marker now lists what was written, all that the next output of
+   * the kind may remove. */
+  int st = sp__output_mark(tmp, kind, err);
+  if (!st) st = commit_dir(tmp, dir, kind, err);
   free(dir);
   return st;
 }
