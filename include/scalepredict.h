@@ -94,11 +94,13 @@ typedef enum sp_output_kind {
  * CSV file whose first line is the kind's header.  Anything else is
  * SP_EEXIST naming path and, for a directory, the first entry (in byte
  * order) that scalepredict did not write; the message names --force, the
- * tool's option for sp_output_set_force.  Refused whatever the force
- * (SP_EEXIST): a profile directory (also one an older version marked as a
- * report) for any other kind, a regular file for a directory kind.  Every
- * save checks this itself, before it starts and again before it renames
- * its output into place; call it to refuse early. */
+ * tool's option for sp_output_set_force.  Refused whatever the force:
+ * a profile directory (also one an older version marked as a report) for
+ * any other kind, a regular file for a directory kind, an output that is
+ * one of the inputs registered with sp_output_add_input or (a directory
+ * kind) a directory that holds one (SP_EEXIST).  Every save checks this
+ * itself, before it starts and again before it renames its output into
+ * place; call it to refuse early. */
 int sp_output_check(const char *path, sp_output_kind kind, sp_error *err);
 /* Process-wide (set it before writing outputs): let outputs replace files
  * and directories that scalepredict did not write too, and the files a
@@ -113,6 +115,17 @@ void sp_output_set_force(int force);
  * 0 for an empty or missing path, a file, or a file kind.  For a note
  * under --force, when sp_output_check has let them go. */
 size_t sp_output_foreign(const char *path, sp_output_kind kind, char *names, size_t size);
+/* Process-wide (register before writing outputs): path, a file or
+ * directory the caller reads, is an input, never replaced by an output:
+ * sp_output_check refuses an output that is the same file (the same device
+ * and inode, so also through another name or a link) or, for a directory
+ * kind, a directory that holds it at any depth, with a message naming
+ * label (the option that named the input, e.g. "--runs"; may be NULL) and
+ * path; --force does not lift this.  A path that does not exist is not
+ * recorded (there is nothing to keep); SP_ENOMEM is the only failure. */
+int sp_output_add_input(const char *path, const char *label, sp_error *err);
+/* Forgets every input registered with sp_output_add_input. */
+void sp_output_clear_inputs(void);
 /* Removes the temporary files and directories of the outputs being written,
  * for a SIGINT/SIGTERM handler that then ends the process. */
 void sp_output_cleanup(void);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_outguard.c: what an output may replace (issue 26): the files a
  * marker lists and nothing the user added, the names of outputs whose
- * marker lists none, profiles and sp_output_foreign.  Directories
+ * marker lists none, profiles, the inputs registered with
+ * sp_output_add_input and sp_output_foreign.  Directories
  * are made by hand here, as each version of scalepredict left them. */
 #define _GNU_SOURCE /* mkdtemp */
 #include <check.h>
@@ -39,6 +40,7 @@ static void setup(void) {
            getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   ck_assert_ptr_nonnull(mkdtemp(root));
   sp_output_set_force(0);
+  sp_output_clear_inputs();
 }
 
 static void teardown(void) {
@@ -46,6 +48,7 @@ static void teardown(void) {
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
   ck_assert_int_eq(system(cmd), 0);
   sp_output_set_force(0);
+  sp_output_clear_inputs();
 }
 
 /* A report whose marker lists what it came with. */
@@ -133,6 +136,38 @@ START_TEST(test_profile_kept) {
 }
 END_TEST
 
+START_TEST(test_inputs) {
+  sp_error err;
+  put("full.csv", "kernel,cu,engine_mhz,memory_mhz,time_ms,power_w,source\n");
+  ck_assert_int_eq(link(at("full.csv"), at("link.csv")), 0);
+  ck_assert_int_eq(mkdir(at("d"), 0755), 0);
+  ck_assert_int_eq(mkdir(at("d/e"), 0755), 0);
+  put("d/e/runs.csv", "kernel\n");
+  ck_assert_int_eq(symlink(at("d/e/runs.csv"), at("via.csv")), 0);
+  ck_assert_int_eq(sp_output_check(at("full.csv"), SP_OUTPUT_COMPLETED, &err), SP_OK);
+  ck_assert_int_eq(sp_output_add_input(at("full.csv"), "--runs", &err), SP_OK);
+  ck_assert_int_eq(sp_output_add_input(at("via.csv"), NULL, &err), SP_OK);
+  ck_assert_int_eq(sp_output_add_input(at("nothing-here.csv"), "--grid", &err), SP_OK);
+  ck_assert_int_eq(sp_output_add_input(NULL, "--weights", &err), SP_OK);
+  sp_output_set_force(1);
+  ck_assert_int_eq(sp_output_check(at("full.csv"), SP_OUTPUT_COMPLETED, &err), SP_EEXIST);
+  ck_assert_ptr_nonnull(strstr(err.message, "it is this command's input --runs '"));
+  ck_assert_int_eq(sp_output_check(at("link.csv"), SP_OUTPUT_COMPLETED, &err), SP_EEXIST);
+  /* A directory above an input, also where a link to it leads. */
+  ck_assert_int_eq(sp_output_check(at("d"), SP_OUTPUT_MODEL, &err), SP_EEXIST);
+  ck_assert_ptr_nonnull(strstr(err.message, "it holds this command's input '"));
+  ck_assert_int_eq(sp_output_check(at("d/e"), SP_OUTPUT_REPORT, &err), SP_EEXIST);
+  ck_assert_int_eq(sp_output_check(at("d/e/"), SP_OUTPUT_REPORT, &err), SP_EEXIST);
+  /* Not a directory that is not above it, nor a new path. */
+  ck_assert_int_eq(mkdir(at("other"), 0755), 0);
+  ck_assert_int_eq(sp_output_check(at("other"), SP_OUTPUT_REPORT, &err), SP_OK);
+  ck_assert_int_eq(sp_output_check(at("nothing-here.csv"), SP_OUTPUT_COMPLETED, &err), SP_OK);
+  sp_output_clear_inputs();
+  ck_assert_int_eq(sp_output_check(at("full.csv"), SP_OUTPUT_COMPLETED, &err), SP_OK);
+  ck_assert_int_eq(sp_output_check(at("d"), SP_OUTPUT_MODEL, &err), SP_OK);
+}
+END_TEST
+
 /* A marker that is a FIFO is not read (it would block): not a marker. */
 START_TEST(test_marker_fifo) {
   sp_error err;
@@ -151,6 +186,7 @@ static Suite *outguard_suite(void) {
   tcase_add_test(tc, test_listed_name_not_a_file);
   tcase_add_test(tc, test_legacy_names);
   tcase_add_test(tc, test_profile_kept);
+  tcase_add_test(tc, test_inputs);
   tcase_add_test(tc, test_marker_fifo);
   suite_add_tcase(s, tc);
   return s;

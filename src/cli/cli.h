@@ -27,7 +27,7 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
   "  --force           replace an output path that holds files scalepredict did\n"  \
   "                    not write, also files added inside an older output, which\n" \
   "                    are removed with it (by default they are kept and the\n"     \
-  "                    command fails)"
+  "                    command fails); an input of the command is never replaced"
 /* --ignore-counter NAME (repeatable) and --skip-unknown-kernels, in every
  * command that reads counters.csv: cli_data_option takes them (-1 when c is
  * neither, else 0 or the exit status of a usage error), cli_dataset_load
@@ -53,6 +53,11 @@ int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp
  * files that replacing path removes although scalepredict did not write
  * them. */
 int cli_check_output(const char *path, sp_output_kind kind);
+/* Registers what a command reads as inputs that no output may replace
+ * (sp_output_add_input): pairs of the option and the path it named (a NULL
+ * path is skipped), ended by a NULL option.  0, or the exit status after
+ * the message. */
+int cli_add_inputs(const char *option, const char *path, ...);
 /* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP. */
 void cli_install_cleanup(void);
 /* Flushes and closes standard output: rc, or EXIT_SYSTEM after a message
@@ -104,7 +109,7 @@ int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err);
 /* The files of a directory 'scalepredict profile' wrote, for --profile DIR
  * of predict, dse and export. */
 typedef struct cli_profile {
-  char runs[4096], counters[4096], launches[4096];
+  char dir[4096], runs[4096], counters[4096], launches[4096];
 } cli_profile;
 /* Fills p from dir; 1 (after a usage message) when dir is too long. */
 int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p);

@@ -127,7 +127,8 @@ int cmd_surfaces(int argc, char **argv) {
   if (!want[0] && !want[1])
     return cli_usage_error("surfaces ", "--quantity must be time, power or both, not '%s'",
                            quantity);
-  int rc = check_outputs(out, want);
+  int rc = cli_add_inputs("--runs", runs, (char *)NULL);
+  if (!rc) rc = check_outputs(out, want);
   if (rc) return rc;
   sp_error err;
   sp_error_clear(&err);

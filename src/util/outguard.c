@@ -8,8 +8,9 @@
  * scalepredict writes there.  --force (sp_output_set_force) replaces other
  * directories and files too, and the files a user added to an older
  * output.  Whatever the force, a regular file is never replaced by a
- * directory, nor a profile (the profiler's only copy, the powers the user
- * typed in) by anything but a profile. */
+ * directory, a profile (the profiler's only copy, the powers the user typed
+ * in) by anything but a profile, nor an input of the command
+ * (inputreg.c) by its output. */
 #define _GNU_SOURCE /* strdup */
 #include "outguard.h"
 
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "inputreg.h"
 #include "status.h"
 
 #define MARK_FIRST "written by scalepredict"
@@ -387,7 +389,22 @@ static int check_parent(const char *path, sp_error *err) {
   return rc;
 }
 
+/* An input of the command is never replaced, forced or not. */
+static int check_inputs(const char *path, const kind_info *k, sp_error *err) {
+  const char *label = NULL, *input = NULL;
+  sp__input_clash clash = sp__input_clash_of(path, k->marker != NULL, &label, &input);
+  if (!clash) return SP_OK;
+  return sp__fail(err, SP_EEXIST, path, 0, 0, NULL,
+                  "will not write the %s here: %s this command's input %s%s'%s', and an "
+                  "input is never replaced, not even with --force; nothing was written: "
+                  "name another %s",
+                  k->name, clash == SP_INPUT_SAME ? "it is" : "it holds", label ? label : "",
+                  label ? " " : "", input, k->marker ? "directory" : "file");
+}
+
 static int check_path(const char *path, const kind_info *k, sp_error *err) {
+  int rc = check_inputs(path, k, err);
+  if (rc) return rc;
   struct stat st;
   if (lstat(path, &st) != 0) {
     if (errno == ENOENT) return check_parent(path, err);

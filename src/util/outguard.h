@@ -5,7 +5,7 @@
  * exist, is empty, or is an artefact of the same kind that scalepredict
  * wrote, holding nothing else (sp_output_set_force lifts the last
  * condition; a regular file is never replaced by a directory, a profile by
- * anything else).  Internal. */
+ * anything else, an input by an output).  Internal. */
 #ifndef SP_OUTGUARD_H
 #define SP_OUTGUARD_H
 

@@ -10,7 +10,10 @@
 # is left, even after SIGTERM.  Issue 26: a profile is replaced by no other
 # output, --force or not (also one an older version marked as a report);
 # files the user added inside an older model or report are kept: refused,
-# naming the first, unless --force, which says what it removes.
+# naming the first, unless --force, which says what it removes; no output
+# replaces an input of its command (the same file, by another name too, or
+# a directory holding one), --force or not, and complete still writes every
+# measured row of its input.
 . "$(cd "$(dirname "$0")/../dse" && pwd)/lib.sh"
 
 RUNS=$TRAIN/runs.csv
@@ -172,11 +175,11 @@ sp $H100_DSE --report profrep
 expect_rc "dse --profile with typed powers" 0
 for force in "" --force; do
   sp $H100_DSE --report prof $force
-  expect_error "dse --profile prof --report prof $force" 1 "prof: will not" \
-    "not even with --force" "nothing was written"
+  expect_error "dse --profile prof --report prof $force" 1 "prof: will not write the report" \
+    "input --profile 'prof'" "not even with --force" "nothing was written"
   same_tree "dse --profile prof --report prof $force" prof
   sp $H100_DSE --report prof/ $force
-  expect_error "dse --profile prof --report prof/ $force" 1 "prof: will not" "not even with --force"
+  expect_error "dse --profile prof --report prof/ $force" 1 "input --profile 'prof'"
   same_tree "dse --profile prof --report prof/ $force" prof
   for cmd in evaluate governor dse train; do
     case $cmd in
@@ -265,6 +268,65 @@ same_tree "governor over an older report with the user's notes" r1
 rm r1/NOTES.txt
 make_out evaluate r1
 expect_rc "evaluate over an older dse report" 0
+
+# ---- item 3: an output never replaces an input ----
+header=kernel,cu,engine_mhz,memory_mhz,time_ms,power_w
+{
+  echo "$header"
+  grep -E ',(32,1000,1375|16,500,475|16,1000,1375),' "$RUNS"
+} >partial.csv
+sp complete --runs partial.csv --out full.csv
+expect_rc "complete" 0
+measured=$(grep -c ',measured$' full.csv)
+[ "$measured" -eq 27 ] || fail "complete: $measured measured rows, want 27"
+cp full.csv full.before
+ln full.csv link.csv
+for force in "" --force; do
+  for out in full.csv link.csv; do
+    sp complete --runs full.csv --cu 32 --out $out $force
+    expect_error "complete --runs full.csv --out $out $force" 1 \
+      "$out: will not write the completed runs CSV here: it is this command's input --runs 'full.csv'" \
+      "not even with --force"
+    cmp -s full.csv full.before || fail "complete --out $out $force changed its input"
+  done
+done
+# The completion still carries every measured row of its input.
+sp complete --runs full.csv --out again.csv
+expect_rc "complete from a completion" 0
+grep ',measured$' full.csv | LC_ALL=C sort >m.want
+grep ',measured$' again.csv | LC_ALL=C sort >m.got
+cmp -s m.want m.got || fail "complete dropped or altered measured rows"
+# Every command that writes: an input (or the directory holding one) as
+# its output is refused, --force or not, and left as it was.
+for cmd in train evaluate dse governor export surfaces complete; do
+  user_dir inp
+  cp trace.csv inp/trace.csv
+  cp "$RUNS" inp/time.csv
+  printf 'name,config\nmine,32cu/1000/1375\n' >inp/candidates.csv
+  snap inp >inp.before
+  case $cmd in
+    train) sp $TRAIN_ARGS --runs inp/runs.csv --out inp --force ;;
+    evaluate) sp $EVAL_ARGS --counters inp/counters.csv --report inp --force ;;
+    dse) sp dse --model "$MODEL" --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
+      --candidates inp/candidates.csv --report inp --force ;;
+    governor) sp $GOV_ARGS --trace inp/trace.csv --report inp --force ;;
+    export) sp export --model "$MODEL" --runs inp/runs.csv --counters inp/counters.csv \
+      --out inp/runs.csv --force ;;
+    surfaces) sp surfaces --runs inp/time.csv --out inp --force ;;
+    complete) sp complete --runs inp/runs.csv --out inp/runs.csv --force ;;
+  esac
+  expect_error "$cmd over its own input" 1 "this command's input" "not even with --force"
+  same_tree "$cmd over its own input" inp
+done
+# A directory above an input, also where a link leads.
+mkdir -p nest/deep && cp "$RUNS" nest/deep/runs.csv && ln -s nest/deep/runs.csv linked.csv
+snap nest >nest.before
+for runs in nest/deep/runs.csv linked.csv; do
+  sp $TRAIN_ARGS --runs $runs --out nest --force
+  expect_error "train --runs $runs --out nest" 1 "nest: will not write the model here: it holds" \
+    "input --runs '$runs'"
+  same_tree "train --runs $runs --out nest" nest
+done
 
 # ---- SIGTERM while an output is being written removes its temporary ----
 # (SIGINT runs the same handler, but a shell starts background commands
