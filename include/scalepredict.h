@@ -98,9 +98,9 @@ typedef enum sp_output_kind {
  * a profile directory (also one an older version marked as a report) for
  * any other kind, a regular file for a directory kind, an output that is
  * one of the inputs registered with sp_output_add_input or (a directory
- * kind) a directory that holds one (SP_EEXIST).  Every save checks this
- * itself, before it starts and again before it renames its output into
- * place; call it to refuse early. */
+ * kind) a directory that holds one (SP_EEXIST), and an empty path
+ * (SP_EINVAL).  Every save checks this itself, before it starts and again
+ * before it renames its output into place; call it to refuse early. */
 int sp_output_check(const char *path, sp_output_kind kind, sp_error *err);
 /* Process-wide (set it before writing outputs): let outputs replace files
  * and directories that scalepredict did not write too, and the files a

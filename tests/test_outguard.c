@@ -2,7 +2,7 @@
 /* test_outguard.c: what an output may replace (issue 26): the files a
  * marker lists and nothing the user added, the names of outputs whose
  * marker lists none, profiles, the inputs registered with
- * sp_output_add_input and sp_output_foreign.  Directories
+ * sp_output_add_input, sp_output_foreign and an empty path.  Directories
  * are made by hand here, as each version of scalepredict left them. */
 #define _GNU_SOURCE /* mkdtemp */
 #include <check.h>
@@ -168,6 +168,16 @@ START_TEST(test_inputs) {
 }
 END_TEST
 
+START_TEST(test_empty_path) {
+  sp_error err;
+  ck_assert_int_eq(sp_output_check("", SP_OUTPUT_MODEL, &err), SP_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "the output path is empty"));
+  ck_assert_int_eq(sp_output_check(NULL, SP_OUTPUT_EXPORT, &err), SP_EINVAL);
+  ck_assert_int_eq(sp_output_check(at("x"), (sp_output_kind)99, &err), SP_EINVAL);
+  ck_assert_uint_eq(sp_output_foreign(at("x"), (sp_output_kind)99, NULL, 0), 0);
+}
+END_TEST
+
 /* A marker that is a FIFO is not read (it would block): not a marker. */
 START_TEST(test_marker_fifo) {
   sp_error err;
@@ -187,6 +197,7 @@ static Suite *outguard_suite(void) {
   tcase_add_test(tc, test_legacy_names);
   tcase_add_test(tc, test_profile_kept);
   tcase_add_test(tc, test_inputs);
+  tcase_add_test(tc, test_empty_path);
   tcase_add_test(tc, test_marker_fifo);
   suite_add_tcase(s, tc);
   return s;

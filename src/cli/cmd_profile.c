@@ -431,6 +431,7 @@ int cmd_profile(int argc, char **argv) {
   if (!o.model || !o.out) return cli_usage_error("profile ", "--model and --out are required");
   if (!o.import == !o.argv)
     return cli_usage_error("profile ", "give either --import FILE or -- PROGRAM [ARGS...]");
+  if (!*o.out) return cli_usage_error("profile ", "--out: the output path is empty");
   int rc = cli_add_inputs("--model", o.model, "--import", o.import, (char *)NULL);
   if (rc) return rc;
   struct stat sb;

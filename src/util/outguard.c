@@ -430,6 +430,9 @@ static int check_path(const char *path, const kind_info *k, sp_error *err) {
 int sp_output_check(const char *path_arg, sp_output_kind kind, sp_error *err) {
   if ((unsigned)kind >= sizeof kinds / sizeof kinds[0])
     return sp__fail(err, SP_EINVAL, path_arg, 0, 0, NULL, "unknown output kind");
+  if (!path_arg || !*path_arg)
+    return sp__fail(err, SP_EINVAL, NULL, 0, 0, NULL,
+                    "the output path is empty: name the %s to write", kinds[kind].name);
   char *path = sp__strip_slashes(path_arg); /* "out/" names out */
   if (!path) return sp__fail(err, SP_ENOMEM, path_arg, 0, 0, NULL, "out of memory");
   int st = check_path(path, &kinds[kind], err);
