@@ -80,23 +80,52 @@ typedef enum sp_output_kind {
   SP_OUTPUT_REPORT,    /* a report directory (evaluation, dse, governor) */
   SP_OUTPUT_EXPORT,    /* an export CSV file (sp_export_save) */
   SP_OUTPUT_SURFACES,  /* a surfaces CSV file (sp_surfaces_save) */
-  SP_OUTPUT_COMPLETED  /* a completed runs CSV file (sp_plan_save_completed) */
+  SP_OUTPUT_COMPLETED, /* a completed runs CSV file (sp_plan_save_completed) */
+  SP_OUTPUT_PROFILE    /* a profile directory (sp_profile_write) */
 } sp_output_kind;
 
 /* SP_OK when path may receive an output of kind: nothing is there, or an
  * empty directory (directory kinds) or empty file (file kinds), or what
  * scalepredict wrote as that kind: a directory holding the kind's marker
- * file (".scalepredict-model", ".scalepredict-report"; a model saved
- * without one is recognised by its manifest.txt), a CSV file whose first
- * line is the kind's header.  Anything else is SP_EEXIST naming path and
- * what it holds; the message names --force, the tool's option for
- * sp_output_set_force.  Every save checks this itself, before it starts and
- * again before it renames its output into place; call it to refuse early. */
+ * file (".scalepredict-model", ".scalepredict-report",
+ * ".scalepredict-profile"; a model saved without one is recognised by its
+ * manifest.txt) and nothing else than the files the marker lists (a marker
+ * written before the list existed: the names that kind of output has), a
+ * CSV file whose first line is the kind's header.  Anything else is
+ * SP_EEXIST naming path and, for a directory, the first entry (in byte
+ * order) that scalepredict did not write; the message names --force, the
+ * tool's option for sp_output_set_force.  Refused whatever the force:
+ * a profile directory (also one an older version marked as a report) for
+ * any other kind, a regular file for a directory kind, an output that is
+ * one of the inputs registered with sp_output_add_input or (a directory
+ * kind) a directory that holds one (SP_EEXIST), and an empty path
+ * (SP_EINVAL).  Every save checks this itself, before it starts and again
+ * before it renames its output into place; call it to refuse early. */
 int sp_output_check(const char *path, sp_output_kind kind, sp_error *err);
 /* Process-wide (set it before writing outputs): let outputs replace files
- * and directories that scalepredict did not write too.  A regular file is
+ * and directories that scalepredict did not write too, and the files a
+ * user added inside an older output, which go with it.  A regular file is
  * never replaced by a directory, forced or not. */
 void sp_output_set_force(int force);
+/* The entries of the directory path that replacing it with an output of
+ * kind would remove although scalepredict did not write them there (every
+ * entry of a directory that is not such an output): their number, and as
+ * many of their names as fit, in byte order and separated by ", ", into
+ * names (size bytes, always terminated; names may be NULL when size is 0).
+ * 0 for an empty or missing path, a file, or a file kind.  For a note
+ * under --force, when sp_output_check has let them go. */
+size_t sp_output_foreign(const char *path, sp_output_kind kind, char *names, size_t size);
+/* Process-wide (register before writing outputs): path, a file or
+ * directory the caller reads, is an input, never replaced by an output:
+ * sp_output_check refuses an output that is the same file (the same device
+ * and inode, so also through another name or a link) or, for a directory
+ * kind, a directory that holds it at any depth, with a message naming
+ * label (the option that named the input, e.g. "--runs"; may be NULL) and
+ * path; --force does not lift this.  A path that does not exist is not
+ * recorded (there is nothing to keep); SP_ENOMEM is the only failure. */
+int sp_output_add_input(const char *path, const char *label, sp_error *err);
+/* Forgets every input registered with sp_output_add_input. */
+void sp_output_clear_inputs(void);
 /* Removes the temporary files and directories of the outputs being written,
  * for a SIGINT/SIGTERM handler that then ends the process. */
 void sp_output_cleanup(void);

@@ -114,6 +114,8 @@ int sp_plan_save_completed(const sp_plan *pl, const char *path, sp_error *err) {
   st = sp__atomic_open_output(&af, path, SP_OUTPUT_COMPLETED, err);
   if (st) return st;
   st = sp_plan_write_completed(pl, af.fp, err);
+  /* A stream error fails the commit, which names the file and the cause. */
+  if (st == SP_EIO && ferror(af.fp)) return sp__atomic_commit(&af, err);
   if (st) {
     sp__atomic_abort(&af);
     return st;

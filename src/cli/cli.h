@@ -23,9 +23,11 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
 /* --force, in every command that writes a file or directory: let it replace
  * what scalepredict did not write (sp_output_set_force). */
 #define CLI_OPT_FORCE 0x100
-#define CLI_FORCE_HELP                                                             \
-  "  --force           replace an output path that holds files scalepredict did\n" \
-  "                    not write (by default they are kept and the command fails)"
+#define CLI_FORCE_HELP                                                              \
+  "  --force           replace an output path that holds files scalepredict did\n"  \
+  "                    not write, also files added inside an older output, which\n" \
+  "                    are removed with it (by default they are kept and the\n"     \
+  "                    command fails); an input of the command is never replaced"
 /* --ignore-counter NAME (repeatable) and --skip-unknown-kernels, in every
  * command that reads counters.csv: cli_data_option takes them (-1 when c is
  * neither, else 0 or the exit status of a usage error), cli_dataset_load
@@ -47,8 +49,15 @@ int cli_data_option(int c, const char *arg, const char *cmd);
 int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err);
 
 /* Refuses, before any work, an output path the save would refuse: 0, or
- * the exit status after the message. */
+ * the exit status after the message.  Under --force, notes on stderr the
+ * files that replacing path removes although scalepredict did not write
+ * them. */
 int cli_check_output(const char *path, sp_output_kind kind);
+/* Registers what a command reads as inputs that no output may replace
+ * (sp_output_add_input): pairs of the option and the path it named (a NULL
+ * path is skipped), ended by a NULL option.  0, or the exit status after
+ * the message. */
+int cli_add_inputs(const char *option, const char *path, ...);
 /* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP. */
 void cli_install_cleanup(void);
 /* Flushes and closes standard output: rc, or EXIT_SYSTEM after a message
@@ -100,7 +109,7 @@ int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err);
 /* The files of a directory 'scalepredict profile' wrote, for --profile DIR
  * of predict, dse and export. */
 typedef struct cli_profile {
-  char runs[4096], counters[4096], launches[4096];
+  char dir[4096], runs[4096], counters[4096], launches[4096];
 } cli_profile;
 /* Fills p from dir; 1 (after a usage message) when dir is too long. */
 int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p);

@@ -272,6 +272,15 @@ static int set_option(dse_opts *o, int c, const char *arg) {
   return 0;
 }
 
+/* What dse reads, which its report never replaces. */
+static int add_inputs(const dse_opts *o) {
+  const char *data = o->runs == o->prof.runs ? "--profile" : "--runs";
+  const char *weights = o->p.weights_path == o->prof.launches ? "--profile" : "--weights";
+  return cli_add_inputs("--profile", o->prof.dir[0] ? o->prof.dir : NULL, "--model", o->model_dir,
+                        data, o->runs, data, o->counters, weights, o->p.weights_path,
+                        "--candidates", o->p.candidates_path, (char *)NULL);
+}
+
 int cmd_dse(int argc, char **argv) {
   static const struct option opts[] = {{"model", required_argument, 0, 'm'},
                                        {"runs", required_argument, 0, 'r'},
@@ -315,7 +324,8 @@ int cmd_dse(int argc, char **argv) {
     return cli_usage_error("dse ", "--rank-by min-time-capped needs --power-cap");
   if (o.p.rank_by == SP_DSE_MIN_ENERGY_BUDGET && !(o.p.time_budget > 0))
     return cli_usage_error("dse ", "--rank-by min-energy-budget needs --time-budget");
-  int rc = o.report ? cli_check_output(o.report, SP_OUTPUT_REPORT) : EXIT_OK;
+  int rc = add_inputs(&o);
+  if (!rc && o.report) rc = cli_check_output(o.report, SP_OUTPUT_REPORT);
   if (rc) return rc;
   return run(&o);
 }

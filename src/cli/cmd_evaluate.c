@@ -535,7 +535,9 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
     return cli_usage_error("evaluate ", "--train-plan and --train-points go together");
   if (c->p.floor_known && !c->p.floor_kernel)
     return cli_usage_error("evaluate ", "--floor-known needs --floor-kernel (the floor's kernel)");
-  int rc = c->report ? cli_check_output(c->report, SP_OUTPUT_REPORT) : EXIT_OK;
+  int rc = cli_add_inputs("--runs", c->runs, "--counters", c->counters, "--families", c->families,
+                          (char *)NULL);
+  if (!rc && c->report) rc = cli_check_output(c->report, SP_OUTPUT_REPORT);
   if (!rc) rc = parse_clusters(c);
   return rc ? rc : parse_methods(c);
 }

@@ -171,7 +171,10 @@ int cmd_export(int argc, char **argv) {
     return cli_usage_error("export ",
                            "--model, and --runs and --counters (or --profile), are "
                            "required");
-  rc = o.out ? cli_check_output(o.out, SP_OUTPUT_EXPORT) : EXIT_OK;
+  const char *data = o.launches ? "--profile" : "--runs";
+  rc = cli_add_inputs("--profile", o.launches ? prof.dir : NULL, "--model", o.model_dir, data,
+                      o.runs, data, o.counters, data, o.launches, (char *)NULL);
+  if (!rc && o.out) rc = cli_check_output(o.out, SP_OUTPUT_EXPORT);
   if (rc) return rc;
   return run(&o);
 }

@@ -276,8 +276,10 @@ static int check_options(const gov_opts *o, int argc, char **argv) {
   if (o->counters && !o->runs) return cli_usage_error("governor ", "--counters needs --runs");
   if (o->policies && strstr(o->policies, "oracle") && !o->runs)
     return cli_usage_error("governor ", "the oracle policy needs measured data: give --runs");
-  if (o->report) return cli_check_output(o->report, SP_OUTPUT_REPORT);
-  return 0;
+  int rc = cli_add_inputs("--model", o->model_dir, "--trace", o->trace, "--runs", o->runs,
+                          "--counters", o->counters, (char *)NULL);
+  if (!rc && o->report) rc = cli_check_output(o->report, SP_OUTPUT_REPORT);
+  return rc;
 }
 
 int cmd_governor(int argc, char **argv) {

@@ -337,7 +337,8 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
   for (int a = 0; a < 3 && !c->grid_file; a++)
     if (!c->axis_spec[a] && !c->runs)
       return cli_usage_error(c->cmd, "%s or --grid is required without --runs", axis_option[a]);
-  return c->out ? cli_check_output(c->out, SP_OUTPUT_COMPLETED) : EXIT_OK;
+  rc = cli_add_inputs("--runs", c->runs, "--grid", c->grid_file, (char *)NULL);
+  return !rc && c->out ? cli_check_output(c->out, SP_OUTPUT_COMPLETED) : rc;
 }
 
 /* A runs file with no data row yet (missing, empty or a header alone) is

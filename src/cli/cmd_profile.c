@@ -431,6 +431,9 @@ int cmd_profile(int argc, char **argv) {
   if (!o.model || !o.out) return cli_usage_error("profile ", "--model and --out are required");
   if (!o.import == !o.argv)
     return cli_usage_error("profile ", "give either --import FILE or -- PROGRAM [ARGS...]");
+  if (!*o.out) return cli_usage_error("profile ", "--out: the output path is empty");
+  int rc = cli_add_inputs("--model", o.model, "--import", o.import, (char *)NULL);
+  if (rc) return rc;
   struct stat sb;
   if (stat(o.out, &sb) == 0) {
     fprintf(stderr,
@@ -447,10 +450,10 @@ int cmd_profile(int argc, char **argv) {
   if (st) return cli_fail(&err);
   size_t il = o.import ? strlen(o.import) : 0;
   int report = il > 8 && !strcmp(o.import + il - 8, ".ncu-rep");
-  int rc = report                      ? import_report(&o, m)
-           : o.import                  ? convert(&o, m, o.import)
-           : o.vendor == SP_VENDOR_AMD ? run_rocprof(&o, m)
-                                       : run_ncu(&o, m);
+  rc = report                      ? import_report(&o, m)
+       : o.import                  ? convert(&o, m, o.import)
+       : o.vendor == SP_VENDOR_AMD ? run_rocprof(&o, m)
+                                   : run_ncu(&o, m);
   sp_model_free(m);
   return rc;
 }

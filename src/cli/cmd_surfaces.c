@@ -85,6 +85,34 @@ static void remove_made(const char *dir, const int wrote[2]) {
   rmdir(dir);
 }
 
+/* Whether dir, which mkdir could not make (errno still mkdir's), takes
+ * the files: SP_OK, or why not, naming the directory that refused. */
+static int usable_dir(const char *dir, sp_error *err) {
+  int e = errno;
+  struct stat st;
+  if (e == EEXIST && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+    return sp_error_set(err, SP_EIO, dir, 0, 0, NULL,
+                        "cannot create the output directory: a file is there");
+  if (e == EEXIST && access(dir, W_OK) != 0)
+    return sp_error_set(err, SP_EIO, dir, 0, 0, NULL, "the output directory is not writable (%s)",
+                        strerror(errno));
+  if (e == EEXIST) return SP_OK;
+  char parent[PATH_MAX];
+  const char *slash = strrchr(dir, '/');
+  snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - dir) + (slash == dir) : 1,
+           slash ? dir : ".");
+  if (e == ENOENT)
+    return sp_error_set(err, SP_EIO, dir, 0, 0, NULL,
+                        "cannot be written: its directory '%s' does not exist; create it first",
+                        parent);
+  if (e == EACCES || e == EROFS || e == EPERM)
+    return sp_error_set(err, SP_EIO, dir, 0, 0, NULL,
+                        "cannot be written: its directory '%s' is not writable (%s)", parent,
+                        strerror(e));
+  return sp_error_set(err, SP_EIO, dir, 0, 0, NULL, "cannot create the output directory: %s",
+                      strerror(e));
+}
+
 int cmd_surfaces(int argc, char **argv) {
   static const struct option opts[] = {{"runs", required_argument, 0, 'r'},
                                        {"kernel", required_argument, 0, 'k'},
@@ -127,7 +155,9 @@ int cmd_surfaces(int argc, char **argv) {
   if (!want[0] && !want[1])
     return cli_usage_error("surfaces ", "--quantity must be time, power or both, not '%s'",
                            quantity);
-  int rc = check_outputs(out, want);
+  if (!*out) return cli_usage_error("surfaces ", "--out: the output path is empty");
+  int rc = cli_add_inputs("--runs", runs, (char *)NULL);
+  if (!rc) rc = check_outputs(out, want);
   if (rc) return rc;
   sp_error err;
   sp_error_clear(&err);
@@ -143,9 +173,7 @@ int cmd_surfaces(int argc, char **argv) {
   }
   if (!st) st = check_surfaces(ds, k0, k1, want, &err);
   int made = 0;
-  if (!st && !(made = mkdir(out, 0755) == 0) && access(out, W_OK))
-    st = sp_error_set(&err, SP_EIO, out, 0, 0, NULL, "cannot create the output directory: %s%s",
-                      strerror(errno), errno == ENOENT ? " (its parent must exist)" : "");
+  if (!st && !(made = mkdir(out, 0755) == 0)) st = usable_dir(out, &err);
   int wrote[2] = {0, 0};
   for (int q = 0; q < 2 && !st; q++)
     if (want[q]) st = write_quantity(ds, k0, k1, (sp_quantity)q, out, &err), wrote[q] = !st;

@@ -218,7 +218,8 @@ int cmd_train(int argc, char **argv) {
   if (optind < argc) return cli_usage_error("train ", "unexpected argument '%s'", argv[optind]);
   if (!runs || !counters || !base || !out)
     return cli_usage_error("train ", "--runs, --counters, --base and --out are required");
-  rc = cli_check_output(out, SP_OUTPUT_MODEL);
+  rc = cli_add_inputs("--runs", runs, "--counters", counters, (char *)NULL);
+  if (!rc) rc = cli_check_output(out, SP_OUTPUT_MODEL);
   if (rc) return rc;
   sp_error err;
   sp_error_clear(&err);

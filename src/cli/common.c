@@ -82,7 +82,29 @@ int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp
 int cli_check_output(const char *path, sp_output_kind kind) {
   sp_error err;
   sp_error_clear(&err);
-  return sp_output_check(path, kind, &err) ? cli_fail(&err) : EXIT_OK;
+  if (sp_output_check(path, kind, &err)) return cli_fail(&err);
+  char names[512];
+  size_t n = sp_output_foreign(path, kind, names, sizeof names);
+  if (n)
+    fprintf(stderr,
+            "scalepredict: note: --force: replacing %s removes %zu entr%s scalepredict did "
+            "not write: %s\n",
+            path, n, n == 1 ? "y" : "ies", names);
+  return EXIT_OK;
+}
+
+int cli_add_inputs(const char *option, const char *path, ...) {
+  va_list ap;
+  sp_error err;
+  sp_error_clear(&err);
+  int st = SP_OK;
+  va_start(ap, path);
+  while (option && !st) {
+    st = sp_output_add_input(path, option, &err);
+    if ((option = va_arg(ap, const char *)) != NULL) path = va_arg(ap, const char *);
+  }
+  va_end(ap);
+  return st ? cli_fail(&err) : EXIT_OK;
 }
 
 static void on_signal(int sig) {
@@ -296,6 +318,7 @@ int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err) {
 int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p) {
   if (strlen(dir) + sizeof "/counters.csv" > sizeof p->runs)
     return cli_usage_error(cmd, "--profile: the directory name is too long");
+  snprintf(p->dir, sizeof p->dir, "%s", dir);
   snprintf(p->runs, sizeof p->runs, "%s/runs.csv", dir);
   snprintf(p->counters, sizeof p->counters, "%s/counters.csv", dir);
   snprintf(p->launches, sizeof p->launches, "%s/launches.csv", dir);

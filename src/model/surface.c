@@ -2,6 +2,7 @@
 /* surface.c: scaling values and the walk that applies them. */
 #include "surface.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,9 +301,11 @@ int sp_surfaces_save(const sp_dataset *ds, size_t k0, size_t k1, sp_quantity q, 
     sp_surface *s;
     st = sp_surface_build(ds, k, q, &s, err);
     if (!st && sp_surface_write_csv(s, af.fp))
-      st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "write failed");
+      st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
     sp_surface_free(s);
   }
+  /* A stream error fails the commit, which names its cause. */
+  if (st == SP_EIO && ferror(af.fp)) return sp__atomic_commit(&af, err);
   if (st) {
     sp__atomic_abort(&af);
     return st;

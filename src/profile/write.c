@@ -4,7 +4,8 @@
  * counters.csv (the model's counters, computed by metricmap.c from the
  * entry's median launch), launches.csv (how often each entry ran, its
  * total time, the kernel and launch shape), profile.txt (the device and
- * clocks the profile saw) and profile-raw.csv (the profile as read).
+ * clocks the profile saw) and profile-raw.csv (the profile as read),
+ * marked .scalepredict-profile: no other kind of output replaces it.
  * Everything is checked before a byte is written. */
 #include "profile.h"
 
@@ -196,7 +197,7 @@ static int write_all(const output *o, const char *dir, sp_error *err) {
   sp_reportdir d;
   sp_c_numeric loc;
   sp__c_numeric_begin(&loc);
-  int st = sp__reportdir_begin(&d, dir, err);
+  int st = sp__reportdir_begin_as(&d, dir, SP_OUTPUT_PROFILE, err);
   for (size_t i = 0; i < sizeof files / sizeof *files && !st; i++)
     st = sp__reportdir_file(&d, files[i].name, files[i].fn, o, err);
   if (!st) st = sp__reportdir_commit(&d, err);

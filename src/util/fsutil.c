@@ -45,6 +45,19 @@ void sp__sync_parent(const char *path) {
   free(parent);
 }
 
+/* Why path could not be created (errno e): a directory that refuses new
+ * entries is named as such, not as the path that does not exist yet. */
+static int fail_create(sp_error *err, const char *path, int e, const char *what) {
+  if (e != EACCES && e != EROFS && e != EPERM)
+    return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot create %s: %s", what, strerror(e));
+  char *parent = sp__dup_parent(path);
+  int st = sp__fail(err, SP_EIO, path, 0, 0, NULL,
+                    "cannot be written: its directory '%s' is not writable (%s)",
+                    parent ? parent : ".", strerror(e));
+  free(parent);
+  return st;
+}
+
 int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err) {
   memset(af, 0, sizeof *af);
   af->kind = -1;
@@ -66,7 +79,7 @@ int sp__atomic_open(sp_atomic_file *af, const char *path, sp_error *err) {
     free(af->tmp_path);
     af->tmp_path = NULL;
     sp__atomic_abort(af);
-    return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot create file: %s", strerror(e));
+    return fail_create(err, path, e, "file");
   }
   /* mkstemp creates 0600; outputs are ordinary user files. */
   (void)fchmod(fd, 0644);
@@ -149,9 +162,7 @@ static int make_tmpdir(const char *dir, sp_output_kind kind, char **tmp, sp_erro
   if ((*tmp = sibling_dir(dir, ".tmp-")) != NULL) sp__tmp_register(*tmp);
   int e = errno;
   sp__tmp_release(&saved);
-  if (!*tmp)
-    return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot create temporary directory: %s",
-                    strerror(e));
+  if (!*tmp) return fail_create(err, dir, e, "temporary directory");
   (void)chmod(*tmp, 0755);
   int st = sp__output_mark(*tmp, kind, err);
   if (st) {
@@ -244,7 +255,10 @@ static int commit_dir(const char *tmp, const char *dir, sp_output_kind kind, sp_
 int sp__tmpdir_commit(const char *tmp, const char *dir_arg, sp_output_kind kind, sp_error *err) {
   char *dir = sp__strip_slashes(dir_arg);
   if (!dir) return sp__fail(err, SP_ENOMEM, dir_arg, 0, 0, NULL, "out of memory");
-  int st = commit_dir(tmp, dir, kind, err);
+  /* The marker now lists what was written, all that the next output of
+   * the kind may remove. */
+  int st = sp__output_mark(tmp, kind, err);
+  if (!st) st = commit_dir(tmp, dir, kind, err);
   free(dir);
   return st;
 }

@@ -32,7 +32,8 @@ void sp__atomic_abort(sp_atomic_file *af);
  * kind's marker file; *tmp receives its malloc'ed path.  Until it is
  * committed or removed, sp_output_cleanup removes it. */
 int sp__tmpdir_create(const char *dir, sp_output_kind kind, char **tmp, sp_error *err);
-/* Checks dir again and moves the completed temporary directory over it. */
+/* Rewrites the marker to list the files written into tmp, checks dir
+ * again and moves the completed temporary directory over it. */
 int sp__tmpdir_commit(const char *tmp, const char *dir, sp_output_kind kind, sp_error *err);
 /* Removes an uncommitted temporary directory. */
 void sp__tmpdir_remove(const char *tmp);

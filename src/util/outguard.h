@@ -3,14 +3,17 @@
  * library writes goes through these checks before it is built and again
  * before it is renamed into place: a path is replaced only when it does not
  * exist, is empty, or is an artefact of the same kind that scalepredict
- * wrote (sp_output_set_force lifts the last condition; a regular file is
- * never replaced by a directory).  Internal. */
+ * wrote, holding nothing else (sp_output_set_force lifts the last
+ * condition; a regular file is never replaced by a directory, a profile by
+ * anything else, an input by an output).  Internal. */
 #ifndef SP_OUTGUARD_H
 #define SP_OUTGUARD_H
 
 #include "scalepredict.h"
 
-/* Writes the marker file of a directory kind (model, report) into dir. */
+/* Writes the marker file of a directory kind (model, report, profile)
+ * into dir, listing every other entry of dir: the files the next output of
+ * the kind may replace. */
 int sp__output_mark(const char *dir, sp_output_kind kind, sp_error *err);
 
 #endif

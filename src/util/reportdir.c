@@ -9,10 +9,15 @@
 #include "fsutil.h"
 #include "status.h"
 
-int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err) {
+int sp__reportdir_begin_as(sp_reportdir *d, const char *dir, sp_output_kind kind, sp_error *err) {
   d->tmp = NULL;
   d->dir = dir;
-  return sp__tmpdir_create(dir, SP_OUTPUT_REPORT, &d->tmp, err);
+  d->kind = kind;
+  return sp__tmpdir_create(dir, kind, &d->tmp, err);
+}
+
+int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err) {
+  return sp__reportdir_begin_as(d, dir, SP_OUTPUT_REPORT, err);
 }
 
 int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn, const void *data,
@@ -39,7 +44,7 @@ int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn, const
 }
 
 int sp__reportdir_commit(sp_reportdir *d, sp_error *err) {
-  int st = sp__tmpdir_commit(d->tmp, d->dir, SP_OUTPUT_REPORT, err);
+  int st = sp__tmpdir_commit(d->tmp, d->dir, d->kind, err);
   if (st) sp__reportdir_abort(d, err);
   free(d->tmp);
   d->tmp = NULL;

@@ -11,14 +11,17 @@
 #include "scalepredict.h"
 
 typedef struct sp_reportdir {
-  char *tmp;       /* the directory being filled */
-  const char *dir; /* where it goes */
+  char *tmp;           /* the directory being filled */
+  const char *dir;     /* where it goes */
+  sp_output_kind kind; /* what it is (a report, or a profile) */
 } sp_reportdir;
 
 /* Writes one file's contents to fp; returns a status. */
 typedef int (*sp_report_fn)(const void *data, FILE *fp);
 
 int sp__reportdir_begin(sp_reportdir *d, const char *dir, sp_error *err);
+/* The same for a directory of another kind (a profile). */
+int sp__reportdir_begin_as(sp_reportdir *d, const char *dir, sp_output_kind kind, sp_error *err);
 /* Writes name inside the report with fn(data, fp). */
 int sp__reportdir_file(sp_reportdir *d, const char *name, sp_report_fn fn, const void *data,
                        sp_error *err);

@@ -4,7 +4,8 @@
 # is named as such, with the fix; a missing option value is not called an
 # unknown option; the governor's hints name --load-counters, not C fields,
 # and load counters that are not percentages are refused instead of
-# silently running at the lowest clocks.  (Full-disk messages naming the
+# silently running at the lowest clocks.  An empty output path is a usage
+# error.  (Full-disk messages naming the
 # user's path, not a temporary one, and SIGTERM leaving no temporary are in
 # write_errors.sh and outputs_kept.sh.)
 . "$(cd "$(dirname "$0")/../dse" && pwd)/lib.sh"
@@ -26,7 +27,33 @@ grep -qF "unknown option '--bogus'" err || fail "unknown option: $(cat err)"
 sp --target
 grep -qF "option '--target' needs a value" err || fail "default command: $(cat err)"
 
+# An empty output path is a usage error (issue 26), not a failed rename
+# (exit 4) after the work; nothing is written, not even a temporary.
 printf 'order,kernel\n1,fft\n2,histogram\n' >trace.csv
+H100=$SP_TOP_BUILDDIR/models/h100-sm
+[ -f "$H100/manifest.txt" ] || H100=$sp_here/../../models/h100-sm
+INPUTS="--runs $NEW/runs.csv --counters $NEW/counters.csv"
+TRAIN_IN="--runs $TRAIN/runs.csv --counters $TRAIN/counters.csv"
+mkdir empty_out && cd empty_out || exit 1
+for cmd in train evaluate dse governor export surfaces complete profile; do
+  case $cmd in
+    train) sp train --quiet $TRAIN_IN --base "$BASE" --clusters 3 --epochs 20 --out "" ;;
+    evaluate) sp evaluate --quiet $TRAIN_IN --repeats 1 --clusters 2 --epochs 20 --report "" ;;
+    dse) sp dse --model "$MODEL" $INPUTS --report "" ;;
+    governor) sp governor --model "$MODEL" --trace ../trace.csv $INPUTS --report "" ;;
+    export) sp export --model "$MODEL" $INPUTS --out "" ;;
+    surfaces) sp surfaces --runs "$TRAIN/runs.csv" --out "" ;;
+    complete) sp complete --runs "$TRAIN/runs.csv" --out "" ;;
+    profile) sp profile --model "$H100" --import "$SP_TEST_DATA/profile/h100-example-ncu.csv" \
+      --out "" ;;
+  esac
+  expect_rc "$cmd with an empty output path" 1
+  grep -q "^scalepredict: .*the output path is empty" "$WORK/err" ||
+    fail "$cmd with an empty output path: $(cat "$WORK/err")"
+  [ -z "$(ls -A)" ] || fail "$cmd with an empty output path left $(ls -A)"
+done
+cd .. || exit 1
+
 GOV="governor --model $MODEL --trace trace.csv --runs $NEW/runs.csv --counters $NEW/counters.csv"
 sp $GOV --policies reactive
 expect_error "reactive without its counters" 2 "--load-counters ENGINE,MEMORY" "VALUBusy"
