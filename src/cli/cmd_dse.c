@@ -93,6 +93,13 @@ static void print_objectives(const sp_dse_result *r) {
 
 static void print_front(const sp_dse_result *r, const char *what, const size_t *f, size_t n) {
   char a[64], b[64];
+  if (!n) {
+    /* The library keeps sums finite, so a front has a configuration; a
+     * result that has none is still printed as such, never indexed. */
+    printf("Pareto front, time vs %s: empty (no configuration has a finite time and %s)\n", what,
+           what);
+    return;
+  }
   sp_config_format(&r->configs[f[0]], a, sizeof a);
   sp_config_format(&r->configs[f[n - 1]], b, sizeof b);
   printf("Pareto front, time vs %s: %zu of %zu configurations, from %s (fastest) to %s\n", what, n,

@@ -238,10 +238,12 @@ static int predict_kernel(sp_governor_trace *t, sp_gov_kernel *kn, const sp_data
   size_t dk = ds ? sp_dataset_kernel_index(ds, kn->name) : (size_t)-1;
   if (alloc_values(kn, t->space.n, dk != (size_t)-1)) return sp__oom(err);
   sp_predict_info info;
-  st = sp__space_predict(&t->space, &kn->obs, kn->t, kn->p, &info);
-  if (st)
-    return sp__fail(err, st, t->path, kn->line, 0, "kernel", "kernel '%s' cannot be predicted: %s",
-                    kn->name, sp_strerror(st));
+  st = sp__space_predict(&t->space, &kn->obs, kn->t, kn->p, &info, err);
+  if (st) {
+    snprintf(err->file, sizeof err->file, "%.500s", t->path);
+    err->line = kn->line;
+    return st;
+  }
   kn->clamped = info.clamped;
   kn->first_clamped = info.clamped ? sp_model_counter_name(t->model, info.first_clamped) : NULL;
   if (kn->mt && !sp__space_measured(&t->space, ds, dk, SP_TIME, kn->mt)) {
