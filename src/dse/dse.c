@@ -414,8 +414,9 @@ static int check_sums(run *u, const sp_dse_kernel *k) {
     char cfg[64];
     sp_config_format(&r->configs[i], cfg, sizeof cfg);
     return sp__fail(u->err, SP_ENUMERIC, sp_dataset_runs_path(u->ds), 0, 0, "kernel",
-                    "the workload's time or energy at %s overflows with kernel '%s' (weight "
-                    "%g; numerical failure: the model's scaling values are extreme)",
+                    "the workload's time, energy or energy-delay-squared product at %s "
+                    "overflows with kernel '%s' (weight %g; numerical failure: the model's "
+                    "scaling values are extreme)",
                     cfg, k->name, k->weight);
   }
   return SP_OK;
