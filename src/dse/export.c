@@ -118,7 +118,8 @@ static void add_to_application(exporter *x, size_t k) {
  * can still overflow them, and kernel k is the one that did. */
 static int check_application(exporter *x, size_t k) {
   for (size_t i = 0; i < x->space.n; i++) {
-    if (isfinite(x->app[0][i]) && isfinite(x->app[1][i])) continue;
+    /* NaN is a sum without power (a profile records none), not a failure. */
+    if (!isinf(x->app[0][i]) && !isinf(x->app[1][i])) continue;
     char cfg[64];
     sp_config c = sp__space_config(&x->space, i);
     sp_config_format(&c, cfg, sizeof cfg);
