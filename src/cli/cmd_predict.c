@@ -27,9 +27,10 @@ typedef struct targets {
 } targets;
 
 /* The application of a profile at each target: sums over its kernels
- * weighted by their launch counts (time, and energy = time x power). */
+ * weighted by their launch counts (time, and energy = time x power), and
+ * the time interval's ends summed likewise (docs/profile.md). */
 typedef struct app_sum {
-  double base_time, time, base_energy, energy;
+  double base_time, time, time_lo, time_hi, base_energy, energy;
 } app_sum;
 
 /* What one kernel's rows need besides its values at the targets. */
@@ -58,7 +59,14 @@ typedef struct printer {
   const sp_model *m;
   size_t count;
   size_t in_training; /* rows of kernels the model was trained on */
+  size_t name_width;  /* the table's kernel column, in characters */
 } printer;
+
+/* The table's kernel column: as wide as the longest name shown (34
+ * characters at least), but no wider than 64; a longer name is shortened
+ * in the middle (CSV and JSON give it whole). */
+#define NAME_COLUMN_MIN 34
+#define NAME_COLUMN_MAX 64
 
 /* Signed, as export and the evaluation's records: positive when the
  * prediction is above the measurement. */
@@ -105,8 +113,9 @@ static void print_begin(printer *p) {
       printf("note: this model was trained on SYNTHETIC data (%s), not on measurements\n",
              *sp_model_source(m) ? sp_model_source(m) : "no source recorded");
     if (!sp_model_has_power(m)) puts("this model has no power model: power is not predicted");
-    printf("%-34s %-15s %11s %11s %23s %11s %7s %9s %9s %7s\n", "kernel", "target", "base_ms",
-           "pred_ms", "90% interval ms", "meas_ms", "err%", "pred_W", "meas_W", "err%");
+    printf("%-*s %-15s %11s %11s %23s %11s %7s %9s %9s %7s\n", (int)p->name_width, "kernel",
+           "target", "base_ms", "pred_ms", "90% interval ms", "meas_ms", "err%", "pred_W", "meas_W",
+           "err%");
   }
 }
 
@@ -147,7 +156,8 @@ static void print_row(printer *p, const row *r) {
     fprintf(o, ",\"outside_training\":%s,\"in_training\":%s,\"clamped_counters\":%zu}",
             r->outside ? "true" : "false", r->in_training ? "true" : "false", r->clamped);
   } else {
-    fprintf(o, "%-34s %-15s ", r->kernel, target);
+    cli_put_cell(o, r->kernel, p->name_width);
+    fprintf(o, " %-15s ", target);
     put_num(o, r->base_time, "%11.4g ", "          - ");
     put_num(o, r->time, "%11.4g ", "          - ");
     if (isnan(r->time_lo))
@@ -166,12 +176,11 @@ static void print_row(printer *p, const row *r) {
   p->in_training += r->in_training != 0;
 }
 
-/* One row per target for the whole application: its time, and its average
- * power (energy / time; energy itself is time x power). */
+/* One row per target for the whole application: its time with an interval,
+ * and its average power (energy / time; energy itself is time x power). */
 static void print_application(printer *p, const predictions *pd, const targets *t) {
   for (size_t i = 0; pd->app && i < t->n; i++) {
     const app_sum *a = &pd->app[i];
-    /* No interval: the kernels' errors are not independent. */
     row r = {"(application)",
              t->cfg[i],
              a->base_time,
@@ -180,8 +189,8 @@ static void print_application(printer *p, const predictions *pd, const targets *
              a->base_energy / a->base_time,
              a->energy / a->time,
              NAN,
-             NAN,
-             NAN,
+             a->time_lo,
+             a->time_hi,
              NAN,
              NAN,
              NAN,
@@ -209,17 +218,16 @@ static double measured(const sp_dataset *ds, size_t k, const sp_config *c, sp_qu
 }
 
 static void warn_clamped(const sp_model *m, const char *kernel, const sp_predict_info *info) {
-  if (info->novelty > 1)
+  if (info->novelty > 1) {
+    fputs("scalepredict: note: kernel '", stderr);
+    cli_put_text(stderr, kernel);
     fprintf(stderr,
-            "scalepredict: note: kernel '%s' is unlike every training kernel (novelty "
-            "%.2f > 1): trust its prediction less than the accuracy tables say\n",
-            kernel, info->novelty);
-  if (!info->clamped) return;
-  fprintf(stderr,
-          "scalepredict: note: kernel '%s': %zu counter value%s outside the training "
-          "range (first: %s) clamped to it\n",
-          kernel, info->clamped, info->clamped == 1 ? "" : "s",
-          sp_model_counter_name(m, info->first_clamped));
+            "' is unlike every training kernel (novelty %.2f > 1): trust its prediction less "
+            "than the accuracy tables say\n",
+            info->novelty);
+  }
+  if (info->clamped)
+    cli_note_clamped(kernel, info->clamped, sp_model_counter_name(m, info->first_clamped));
 }
 
 /* The configurations --use-measured names (all: the model's grid). */
@@ -303,6 +311,8 @@ static int add_application(predictor *pr, size_t i, sp_error *err) {
     app_sum *a = &pr->pd->app[j];
     a->base_time += w * kp->base_time;
     a->time += w * v[V_TIME];
+    a->time_lo += w * v[V_TIME_LO];
+    a->time_hi += w * v[V_TIME_HI];
     a->base_energy += w * kp->base_time * kp->base_power;
     a->energy += w * v[V_TIME] * v[V_POWER];
     if (isinf(a->time) || isinf(a->energy)) {
@@ -377,6 +387,12 @@ static void print_all(printer *p, const predictor *pr) {
   /* The notes come once every prediction has succeeded: a failure is one
    * line on standard error. */
   for (size_t i = 0; i < pd->nk; i++) warn_clamped(pr->m, pd->kern[i].name, &pd->kern[i].info);
+  size_t longest = pd->app ? strlen("(application)") : 0;
+  for (size_t i = 0; i < pd->nk; i++) {
+    size_t w = cli_text_width(pd->kern[i].name);
+    if (w > longest) longest = w;
+  }
+  p->name_width = cli_column_width(longest, NAME_COLUMN_MIN, NAME_COLUMN_MAX);
   print_begin(p);
   for (size_t i = 0; i < pd->nk; i++) {
     const kernel_pred *kp = &pd->kern[i];
@@ -524,7 +540,7 @@ int cli_predict_run(const predict_opts *o) {
   predictions pd = {0};
   predictor pr = {m, ds, o, &t, &ms, weights, NULL, NULL, NULL, &pd};
   if (!st) st = predict_all(&pr, k0, k1, &err);
-  printer p = {o, m, 0, 0};
+  printer p = {o, m, 0, 0, NAME_COLUMN_MIN};
   if (!st) print_all(&p, &pr);
   predictor_free(&pr);
   free(weights);
@@ -562,13 +578,18 @@ static void usage(void) {
       "kernels' own spacing.  Above 1, or with a clamped counter, the kernel is\n"
       "outside the training data (outside_training; noted in the table and on\n"
       "standard error): trust its prediction less (docs/method.md).\n"
+      "The table shows a kernel name with control characters escaped (\\n) and,\n"
+      "beyond 64 characters, shortened in the middle ('...'); CSV and JSON give\n"
+      "every name exactly.\n"
       "\n"
       "  --model DIR       saved model (from 'scalepredict train')\n"
       "  --profile DIR     what 'scalepredict profile' wrote: its runs.csv and\n"
       "                    counters.csv, and after the kernels one row per target\n"
       "                    for the whole application, '(application)': the sum of\n"
-      "                    its kernels' times weighted by launches.csv's counts, and\n"
-      "                    its average power (energy / time) where power is known\n"
+      "                    its kernels' times weighted by launches.csv's counts, its\n"
+      "                    90% interval (the kernels' interval ends summed alike:\n"
+      "                    docs/profile.md), and its average power (energy / time)\n"
+      "                    where power is known\n"
       "  --runs FILE       the new kernels' runs.csv\n"
       "  --counters FILE   the new kernels' counters.csv\n"
       "  --base CFG        checked against the model's base configuration\n"
