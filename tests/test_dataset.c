@@ -301,6 +301,27 @@ static const bad_case bad[] = {
      1, 4, 0, "", "already on line 2"},
     {"non-integer counter cu", GOOD_RUNS, CTR_HDR "bfs,8.25,300,475,0.375,1.5e6\n", SP_EPARSE, 1, 2,
      2, "cu", "'8.25'"},
+    /* Outside the bounds of data/bounds.h (issue 26, item 6). */
+    {"time of 1e308 ms", RUNS_HDR "bfs,8,300,475,1e308,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
+     "'1e308' is outside the accepted range, 1e-06 to 1e+07 ms"},
+    {"time below 1 ns", RUNS_HDR "bfs,8,300,475,2.385,91.5\nbfs,8,700,475,9.5e-7,91.5\n", NULL,
+     SP_EPARSE, 0, 3, 5, "time_ms", "'9.5e-7' is outside"},
+    {"subnormal time", RUNS_HDR "bfs,8,300,475,1e-310,91.5\n", NULL, SP_EPARSE, 0, 2, 5, "time_ms",
+     "'1e-310' is outside"},
+    {"power of 100.5 kW", RUNS_HDR "bfs,8,300,475,2.385,100500\n", NULL, SP_EPARSE, 0, 2, 6,
+     "power_w", "0.001 to 100000 W"},
+    {"power below 1 mW", RUNS_HDR "bfs,8,300,475,2.385,0.000999\n", NULL, SP_EPARSE, 0, 2, 6,
+     "power_w", "'0.000999' is outside"},
+    {"cu of 100001", RUNS_HDR "bfs,100001,300,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2, 2, "cu",
+     "'100001' is outside the accepted range, 1 to 100000"},
+    {"engine clock of 100.001 GHz", RUNS_HDR "bfs,8,100001,475,2.385,91.5\n", NULL, SP_EPARSE, 0, 2,
+     3, "engine_mhz", "1 to 100000 MHz"},
+    {"memory clock of 2e9 MHz", RUNS_HDR "bfs,8,300,2000000000,2.385,91.5\n", NULL, SP_EPARSE, 0, 2,
+     4, "memory_mhz", "'2000000000' is outside"},
+    {"counter of 1.5e20", GOOD_RUNS, CTR_HDR "bfs,8,300,475,0.375,1.5e20\n", SP_EPARSE, 1, 2, 6,
+     "mem.fetch", "'1.5e20' is outside the accepted range, -1e+20 to 1e+20"},
+    {"counter of -1e300", GOOD_RUNS, CTR_HDR "bfs,8,300,475,-1e300,1.5e6\n", SP_EPARSE, 1, 2, 5,
+     "valu.busy", "'-1e300' is outside"},
     {"empty counters file", GOOD_RUNS, "", SP_EPARSE, 1, 1, 0, "", "empty file"},
     {"header-only counters", GOOD_RUNS, CTR_HDR, SP_ENOTFOUND, 1, 0, 0, "kernel",
      "no counter rows"},
@@ -331,6 +352,29 @@ START_TEST(test_bad_input) {
   /* The one-line form names the file first. */
   ck_assert(!strncmp(msg, err.file, strlen(err.file)));
   ck_assert_ptr_null(strchr(msg, '\n'));
+  free(runs);
+  free(ctr);
+  free(dir);
+}
+END_TEST
+
+/* Values at the bounds themselves are measurements like any other. */
+START_TEST(test_at_the_bounds) {
+  char *dir = case_dir("bounds", 0);
+  char *runs =
+      tu_write(dir, "runs.csv", RUNS_HDR "bfs,1,1,100000,1e-6,1e-3\nbfs,100000,100000,1,1e7,1e5\n");
+  char *ctr = tu_write(dir, "counters.csv", CTR_HDR "bfs,1,1,100000,-1e20,1e20\n");
+  sp_dataset *ds = NULL;
+  sp_error err;
+  sp_error_clear(&err);
+  ck_assert_msg(sp_dataset_load(runs, ctr, &ds, &err) == SP_OK, "%s", err.message);
+  sp_config hi = {100000, 100000, 1};
+  double v;
+  ck_assert_int_eq(sp_dataset_time(ds, 0, &hi, &v), SP_OK);
+  ck_assert_double_eq(v, 1e7);
+  ck_assert_int_eq(sp_dataset_power(ds, 0, &hi, &v), SP_OK);
+  ck_assert_double_eq(v, 1e5);
+  sp_dataset_free(ds);
   free(runs);
   free(ctr);
   free(dir);
@@ -411,6 +455,7 @@ static Suite *dataset_suite(void) {
   tcase_add_test(tc, test_runs_only_and_column_order);
   tcase_add_test(tc, test_free_null);
   tcase_add_loop_test(tc, test_bad_input, 0, (int)(sizeof bad / sizeof bad[0]));
+  tcase_add_test(tc, test_at_the_bounds);
   tcase_add_test(tc, test_missing_files);
   tcase_add_loop_test(tc, test_field_too_long, 0,
                       (int)(sizeof long_fields / sizeof long_fields[0]));

@@ -156,4 +156,27 @@ int cmd_estimate(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 
+/* The tool's line-oriented text inputs (textin.c): calls fn on each line of
+ * path, without its LF or CRLF end; fn returns 0 to go on, anything else
+ * to stop with that.  A NUL byte, a line longer than max_line bytes or
+ * more than max_lines lines is SP_EPARSE at the file and line, so that
+ * /dev/zero or endless blank lines end at once; SP_EIO when path cannot be
+ * read.  A FIFO nobody writes to reads as empty. */
+typedef int (*cli_line_fn)(void *user, char *line, long ln, sp_error *err);
+int cli_read_lines(const char *path, size_t max_line, long max_lines, cli_line_fn fn, void *user,
+                   sp_error *err);
+
+/* Names in text tables and notes (table.c): shown as UTF-8 characters,
+ * with control characters, a backslash and bytes that are not UTF-8
+ * escaped (\n, \\, \xNN); CSV and JSON write names exactly. */
+/* The width of s as shown, in characters. */
+size_t cli_text_width(const char *s);
+/* Writes s as shown. */
+void cli_put_text(FILE *fp, const char *s);
+/* Writes s as shown in a column of exactly width characters: padded, or
+ * shortened in the middle with "..." when longer. */
+void cli_put_cell(FILE *fp, const char *s, size_t width);
+/* A column's width: the longest entry's, at least least and at most most. */
+size_t cli_column_width(size_t longest, size_t least, size_t most);
+
 #endif

@@ -93,6 +93,13 @@ static void print_objectives(const sp_dse_result *r) {
 
 static void print_front(const sp_dse_result *r, const char *what, const size_t *f, size_t n) {
   char a[64], b[64];
+  if (!n) {
+    /* The library keeps sums finite, so a front has a configuration; a
+     * result that has none is still printed as such, never indexed. */
+    printf("Pareto front, time vs %s: empty (no configuration has a finite time and %s)\n", what,
+           what);
+    return;
+  }
   sp_config_format(&r->configs[f[0]], a, sizeof a);
   sp_config_format(&r->configs[f[n - 1]], b, sizeof b);
   printf("Pareto front, time vs %s: %zu of %zu configurations, from %s (fastest) to %s\n", what, n,
@@ -107,8 +114,16 @@ static void print_el(double v) {
     printf(" %7.3f", v);
 }
 
-static void print_elasticities(const char *label, const sp_dse_sensitivity *s) {
-  printf("%-34s", label);
+/* The columns of kernel and candidate names: as wide as the longest name
+ * (34 and 14 characters at least), at most 64 and 40; a longer name is
+ * shortened in the middle (the JSON output and the report give it whole). */
+#define KERNEL_COLUMN_MIN 34
+#define KERNEL_COLUMN_MAX 64
+#define CANDIDATE_COLUMN_MIN 14
+#define CANDIDATE_COLUMN_MAX 40
+
+static void print_elasticities(const char *label, size_t width, const sp_dse_sensitivity *s) {
+  cli_put_cell(stdout, label, width);
   for (int a = 0; a < 3; a++) print_el(s->time[a]);
   for (int a = 0; a < 3; a++) print_el(s->energy[a]);
   printf("  %s\n", sp_dse_bound_name(s->bound));
@@ -126,29 +141,42 @@ static void note_not_varied(const sp_dse_result *r) {
 }
 
 static void print_sensitivity(const sp_dse_result *r) {
-  printf("\nelasticity (d ln value / d ln axis)  %23s %23s\n", "time: cu engine memory",
-         "energy: cu engine memory");
-  print_elasticities("workload", &r->sens);
+  size_t longest = 0;
+  for (size_t k = 0; k < r->nkernels; k++) {
+    size_t w = cli_text_width(r->kernels[k].name);
+    if (w > longest) longest = w;
+  }
+  const size_t width = cli_column_width(longest, KERNEL_COLUMN_MIN, KERNEL_COLUMN_MAX);
+  printf("\n%-*s%23s %23s\n", (int)width + 3, "elasticity (d ln value / d ln axis)",
+         "time: cu engine memory", "energy: cu engine memory");
+  print_elasticities("workload", width, &r->sens);
   for (size_t k = 0; k < r->nkernels; k++)
-    print_elasticities(r->kernels[k].name, &r->kernels[k].sens);
+    print_elasticities(r->kernels[k].name, width, &r->kernels[k].sens);
   note_not_varied(r);
 }
 
 static void print_candidates(const sp_dse_result *r) {
   if (!r->ncandidates) return;
   sp_dse_choice ref = sp_dse_at(r, r->reference);
+  size_t longest = 0;
+  for (size_t i = 0; i < r->ncandidates; i++) {
+    size_t w = cli_text_width(r->candidates[i].name);
+    if (w > longest) longest = w;
+  }
+  const int width = (int)cli_column_width(longest, CANDIDATE_COLUMN_MIN, CANDIDATE_COLUMN_MAX);
   printf("\ncandidates ranked by %s\n", sp_dse_objective_name(r->params.rank_by));
-  printf("%4s %-14s %-15s %10s %10s %8s %8s %9s %9s\n", "rank", "name", "config", "time_ms",
+  printf("%4s %-*s %-15s %10s %10s %8s %8s %9s %9s\n", "rank", width, "name", "config", "time_ms",
          "energy_mJ", "avg_W", "peak_W", "time/ref", "energy/ref");
   for (size_t i = 0; i < r->ncandidates; i++) {
     const sp_dse_candidate *c = &r->candidates[i];
     sp_dse_choice ch = sp_dse_at(r, c->config);
     char cfg[64];
     sp_config_format(&r->configs[c->config], cfg, sizeof cfg);
-    printf("%4zu %-14s %-15s %10.4g %10.4g %8.4g %8.4g %9.3f %9.3f%s%s\n", c->rank, c->name, cfg,
-           ch.time_ms, ch.energy_mj, ch.avg_power_w, ch.peak_power_w, ch.time_ms / ref.time_ms,
-           ch.energy_mj / ref.energy_mj, c->meets_cap ? "" : "  over cap",
-           c->meets_budget ? "" : "  over budget");
+    printf("%4zu ", c->rank);
+    cli_put_cell(stdout, c->name, (size_t)width);
+    printf(" %-15s %10.4g %10.4g %8.4g %8.4g %9.3f %9.3f%s%s\n", cfg, ch.time_ms, ch.energy_mj,
+           ch.avg_power_w, ch.peak_power_w, ch.time_ms / ref.time_ms, ch.energy_mj / ref.energy_mj,
+           c->meets_cap ? "" : "  over cap", c->meets_budget ? "" : "  over budget");
   }
 }
 

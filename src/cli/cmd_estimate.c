@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -195,9 +196,13 @@ static int compile(const estimate_opts *o, const char *ptx) {
 }
 
 /* Whether path starts like an ELF file or a CUDA fat binary (no
- * extension says: executables have none). */
+ * extension says: executables have none).  Only a regular file is looked
+ * at: a pipe (<(...)) would lose the bytes read here, and a FIFO nobody
+ * writes to would block. */
 static int is_binary(const char *path) {
   unsigned char m[4] = {0};
+  struct stat st;
+  if (stat(path, &st) || !S_ISREG(st.st_mode)) return 0;
   FILE *fp = fopen(path, "rb");
   if (!fp) return 0;
   size_t n = fread(m, 1, sizeof m, fp);

@@ -564,53 +564,64 @@ static int parse_also(eval_cli *c, sp_error *err) {
   return cli_parse_config_list(c->also, c->extra, cap, &c->p.nextra, err);
 }
 
-/* --families FILE: kernel,family rows; every kernel of the data needs one. */
-static int read_families(eval_cli *c, const sp_dataset *ds, sp_error *err) {
-  FILE *fp = fopen(c->families, "r");
-  if (!fp)
-    return sp_error_set(err, SP_EIO, c->families, 0, 0, NULL, "cannot open: %s", strerror(errno));
-  size_t nk = sp_dataset_kernel_count(ds), nf = 0, cap = 0;
-  char **fam = NULL, line[1024];
-  c->groups = malloc(nk * sizeof *c->groups);
-  int st = c->groups ? SP_OK : sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-  for (size_t k = 0; k < nk; k++) c->groups[k] = (unsigned)-1;
-  long ln = 0;
-  while (!st && fgets(line, sizeof line, fp)) {
-    ln++;
-    line[strcspn(line, "\r\n")] = '\0';
-    char *comma = strchr(line, ',');
-    if (ln == 1 && !strcmp(line, "kernel,family")) continue;
-    if (!comma || comma == line || !comma[1]) {
-      st = sp_error_set(err, SP_EPARSE, c->families, ln, 0, NULL, "expected 'kernel,family'");
-      break;
-    }
-    *comma = '\0';
-    size_t k = sp_dataset_kernel_index(ds, line), g = 0;
-    if (k == (size_t)-1) continue; /* a family list may cover more kernels than the data */
-    while (g < nf && strcmp(fam[g], comma + 1)) g++;
-    if (g == nf) {
-      if (nf == cap) {
-        cap = cap ? 2 * cap : 64;
-        char **nfam = realloc(fam, cap * sizeof *nfam);
-        if (!nfam) {
-          st = sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-          break;
-        }
-        fam = nfam;
-      }
-      if (!(fam[nf++] = strdup(comma + 1)))
-        st = sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
-    }
-    c->groups[k] = (unsigned)g;
+/* --families FILE: kernel,family rows; every kernel of the data needs one.
+ * Lines are bounded as the CSV reader bounds a field, and their number far
+ * beyond any suite's. */
+#define MAX_FAMILY_LINE ((size_t)2 << 20)
+#define MAX_FAMILY_LINES 10000000L
+
+typedef struct families {
+  eval_cli *c;
+  const sp_dataset *ds;
+  char **fam;
+  size_t nf, cap;
+} families;
+
+static int family_index(families *f, const char *name, size_t *g, sp_error *err) {
+  for (*g = 0; *g < f->nf; ++*g)
+    if (!strcmp(f->fam[*g], name)) return SP_OK;
+  if (f->nf == f->cap) {
+    size_t cap = f->cap ? 2 * f->cap : 64;
+    char **nfam = realloc(f->fam, cap * sizeof *nfam);
+    if (!nfam) return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+    f->fam = nfam;
+    f->cap = cap;
   }
-  fclose(fp);
+  if (!(f->fam[f->nf] = strdup(name)))
+    return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  f->nf++;
+  return SP_OK;
+}
+
+static int family_line(void *user, char *line, long ln, sp_error *err) {
+  families *f = user;
+  char *comma = strchr(line, ',');
+  if (ln == 1 && !strcmp(line, "kernel,family")) return SP_OK;
+  if (!comma || comma == line || !comma[1])
+    return sp_error_set(err, SP_EPARSE, f->c->families, ln, 0, NULL, "expected 'kernel,family'");
+  *comma = '\0';
+  size_t k = sp_dataset_kernel_index(f->ds, line), g;
+  if (k == (size_t)-1) return SP_OK; /* a family list may cover more kernels than the data */
+  int st = family_index(f, comma + 1, &g, err);
+  if (!st) f->c->groups[k] = (unsigned)g;
+  return st;
+}
+
+static int read_families(eval_cli *c, const sp_dataset *ds, sp_error *err) {
+  size_t nk = sp_dataset_kernel_count(ds);
+  families f = {c, ds, NULL, 0, 0};
+  c->groups = malloc((nk + 1) * sizeof *c->groups);
+  int st = c->groups ? SP_OK : sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
+  for (size_t k = 0; k < nk && !st; k++) c->groups[k] = (unsigned)-1;
+  if (!st)
+    st = cli_read_lines(c->families, MAX_FAMILY_LINE, MAX_FAMILY_LINES, family_line, &f, err);
   for (size_t k = 0; k < nk && !st; k++)
     if (c->groups[k] == (unsigned)-1)
       st = sp_error_set(err, SP_ENOTFOUND, c->families, 0, 0, "kernel",
                         "kernel '%s' of the data has no family in this file",
                         sp_dataset_kernel_name(ds, k));
-  for (size_t g = 0; g < nf; g++) free(fam[g]);
-  free(fam);
+  for (size_t g = 0; g < f.nf; g++) free(f.fam[g]);
+  free(f.fam);
   c->p.groups = c->groups;
   return st;
 }

@@ -10,12 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 /* Room for an axis's values and the kernels named on the command line. */
 #define MAX_AXIS 4096
 #define MAX_KERNELS 100000
+/* A sweep plan's lines (a line of MAX_AXIS values fits many times over),
+ * and how many: far beyond any plan, and an end for endless input. */
+#define MAX_PLAN_LINE ((size_t)1 << 20)
+#define MAX_PLAN_LINES 1000000L
 
 typedef struct plan_cli {
   const char *cmd; /* "plan " or "complete ", for messages */
@@ -149,8 +154,9 @@ static char *trim(char *s) {
 
 /* One KEY=VALUE line of a sweep plan; keys other than the grid's are the
  * sweep's business. */
-static int grid_line(plan_cli *c, char *line, long ln, sp_error *err) {
-  line[strcspn(line, "#\r\n")] = '\0';
+static int grid_line(void *user, char *line, long ln, sp_error *err) {
+  plan_cli *c = user;
+  line[strcspn(line, "#")] = '\0';
   char *s = trim(line), *eq = strchr(s, '=');
   if (!*s) return SP_OK;
   if (!eq) return sp_error_set(err, SP_EPARSE, c->grid_file, ln, 0, NULL, "expected KEY=VALUE");
@@ -165,14 +171,7 @@ static int grid_line(plan_cli *c, char *line, long ln, sp_error *err) {
 }
 
 static int read_grid(plan_cli *c, sp_error *err) {
-  FILE *fp = fopen(c->grid_file, "r");
-  if (!fp)
-    return sp_error_set(err, SP_EIO, c->grid_file, 0, 0, NULL, "cannot open: %s", strerror(errno));
-  char line[8192];
-  long ln = 0;
-  int st = SP_OK;
-  while (!st && fgets(line, sizeof line, fp)) st = grid_line(c, line, ++ln, err);
-  fclose(fp);
+  int st = cli_read_lines(c->grid_file, MAX_PLAN_LINE, MAX_PLAN_LINES, grid_line, c, err);
   for (int a = 0; a < 3 && !st; a++)
     if (!c->p.naxis[a] && !c->axis_spec[a])
       st = sp_error_set(err, SP_EPARSE, c->grid_file, 0, 0, axis_key[a], "the plan has no '%s' key",
@@ -341,17 +340,23 @@ static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
   return !rc && c->out ? cli_check_output(c->out, SP_OUTPUT_COMPLETED) : rc;
 }
 
+/* Counts the lines that are not blank, up to two (a header and a row). */
+static int count_line(void *user, char *line, long ln, sp_error *err) {
+  int *rows = user;
+  (void)ln, (void)err;
+  *rows += line[strspn(line, " \t")] != '\0';
+  return *rows == 2 ? -1 : SP_OK;
+}
+
 /* A runs file with no data row yet (missing, empty or a header alone) is
- * a campaign that has measured nothing. */
+ * a campaign that has measured nothing; one that cannot be read as text is
+ * left to the CSV reader, which says why. */
 static int nothing_measured(const char *path) {
-  FILE *fp = fopen(path, "r");
-  if (!fp) return errno == ENOENT;
-  char line[4096];
+  if (access(path, F_OK) && errno == ENOENT) return 1;
   int rows = 0;
-  while (rows < 2 && fgets(line, sizeof line, fp))
-    if (line[strspn(line, " \t\r\n")]) rows++;
-  fclose(fp);
-  return rows < 2;
+  sp_error ignore;
+  int st = cli_read_lines(path, MAX_PLAN_LINE, MAX_PLAN_LINES, count_line, &rows, &ignore);
+  return !st && rows < 2;
 }
 
 static int load_runs(const plan_cli *c, sp_dataset **ds, sp_error *err) {

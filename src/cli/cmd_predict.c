@@ -27,19 +27,46 @@ typedef struct targets {
 } targets;
 
 /* The application of a profile at each target: sums over its kernels
- * weighted by their launch counts (time, and energy = time x power). */
+ * weighted by their launch counts (time, and energy = time x power), and
+ * the time interval's ends summed likewise (docs/profile.md). */
 typedef struct app_sum {
-  double base_time, time, base_energy, energy;
+  double base_time, time, time_lo, time_hi, base_energy, energy;
 } app_sum;
+
+/* What one kernel's rows need besides its values at the targets. */
+typedef struct kernel_pred {
+  size_t k; /* in the dataset */
+  const char *name;
+  double base_time, base_power;
+  sp_predict_info info;
+  int in_training;
+} kernel_pred;
+
+/* A kernel's values at one target: the predictions and their intervals. */
+enum { V_TIME, V_TIME_LO, V_TIME_HI, V_POWER, V_POWER_LO, V_POWER_HI, NVAL };
+
+/* Every prediction of the command, made before the first byte is printed,
+ * so that a kernel that cannot be predicted leaves no partial output. */
+typedef struct predictions {
+  size_t nk, nt;
+  kernel_pred *kern;
+  double *v;    /* nk x nt x NVAL */
+  app_sum *app; /* per target, with weights */
+} predictions;
 
 typedef struct printer {
   const predict_opts *o;
   const sp_model *m;
   size_t count;
-  const double *weights; /* per dataset kernel, or NULL */
-  app_sum *app;          /* per target */
-  size_t in_training;    /* rows of kernels the model was trained on */
+  size_t in_training; /* rows of kernels the model was trained on */
+  size_t name_width;  /* the table's kernel column, in characters */
 } printer;
+
+/* The table's kernel column: as wide as the longest name shown (34
+ * characters at least), but no wider than 64; a longer name is shortened
+ * in the middle (CSV and JSON give it whole). */
+#define NAME_COLUMN_MIN 34
+#define NAME_COLUMN_MAX 64
 
 /* Signed, as export and the evaluation's records: positive when the
  * prediction is above the measurement. */
@@ -86,8 +113,9 @@ static void print_begin(printer *p) {
       printf("note: this model was trained on SYNTHETIC data (%s), not on measurements\n",
              *sp_model_source(m) ? sp_model_source(m) : "no source recorded");
     if (!sp_model_has_power(m)) puts("this model has no power model: power is not predicted");
-    printf("%-34s %-15s %11s %11s %23s %11s %7s %9s %9s %7s\n", "kernel", "target", "base_ms",
-           "pred_ms", "90% interval ms", "meas_ms", "err%", "pred_W", "meas_W", "err%");
+    printf("%-*s %-15s %11s %11s %23s %11s %7s %9s %9s %7s\n", (int)p->name_width, "kernel",
+           "target", "base_ms", "pred_ms", "90% interval ms", "meas_ms", "err%", "pred_W", "meas_W",
+           "err%");
   }
 }
 
@@ -128,7 +156,8 @@ static void print_row(printer *p, const row *r) {
     fprintf(o, ",\"outside_training\":%s,\"in_training\":%s,\"clamped_counters\":%zu}",
             r->outside ? "true" : "false", r->in_training ? "true" : "false", r->clamped);
   } else {
-    fprintf(o, "%-34s %-15s ", r->kernel, target);
+    cli_put_cell(o, r->kernel, p->name_width);
+    fprintf(o, " %-15s ", target);
     put_num(o, r->base_time, "%11.4g ", "          - ");
     put_num(o, r->time, "%11.4g ", "          - ");
     if (isnan(r->time_lo))
@@ -147,12 +176,11 @@ static void print_row(printer *p, const row *r) {
   p->in_training += r->in_training != 0;
 }
 
-/* One row per target for the whole application: its time, and its average
- * power (energy / time; energy itself is time x power). */
-static void print_application(printer *p, const targets *t) {
-  for (size_t i = 0; p->weights && i < t->n; i++) {
-    const app_sum *a = &p->app[i];
-    /* No interval: the kernels' errors are not independent. */
+/* One row per target for the whole application: its time with an interval,
+ * and its average power (energy / time; energy itself is time x power). */
+static void print_application(printer *p, const predictions *pd, const targets *t) {
+  for (size_t i = 0; pd->app && i < t->n; i++) {
+    const app_sum *a = &pd->app[i];
     row r = {"(application)",
              t->cfg[i],
              a->base_time,
@@ -161,8 +189,8 @@ static void print_application(printer *p, const targets *t) {
              a->base_energy / a->base_time,
              a->energy / a->time,
              NAN,
-             NAN,
-             NAN,
+             a->time_lo,
+             a->time_hi,
              NAN,
              NAN,
              NAN,
@@ -190,17 +218,16 @@ static double measured(const sp_dataset *ds, size_t k, const sp_config *c, sp_qu
 }
 
 static void warn_clamped(const sp_model *m, const char *kernel, const sp_predict_info *info) {
-  if (info->novelty > 1)
+  if (info->novelty > 1) {
+    fputs("scalepredict: note: kernel '", stderr);
+    cli_put_text(stderr, kernel);
     fprintf(stderr,
-            "scalepredict: note: kernel '%s' is unlike every training kernel (novelty "
-            "%.2f > 1): trust its prediction less than the accuracy tables say\n",
-            kernel, info->novelty);
-  if (!info->clamped) return;
-  fprintf(stderr,
-          "scalepredict: note: kernel '%s': %zu counter value%s outside the training "
-          "range (first: %s) clamped to it\n",
-          kernel, info->clamped, info->clamped == 1 ? "" : "s",
-          sp_model_counter_name(m, info->first_clamped));
+            "' is unlike every training kernel (novelty %.2f > 1): trust its prediction less "
+            "than the accuracy tables say\n",
+            info->novelty);
+  }
+  if (info->clamped)
+    cli_note_clamped(kernel, info->clamped, sp_model_counter_name(m, info->first_clamped));
 }
 
 /* The configurations --use-measured names (all: the model's grid). */
@@ -211,58 +238,188 @@ typedef struct measured_set {
   double *time, *power;
 } measured_set;
 
-static int predict_kernel(printer *p, const sp_dataset *ds, size_t k, const targets *t,
-                          const measured_set *ms, double *scratch_t, double *scratch_p,
-                          sp_error *err) {
-  const sp_model *m = p->m;
-  double *counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
-  if (!counters) return SP_ENOMEM;
-  sp_observation obs;
-  sp_predict_info info;
-  int st = sp_model_observe(m, ds, k, counters, &obs, err);
-  if (!st && ms->n)
-    sp_model_observe_more(m, ds, k, ms->cfg, ms->n, ms->got, ms->time, ms->power, &obs);
-  obs.floor_w = p->o->floor_w;
+/* Where the scratch for one kernel lives while it is predicted. */
+typedef struct predictor {
+  const sp_model *m;
+  const sp_dataset *ds;
+  const predict_opts *o;
+  const targets *t;
+  const measured_set *ms;
+  const double *weights; /* per dataset kernel, or NULL */
+  double *counters, *st_time, *st_power;
+  predictions *pd;
+} predictor;
+
+/* A prediction that is not a positive finite number: named by kernel,
+ * quantity and the first configuration of the model's grid where it
+ * failed (a method fills its output before it is checked). */
+static int numeric_failure(const predictor *pr, sp_quantity q, const char *kernel, const double *v,
+                           sp_error *err) {
+  size_t n = sp_model_config_count(pr->m, q), i = 0;
+  while (i < n && isfinite(v[i]) && v[i] > 0) i++;
+  char cfg[64] = "a configuration of the model's grid";
+  if (i < n) {
+    sp_config c = sp_model_config_at(pr->m, q, i);
+    sp_config_format(&c, cfg, sizeof cfg);
+  }
+  return sp_error_set(err, SP_ENUMERIC, pr->o->runs, 0, 0, "kernel",
+                      "kernel '%s': its predicted %s at %s is not a positive finite number "
+                      "(numerical failure: the model's scaling values or the kernel's base "
+                      "measurements are extreme)",
+                      kernel, q == SP_TIME ? "time" : "power", cfg);
+}
+
+/* Predicts q over the model's grid with intervals into scratch (values,
+ * then lows, then highs); SP_ENOPOWER when the kernel has no power. */
+static int predict_grid(const predictor *pr, sp_quantity q, const sp_observation *obs,
+                        double *scratch, sp_predict_info *info, sp_error *err) {
+  const size_t g = sp_model_config_count(pr->m, q);
+  if (q == SP_POWER && (!sp_model_has_power(pr->m) || isnan(obs->base_power_w))) return SP_ENOPOWER;
+  int st = sp_model_predict_interval(pr->m, q, obs, scratch, scratch + g, scratch + 2 * g, info);
+  if (st == SP_ENUMERIC) return numeric_failure(pr, q, obs->kernel, scratch, err);
+  if (st && q == SP_TIME && !err->status)
+    sp_error_set(err, st, pr->o->runs, 0, 0, "kernel", "kernel '%s' cannot be predicted: %s",
+                 obs->kernel, sp_strerror(st));
+  return st;
+}
+
+/* The values at each target of kernel k, into row i of the predictions. */
+static void keep_values(predictor *pr, size_t i, int power) {
+  const sp_model *m = pr->m;
   const size_t gt = sp_model_config_count(m, SP_TIME), gp = sp_model_config_count(m, SP_POWER);
-  if (!st)
-    st = sp_model_predict_interval(m, SP_TIME, &obs, scratch_t, scratch_t + gt, scratch_t + 2 * gt,
-                                   &info);
-  int power = !st && sp_model_has_power(m) && !isnan(obs.base_power_w) &&
-              sp_model_predict_interval(m, SP_POWER, &obs, scratch_p, scratch_p + gp,
-                                        scratch_p + 2 * gp, NULL) == SP_OK;
-  if (!st) warn_clamped(m, obs.kernel, &info);
-  for (size_t i = 0; i < t->n && !st; i++) {
-    size_t ti = sp_model_config_index(m, SP_TIME, &t->cfg[i]);
-    size_t pi = power ? sp_model_config_index(m, SP_POWER, &t->cfg[i]) : (size_t)-1;
-    int hp = pi != (size_t)-1;
-    row r = {obs.kernel,
-             t->cfg[i],
-             obs.base_time_ms,
-             scratch_t[ti],
-             measured(ds, k, &t->cfg[i], SP_TIME),
-             obs.base_power_w,
-             hp ? scratch_p[pi] : NAN,
-             measured(ds, k, &t->cfg[i], SP_POWER),
-             scratch_t[gt + ti],
-             scratch_t[2 * gt + ti],
-             hp ? scratch_p[gp + pi] : NAN,
-             hp ? scratch_p[2 * gp + pi] : NAN,
-             info.novelty,
-             info.outside,
-             sp_model_trained_on(m, obs.kernel),
-             info.clamped};
-    print_row(p, &r);
-    if (p->weights) {
-      double w = p->weights[k];
-      p->app[i].base_time += w * r.base_time;
-      p->app[i].time += w * r.time;
-      p->app[i].base_energy += w * r.base_time * r.base_power;
-      p->app[i].energy += w * r.time * r.power;
+  for (size_t j = 0; j < pr->t->n; j++) {
+    double *v = pr->pd->v + (i * pr->t->n + j) * NVAL;
+    size_t ti = sp_model_config_index(m, SP_TIME, &pr->t->cfg[j]);
+    size_t pi = power ? sp_model_config_index(m, SP_POWER, &pr->t->cfg[j]) : (size_t)-1;
+    v[V_TIME] = pr->st_time[ti];
+    v[V_TIME_LO] = pr->st_time[gt + ti];
+    v[V_TIME_HI] = pr->st_time[2 * gt + ti];
+    v[V_POWER] = pi != (size_t)-1 ? pr->st_power[pi] : NAN;
+    v[V_POWER_LO] = pi != (size_t)-1 ? pr->st_power[gp + pi] : NAN;
+    v[V_POWER_HI] = pi != (size_t)-1 ? pr->st_power[2 * gp + pi] : NAN;
+  }
+}
+
+/* Adds row i's kernel, times its launch count, to the application (a kernel
+ * the workload does not launch adds nothing); the sums must stay finite. */
+static int add_application(predictor *pr, size_t i, sp_error *err) {
+  const kernel_pred *kp = &pr->pd->kern[i];
+  double w = pr->weights[kp->k];
+  if (!(w > 0)) return SP_OK;
+  for (size_t j = 0; j < pr->t->n; j++) {
+    const double *v = pr->pd->v + (i * pr->t->n + j) * NVAL;
+    app_sum *a = &pr->pd->app[j];
+    a->base_time += w * kp->base_time;
+    a->time += w * v[V_TIME];
+    a->time_lo += w * v[V_TIME_LO];
+    a->time_hi += w * v[V_TIME_HI];
+    a->base_energy += w * kp->base_time * kp->base_power;
+    a->energy += w * v[V_TIME] * v[V_POWER];
+    if (isinf(a->time) || isinf(a->energy)) {
+      char cfg[64];
+      sp_config_format(&pr->t->cfg[j], cfg, sizeof cfg);
+      return sp_error_set(err, SP_ENUMERIC, pr->o->runs, 0, 0, "kernel",
+                          "the application's time or energy at %s overflows with kernel '%s' "
+                          "(numerical failure)",
+                          cfg, kp->name);
     }
   }
+  return SP_OK;
+}
+
+/* Predicts dataset kernel k at every target into row i. */
+static int predict_kernel(predictor *pr, size_t i, size_t k, sp_error *err) {
+  const sp_model *m = pr->m;
+  const measured_set *ms = pr->ms;
+  sp_observation obs;
+  kernel_pred *kp = &pr->pd->kern[i];
+  int st = sp_model_observe(m, pr->ds, k, pr->counters, &obs, err);
+  if (st) return st;
+  if (ms->n)
+    sp_model_observe_more(m, pr->ds, k, ms->cfg, ms->n, ms->got, ms->time, ms->power, &obs);
+  obs.floor_w = pr->o->floor_w;
+  st = predict_grid(pr, SP_TIME, &obs, pr->st_time, &kp->info, err);
+  int pst = st ? st : predict_grid(pr, SP_POWER, &obs, pr->st_power, NULL, err);
+  if (st || pst == SP_ENUMERIC) return st ? st : pst;
+  *kp = (kernel_pred){k,
+                      obs.kernel,
+                      obs.base_time_ms,
+                      obs.base_power_w,
+                      kp->info,
+                      sp_model_trained_on(m, obs.kernel)};
+  keep_values(pr, i, pst == SP_OK);
+  return pr->weights ? add_application(pr, i, err) : SP_OK;
+}
+
+/* Every kernel from k0 to k1 at every target, before anything is printed. */
+static int predict_all(predictor *pr, size_t k0, size_t k1, sp_error *err) {
+  predictions *pd = pr->pd;
+  const sp_model *m = pr->m;
+  pd->nk = k1 - k0;
+  pd->nt = pr->t->n;
+  pd->kern = calloc(pd->nk + 1, sizeof *pd->kern);
+  pd->v = malloc((pd->nk * pd->nt * NVAL + 1) * sizeof *pd->v);
+  pd->app = pr->weights ? calloc(pd->nt + 1, sizeof *pd->app) : NULL;
+  pr->counters = malloc((sp_model_counter_count(m) + 1) * sizeof(double));
+  pr->st_time = malloc((3 * sp_model_config_count(m, SP_TIME) + 1) * sizeof(double));
+  pr->st_power = malloc((3 * sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
+  if (!pd->kern || !pd->v || (pr->weights && !pd->app) || !pr->counters || !pr->st_time ||
+      !pr->st_power)
+    return err->status = SP_ENOMEM;
+  int st = SP_OK;
+  for (size_t k = k0; k < k1 && !st; k++) st = predict_kernel(pr, k - k0, k, err);
   if (st && !err->status) err->status = st;
-  free(counters);
   return st;
+}
+
+static void predictor_free(predictor *pr) {
+  free(pr->counters);
+  free(pr->st_time);
+  free(pr->st_power);
+  free(pr->pd->kern);
+  free(pr->pd->v);
+  free(pr->pd->app);
+}
+
+/* Prints what predict_all made: the kernels' rows, then the application's. */
+static void print_all(printer *p, const predictor *pr) {
+  const predictions *pd = pr->pd;
+  /* The notes come once every prediction has succeeded: a failure is one
+   * line on standard error. */
+  for (size_t i = 0; i < pd->nk; i++) warn_clamped(pr->m, pd->kern[i].name, &pd->kern[i].info);
+  size_t longest = pd->app ? strlen("(application)") : 0;
+  for (size_t i = 0; i < pd->nk; i++) {
+    size_t w = cli_text_width(pd->kern[i].name);
+    if (w > longest) longest = w;
+  }
+  p->name_width = cli_column_width(longest, NAME_COLUMN_MIN, NAME_COLUMN_MAX);
+  print_begin(p);
+  for (size_t i = 0; i < pd->nk; i++) {
+    const kernel_pred *kp = &pd->kern[i];
+    for (size_t j = 0; j < pd->nt; j++) {
+      const double *v = pd->v + (i * pd->nt + j) * NVAL;
+      const sp_config *c = &pr->t->cfg[j];
+      row r = {kp->name,
+               *c,
+               kp->base_time,
+               v[V_TIME],
+               measured(pr->ds, kp->k, c, SP_TIME),
+               kp->base_power,
+               v[V_POWER],
+               measured(pr->ds, kp->k, c, SP_POWER),
+               v[V_TIME_LO],
+               v[V_TIME_HI],
+               v[V_POWER_LO],
+               v[V_POWER_HI],
+               kp->info.novelty,
+               kp->info.outside,
+               kp->in_training,
+               kp->info.clamped};
+      print_row(p, &r);
+    }
+  }
+  print_application(p, pd, pr->t);
+  print_end(p);
 }
 
 /* A malformed configuration is a command-line error (exit 1), not a data
@@ -356,7 +513,6 @@ int cli_predict_run(const predict_opts *o) {
   sp_model *m = NULL;
   sp_dataset *ds = NULL;
   targets t = {0, NULL};
-  double *st_time = NULL, *st_power = NULL;
   measured_set ms = {0};
   char dir[4096];
   int st = cli_find_model(o->model_dir, dir, sizeof dir, &err);
@@ -381,24 +537,15 @@ int cli_predict_run(const predict_opts *o) {
     st = weights ? sp_workload_load(o->weights, ds, weights, &err) : (err.status = SP_ENOMEM);
   }
   if (!st) st = observe_all(m, ds, k0, k1, &err);
-  if (!st) {
-    st_time = malloc((3 * sp_model_config_count(m, SP_TIME) + 1) * sizeof(double));
-    st_power = malloc((3 * sp_model_config_count(m, SP_POWER) + 1) * sizeof(double));
-    if (!st_time || !st_power) st = err.status = SP_ENOMEM;
-  }
-  printer p = {o, m, 0, weights, calloc(t.n + 1, sizeof(app_sum)), 0};
-  if (!st && !p.app) st = err.status = SP_ENOMEM;
-  if (!st) print_begin(&p);
-  for (size_t k = k0; k < k1 && !st; k++)
-    st = predict_kernel(&p, ds, k, &t, &ms, st_time, st_power, &err);
-  if (!st) print_application(&p, &t);
-  if (!st) print_end(&p);
-  free(p.app);
+  predictions pd = {0};
+  predictor pr = {m, ds, o, &t, &ms, weights, NULL, NULL, NULL, &pd};
+  if (!st) st = predict_all(&pr, k0, k1, &err);
+  printer p = {o, m, 0, 0, NAME_COLUMN_MIN};
+  if (!st) print_all(&p, &pr);
+  predictor_free(&pr);
   free(weights);
   if (st && !err.status) err.status = st;
   int rc = st ? cli_fail(&err) : EXIT_OK;
-  free(st_time);
-  free(st_power);
   free(t.cfg);
   measured_free(&ms);
   sp_dataset_free(ds);
@@ -431,13 +578,18 @@ static void usage(void) {
       "kernels' own spacing.  Above 1, or with a clamped counter, the kernel is\n"
       "outside the training data (outside_training; noted in the table and on\n"
       "standard error): trust its prediction less (docs/method.md).\n"
+      "The table shows a kernel name with control characters escaped (\\n) and,\n"
+      "beyond 64 characters, shortened in the middle ('...'); CSV and JSON give\n"
+      "every name exactly.\n"
       "\n"
       "  --model DIR       saved model (from 'scalepredict train')\n"
       "  --profile DIR     what 'scalepredict profile' wrote: its runs.csv and\n"
       "                    counters.csv, and after the kernels one row per target\n"
       "                    for the whole application, '(application)': the sum of\n"
-      "                    its kernels' times weighted by launches.csv's counts, and\n"
-      "                    its average power (energy / time) where power is known\n"
+      "                    its kernels' times weighted by launches.csv's counts, its\n"
+      "                    90% interval (the kernels' interval ends summed alike:\n"
+      "                    docs/profile.md), and its average power (energy / time)\n"
+      "                    where power is known\n"
       "  --runs FILE       the new kernels' runs.csv\n"
       "  --counters FILE   the new kernels' counters.csv\n"
       "  --base CFG        checked against the model's base configuration\n"

@@ -23,8 +23,8 @@ int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
 
 void cli_note_clamped(const char *kernel, size_t clamped, const char *first) {
   if (!clamped) return;
-  fprintf(stderr,
-          "scalepredict: note: kernel '%s': %zu counter value%s outside the training "
-          "range (first: %s) clamped to it\n",
-          kernel, clamped, clamped == 1 ? "" : "s", first ? first : "?");
+  fputs("scalepredict: note: kernel '", stderr);
+  cli_put_text(stderr, kernel);
+  fprintf(stderr, "': %zu counter value%s outside the training range (first: %s) clamped to it\n",
+          clamped, clamped == 1 ? "" : "s", first ? first : "?");
 }

@@ -19,6 +19,7 @@ typedef struct reader {
   long line;       /* line currently being fed to libcsv */
   long row_line;   /* line of the current row's first field */
   long field_line; /* line on which the field being read began */
+  long last_row;   /* line on which the last row ended */
   char **fields;
   size_t *caps; /* allocated size of each fields[i] */
   size_t nfields;
@@ -103,6 +104,7 @@ static void on_row(int term, void *user) {
   r->status = r->fn(r->user, &row, r->err);
   r->nfields = 0;
   r->field_line = r->line + 1; /* the row ended with this line */
+  r->last_row = r->line;
 }
 
 /* libcsv in strict mode fails on the quoting that RFC 4180 does not allow;
@@ -130,6 +132,12 @@ static int feed(reader *r, struct csv_parser *p, const char *buf, size_t n) {
     if (!r->status && p->entry_pos > SP_CSV_MAX_FIELD_BYTES)
       r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line, (long)r->nfields + 1, NULL,
                            "field exceeds the %zu-byte limit", SP_CSV_MAX_FIELD_BYTES);
+    /* Blank lines are skipped: without a limit, endless ones (yes '' |)
+     * would be read forever in constant memory. */
+    if (!r->status && r->line - r->last_row > SP_CSV_MAX_BLANK_LINES)
+      r->status = sp__fail(r->err, SP_EPARSE, r->path, r->line, 0, NULL,
+                           "more than %ld lines without a row (blank lines: not a CSV file?)",
+                           SP_CSV_MAX_BLANK_LINES);
     buf += take;
     n -= take;
     if (nl) r->line++;

@@ -2,7 +2,8 @@
 /* csvread.h: streaming CSV rows with line numbers, on top of libcsv.
  * Tolerates a UTF-8 byte-order mark, CRLF line ends and quoted fields; skips
  * blank lines.  Memory is bounded by the longest row, which is itself
- * bounded by SP_CSV_MAX_FIELD_BYTES and SP_CSV_MAX_FIELDS.  Internal. */
+ * bounded by SP_CSV_MAX_FIELD_BYTES and SP_CSV_MAX_FIELDS; endless input
+ * without rows (blank lines) by SP_CSV_MAX_BLANK_LINES.  Internal. */
 #ifndef SP_CSVREAD_H
 #define SP_CSVREAD_H
 
@@ -13,6 +14,9 @@
 /* Limits that keep hostile inputs from exhausting memory. */
 #define SP_CSV_MAX_FIELD_BYTES ((size_t)1 << 20)
 #define SP_CSV_MAX_FIELDS ((size_t)100000)
+/* Lines without a row between two rows: blank lines, or the lines of one
+ * quoted field (which the field limit ends far sooner). */
+#define SP_CSV_MAX_BLANK_LINES 1000000L
 
 typedef struct sp_csv_row {
   long line; /* 1-based line on which the row starts */

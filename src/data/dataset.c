@@ -2,13 +2,13 @@
 /* dataset.c: loading and validating runs.csv and counters.csv. */
 #include "dataset.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "csvhead.h"
 #include "csvread.h"
 #include "util/status.h"
@@ -191,9 +191,10 @@ static int read_key(load_ctx *c, const sp_csv_row *row, size_t *kernel, sp_confi
   int *dst[3] = {&cfg->cu, &cfg->engine_mhz, &cfg->memory_mhz};
   for (int a = 0; a < 3; a++) {
     long col = c->col[COL_CU + a];
-    if (sp__parse_int(row->fields[col], dst[a]) || *dst[a] <= 0)
-      return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, col_names[COL_CU + a],
-                      "'%s' is not a positive integer", row->fields[col]);
+    sp_field_at at = {c->path, row->line, col + 1, col_names[COL_CU + a]};
+    int st =
+        sp__read_bounded_int(row->fields[col], a ? SP_BOUND_CLOCK : SP_BOUND_CU, &at, dst[a], err);
+    if (st) return st;
   }
   if (intern) {
     if (intern_kernel(c->ds, name, kernel))
@@ -209,20 +210,14 @@ static int read_key(load_ctx *c, const sp_csv_row *row, size_t *kernel, sp_confi
   return SP_OK;
 }
 
-static int read_positive(const load_ctx *c, const sp_csv_row *row, int col_id, double *out,
-                         sp_error *err) {
+/* A time or a power: positive and inside its bounds (bounds.h), which also
+ * keeps out subnormal values, whose ratios to other measurements overflow. */
+static int read_measure(const load_ctx *c, const sp_csv_row *row, int col_id, double *out,
+                        sp_error *err) {
   long col = c->col[col_id];
-  if (sp__parse_double(row->fields[col], out) || !(*out > 0))
-    return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, col_names[col_id],
-                    "'%s' is not a positive finite number", row->fields[col]);
-  /* A subnormal value has lost precision, and its ratios to other
-   * measurements overflow: every command refuses it here, alike. */
-  if (!isnormal(*out))
-    return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, col_names[col_id],
-                    "'%s' is too small to be a measurement (below %g, the smallest "
-                    "normal double); check its unit",
-                    row->fields[col], DBL_MIN);
-  return SP_OK;
+  sp_field_at at = {c->path, row->line, col + 1, col_names[col_id]};
+  return sp__read_bounded(row->fields[col],
+                          col_id == COL_TIME ? SP_BOUND_TIME_MS : SP_BOUND_POWER_W, &at, out, err);
 }
 
 /* ---- runs.csv ------------------------------------------------------------ */
@@ -243,9 +238,9 @@ static int on_run_row(void *user, const sp_csv_row *row, sp_error *err) {
   int st = check_width(c, row, err);
   sp_run r = {.line = row->line, .power_w = NAN};
   if (!st) st = read_key(c, row, &r.kernel, &r.cfg, 1, err);
-  if (!st) st = read_positive(c, row, COL_TIME, &r.time_ms, err);
+  if (!st) st = read_measure(c, row, COL_TIME, &r.time_ms, err);
   if (!st && c->col[COL_POWER] >= 0 && row->fields[c->col[COL_POWER]][0])
-    st = read_positive(c, row, COL_POWER, &r.power_w, err);
+    st = read_measure(c, row, COL_POWER, &r.power_w, err);
   if (!st) st = read_source(c, row, &r.completed, err);
   if (st) return st;
   size_t dup = sp__dataset_find_run(ds, r.kernel, &r.cfg);
@@ -371,9 +366,11 @@ static int on_counter_row(void *user, const sp_csv_row *row, sp_error *err) {
      * rejected only where a model needs it (at its base configuration). */
     if (!row->fields[i][0])
       ds->counter_values[r.offset + at] = NAN;
-    else if (sp__parse_double(row->fields[i], &ds->counter_values[r.offset + at]))
-      return sp__fail(err, SP_EPARSE, c->path, row->line, (long)i + 1, ds->counter_names[at],
-                      "'%s' is not a finite number", row->fields[i]);
+    else if ((st = sp__read_bounded(
+                  row->fields[i], SP_BOUND_COUNTER,
+                  &(sp_field_at){c->path, row->line, (long)i + 1, ds->counter_names[at]},
+                  &ds->counter_values[r.offset + at], err)))
+      return st;
     at++;
   }
   ds->nvalues += ds->ncounters;

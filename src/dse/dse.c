@@ -365,10 +365,11 @@ static int predict_kernel(run *u, size_t w, sp_dse_kernel *out) {
     return sp__fail(u->err, SP_ENOPOWER, sp_dataset_runs_path(u->ds), 0, 0, "power_w",
                     "kernel '%s' has no power at the base configuration; energy needs it",
                     obs.kernel);
-  st = sp__space_predict(&u->space, &obs, u->t, u->pw, &info);
-  if (st)
-    return sp__fail(u->err, st, sp_dataset_runs_path(u->ds), 0, 0, "kernel",
-                    "kernel '%s' cannot be predicted: %s", obs.kernel, sp_strerror(st));
+  st = sp__space_predict(&u->space, &obs, u->t, u->pw, &info, u->err);
+  if (st) {
+    snprintf(u->err->file, sizeof u->err->file, "%.500s", sp_dataset_runs_path(u->ds));
+    return st;
+  }
   out->name = strdup(obs.kernel);
   if (!out->name) return fail_nomem(u);
   out->weight = wk->weight;
@@ -399,6 +400,28 @@ static void accumulate(run *u, double w) {
   }
 }
 
+/* The workload's sums must stay finite: the bounds on what is read
+ * (data/bounds.h) keep them so for any prediction a model makes from
+ * measured scaling values; a model whose scaling values are extreme can
+ * still overflow, and then the kernel that tipped a sum over is named
+ * rather than leaving objectives and Pareto fronts without a configuration. */
+static int check_sums(run *u, const sp_dse_kernel *k) {
+  const sp_dse_result *r = u->r;
+  for (size_t i = 0; i < r->nconfigs; i++) {
+    if (isfinite(r->time_ms[i]) && isfinite(r->energy_mj[i]) &&
+        isfinite(r->energy_mj[i] * r->time_ms[i] * r->time_ms[i]))
+      continue;
+    char cfg[64];
+    sp_config_format(&r->configs[i], cfg, sizeof cfg);
+    return sp__fail(u->err, SP_ENUMERIC, sp_dataset_runs_path(u->ds), 0, 0, "kernel",
+                    "the workload's time, energy or energy-delay-squared product at %s "
+                    "overflows with kernel '%s' (weight %g; numerical failure: the model's "
+                    "scaling values are extreme)",
+                    cfg, k->name, k->weight);
+  }
+  return SP_OK;
+}
+
 static int run_kernels(run *u) {
   for (size_t w = 0; w < u->nwork; w++) {
     sp_dse_kernel *k = &u->r->kernels[w];
@@ -407,6 +430,7 @@ static int run_kernels(run *u) {
     if (st) return st;
     analyse_kernel(u, k);
     accumulate(u, k->weight);
+    if ((st = check_sums(u, k))) return st;
   }
   return SP_OK;
 }

@@ -72,18 +72,6 @@ static void exporter_free(exporter *x) {
   for (int i = 0; i < 4; i++) free(x->app[i]);
 }
 
-/* Every kernel must be predictable before anything is written. */
-static int check_kernels(exporter *x) {
-  size_t n = sp_dataset_kernel_count(x->ds);
-  if (!n) return sp__fail(x->err, SP_EPARSE, sp_dataset_runs_path(x->ds), 0, 0, NULL, "no kernels");
-  for (size_t k = 0; k < n; k++) {
-    sp_observation obs;
-    int st = sp_model_observe(x->m, x->ds, k, x->counters, &obs, x->err);
-    if (st) return st;
-  }
-  return SP_OK;
-}
-
 /* Signed percentage error, rounded to 0.0001 points: finer digits are
  * rounding noise of the scaling walk and would only make "0" look like
  * "-2.7e-14". */
@@ -95,11 +83,12 @@ static double pct(double pred, double meas) {
 static int fill_kernel(exporter *x, size_t k) {
   sp_observation obs;
   int st = sp_model_observe(x->m, x->ds, k, x->counters, &obs, x->err);
-  if (!st) st = sp__space_predict(&x->space, &obs, x->v[V_T], x->v[V_P], NULL);
-  if (st)
-    return sp__fail(x->err, st, sp_dataset_runs_path(x->ds), 0, 0, "kernel",
-                    "kernel '%s' cannot be predicted: %s", sp_dataset_kernel_name(x->ds, k),
-                    sp_strerror(st));
+  if (st) return st;
+  st = sp__space_predict(&x->space, &obs, x->v[V_T], x->v[V_P], NULL, x->err);
+  if (st) {
+    snprintf(x->err->file, sizeof x->err->file, "%.500s", sp_dataset_runs_path(x->ds));
+    return st;
+  }
   for (size_t i = 0; i < x->space.n; i++) x->v[V_E][i] = x->v[V_T][i] * x->v[V_P][i];
   if (!x->p->with_measured) return SP_OK;
   sp__space_measured(&x->space, x->ds, k, SP_TIME, x->v[V_MT]);
@@ -122,6 +111,42 @@ static void add_to_application(exporter *x, size_t k) {
     x->app[2][i] += w * (x->p->with_measured ? x->v[V_MT][i] : NAN);
     x->app[3][i] += w * (x->p->with_measured ? x->v[V_MT][i] * x->v[V_MP][i] : NAN);
   }
+}
+
+/* The application's sums stay finite for what the bounds on the inputs
+ * let through (data/bounds.h); a model whose scaling values are extreme
+ * can still overflow them, and kernel k is the one that did. */
+static int check_application(exporter *x, size_t k) {
+  for (size_t i = 0; i < x->space.n; i++) {
+    /* NaN is a sum without power (a profile records none), not a failure. */
+    if (!isinf(x->app[0][i]) && !isinf(x->app[1][i])) continue;
+    char cfg[64];
+    sp_config c = sp__space_config(&x->space, i);
+    sp_config_format(&c, cfg, sizeof cfg);
+    return sp__fail(x->err, SP_ENUMERIC, sp_dataset_runs_path(x->ds), 0, 0, "kernel",
+                    "the application's time or energy at %s overflows with kernel '%s' "
+                    "(numerical failure: the model's scaling values are extreme)",
+                    cfg, sp_dataset_kernel_name(x->ds, k));
+  }
+  return SP_OK;
+}
+
+/* Predicts every kernel, and sums the application, before anything is
+ * written: a kernel that cannot be predicted fails the export with no
+ * partial output, naming the kernel (and where the failure is numerical,
+ * the configuration). */
+static int predict_all(exporter *x) {
+  size_t n = sp_dataset_kernel_count(x->ds);
+  if (!n) return sp__fail(x->err, SP_EPARSE, sp_dataset_runs_path(x->ds), 0, 0, NULL, "no kernels");
+  for (size_t k = 0; k < n; k++) {
+    int st = fill_kernel(x, k);
+    if (!st && x->p->weights) {
+      add_to_application(x, k);
+      st = check_application(x, k);
+    }
+    if (st) return st;
+  }
+  return SP_OK;
 }
 
 /* The application's sums as a kernel's values: power = energy / time. */
@@ -195,7 +220,6 @@ static int write_all(exporter *x) {
       wide_row(x, name);
     else
       long_rows(x, name);
-    if (x->p->weights) add_to_application(x, k);
   }
   if (x->p->weights) {
     fill_application(x);
@@ -219,7 +243,7 @@ int sp_export_write(const sp_model *m, const sp_dataset *ds, const sp_export_par
   sp_c_numeric loc;
   if (sp__c_numeric_begin(&loc)) return sp__oom(err);
   st = exporter_init(&x, err);
-  if (!st) st = check_kernels(&x);
+  if (!st) st = predict_all(&x);
   if (!st) st = write_all(&x);
   exporter_free(&x);
   sp__c_numeric_end(&loc);

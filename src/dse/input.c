@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/bounds.h"
 #include "data/csvhead.h"
 #include "data/csvread.h"
 #include "util/status.h"
@@ -63,11 +64,12 @@ static int on_weight_row(void *user, const sp_csv_row *row, sp_error *err) {
   if (c->seen[k])
     return sp__fail(err, SP_EPARSE, c->path, row->line, c->col_kernel + 1, "kernel",
                     "kernel '%s' is listed twice", name);
+  /* A weight inside its bounds (data/bounds.h) keeps the workload's
+   * weighted sums, and its EDP and ED2P, finite. */
   double w;
-  const char *text = row->fields[c->col_weight];
-  if (sp__parse_double(text, &w) || !(w > 0))
-    return sp__fail(err, SP_EPARSE, c->path, row->line, c->col_weight + 1, "weight",
-                    "'%s' is not a positive finite number", text);
+  sp_field_at at = {c->path, row->line, c->col_weight + 1, "weight"};
+  int st = sp__read_bounded(row->fields[c->col_weight], SP_BOUND_WEIGHT, &at, &w, err);
+  if (st) return st;
   c->seen[k] = 1;
   if (weights_push(c, k, w))
     return sp__fail(err, SP_ENOMEM, c->path, row->line, 0, NULL, "out of memory");

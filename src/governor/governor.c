@@ -9,6 +9,9 @@
 
 #include "util/status.h"
 
+/* The largest switching latency (us) and energy (mJ) accepted. */
+#define MAX_SWITCH_COST 1e9
+
 /* ---- parameters and feasibility --------------------------------------------------- */
 
 void sp_governor_params_init(sp_governor_params *p) {
@@ -25,6 +28,12 @@ static int check_params(const sp_governor_params *p, sp_error *err) {
   for (int i = 0; i < 4; i++)
     if (!(v[i] >= 0) || !isfinite(v[i]))
       return sp__fail(err, SP_EINVAL, NULL, 0, 0, names[i], "must be a non-negative number");
+  /* A switch is paid per changed axis and invocation: a cost beyond any
+   * hardware's would overflow the replay's sums on a long trace. */
+  for (int i = 2; i < 4; i++)
+    if (v[i] > MAX_SWITCH_COST)
+      return sp__fail(err, SP_EINVAL, NULL, 0, 0, names[i], "must be at most %g (%s)",
+                      MAX_SWITCH_COST, i == 2 ? "1000 s" : "1 MJ");
   if (!(p->up_threshold > 0 && p->up_threshold <= 100))
     return sp__fail(err, SP_EINVAL, NULL, 0, 0, "up-threshold", "must be in (0, 100]");
   return SP_OK;

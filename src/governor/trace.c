@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/bounds.h"
 #include "data/csvhead.h"
 #include "data/csvread.h"
 #include "util/status.h"
@@ -83,29 +84,28 @@ static int add_entry(sp_governor_trace *t, long order, long line, size_t kernel)
 }
 
 static int parse_field(const trace_ctx *c, const sp_csv_row *row, long col, const char *name,
-                       double *out, sp_error *err) {
-  if (sp__parse_double(row->fields[col], out) || !(*out >= 0))
-    return sp__fail(err, SP_EPARSE, c->path, row->line, col + 1, name,
-                    "'%s' is not a non-negative finite number", row->fields[col]);
-  return SP_OK;
+                       sp_bound_kind kind, double *out, sp_error *err) {
+  sp_field_at at = {c->path, row->line, col + 1, name};
+  return sp__read_bounded(row->fields[col], kind, &at, out, err);
 }
 
-/* Base time, power and counters of a row that has them. */
+/* Base time, power and counters of a row that has them, each inside the
+ * bounds of its quantity (data/bounds.h). */
 static int read_base(const trace_ctx *c, const sp_csv_row *row, sp_gov_kernel *k, sp_error *err) {
   const sp_model *m = c->t->model;
   k->obs.base_power_w = NAN;
-  int st = parse_field(c, row, c->col_time, "base_time_ms", &k->obs.base_time_ms, err);
-  if (!st && !(k->obs.base_time_ms > 0))
-    st = sp__fail(err, SP_EPARSE, c->path, row->line, c->col_time + 1, "base_time_ms",
-                  "must be positive");
+  int st =
+      parse_field(c, row, c->col_time, "base_time_ms", SP_BOUND_TIME_MS, &k->obs.base_time_ms, err);
   if (!st && c->col_power >= 0 && *sp__csv_trim(row->fields[c->col_power]))
-    st = parse_field(c, row, c->col_power, "base_power_w", &k->obs.base_power_w, err);
+    st = parse_field(c, row, c->col_power, "base_power_w", SP_BOUND_POWER_W, &k->obs.base_power_w,
+                     err);
   for (size_t j = 0; j < sp_model_counter_count(m) && !st; j++) {
     if (c->col_counter[j] < 0)
       return sp__fail(err, SP_EPARSE, c->path, 1, 0, sp_model_counter_name(m, j),
                       "the trace gives base measurements but not this counter, which the "
                       "model needs");
-    st = parse_field(c, row, c->col_counter[j], sp_model_counter_name(m, j), &k->counters[j], err);
+    st = parse_field(c, row, c->col_counter[j], sp_model_counter_name(m, j), SP_BOUND_COUNTER,
+                     &k->counters[j], err);
   }
   k->have_base = !st;
   return st;
@@ -238,10 +238,12 @@ static int predict_kernel(sp_governor_trace *t, sp_gov_kernel *kn, const sp_data
   size_t dk = ds ? sp_dataset_kernel_index(ds, kn->name) : (size_t)-1;
   if (alloc_values(kn, t->space.n, dk != (size_t)-1)) return sp__oom(err);
   sp_predict_info info;
-  st = sp__space_predict(&t->space, &kn->obs, kn->t, kn->p, &info);
-  if (st)
-    return sp__fail(err, st, t->path, kn->line, 0, "kernel", "kernel '%s' cannot be predicted: %s",
-                    kn->name, sp_strerror(st));
+  st = sp__space_predict(&t->space, &kn->obs, kn->t, kn->p, &info, err);
+  if (st) {
+    snprintf(err->file, sizeof err->file, "%.500s", t->path);
+    err->line = kn->line;
+    return st;
+  }
   kn->clamped = info.clamped;
   kn->first_clamped = info.clamped ? sp_model_counter_name(t->model, info.first_clamped) : NULL;
   if (kn->mt && !sp__space_measured(&t->space, ds, dk, SP_TIME, kn->mt)) {

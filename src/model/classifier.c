@@ -47,6 +47,7 @@
 #include <doublefann.h>
 
 #include "scalepredict.h"
+#include "util/inread.h"
 
 /* Outputs are copied out bit for bit, which needs the double build. */
 _Static_assert(sizeof(fann_type) == sizeof(double),
@@ -400,7 +401,7 @@ int sp__classifier_load(const char *path, size_t ninputs, size_t nclasses, sp_cl
   *out = NULL;
   if (nclasses == 1) return sp__classifier_trivial(ninputs, out);
   if (path == NULL || !shape_fits(ninputs, nclasses)) return SP_EINVAL;
-  FILE *fp = fopen(path, "r");
+  FILE *fp = sp__open_bounded(path, SP_NETWORK_FILE_MAX_BYTES, SP_EIO, "network file", NULL);
   if (fp == NULL) return SP_EIO;
   struct fann *ann;
   int st = read_network(fp, ninputs, nclasses, &ann);

@@ -11,6 +11,11 @@
 
 typedef struct sp_classifier sp_classifier;
 
+/* The largest network file a model may hold (its networks are tens of
+ * kilobytes); it must be a regular file, so that a link to /dev/zero is
+ * refused at once rather than read forever. */
+#define SP_NETWORK_FILE_MAX_BYTES ((size_t)1 << 30)
+
 typedef struct sp_classifier_params {
   unsigned long seed; /* weight initialization (reproducible) */
   unsigned max_epochs;

@@ -24,6 +24,11 @@
 #include "scalepredict.h"
 #include "surface.h"
 
+/* The largest method file a model may hold (the bundled H100 model's
+ * physet file is 11 MB); it must be a regular file, so that a link to
+ * /dev/zero is refused at once rather than read forever. */
+#define SP_METHOD_FILE_MAX_BYTES ((size_t)1 << 30)
+
 /* What a method may need of an observation besides the base time (and base
  * power for power): bits of sp_method_type.needs. */
 enum {

@@ -10,6 +10,7 @@
 
 #include "model.h"
 #include "util/fsutil.h"
+#include "util/inread.h"
 #include "util/sha256.h"
 #include "util/status.h"
 #include "util/textout.h"
@@ -476,6 +477,16 @@ static int read_grid(cursor *c, sp_submodel *s, const sp_config *base) {
   return st;
 }
 
+/* The checksum of a model's network or method file, which must be a
+ * regular file of at most max bytes. */
+static int file_sum(const char *path, const char *what, size_t max, char hex[65], sp_error *err) {
+  FILE *fp = sp__open_bounded(path, max, SP_EMODEL, what, err);
+  if (!fp) return err->status;
+  int bad = sp__sha256_stream(fp, max, hex);
+  fclose(fp);
+  return bad ? sp__fail(err, SP_EMODEL, path, 0, 0, NULL, "the %s cannot be read", what) : SP_OK;
+}
+
 static int read_network(cursor *c, const char *dir, sp_cluster_set *cs, size_t ninputs,
                         const char *file, const char *sum) {
   if (!strcmp(file, "-")) {
@@ -486,13 +497,11 @@ static int read_network(cursor *c, const char *dir, sp_cluster_set *cs, size_t n
   char *path = sp__path_join(dir, file);
   char hex[65];
   if (!path) return sp__oom(c->err);
-  int st = SP_OK;
-  if (sp__sha256_file(path, hex))
-    st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL, "network file is missing or unreadable");
-  else if (strcmp(hex, sum))
+  int st = file_sum(path, "network file", SP_NETWORK_FILE_MAX_BYTES, hex, c->err);
+  if (!st && strcmp(hex, sum))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL,
                   "network file does not match its checksum in the manifest (edited or corrupt)");
-  else if (sp__classifier_load(path, ninputs, cs->nclusters, &cs->clf))
+  else if (!st && sp__classifier_load(path, ninputs, cs->nclusters, &cs->clf))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL,
                   "network topology does not match the manifest");
   free(path);
@@ -590,10 +599,8 @@ static int load_method(cursor *c, const char *dir, sp_model *m, const sp_method_
   if (strcmp(file, want)) return bad(c, "the %s file must be %s", type->name, want);
   char *path = sp__path_join(dir, file), hex[65];
   if (!path) return sp__oom(c->err);
-  int st = SP_OK;
-  if (sp__sha256_file(path, hex))
-    st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL, "method file is missing or unreadable");
-  else if (strcmp(hex, sum))
+  int st = file_sum(path, "method file", SP_METHOD_FILE_MAX_BYTES, hex, c->err);
+  if (!st && strcmp(hex, sum))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL,
                   "method file does not match its checksum in the manifest (edited or corrupt)");
   const sp_method_context ctx = sp__model_method_context(m);
@@ -647,14 +654,12 @@ static int read_methods(cursor *c, const char *dir, sp_model *m) {
 
 /* Reads the whole manifest and checks its trailing checksum line. */
 static int slurp_manifest(const char *path, char **text, sp_error *err) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp)
-    return sp__fail(err, errno == ENOENT ? SP_EMODEL : SP_EIO, path, 0, 0, NULL,
-                    "cannot open the model manifest: %s", strerror(errno));
+  FILE *fp = sp__open_bounded(path, MAX_MANIFEST_BYTES, SP_EMODEL, "model manifest", err);
+  if (!fp) return err->status;
   struct stat stt;
-  if (fstat(fileno(fp), &stt) || (size_t)stt.st_size > MAX_MANIFEST_BYTES) {
+  if (fstat(fileno(fp), &stt)) {
     fclose(fp);
-    return sp__fail(err, SP_EMODEL, path, 0, 0, NULL, "manifest is too large");
+    return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot read the manifest: %s", strerror(errno));
   }
   size_t n = (size_t)stt.st_size;
   char *t = malloc(n + 1);
@@ -669,7 +674,14 @@ static int slurp_manifest(const char *path, char **text, sp_error *err) {
   char *last = n >= 73 ? t + n - 72 : NULL;
   char hex[65];
   sp_sha256 h;
-  if (!last || strncmp(last, "sha256 ", 7) || t[n - 1] != '\n' || memchr(t, '\0', n)) {
+  const char *nul = memchr(t, '\0', n);
+  if (nul) {
+    long line = 1;
+    for (const char *p = t; p < nul; p++) line += *p == '\n';
+    free(t);
+    return sp__fail(err, SP_EMODEL, path, line, 0, NULL, "contains a NUL byte (not a text file?)");
+  }
+  if (!last || strncmp(last, "sha256 ", 7) || t[n - 1] != '\n') {
     free(t);
     return sp__fail(err, SP_EMODEL, path, 0, 0, "sha256",
                     "manifest is truncated: its final checksum line is missing");

@@ -14,6 +14,7 @@
 #include "mfread.h"
 #include "novelty.h"
 #include "util/fsutil.h"
+#include "util/inread.h"
 #include "util/status.h"
 
 /* A method file's first line is "physet N", N the version this code
@@ -1102,9 +1103,9 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
       p->gsize[q] = sp__grid_size(&p->grid[q]);
   }
   if (!st && cache_time_grid(p)) st = sp__oom(err);
-  if (!st && !(r.fp = fopen(path, "rb")))
-    st = sp__fail(err, SP_EMODEL, path, 0, 0, NULL, "cannot open the method file: %s",
-                  strerror(errno));
+  if (!st &&
+      !(r.fp = sp__open_bounded(path, SP_METHOD_FILE_MAX_BYTES, SP_EMODEL, "method file", err)))
+    st = err->status;
   if (!st) st = read_header(&r, p, base);
   if (!st) st = read_quantity(&r, p, SP_TIME);
   if (!st) {

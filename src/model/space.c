@@ -182,11 +182,35 @@ static int predict_power(sp_space *s, const sp_observation *obs) {
   return SP_OK;
 }
 
+/* Why obs cannot be predicted; for a numerical failure, the first
+ * configuration of the model's grid of q whose value in v is not a positive
+ * finite number (a method fills its output before it is checked). */
+static int predict_failed(const sp_space *s, sp_quantity q, const double *v,
+                          const sp_observation *obs, int st, sp_error *err) {
+  size_t n = sp_model_config_count(s->model, q), i = 0;
+  while (st == SP_ENUMERIC && i < n && isfinite(v[i]) && v[i] > 0) i++;
+  if (st != SP_ENUMERIC || i == n)
+    return sp__fail(err, st, NULL, 0, 0, "kernel", "kernel '%s' cannot be predicted: %s",
+                    obs->kernel, sp_strerror(st));
+  char cfg[64];
+  sp_config c = sp_model_config_at(s->model, q, i);
+  sp_config_format(&c, cfg, sizeof cfg);
+  return sp__fail(err, st, NULL, 0, 0, "kernel",
+                  "kernel '%s': its predicted %s at %s is not a positive finite number "
+                  "(numerical failure: the model's scaling values or the kernel's base "
+                  "measurements are extreme)",
+                  obs->kernel, q == SP_TIME ? "time" : "power", cfg);
+}
+
 int sp__space_predict(sp_space *s, const sp_observation *obs, double *t, double *p,
-                      sp_predict_info *info) {
+                      sp_predict_info *info, sp_error *err) {
   int st = sp_model_predict_all(s->model, SP_TIME, obs, s->ct, info);
-  if (st) return st;
-  int power = p && predict_power(s, obs) == SP_OK;
+  if (st) return predict_failed(s, SP_TIME, s->ct, obs, st, err);
+  /* No power (no power model, none measured at the base) leaves NaN; power
+   * that overflows is a failure, as time's is. */
+  st = p ? predict_power(s, obs) : SP_ENOPOWER;
+  if (st == SP_ENUMERIC) return predict_failed(s, SP_POWER, s->raw, obs, st, err);
+  int power = st == SP_OK;
   if (s->interp == 1) {
     memcpy(t, s->ct, s->n * sizeof *t);
     if (power) memcpy(p, s->cp, s->n * sizeof *p);

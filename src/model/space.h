@@ -50,9 +50,11 @@ size_t sp__space_nearest(const sp_space *s, const sp_config *cfg);
 
 /* Predicts obs over the space: time into t, power into p (NaN everywhere
  * when the observation or the model has no power; p may be NULL).  Uses
- * the space's workspaces, so one space serves one thread. */
+ * the space's workspaces, so one space serves one thread.  A failure fills
+ * err (field "kernel", no file) naming the kernel and, for a numerical
+ * failure, the quantity and the configuration. */
 int sp__space_predict(sp_space *s, const sp_observation *obs, double *t, double *p,
-                      sp_predict_info *info);
+                      sp_predict_info *info, sp_error *err);
 
 /* The measured value of dataset kernel k at every configuration of the
  * space (NaN where not measured); returns how many were found. */

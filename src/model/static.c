@@ -27,6 +27,7 @@
 #include "model.h"
 #include "static/ptx.h"
 #include "util/fsutil.h"
+#include "util/inread.h"
 #include "util/status.h"
 
 #define STATIC_MAGIC "static 1"
@@ -277,9 +278,9 @@ static int static_load(const sp_method_context *ctx, const char *path, void **st
   static_state *s = calloc(1, sizeof *s);
   reader r = {.path = path, .err = err};
   int st = s ? SP_OK : sp__oom(err);
-  if (!st && !(r.fp = fopen(path, "rb")))
-    st = sp__fail(err, SP_EMODEL, path, 0, 0, NULL, "cannot open the method file: %s",
-                  strerror(errno));
+  if (!st &&
+      !(r.fp = sp__open_bounded(path, SP_METHOD_FILE_MAX_BYTES, SP_EMODEL, "method file", err)))
+    st = err->status;
   if (!st) st = read_header(&r, s, ctx);
   if (!st) st = read_rows(&r, s);
   if (r.fp) fclose(r.fp);

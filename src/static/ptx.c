@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/inread.h"
 #include "util/status.h"
 
 /* ---- the feature names ----------------------------------------------------- */
@@ -660,6 +661,12 @@ int sp_ptx_features_mem(const char *text, size_t size, const char *path, const c
   if (size > SP_PTX_MAX_BYTES)
     return sp__fail(err, SP_EINVAL, path, 0, 0, NULL, "larger than %u bytes", SP_PTX_MAX_BYTES);
   reader r = {text, text + size, path ? path : "(ptx)", 1, err};
+  const char *nul = memchr(text, '\0', size);
+  if (nul) {
+    for (const char *p = text; p < nul; p++) r.line += *p == '\n';
+    return sp__fail(err, SP_EPARSE, r.path, r.line, 0, NULL,
+                    "contains a NUL byte (not a text file?)");
+  }
   search s = {.kernel = kernel};
   body b = {0};
   int e = scan(&r, &s, &b);
@@ -685,17 +692,11 @@ int sp_ptx_features_mem(const char *text, size_t size, const char *path, const c
 int sp_ptx_features(const char *path, const char *kernel, const sp_launch *launch,
                     sp_kernel_features **out, sp_error *err) {
   *out = NULL;
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-  long size = fseek(fp, 0, SEEK_END) ? -1 : ftell(fp);
-  if (size > (long)SP_PTX_MAX_BYTES) size = (long)SP_PTX_MAX_BYTES + 1;
-  char *text = size >= 0 && !fseek(fp, 0, SEEK_SET) ? malloc((size_t)size + 1) : NULL;
-  size_t n = text ? fread(text, 1, (size_t)size, fp) : 0;
-  int bad = size < 0 || (text && ferror(fp));
-  fclose(fp);
-  if (bad) return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot read");
-  if (!text) return sp__oom(err);
-  int e = sp_ptx_features_mem(text, n, path, kernel, launch, out, err);
+  char *text;
+  size_t n;
+  int e = sp__read_text(path, SP_PTX_MAX_BYTES, "PTX module", &text, &n, err);
+  if (e) return e;
+  e = sp_ptx_features_mem(text, n, path, kernel, launch, out, err);
   free(text);
   return e;
 }

@@ -86,17 +86,24 @@ void sp__sha256_final_hex(sp_sha256 *s, char hex[65]) {
   for (int i = 0; i < 8; i++) snprintf(hex + 8 * i, 9, "%08x", s->h[i]);
 }
 
-int sp__sha256_file(const char *path, char hex[65]) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return -1;
+int sp__sha256_stream(FILE *fp, size_t max, char hex[65]) {
   sp_sha256 s;
   sp__sha256_init(&s);
   unsigned char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, fp)) > 0) sp__sha256_update(&s, buf, n);
-  int bad = ferror(fp);
-  fclose(fp);
-  if (bad) return -1;
+  size_t n, total = 0;
+  while ((n = fread(buf, 1, sizeof buf, fp)) > 0) {
+    if ((total += n) > max) return -1;
+    sp__sha256_update(&s, buf, n);
+  }
+  if (ferror(fp)) return -1;
   sp__sha256_final_hex(&s, hex);
   return 0;
+}
+
+int sp__sha256_file(const char *path, char hex[65]) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return -1;
+  int st = sp__sha256_stream(fp, (size_t)-1, hex);
+  fclose(fp);
+  return st;
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct sp_sha256 {
   uint32_t h[8];
@@ -20,5 +21,8 @@ void sp__sha256_update(sp_sha256 *s, const void *data, size_t n);
 void sp__sha256_final_hex(sp_sha256 *s, char hex[65]);
 /* Hashes a whole file; returns 0 or -1 when it cannot be read. */
 int sp__sha256_file(const char *path, char hex[65]);
+/* Hashes what is left of fp; -1 when it cannot be read or holds more than
+ * max bytes. */
+int sp__sha256_stream(FILE *fp, size_t max, char hex[65]);
 
 #endif

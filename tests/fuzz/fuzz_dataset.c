@@ -5,12 +5,14 @@
  * counters.csv.  Properties: loading either fails with a located error and
  * no dataset, or gives a dataset whose every accessor is consistent; every
  * kernel's scaling surfaces either build or fail with an error, and a built
- * surface holds only positive finite values. */
+ * surface holds only positive finite values; every value read lies in the
+ * bounds of data/bounds.h. */
 #define _GNU_SOURCE /* memmem */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "data/bounds.h"
 #include "fuzz.h"
 #include "scalepredict.h"
 
@@ -66,6 +68,27 @@ static void check_surfaces(const sp_dataset *ds, size_t k, FILE *sink) {
   }
 }
 
+/* Every value an accepted dataset holds lies in its bounds (data/bounds.h):
+ * the axes, and kernel k's times and powers at the first configurations. */
+static void check_bounds(const sp_dataset *ds, size_t k) {
+  const int *v[3];
+  size_t n[3];
+  for (int a = SP_AXIS_CU; a <= SP_AXIS_MEMORY; a++) {
+    n[a] = sp_dataset_axis(ds, a, &v[a]);
+    const sp_bound *b = sp__bound(a == SP_AXIS_CU ? SP_BOUND_CU : SP_BOUND_CLOCK);
+    for (size_t i = 0; i < n[a]; i++) FZ_CHECK(v[a][i] >= b->lo && v[a][i] <= b->hi);
+  }
+  const sp_bound *bt = sp__bound(SP_BOUND_TIME_MS), *bp = sp__bound(SP_BOUND_POWER_W);
+  for (size_t i = 0; i < n[0] && i < 4; i++)
+    for (size_t j = 0; j < n[1] && j < 4; j++)
+      for (size_t m = 0; m < n[2] && m < 4; m++) {
+        sp_config c = {v[0][i], v[1][j], v[2][m]};
+        double x;
+        if (sp_dataset_time(ds, k, &c, &x) == SP_OK) FZ_CHECK(x >= bt->lo && x <= bt->hi);
+        if (sp_dataset_power(ds, k, &c, &x) == SP_OK) FZ_CHECK(x >= bp->lo && x <= bp->hi);
+      }
+}
+
 static void check_dataset(const sp_dataset *ds, FILE *sink) {
   size_t nk = sp_dataset_kernel_count(ds);
   FZ_CHECK(nk > 0);
@@ -83,7 +106,10 @@ static void check_dataset(const sp_dataset *ds, FILE *sink) {
     FZ_CHECK(n > 0);
     for (size_t i = 0; i < n; i++) FZ_CHECK(v[i] > 0 && (i == 0 || v[i] > v[i - 1]));
   }
-  for (size_t k = 0; k < nk && k < MAX_SURFACE_KERNELS; k++) check_surfaces(ds, k, sink);
+  for (size_t k = 0; k < nk && k < MAX_SURFACE_KERNELS; k++) {
+    check_bounds(ds, k);
+    check_surfaces(ds, k, sink);
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
