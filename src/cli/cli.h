@@ -106,7 +106,8 @@ typedef struct cli_profile {
 int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p);
 
 /* What the commands that apply a saved model to a workload (dse, governor,
- * export) read: loads the model, selects its method (method NULL: the one
+ * export) read: loads the model (a directory or a bundled model's name, as
+ * cli_find_model finds it), selects its method (method NULL: the one
  * the model recommends) and, when runs is not NULL, loads the dataset. */
 int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
                     const char *counters, sp_model **m, sp_dataset **ds, sp_error *err);
