@@ -382,8 +382,10 @@ static void usage(void) {
       "  --vendor V        nvidia (default: run ncu) or amd (run rocprofv3 --pmc with\n"
       "                    the model's counters --kernel-trace --output-format csv)\n"
       "\n"
-      "Exit status: 1 usage, 2 the profile lacks metrics or launches, 3 model,\n"
-      "4 the profiler is missing, not permitted, or the program failed.");
+      "Exit status: 1 usage, 2 the profile is damaged (a row of another width\n"
+      "than its header's, a launch time that is not a positive number), lacks\n"
+      "metrics or launches, 3 model, 4 the profiler is missing, not permitted, or\n"
+      "the program failed.");
 }
 
 int cmd_profile(int argc, char **argv) {

@@ -102,6 +102,37 @@ no_leftovers "base SM count" b64
 sp profile --model "$H100" --out notp --import "$TRAIN/runs.csv"
 expect_error "not a profile" 2 "neither an Nsight Compute raw CSV" "rocprofv3"
 no_leftovers "not a profile" notp
+# ---- a damaged profile is refused at its line (issue 26) -----------------
+# A profile cut off mid-row (ncu killed, a full disk) or a row too long is
+# never read as a smaller application; nor is a launch time that is not a
+# positive number.
+N=$P/h100-example-ncu.csv
+head -n 12 "$N" | sed '$ s/\(,"[^"]*"\)\{5\}$//' >cut.csv
+sp profile --model "$H100" --out cut --import cut.csv
+expect_error "row cut off" 2 "cut.csv:12: row has 419 fields, the header 424"
+no_leftovers "row cut off" cut
+sed '10 s/$/,"7"/' "$N" >long.csv
+sp profile --model "$H100" --out long --import long.csv
+expect_error "row too long" 2 "long.csv:10: row has 425 fields, the header 424"
+no_leftovers "row too long" long
+col=$(sed -n 4p "$N" | tr ',' '\n' | grep -nx '"gpu__time_duration.sum"' | cut -d: -f1)
+for t in 0 -1,024 nan inf n/a; do
+  awk -v c="$col" -v t="$t" 'BEGIN { FS = OFS = "\",\"" } NR == 8 { $c = t } { print }' "$N" >time.csv
+  sp profile --model "$H100" --out time --import time.csv
+  expect_error "launch time $t" 2 "time.csv:8:$col: field 'gpu__time_duration.sum': '$t' is not a launch time"
+  no_leftovers "launch time $t" time
+  rm -rf time
+done
+R=$P/rocprofv3-counters.csv
+sed '5 s/,[0-9]*$//' "$R" >roc-cut.csv
+sp profile --model hd7970-synth --out rc --import roc-cut.csv
+expect_error "rocprofv3 row cut off" 2 "roc-cut.csv:5: row has 18 fields, the header 19"
+sed '5 s/,[0-9]*$/,1999999/' "$R" >roc-time.csv
+sp profile --model hd7970-synth --out rc --import roc-time.csv
+expect_error "rocprofv3 end before start" 2 \
+  "roc-time.csv:5:19: field 'End_Timestamp': '1999999' is not after Start_Timestamp 2000000"
+no_leftovers "rocprofv3 damaged" rc
+
 mkdir keep && echo mine >keep/file
 sp profile --model "$H100" --out keep --import "$P/h100-example-ncu.csv"
 expect_error "existing --out" 1 "already exists"
