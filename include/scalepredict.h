@@ -98,8 +98,16 @@ int sp_output_check(const char *path, sp_output_kind kind, sp_error *err);
  * never replaced by a directory, forced or not. */
 void sp_output_set_force(int force);
 /* Removes the temporary files and directories of the outputs being written,
- * for a SIGINT/SIGTERM handler that then ends the process. */
+ * and those recorded with sp_output_track, for a SIGINT/SIGTERM handler that
+ * then ends the process. */
 void sp_output_cleanup(void);
+/* Records path (copied), a temporary file or directory of the caller's,
+ * until sp_output_untrack: sp_output_cleanup removes it, a directory with
+ * what it holds (folders at most 8 deep; links are removed, not followed).
+ * Block SIGINT, SIGTERM and SIGHUP between making it and recording it, so
+ * that a signal in between cannot leave it behind. */
+void sp_output_track(const char *path);
+void sp_output_untrack(const char *path);
 
 /* ---- hardware configurations ------------------------------------------ */
 

@@ -49,8 +49,16 @@ int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp
 /* Refuses, before any work, an output path the save would refuse: 0, or
  * the exit status after the message. */
 int cli_check_output(const char *path, sp_output_kind kind);
-/* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP. */
+/* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP,
+ * after passing the signal on to the program cli_run_child runs. */
 void cli_install_cleanup(void);
+/* Runs argv (argv[0] a path) in a process group of its own and waits for
+ * it (child.c): its exit status, or 128 + the signal that ended it (also
+ * in *sig, else 0 there), or -1 when it could not be started. */
+int cli_run_child(char *const *argv, int *sig);
+/* For the signal handler: passes sig on to the running child's group and
+ * waits for it to end (killing it after a grace period); async-signal-safe. */
+void cli_stop_child(int sig);
 /* Flushes and closes standard output: rc, or EXIT_SYSTEM after a message
  * naming standard output and the cause when a write to it failed. */
 int cli_close_stdout(int rc);
