@@ -989,6 +989,12 @@ size_t sp_counter_metrics(int vendor, const char *counter, const char *const **m
 /* The counter's analogue in Wu et al.'s Table II ("" when none), NULL when
  * the vendor has no metric for it. */
 const char *sp_counter_analogue(int vendor, const char *counter);
+/* Alternative i of a vendor metric that some metric sets lack (ncu --set
+ * full has no lts__t_bytes.sum.per_second): a metric that gives the same
+ * quantity times *scale (32 x lts__t_sectors.sum.per_second), which a
+ * profile is read with when it lacks the metric itself.  NULL past the
+ * last alternative, and for a metric without any. */
+const char *sp_metric_alternative(int vendor, const char *metric, size_t i, double *scale);
 /* Every vendor metric that model m's counters need, with the launch time
  * and the device's SM count and clocks, comma-separated for the profiler's
  * command line (malloc'ed into *out).  SP_ENOTFOUND when a counter has no

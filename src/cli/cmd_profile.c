@@ -33,8 +33,19 @@ static int fail_missing(const sp_profile *p, const char *path) {
   fprintf(stderr,
           "scalepredict: %s: %zu metric%s the model needs %s missing from the profile:", path, n,
           n == 1 ? "" : "s", n == 1 ? "is" : "are");
-  for (size_t i = 0; i < n; i++) fprintf(stderr, "%s %s", i ? "," : "", sp_profile_missing(p, i));
-  fprintf(stderr, " (ask the profiler for them: 'scalepredict info --model DIR' lists them)\n");
+  int metrics = 1; /* every one a metric to ask for, not a counter without any */
+  for (size_t i = 0; i < n; i++) {
+    fprintf(stderr, "%s %s", i ? "," : "", sp_profile_missing(p, i));
+    metrics = metrics && !strchr(sp_profile_missing(p, i), ' ');
+  }
+  if (sp_profile_vendor(p) == SP_VENDOR_NVIDIA && metrics) {
+    /* ncu --set full lacks some: the same set with them added imports. */
+    fprintf(stderr, " (ask ncu for them too, --set full or not: --metrics ");
+    for (size_t i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? "," : "", sp_profile_missing(p, i));
+    fprintf(stderr, "; 'scalepredict info --model DIR' lists every metric it needs)\n");
+  } else {
+    fprintf(stderr, " (ask the profiler for them: 'scalepredict info --model DIR' lists them)\n");
+  }
   return EXIT_DATA;
 }
 

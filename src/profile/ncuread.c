@@ -31,6 +31,13 @@ int sp__ncu_header(sp_profile *p, const char *const *f, size_t n, sp_error *err)
   c->device = sp__profile_column(f, n, "device__attribute_display_name");
   for (size_t i = 0; i < p->nmetrics; i++) {
     c->metric[i] = sp__profile_column(f, n, p->metrics[i]);
+    /* A metric the profile lacks, read from an exact equivalent it has. */
+    const char *alt;
+    for (size_t a = 0; c->metric[i] < 0 &&
+                       (alt = sp__metric_alternative(p->vendor, p->metrics[i], a, &p->scale[i]));
+         a++)
+      if ((c->metric[i] = sp__profile_column(f, n, alt)) >= 0) p->source[i] = alt;
+    if (c->metric[i] < 0) p->scale[i] = 1.0;
     p->seen[i] = c->metric[i] >= 0;
   }
   return SP_OK;
@@ -80,7 +87,7 @@ int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_err
   sp__launch *l;
   st = sp__profile_push(p, f[c->kernel], shape, line, &l, err);
   for (size_t i = 0; i < p->nmetrics && !st; i++)
-    if (c->metric[i] >= 0) l->v[i] = sp__metric_number(f[c->metric[i]]);
+    if (c->metric[i] >= 0) l->v[i] = sp__metric_number(f[c->metric[i]]) * p->scale[i];
   if (!st && !p->device && c->device >= 0 && !(p->device = strdup(f[c->device])))
     st = sp__fail(err, SP_ENOMEM, p->path, line, 0, NULL, "out of memory");
   return st;
