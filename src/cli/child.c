@@ -116,14 +116,43 @@ static int passed_on_signal(int sig) {
   return 0;
 }
 
+/* Gives the terminal to group g when the tool holds it (continued in the
+ * foreground, not with bg); terminal records it. */
+static void give_terminal(pid_t g) {
+  sigset_t s, saved;
+  held_signals(&s);
+  sigprocmask(SIG_BLOCK, &s, &saved);
+  terminal = holds_terminal() && tcsetpgrp(STDIN_FILENO, g) == 0;
+  sigprocmask(SIG_SETMASK, &saved, NULL);
+}
+
+/* Waits for the child to end, leaving it unreaped, into info.  Ctrl-Z on
+ * the terminal the group holds stops the group alone: the tool then takes
+ * the terminal back and stops too, so that its shell regains control, and
+ * once continued (fg) it gives the group the terminal back and continues
+ * it, as a shell does with a job. */
+static void wait_exit(pid_t pid, siginfo_t *info) {
+  for (;;) {
+    while (waitid(P_PID, (id_t)pid, info, WEXITED | WSTOPPED | WNOWAIT) < 0 && errno == EINTR)
+      ;
+    if (info->si_code != CLD_STOPPED) return;
+    siginfo_t seen; /* the stop, taken so that the next wait waits */
+    waitid(P_PID, (id_t)pid, &seen, WSTOPPED | WNOHANG);
+    if (!terminal) continue;
+    take_terminal_back();
+    raise(SIGTSTP);
+    give_terminal(pid);
+    kill(-pid, SIGCONT);
+  }
+}
+
 /* Waits for the child to end and reaps it, into info.  It stays unreaped
  * until the group is forgotten, so that its pid (the group's id) cannot be
  * reused while the handler may still signal it.  When it ended by a signal
  * that ends the tool (Ctrl-C on the terminal it held), what it left in its
  * group is ended too (SIGTERM: what still runs ignored the first signal). */
 static void reap(pid_t pid, siginfo_t *info) {
-  while (waitid(P_PID, (id_t)pid, info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-    ;
+  wait_exit(pid, info);
   sigset_t s, saved;
   held_signals(&s);
   sigprocmask(SIG_BLOCK, &s, &saved);
@@ -136,6 +165,7 @@ static void reap(pid_t pid, siginfo_t *info) {
 }
 
 int cli_run_child(char *const *argv, int *signal_out) {
+  *signal_out = 0;
   sigset_t s, saved;
   held_signals(&s);
   /* Blocked until the group is recorded: a signal in between would miss it. */

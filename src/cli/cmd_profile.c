@@ -214,7 +214,7 @@ static int import_report(const profile_opts *o, const sp_model *m) {
                   "--log-file",
                   log,
                   NULL};
-  int sig;
+  int sig = 0;
   int status = cli_run_child(args, &sig);
   if (status == 0) {
     rc = convert(o, m, log);
