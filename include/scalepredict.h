@@ -127,8 +127,16 @@ int sp_output_add_input(const char *path, const char *label, sp_error *err);
 /* Forgets every input registered with sp_output_add_input. */
 void sp_output_clear_inputs(void);
 /* Removes the temporary files and directories of the outputs being written,
- * for a SIGINT/SIGTERM handler that then ends the process. */
+ * and those recorded with sp_output_track, for a SIGINT/SIGTERM handler that
+ * then ends the process. */
 void sp_output_cleanup(void);
+/* Records path (copied), a temporary file or directory of the caller's,
+ * until sp_output_untrack: sp_output_cleanup removes it, a directory with
+ * what it holds (folders at most 8 deep; links are removed, not followed).
+ * Block SIGINT, SIGTERM and SIGHUP between making it and recording it, so
+ * that a signal in between cannot leave it behind. */
+void sp_output_track(const char *path);
+void sp_output_untrack(const char *path);
 
 /* ---- hardware configurations ------------------------------------------ */
 
@@ -1010,6 +1018,12 @@ size_t sp_counter_metrics(int vendor, const char *counter, const char *const **m
 /* The counter's analogue in Wu et al.'s Table II ("" when none), NULL when
  * the vendor has no metric for it. */
 const char *sp_counter_analogue(int vendor, const char *counter);
+/* Alternative i of a vendor metric that some metric sets lack (ncu --set
+ * full has no lts__t_bytes.sum.per_second): a metric that gives the same
+ * quantity times *scale (32 x lts__t_sectors.sum.per_second), which a
+ * profile is read with when it lacks the metric itself.  NULL past the
+ * last alternative, and for a metric without any. */
+const char *sp_metric_alternative(int vendor, const char *metric, size_t i, double *scale);
 /* Every vendor metric that model m's counters need, with the launch time
  * and the device's SM count and clocks, comma-separated for the profiler's
  * command line (malloc'ed into *out).  SP_ENOTFOUND when a counter has no

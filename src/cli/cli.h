@@ -58,8 +58,16 @@ int cli_check_output(const char *path, sp_output_kind kind);
  * path is skipped), ended by a NULL option.  0, or the exit status after
  * the message. */
 int cli_add_inputs(const char *option, const char *path, ...);
-/* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP. */
+/* Removes the temporaries of unfinished outputs on SIGINT, SIGTERM, SIGHUP,
+ * after passing the signal on to the program cli_run_child runs. */
 void cli_install_cleanup(void);
+/* Runs argv (argv[0] a path) in a process group of its own and waits for
+ * it (child.c): its exit status, or 128 + the signal that ended it (also
+ * in *sig, else 0 there), or -1 when it could not be started. */
+int cli_run_child(char *const *argv, int *sig);
+/* For the signal handler: passes sig on to the running child's group and
+ * waits for it to end (killing it after a grace period); async-signal-safe. */
+void cli_stop_child(int sig);
 /* Flushes and closes standard output: rc, or EXIT_SYSTEM after a message
  * naming standard output and the cause when a write to it failed. */
 int cli_close_stdout(int rc);
@@ -115,7 +123,8 @@ typedef struct cli_profile {
 int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p);
 
 /* What the commands that apply a saved model to a workload (dse, governor,
- * export) read: loads the model, selects its method (method NULL: the one
+ * export) read: loads the model (a directory or a bundled model's name, as
+ * cli_find_model finds it), selects its method (method NULL: the one
  * the model recommends) and, when runs is not NULL, loads the dataset. */
 int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
                     const char *counters, sp_model **m, sp_dataset **ds, sp_error *err);

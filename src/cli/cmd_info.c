@@ -34,7 +34,15 @@ static void print_metrics(int vendor, const char *counter) {
   size_t n = sp_counter_metrics(vendor, counter, &metrics);
   printf("    %-7s", sp_vendor_name(vendor));
   if (!n) fputs(" (no metric)", stdout);
-  for (size_t i = 0; i < n; i++) printf("%s%s", i ? ", " : " ", metrics[i]);
+  for (size_t i = 0; i < n; i++) {
+    printf("%s%s", i ? ", " : " ", metrics[i]);
+    /* What a profile that lacks the metric is read with instead. */
+    double scale;
+    const char *alt;
+    for (size_t a = 0; (alt = sp_metric_alternative(vendor, metrics[i], a, &scale)); a++)
+      printf(" %s %g x %s", a ? "or" : "(or", scale, alt);
+    if (sp_metric_alternative(vendor, metrics[i], 0, NULL)) putchar(')');
+  }
   putchar('\n');
 }
 

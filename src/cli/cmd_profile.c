@@ -8,10 +8,10 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -33,8 +33,19 @@ static int fail_missing(const sp_profile *p, const char *path) {
   fprintf(stderr,
           "scalepredict: %s: %zu metric%s the model needs %s missing from the profile:", path, n,
           n == 1 ? "" : "s", n == 1 ? "is" : "are");
-  for (size_t i = 0; i < n; i++) fprintf(stderr, "%s %s", i ? "," : "", sp_profile_missing(p, i));
-  fprintf(stderr, " (ask the profiler for them: 'scalepredict info --model DIR' lists them)\n");
+  int metrics = 1; /* every one a metric to ask for, not a counter without any */
+  for (size_t i = 0; i < n; i++) {
+    fprintf(stderr, "%s %s", i ? "," : "", sp_profile_missing(p, i));
+    metrics = metrics && !strchr(sp_profile_missing(p, i), ' ');
+  }
+  if (sp_profile_vendor(p) == SP_VENDOR_NVIDIA && metrics) {
+    /* ncu --set full lacks some: the same set with them added imports. */
+    fprintf(stderr, " (ask ncu for them too, --set full or not: --metrics ");
+    for (size_t i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? "," : "", sp_profile_missing(p, i));
+    fprintf(stderr, "; 'scalepredict info --model DIR' lists every metric it needs)\n");
+  } else {
+    fprintf(stderr, " (ask the profiler for them: 'scalepredict info --model DIR' lists them)\n");
+  }
   return EXIT_DATA;
 }
 
@@ -84,18 +95,15 @@ static int find_program(const char *name, char *buf, size_t size) {
   return -1;
 }
 
-/* Runs argv and waits; its exit status, or 128 + the signal. */
-static int run_program(char *const *argv) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    execv(argv[0], argv);
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    ;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+/* Whether the profiler was ended by a signal that ends the tool too: Ctrl-C
+ * reaches the profiler's group directly while it holds the terminal. */
+static int interrupted(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; }
+
+/* The tool ends by the signal that ended the profiler (the handler removes
+ * what is left), as a shell does; rc when that signal is ignored. */
+static int end_as(int sig, int rc) {
+  if (interrupted(sig)) raise(sig);
+  return rc;
 }
 
 /* The first line of file holding text, into buf; 0 when found. */
@@ -154,16 +162,37 @@ static int find_ncu(const profile_opts *o, char *ncu, size_t size) {
 }
 
 /* A fresh temporary directory dir (PATH_MAX) and the path of ncu's output
- * in it, log (PATH_MAX + 32); EXIT_SYSTEM when it cannot be made. */
+ * in it, log (PATH_MAX + 32); EXIT_SYSTEM when it cannot be made.  It is
+ * tracked from the start, so that the signal handler removes it. */
 static int temp_log(char *dir, char *log) {
   const char *tmp = getenv("TMPDIR");
   snprintf(dir, PATH_MAX, "%s/scalepredict-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
+  sigset_t s, saved;
+  sigemptyset(&s);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGTERM);
+  sigaddset(&s, SIGHUP);
+  sigprocmask(SIG_BLOCK, &s, &saved);
+  int made = mkdtemp(dir) != NULL;
+  if (made) sp_output_track(dir);
+  sigprocmask(SIG_SETMASK, &saved, NULL);
+  if (!made) {
     perror("scalepredict: a temporary directory");
     return EXIT_SYSTEM;
   }
   snprintf(log, PATH_MAX + 32, "%s/ncu-raw.csv", dir);
   return EXIT_OK;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+/* The temporary directory of temp_log, with what the profiler left in it. */
+static void remove_temp(const char *dir) {
+  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  sp_output_untrack(dir);
 }
 
 /* An Nsight Compute report (.ncu-rep) read through ncu --import into the
@@ -185,19 +214,20 @@ static int import_report(const profile_opts *o, const sp_model *m) {
                   "--log-file",
                   log,
                   NULL};
-  int status = run_program(args);
-  if (status != 0) {
-    fprintf(stderr,
-            "scalepredict: ncu could not read the report '%s' (%s %d); nothing "
-            "written\n",
-            o->import, status < 0 ? "could not run, error" : "exit status", status);
-    rc = EXIT_SYSTEM;
-  } else {
+  int sig = 0;
+  int status = cli_run_child(args, &sig);
+  if (status == 0) {
     rc = convert(o, m, log);
+  } else {
+    if (!interrupted(sig))
+      fprintf(stderr,
+              "scalepredict: ncu could not read the report '%s' (%s %d); nothing "
+              "written\n",
+              o->import, status < 0 ? "could not run, error" : "exit status", status);
+    rc = EXIT_SYSTEM;
   }
-  unlink(log);
-  rmdir(dir);
-  return rc;
+  remove_temp(dir);
+  return end_as(sig, rc);
 }
 
 /* The first file under dir, or in a folder of dir, whose name ends in
@@ -223,11 +253,6 @@ static int find_output(const char *dir, const char *suffix, char *buf, size_t si
   }
   if (d) closedir(d);
   return found;
-}
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb, (void)flag, (void)ftw;
-  return remove(path);
 }
 
 /* The program under rocprofv3 --pmc with the counters the model needs, its
@@ -261,7 +286,7 @@ static int run_rocprof(const profile_opts *o, const sp_model *m) {
   while (o->argv[n]) n++;
   for (const char *c = metrics; *c; c++) nm += *c == ',';
   char **args = calloc(n + nm + 16, sizeof *args);
-  int rc = EXIT_SYSTEM;
+  int rc = EXIT_SYSTEM, sig = 0;
   if (args) {
     size_t a = 0;
     args[a++] = prof;
@@ -272,8 +297,10 @@ static int run_rocprof(const profile_opts *o, const sp_model *m) {
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
     args[a++] = program;
     for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
-    int status = run_program(args);
-    if (status != 0) {
+    int status = cli_run_child(args, &sig);
+    if (interrupted(sig)) {
+      rc = EXIT_SYSTEM;
+    } else if (status != 0) {
       fprintf(stderr,
               "scalepredict: '%s' failed under rocprofv3 (exit status %d); nothing "
               "written\n",
@@ -290,8 +317,8 @@ static int run_rocprof(const profile_opts *o, const sp_model *m) {
   }
   free(args);
   free(metrics);
-  nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-  return rc;
+  remove_temp(dir);
+  return end_as(sig, rc);
 }
 
 static int run_ncu(const profile_opts *o, const sp_model *m) {
@@ -315,7 +342,7 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
   size_t n = 0;
   while (o->argv[n]) n++;
   char **args = calloc(n + 20, sizeof *args);
-  int rc = EXIT_SYSTEM;
+  int rc = EXIT_SYSTEM, sig = 0;
   if (args) {
     size_t a = 0;
     const char *fixed[] = {ncu,
@@ -335,15 +362,14 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
     args[a++] = program;
     for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
-    int status = run_program(args);
-    rc = status < 0 ? EXIT_SYSTEM : explain_ncu(log, status, o->argv[0]);
+    int status = cli_run_child(args, &sig);
+    rc = status < 0 || interrupted(sig) ? EXIT_SYSTEM : explain_ncu(log, status, o->argv[0]);
     if (status >= 0 && rc == EXIT_OK) rc = convert(o, m, log);
   }
   free(args);
   free(metrics);
-  unlink(log);
-  rmdir(dir);
-  return rc;
+  remove_temp(dir);
+  return end_as(sig, rc);
 }
 
 static void usage(void) {
@@ -382,8 +408,11 @@ static void usage(void) {
       "  --vendor V        nvidia (default: run ncu) or amd (run rocprofv3 --pmc with\n"
       "                    the model's counters --kernel-trace --output-format csv)\n"
       "\n"
-      "Exit status: 1 usage, 2 the profile lacks metrics or launches, 3 model,\n"
-      "4 the profiler is missing, not permitted, or the program failed.");
+      "Exit status: 1 usage, 2 the profile is damaged (a row of another width\n"
+      "than its header's, a launch time that is not a positive number), lacks\n"
+      "metrics or launches, 3 model, 4 the profiler is missing, not permitted, or\n"
+      "the program failed; interrupted (SIGINT, SIGTERM, SIGHUP), it passes the\n"
+      "signal on to the profiler, removes what it wrote and ends by the signal.");
 }
 
 int cmd_profile(int argc, char **argv) {

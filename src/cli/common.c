@@ -107,7 +107,9 @@ int cli_add_inputs(const char *option, const char *path, ...) {
   return st ? cli_fail(&err) : EXIT_OK;
 }
 
+/* The child first: it may still be writing into a temporary. */
 static void on_signal(int sig) {
+  cli_stop_child(sig);
   sp_output_cleanup();
   signal(sig, SIG_DFL);
   raise(sig);
@@ -119,7 +121,9 @@ void cli_install_cleanup(void) {
     struct sigaction old, sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
+    /* One handler at a time: a second signal waits for the first's. */
     sigemptyset(&sa.sa_mask);
+    for (size_t j = 0; j < sizeof sigs / sizeof sigs[0]; j++) sigaddset(&sa.sa_mask, sigs[j]);
     /* A signal the caller ignores (nohup) stays ignored. */
     if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
       sigaction(sigs[i], &sa, NULL);

@@ -2,14 +2,19 @@
 /* inputs.c: what the commands that apply a saved model to a workload (dse,
  * governor, export) read, and the note they print about counters clamped to
  * the model's training range. */
+#include <limits.h>
+
 #include "cli.h"
 
 int cli_load_inputs(const char *model_dir, const char *method, const char *runs,
                     const char *counters, sp_model **m, sp_dataset **ds, sp_error *err) {
+  char dir[PATH_MAX];
   *m = NULL;
   *ds = NULL;
-  int st = sp_model_load(model_dir, m, err);
-  if (!st && method) st = cli_use_method(*m, method, model_dir, err);
+  /* A directory, or a bundled model's name, as every command takes it. */
+  int st = cli_find_model(model_dir, dir, sizeof dir, err);
+  if (!st) st = sp_model_load(dir, m, err);
+  if (!st && method) st = cli_use_method(*m, method, dir, err);
   if (!st && runs) st = cli_dataset_load(runs, counters, ds, err);
   if (st && !err->status) err->status = st;
   if (st) { /* nothing half-loaded is handed back (a leak otherwise) */

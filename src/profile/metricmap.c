@@ -147,6 +147,19 @@ static const sp_counter_rule NVIDIA[] = {
     {"l2_bw_gbs", {"lts__t_bytes.sum.per_second"}, giga, ""},
     {NULL, {NULL}, NULL, NULL}};
 
+/* What `ncu --set full` lacks of the above but gives in other units: the
+ * L2's and L1's bytes as 32-byte sectors (Nsight Compute defines
+ * lts__t_bytes and l1tex__t_bytes as 32 x their sectors). */
+static const sp_metric_alternatives NVIDIA_ALTS[] = {
+    {"lts__t_bytes.sum.per_second", {"lts__t_sectors.sum.per_second"}, {32.0}},
+    {"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum",
+     {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
+     {32.0}},
+    {"l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum",
+     {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"},
+     {32.0}},
+    {NULL, {NULL}, {0.0}}};
+
 /* ---- AMD ---------------------------------------------------------------- */
 
 /* The instruction mix: each kind's share of the seven kinds CDNA counts. */
@@ -217,6 +230,21 @@ const sp_counter_rule *sp__metricmap_at(int vendor, size_t i) {
   for (size_t j = 0; t && t[j].counter; j++)
     if (j == i) return &t[j];
   return NULL;
+}
+
+const char *sp__metric_alternative(int vendor, const char *metric, size_t i, double *scale) {
+  const sp_metric_alternatives *a = vendor == SP_VENDOR_NVIDIA ? NVIDIA_ALTS : NULL;
+  for (; a && a->metric; a++)
+    if (strcmp(a->metric, metric) == 0) {
+      if (i >= SP_METRIC_ALTS || !a->alt[i]) return NULL;
+      if (scale) *scale = a->scale[i];
+      return a->alt[i];
+    }
+  return NULL;
+}
+
+const char *sp_metric_alternative(int vendor, const char *metric, size_t i, double *scale) {
+  return sp__metric_alternative(vendor, metric, i, scale);
 }
 
 const sp_counter_rule *sp__metricmap_find(int vendor, const char *counter) {

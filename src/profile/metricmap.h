@@ -24,6 +24,23 @@ typedef struct sp_counter_rule {
   const char *analogue; /* the paper's Table II counter, or "" */
 } sp_counter_rule;
 
+/* The most alternatives one metric has. */
+#define SP_METRIC_ALTS 4
+
+/* A vendor metric that some metric sets lack, and the metrics that give
+ * the same quantity: the metric's value is an alternative's times its
+ * scale.  Only exact equivalences are listed (a byte count from a count of
+ * 32-byte sectors), never estimates. */
+typedef struct sp_metric_alternatives {
+  const char *metric;
+  const char *alt[SP_METRIC_ALTS]; /* NULL after the last */
+  double scale[SP_METRIC_ALTS];
+} sp_metric_alternatives;
+
+/* Alternative i of vendor's metric, its scale into *scale; NULL past the
+ * last (and for a metric without alternatives). */
+const char *sp__metric_alternative(int vendor, const char *metric, size_t i, double *scale);
+
 /* The rule for counter under vendor (SP_VENDOR_*), or NULL. */
 const sp_counter_rule *sp__metricmap_find(int vendor, const char *counter);
 /* Rule i of vendor's table, NULL past the last. */

@@ -2,9 +2,12 @@
 /* ncuread.c: Nsight Compute's raw page (ncu --csv --page raw
  * --print-units base), of any width: `--set full` on the H100 gives about
  * 2,300 columns.  The header row starts with "ID" and names "Kernel Name";
- * a units row and the profiler's "==PROF==" lines are not launches (their
- * first field is not a number); every other row of the header's width is
- * one launch. */
+ * the units row (an empty ID) and the profiler's own lines ("==PROF==",
+ * "==WARNING==") are not launches; every other row is one launch, and must
+ * be as wide as the header: a shorter or longer row is a profile cut off
+ * or damaged (ncu killed, a full disk), which is refused rather than read
+ * as a smaller application.  So is a launch whose time is not a positive
+ * number. */
 #include "profile.h"
 
 #include <math.h>
@@ -28,6 +31,13 @@ int sp__ncu_header(sp_profile *p, const char *const *f, size_t n, sp_error *err)
   c->device = sp__profile_column(f, n, "device__attribute_display_name");
   for (size_t i = 0; i < p->nmetrics; i++) {
     c->metric[i] = sp__profile_column(f, n, p->metrics[i]);
+    /* A metric the profile lacks, read from an exact equivalent it has. */
+    const char *alt;
+    for (size_t a = 0; c->metric[i] < 0 &&
+                       (alt = sp__metric_alternative(p->vendor, p->metrics[i], a, &p->scale[i]));
+         a++)
+      if ((c->metric[i] = sp__profile_column(f, n, alt)) >= 0) p->source[i] = alt;
+    if (c->metric[i] < 0) p->scale[i] = 1.0;
     p->seen[i] = c->metric[i] >= 0;
   }
   return SP_OK;
@@ -35,16 +45,49 @@ int sp__ncu_header(sp_profile *p, const char *const *f, size_t n, sp_error *err)
 
 static const char *field(const char *const *f, long col) { return col >= 0 ? f[col] : ""; }
 
+/* A row that is no launch: the profiler's messages, the units row. */
+static int not_launch(const sp__columns *c, const char *const *f, size_t n) {
+  return n == 0 || strncmp(f[0], "==", 2) == 0 || (n == c->ncols && f[c->id][0] == '\0');
+}
+
+/* The launch time (gpu__time_duration.sum, in ns) at 0-based column col:
+ * a positive finite number. */
+static int check_time(const sp_profile *p, const char *s, long line, long col, sp_error *err) {
+  if (sp__metric_number(s) > 0.0) return SP_OK;
+  return sp__fail(err, SP_EPARSE, p->path, line, col + 1, p->metrics[p->ctx[CTX_TIME]],
+                  "'%s' is not a launch time (a positive number of nanoseconds)", s);
+}
+
+/* The row's shape, its ID and its time: a row of the header's width whose
+ * ID is a launch number and whose time (when the profile has one) is a
+ * positive, finite number of nanoseconds. */
+static int check_row(const sp_profile *p, const char *const *f, size_t n, long line,
+                     sp_error *err) {
+  const sp__columns *c = &p->cols;
+  if (n != c->ncols)
+    return sp__fail(err, SP_EPARSE, p->path, line, 0, NULL,
+                    "row has %zu fields, the header %zu: the profile is cut off or "
+                    "damaged (profile again)",
+                    n, c->ncols);
+  if (isnan(sp__metric_number(f[c->id])))
+    return sp__fail(err, SP_EPARSE, p->path, line, (long)c->id + 1, "ID",
+                    "'%s' is not a launch number", f[c->id]);
+  size_t t = p->ctx[CTX_TIME];
+  long col = t == (size_t)-1 ? -1 : c->metric[t];
+  return col < 0 ? SP_OK : check_time(p, f[col], line, col, err);
+}
+
 int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err) {
   const sp__columns *c = &p->cols;
-  if (n != c->ncols || isnan(sp__metric_number(f[c->id])))
-    return SP_OK; /* the units row, the profiler's messages */
+  if (not_launch(c, f, n)) return SP_OK;
+  int st = check_row(p, f, n, line, err);
+  if (st) return st;
   char shape[256];
   snprintf(shape, sizeof shape, "grid %s block %s", field(f, c->grid), field(f, c->block));
   sp__launch *l;
-  int st = sp__profile_push(p, f[c->kernel], shape, line, &l, err);
+  st = sp__profile_push(p, f[c->kernel], shape, line, &l, err);
   for (size_t i = 0; i < p->nmetrics && !st; i++)
-    if (c->metric[i] >= 0) l->v[i] = sp__metric_number(f[c->metric[i]]);
+    if (c->metric[i] >= 0) l->v[i] = sp__metric_number(f[c->metric[i]]) * p->scale[i];
   if (!st && !p->device && c->device >= 0 && !(p->device = strdup(f[c->device])))
     st = sp__fail(err, SP_ENOMEM, p->path, line, 0, NULL, "out of memory");
   return st;

@@ -85,6 +85,9 @@ static int begin(sp_profile *p, const sp_model *m, int vendor, long line) {
   p->header_line = line;
   int st = want_model(p, m);
   if (!st && !(p->seen = calloc(p->nmetrics + 1, 1))) st = SP_ENOMEM;
+  if (!st && !(p->source = calloc(p->nmetrics + 1, sizeof *p->source))) st = SP_ENOMEM;
+  if (!st && !(p->scale = malloc((p->nmetrics + 1) * sizeof *p->scale))) st = SP_ENOMEM;
+  for (size_t i = 0; !st && i < p->nmetrics; i++) p->scale[i] = 1.0;
   if (!st && !(p->cols.metric = malloc((p->nmetrics + 1) * sizeof *p->cols.metric))) st = SP_ENOMEM;
   return st;
 }
@@ -192,6 +195,8 @@ void sp_profile_free(sp_profile *p) {
   free(p->metrics);
   free(p->missing);
   free(p->seen);
+  free(p->scale);
+  free(p->source);
   free(p->rules);
   free(p->at);
   free(p->device);

@@ -57,6 +57,8 @@ struct sp_profile {
   size_t nmetrics;
   char **metrics;
   unsigned char *seen; /* 1 when the profile has the metric */
+  double *scale;       /* per wanted metric: 1, or the alternative's scale */
+  const char **source; /* per wanted metric: NULL, or the alternative read */
   size_t ctx[CTX_N];   /* their indexes in metrics, or (size_t)-1 */
   size_t ncounters;
   const sp_counter_rule **rules; /* the model's counters, in its order */

@@ -11,7 +11,9 @@
  * Columns are found by name, in any order.  The rows of one dispatch become
  * one launch: a wanted metric is either a column (Grid_Size, the stamps) or
  * a Counter_Name, whose values over the rows of the dispatch are summed
- * (rocprofv3 writes one row per counter unless asked for its dimensions). */
+ * (rocprofv3 writes one row per counter unless asked for its dimensions).
+ * Every row must be as wide as the header (a shorter one is a file cut
+ * off), and its stamps must give a positive time. */
 #include "profile.h"
 
 #include <math.h>
@@ -106,17 +108,39 @@ static int dispatch(sp_profile *p, const char *const *f, long line, sp__launch *
   return st;
 }
 
+/* The row's launch time, End_Timestamp - Start_Timestamp (ns), when the
+ * profile has the stamps: both numbers, the end after the start. */
+static int check_time(const sp_profile *p, const char *const *f, long line, sp_error *err) {
+  const sp__columns *c = &p->cols;
+  size_t t = p->ctx[CTX_TIME], e = p->ctx[CTX_TIME_END];
+  long ct = c->metric[t], ce = c->metric[e];
+  if (ct < 0 || ce < 0) return SP_OK;
+  double start = sp__metric_number(f[ct]), end = sp__metric_number(f[ce]);
+  if (isnan(start))
+    return sp__fail(err, SP_EPARSE, p->path, line, ct + 1, p->metrics[t], "'%s' is not a number",
+                    f[ct]);
+  if (!(end - start > 0.0) || !isfinite(end - start))
+    return sp__fail(err, SP_EPARSE, p->path, line, ce + 1, p->metrics[e],
+                    "'%s' is not after %s %s: a launch time is positive", f[ce], p->metrics[t],
+                    f[ct]);
+  return SP_OK;
+}
+
 int sp__roc_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err) {
   const sp__columns *c = &p->cols;
   if (n != c->ncols)
-    return sp__fail(err, SP_EPARSE, p->path, line, 0, NULL, "%zu fields, the header has %zu", n,
-                    c->ncols);
+    return sp__fail(err, SP_EPARSE, p->path, line, 0, NULL,
+                    "row has %zu fields, the header %zu: the profile is cut off or damaged "
+                    "(profile again)",
+                    n, c->ncols);
+  int st = check_time(p, f, line, err);
+  if (st) return st;
   double v = sp__metric_number(f[c->value]);
   if (isnan(v))
     return sp__fail(err, SP_EPARSE, p->path, line, (long)c->value + 1, "Counter_Value",
                     "'%s' is not a number", f[c->value]);
   sp__launch *l;
-  int st = dispatch(p, f, line, &l, err);
+  st = dispatch(p, f, line, &l, err);
   size_t i = st ? (size_t)-1 : sp__profile_metric(p, f[c->name]);
   if (i != (size_t)-1 && c->metric[i] < 0) {
     l->v[i] = isnan(l->v[i]) ? v : l->v[i] + v;

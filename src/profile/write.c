@@ -168,6 +168,10 @@ static int write_info(const void *data, FILE *fp) {
   put_value(fp, "sm_count", median_ctx(p, CTX_SMS, 1.0));
   put_value(fp, "sm_clock_mhz", median_ctx(p, CTX_SM_HZ, 1e-6));
   put_value(fp, "memory_clock_mhz", median_ctx(p, CTX_MEM_HZ, 1e-6));
+  for (size_t i = 0; i < p->nmetrics; i++)
+    if (p->source[i])
+      fprintf(fp, "metric %s: %g x %s (the profile lacks it)\n", p->metrics[i], p->scale[i],
+              p->source[i]);
   fprintf(fp, "launches: %zu\nentries: %zu\n", p->nlaunches, p->nentries);
   return ferror(fp) ? SP_EIO : SP_OK;
 }

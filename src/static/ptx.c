@@ -7,8 +7,14 @@
  * directives (".reg", ".shared", ...), scope braces and instructions
  * ("[@[!]%p] opcode operands;").  That is all the features need, and it
  * keeps the reader small enough to harden: every statement is bounded, an
- * opcode must be made of identifier characters, a body must close, and any
- * failure names the file and line.  Loops are recognised as backward
+ * opcode must be a PTX instruction (its first part one of the ISA's, below),
+ * a statement that runs on into the next line must be continued there (an
+ * operand list broken after a ',' or '(', as nvcc breaks call sequences),
+ * not followed by another statement (a ';' left out), a body must close,
+ * and any failure names the file, line and column.  The line directives
+ * that take no ';' (.loc, .file; .version, .target, .address_size at module
+ * scope) end at the line's end, and a module's .section blocks (debug
+ * information, -G) are skipped whole.  Loops are recognised as backward
  * branches (a bra to a label already seen), which is how nvcc and NVRTC
  * lay them out. */
 #include "ptx.h"
@@ -132,12 +138,51 @@ int sp_kernel_features_get(const sp_kernel_features *f, const char *name, double
   return SP_OK;
 }
 
+/* The instructions of the PTX ISA (version 9.0), by their first part:
+ * "cp.async.bulk.tensor" is cp's, "bar.warp.sync" bar's.  An opcode whose
+ * first part is none of these is refused: it is a typo or not PTX. */
+static const char *const isa[] = {
+    "abs",          "activemask",    "add",       "addc",       "alloca",
+    "and",          "applypriority", "atom",      "bar",        "barrier",
+    "bfe",          "bfi",           "bfind",     "bmsk",       "bra",
+    "brev",         "brkpt",         "brx",       "call",       "clusterlaunchcontrol",
+    "clz",          "cnot",          "copysign",  "cos",        "cp",
+    "createpolicy", "cvt",           "cvta",      "discard",    "div",
+    "dp2a",         "dp4a",          "elect",     "ex2",        "exit",
+    "fence",        "fma",           "fns",       "getctarank", "griddepcontrol",
+    "isspacep",     "istypep",       "ld",        "ldmatrix",   "ldu",
+    "lg2",          "lop3",          "mad",       "mad24",      "madc",
+    "mapa",         "match",         "max",       "mbarrier",   "membar",
+    "min",          "mma",           "mov",       "movmatrix",  "mul",
+    "mul24",        "multimem",      "nanosleep", "neg",        "not",
+    "or",           "pmevent",       "popc",      "prefetch",   "prefetchu",
+    "prmt",         "rcp",           "red",       "redux",      "rem",
+    "ret",          "rsqrt",         "sad",       "selp",       "set",
+    "setmaxnreg",   "setp",          "shf",       "shfl",       "shl",
+    "shr",          "sin",           "slct",      "sqrt",       "st",
+    "stackrestore", "stacksave",     "stmatrix",  "sub",        "subc",
+    "suld",         "suq",           "sured",     "sust",       "szext",
+    "tanh",         "tcgen05",       "tensormap", "testp",      "tex",
+    "tld4",         "trap",          "txq",       "vabsdiff",   "vabsdiff2",
+    "vabsdiff4",    "vadd",          "vadd2",     "vadd4",      "vavrg2",
+    "vavrg4",       "vmad",          "vmax",      "vmax2",      "vmax4",
+    "vmin",         "vmin2",         "vmin4",     "vote",       "vset",
+    "vset2",        "vset4",         "vshl",      "vshr",       "vsub",
+    "vsub2",        "vsub4",         "wgmma",     "wmma",       "xor"};
+
+static int isa_opcode(const char *s, size_t len) {
+  for (size_t i = 0; i < sizeof isa / sizeof *isa; i++)
+    if (strlen(isa[i]) == len && !strncmp(isa[i], s, len)) return 1;
+  return 0;
+}
+
 /* ---- reading statements --------------------------------------------------------- */
 
 typedef struct reader {
   const char *s, *end;
   const char *path;
   long line;
+  const char *line_start; /* where line begins, for columns */
   sp_error *err;
 } reader;
 
@@ -145,12 +190,21 @@ static int parse_error(const reader *r, long line, const char *what) {
   return sp__fail(r->err, SP_EPARSE, r->path, line, 0, NULL, "%s", what);
 }
 
+/* The column (1-based) of p on the current line. */
+static long column(const reader *r, const char *p) { return (long)(p - r->line_start) + 1; }
+
+/* A newline at p: the next line begins after it. */
+static void new_line(reader *r, const char *p) {
+  r->line++;
+  r->line_start = p + 1;
+}
+
 /* Skips blanks and comments, counting lines; an unterminated block comment
  * is an error. */
 static int skip_space(reader *r) {
   while (r->s < r->end) {
     if (*r->s == '\n') {
-      r->line++;
+      new_line(r, r->s);
       r->s++;
     } else if (isspace((unsigned char)*r->s)) {
       r->s++;
@@ -160,7 +214,7 @@ static int skip_space(reader *r) {
       long start = r->line;
       for (r->s += 2; r->s < r->end && !(r->s[0] == '*' && r->end - r->s > 1 && r->s[1] == '/');
            r->s++)
-        if (*r->s == '\n') r->line++;
+        if (*r->s == '\n') new_line(r, r->s);
       if (r->s >= r->end) return parse_error(r, start, "unterminated comment");
       r->s += 2;
     } else {
@@ -180,32 +234,114 @@ static int contains(const char *s, const char *stop, const char *word) {
 
 static int ident_char(int c) { return isalnum(c) || c == '_' || c == '$' || c == '.' || c == '%'; }
 
+static int blank(int c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* Whether [s, stop) begins with word, followed by a blank or its end. */
+static int starts_word(const char *s, const char *stop, const char *word) {
+  size_t n = strlen(word);
+  return (size_t)(stop - s) >= n && !strncmp(s, word, n) &&
+         ((size_t)(stop - s) == n || isspace((unsigned char)s[n]));
+}
+
+/* The directives that take no ';': they end at the line's end. */
+static const char *const body_line_directives[] = {".loc", ".file", NULL};
+static const char *const module_line_directives[] = {".version", ".target", ".address_size",
+                                                     ".file",    ".loc",    NULL};
+
+/* Skips a line directive at r->s; 1 when there was one. */
+static int line_directive(reader *r, const char *const *names) {
+  for (; *names; names++)
+    if (starts_word(r->s, r->end, *names)) {
+      while (r->s < r->end && *r->s != '\n') r->s++;
+      return 1;
+    }
+  return 0;
+}
+
+/* [s, stop) into buf for a message, on one line: blanks and line breaks as
+ * one space, cut at 60 characters. */
+static const char *excerpt(char *buf, size_t size, const char *s, const char *stop) {
+  size_t o = 0;
+  for (; s < stop && o + 4 < size && o < 60; s++) {
+    if (!isspace((unsigned char)*s))
+      buf[o++] = isprint((unsigned char)*s) ? *s : '?';
+    else if (o && buf[o - 1] != ' ')
+      buf[o++] = ' ';
+  }
+  if (s < stop && o + 4 < size) o += (size_t)snprintf(buf + o, size - o, "...");
+  buf[o] = '\0';
+  return buf;
+}
+
+/* Where a statement's text broke across lines: the last non-blank
+ * character before the break, on line `line` at column `col`. */
+typedef struct line_break {
+  const char *last;
+  long line, col;
+} line_break;
+
+/* The statement [start, ...] that broke at b runs on into a line beginning
+ * at next: the ';' before the break is missing. */
+static int runs_on(const reader *r, const line_break *b, const char *start, const char *next) {
+  char a[80], n[80];
+  const char *eol = next;
+  while (eol < r->end && *eol != '\n') eol++;
+  return sp__fail(r->err, SP_EPARSE, r->path, b->line, b->col + 1, NULL,
+                  "statement without ';': '%s' runs on into the next line, which begins '%s'",
+                  excerpt(a, sizeof a, start, b->last + 1), excerpt(n, sizeof n, next, eol));
+}
+
 /* One statement of a body: text [start, stop) up to its ';' (excluded), or
  * a label up to its ':'. */
 typedef struct statement {
   const char *start, *stop;
-  long line;
+  long line, col;
   int label;
 } statement;
 
-static int next_statement(reader *r, statement *st) {
-  st->start = r->s;
-  st->line = r->line;
-  st->label = 0;
-  const char *p = r->s;
-  while (p < r->end && ident_char((unsigned char)*p)) p++;
-  const char *q = p;
-  while (q < r->end && (*q == ' ' || *q == '\t')) q++;
-  if (p > r->s && q < r->end && *q == ':') {
-    st->stop = p;
-    st->label = 1;
-    r->s = q + 1;
-    return SP_OK;
-  }
+/* Whether [s, p) is no more than a guard ("@%p1", "@!%p1") and a call's
+ * opcode: nvcc breaks a call's line there ("call.uni", then its target). */
+static int call_only(const char *s, const char *p) {
+  if (s < p && *s == '@')
+    while (s < p && !isspace((unsigned char)*s)) s++;
+  while (s < p && isspace((unsigned char)*s)) s++;
+  if ((size_t)(p - s) < 4 || strncmp(s, "call", 4) || (p - s > 4 && s[4] != '.')) return 0;
+  while (s < p && !isspace((unsigned char)*s)) s++;
+  while (s < p && isspace((unsigned char)*s)) s++;
+  return s == p;
+}
+
+/* Whether a statement may go on past a line break after b, on a line that
+ * begins with c: an operand list broken after a ',' or '(' (or a brace or
+ * bracket) or a call's opcode, or before a ',', '(', ')' or ';' (nvcc's
+ * call sequences).  A line that begins a block, a guard or a directive
+ * ('{', '}', '@', '.') begins a statement of its own. */
+static int continues(const char *start, const line_break *b, char c) {
+  if (strchr("{}@.", c)) return 0;
+  return strchr(",({[", *b->last) || strchr(",();", c) || call_only(start, b->last + 1);
+}
+
+/* The statement's text up to its ';', checked at every line break. */
+static int statement_text(reader *r, statement *st, const char *p) {
+  line_break b = {p > st->start ? p - 1 : NULL, r->line, column(r, p) - 1};
+  int broken = 0;
   while (p < r->end && *p != ';') {
-    if (*p == '\n') r->line++;
     if ((size_t)(p - st->start) > SP_PTX_MAX_STATEMENT)
       return parse_error(r, st->line, "statement too long (no ';')");
+    if (r->end - p > 1 && p[0] == '/' && p[1] == '/') {
+      while (p < r->end && *p != '\n') p++;
+      continue;
+    }
+    if (*p == '\n') {
+      broken = b.last != NULL;
+      new_line(r, p++);
+      continue;
+    }
+    if (!blank((unsigned char)*p)) {
+      if (broken && !continues(st->start, &b, *p)) return runs_on(r, &b, st->start, p);
+      broken = 0;
+      b = (line_break){p, r->line, column(r, p)};
+    }
     p++;
   }
   if (p >= r->end)
@@ -213,6 +349,25 @@ static int next_statement(reader *r, statement *st) {
   st->stop = p;
   r->s = p + 1;
   return SP_OK;
+}
+
+static int next_statement(reader *r, statement *st) {
+  st->start = r->s;
+  st->line = r->line;
+  st->col = column(r, r->s);
+  st->label = 0;
+  const char *p = r->s;
+  while (p < r->end && ident_char((unsigned char)*p)) p++;
+  const char *q = p;
+  while (q < r->end && (*q == ' ' || *q == '\t')) q++;
+  /* A label ends at one ':'; "::" is inside an opcode (ld.shared::cta). */
+  if (p > r->s && q < r->end && *q == ':' && !(q + 1 < r->end && q[1] == ':')) {
+    st->stop = p;
+    st->label = 1;
+    r->s = q + 1;
+    return SP_OK;
+  }
+  return statement_text(r, st, p);
 }
 
 /* ---- one kernel's body ---------------------------------------------------------- */
@@ -333,18 +488,48 @@ static void count_vocab(body *b, const char *op, size_t len, const parts *o) {
   }
 }
 
-static int split_opcode(const reader *r, long line, const char *op, size_t len, parts *o) {
+/* The opcode op (len bytes) of statement st fails: why, at its line and
+ * column. */
+static int bad_opcode(const reader *r, const statement *st, const char *op, size_t len,
+                      const char *why) {
+  long line = st->line, col = st->col;
+  const char *from = st->start;
+  for (const char *c = st->start; c < op; c++)
+    if (*c == '\n') {
+      line++;
+      from = c + 1;
+      col = 1;
+    }
+  char text[80];
+  return sp__fail(r->err, SP_EPARSE, r->path, line, col + (long)(op - from), NULL, "%s '%s'", why,
+                  excerpt(text, sizeof text, op, op + len));
+}
+
+/* The opcode's parts, split at its dots: each non-empty, of letters,
+ * digits, '_' and "::" (".L2::128B", ".shared::cta"), the first a PTX
+ * instruction's. */
+static int split_opcode(const reader *r, const statement *st, const char *op, size_t len,
+                        parts *o) {
   o->n = 0;
   for (size_t i = 0; i < len;) {
     size_t j = i;
     while (j < len && op[j] != '.') j++;
-    if (j == i || o->n == 16) return parse_error(r, line, "malformed opcode");
+    if (j == i || o->n == 16 || j + 1 == len) return bad_opcode(r, st, op, len, "malformed opcode");
     o->p[o->n] = op + i;
     o->len[o->n++] = j - i;
     i = j + 1;
-    if (j + 1 == len) return parse_error(r, line, "malformed opcode");
   }
-  if (!isalpha((unsigned char)op[0])) return parse_error(r, line, "malformed opcode");
+  for (size_t i = 0; i < len; i++) {
+    if (op[i] == ':' && i + 1 < len && op[i + 1] == ':') {
+      i++;
+      continue;
+    }
+    if (!isalnum((unsigned char)op[i]) && op[i] != '.' && op[i] != '_')
+      return bad_opcode(r, st, op, len, "malformed opcode");
+  }
+  if (!isalpha((unsigned char)op[0])) return bad_opcode(r, st, op, len, "malformed opcode");
+  if (!isa_opcode(o->p[0], o->len[0]))
+    return bad_opcode(r, st, op, len, "unknown opcode (not a PTX instruction)");
   return SP_OK;
 }
 
@@ -381,11 +566,8 @@ static int instruction(reader *r, body *b, const statement *st) {
   const char *op = s;
   while (s < st->stop && !isspace((unsigned char)*s)) s++;
   parts o;
-  int e = split_opcode(r, st->line, op, (size_t)(s - op), &o);
+  int e = split_opcode(r, st, op, (size_t)(s - op), &o);
   if (e) return e;
-  for (const char *c = op; c < s; c++)
-    if (!isalnum((unsigned char)*c) && *c != '.' && *c != '_')
-      return parse_error(r, st->line, "malformed opcode");
   count_vocab(b, op, (size_t)(s - op), &o);
   if (grow((void **)&b->mix, &b->cap, b->n + 1, sizeof(unsigned))) return SP_ENOMEM;
   b->mix[b->n] = mix_of(&o);
@@ -488,6 +670,7 @@ static int read_body(reader *r, body *b, long open_line) {
       r->s++;
       continue;
     }
+    if (line_directive(r, body_line_directives)) continue;
     statement st;
     e = next_statement(r, &st);
     if (!e) e = body_statement(r, b, &st);
@@ -598,38 +781,86 @@ static int head_body(reader *r, search *s, body *b, const char *head, const char
   return e;
 }
 
-/* One item at module scope: a directive up to ';' (an initializer's braces
- * included), or a head up to '{' and its body. */
-static int module_item(reader *r, search *s, body *b) {
-  const char *head = r->s;
+/* A .section block (debug information, nvcc -G: data directives without
+ * ';'), skipped through its closing brace. */
+static int skip_section(reader *r) {
   long line = r->line;
-  int init = 0;
-  /* .version, .target and .address_size end at the line's end. */
-  static const char *const line_directives[] = {".version", ".target", ".address_size"};
-  for (size_t i = 0; i < 3; i++) {
-    const size_t n = strlen(line_directives[i]);
-    /* The text is not terminated: compare only what is there. */
-    if ((size_t)(r->end - head) >= n && !strncmp(head, line_directives[i], n)) {
-      while (r->s < r->end && *r->s != '\n') r->s++;
+  int depth = 0;
+  for (; r->s < r->end; r->s++) {
+    if (r->end - r->s > 1 && r->s[0] == '/' && r->s[1] == '/')
+      while (r->s + 1 < r->end && r->s[1] != '\n') r->s++;
+    else if (*r->s == '\n')
+      new_line(r, r->s);
+    else if (*r->s == '{')
+      depth++;
+    else if (*r->s == '}' && --depth <= 0) {
+      r->s++;
       return SP_OK;
     }
   }
+  return parse_error(r, line, "a .section without its closing '}'");
+}
+
+/* The directives that begin an item at module scope: one at the start of a
+ * line inside another item means that item's ';' is missing. */
+static int begins_item(const reader *r, const char *p) {
+  static const char *const words[] = {".global", ".shared",  ".const",  ".local",        ".visible",
+                                      ".extern", ".weak",    ".entry",  ".func",         ".common",
+                                      ".file",   ".version", ".target", ".address_size", ".section",
+                                      ".alias",  NULL};
+  for (const char *const *w = words; *w; w++)
+    if (starts_word(p, r->end, *w)) return 1;
+  return 0;
+}
+
+/* One item at module scope up to its ';' or '{' (an initializer's braces
+ * included), checked at every line break; *stop is where it ends. */
+static int module_text(reader *r, const char *head, long line, const char **stop) {
+  line_break b = {NULL, 0, 0};
+  int init = 0, broken = 0;
   while (r->s < r->end && *r->s != ';' && (*r->s != '{' || init)) {
-    if (*r->s == '\n') r->line++;
-    if (*r->s == '=') init = 1;
-    if (*r->s == '}' && !init) return parse_error(r, r->line, "a '}' outside a kernel");
+    char c = *r->s;
+    if (r->end - r->s > 1 && c == '/' && r->s[1] == '/') {
+      while (r->s < r->end && *r->s != '\n') r->s++;
+      continue;
+    }
+    if (c == '\n') {
+      broken = b.last != NULL;
+      new_line(r, r->s++);
+      continue;
+    }
+    if (broken && !blank((unsigned char)c) && begins_item(r, r->s))
+      return runs_on(r, &b, head, r->s);
+    if (!blank((unsigned char)c)) {
+      broken = 0;
+      b = (line_break){r->s, r->line, column(r, r->s)};
+    }
+    if (c == '=') init = 1;
+    if (c == '}' && !init) return parse_error(r, r->line, "a '}' outside a kernel");
     if ((size_t)(r->s - head) > SP_PTX_MAX_STATEMENT)
       return parse_error(r, line, "statement too long (no ';')");
     r->s++;
   }
   if (r->s >= r->end)
     return parse_error(r, line, "statement without ';' before the end of the file");
-  const char *stop = r->s++;
+  *stop = r->s++;
+  return SP_OK;
+}
+
+/* One item at module scope: a line directive, a .section block, a
+ * directive up to ';', or a head up to '{' and its body. */
+static int module_item(reader *r, search *s, body *b) {
+  const char *head = r->s, *stop = NULL;
+  long line = r->line;
+  if (line_directive(r, module_line_directives)) return SP_OK;
+  if (starts_word(head, r->end, ".section")) return skip_section(r);
+  int e = module_text(r, head, line, &stop);
+  if (e) return e;
   if (*stop == '{') return head_body(r, s, b, head, stop, r->line);
-  statement st = {head, stop, line, 0};
+  statement st = {.start = head, .stop = stop, .line = line};
   if (!starts(&st, ".shared") && !contains(head, stop, " .shared")) return SP_OK;
   double bytes;
-  int e = shared_decl(r, &st, &bytes);
+  e = shared_decl(r, &st, &bytes);
   b->shared_bytes += bytes;
   return e;
 }
@@ -660,7 +891,7 @@ int sp_ptx_features_mem(const char *text, size_t size, const char *path, const c
     return sp__fail(err, SP_EINVAL, path, 0, 0, "kernel", "no kernel name given");
   if (size > SP_PTX_MAX_BYTES)
     return sp__fail(err, SP_EINVAL, path, 0, 0, NULL, "larger than %u bytes", SP_PTX_MAX_BYTES);
-  reader r = {text, text + size, path ? path : "(ptx)", 1, err};
+  reader r = {text, text + size, path ? path : "(ptx)", 1, text, err};
   const char *nul = memchr(text, '\0', size);
   if (nul) {
     for (const char *p = text; p < nul; p++) r.line += *p == '\n';

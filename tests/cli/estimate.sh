@@ -84,6 +84,30 @@ else
   echo "estimate.sh: no nvcc and cuobjdump: the real fat binary is not tried" >&2
 fi
 
+# With nvcc: every kernel of the profile example estimates from the PTX of
+# nvcc -lineinfo and -G too (line directives, debug sections, call
+# sequences), and -lineinfo gives the same features as plain PTX.
+if command -v nvcc >/dev/null 2>&1 && [ -f "$APP" ]; then
+  for v in plain lineinfo G; do
+    flag=
+    [ "$v" = plain ] || flag=-$v
+    # shellcheck disable=SC2086
+    nvcc -I "$TOP/greenctx" -arch=sm_90 $flag --ptx -o "app-$v.ptx" "$APP" 2>nvcc.err ||
+      fail "nvcc --ptx $flag: $(cat nvcc.err)"
+  done
+  sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1/p' app-plain.ptx >entries
+  [ -s entries ] || fail "no .entry in nvcc's PTX"
+  while read -r k; do
+    for v in plain lineinfo G; do
+      sp estimate --features --kernel "$k" "app-$v.ptx"
+      expect_rc "nvcc PTX ($v): $k" 0 && cp "$WORK/out" "$k-$v.csv"
+    done
+    cmp -s "$k-plain.csv" "$k-lineinfo.csv" || fail "nvcc -lineinfo: $k's features differ"
+  done <entries
+else
+  echo "estimate.sh: no nvcc: its -lineinfo and -G PTX are not tried" >&2
+fi
+
 # ---- errors ------------------------------------------------------------------
 sp estimate --features --kernel nope "$S/app.ptx"
 expect_error "missing kernel" 2 "no kernel 'nope'" "_Z6reducePKfPfi" "app.ptx"
@@ -98,6 +122,45 @@ expect_error "unclosed body" 2 "no-brace.ptx:12:" "no closing '}'"
 sed 's/^\tret;/\tret/' "$S/tiny.ptx" >no-semicolon.ptx
 sp estimate --features --kernel tiny no-semicolon.ptx
 expect_error "no semicolon" 2 "no-semicolon.ptx:28:"
+# An opcode that is no PTX instruction, and a ';' left out inside a body, a
+# declaration or at module scope (the statement ran on into the next one),
+# are refused at their line and column (issue 26).
+sed 's/^\tbar.sync \t0;/\tbarr.sync \t0;/' "$S/tiny.ptx" >unknown-opcode.ptx
+sp estimate --features --kernel tiny unknown-opcode.ptx
+expect_error "unknown opcode" 2 "unknown-opcode.ptx:24:2: unknown opcode (not a PTX instruction) 'barr.sync'"
+sed 's/^\tadd.f32 \t%f2, %f1, %f1;/\tadd.f32 \t%f2, %f1, %f1/' "$S/tiny.ptx" >run-on.ptx
+sp estimate --features --kernel tiny run-on.ptx
+expect_error "no ';' inside the body" 2 "run-on.ptx:22:24: statement without ';'" \
+  "'add.f32 %f2, %f1, %f1' runs on into the next line, which begins 'st.shared.f32 [buf], %f2;'"
+sed 's/^\t.reg .f32 \t%f<3>;/\t.reg .f32 \t%f<3>/' "$S/tiny.ptx" >run-on-reg.ptx
+sp estimate --features --kernel tiny run-on-reg.ptx
+expect_error "no ';' after .reg" 2 "run-on-reg.ptx:14:18: statement without ';'"
+sed 's/^\tret;/\tret/' "$S/tiny.ptx" | sed '$ a .visible .entry other()\n{\n\tret;\n}' >run-on-ret.ptx
+sp estimate --features --kernel tiny run-on-ret.ptx
+expect_error "no ';' after ret" 2 "run-on-ret.ptx:28:5: statement without ';'" "'ret' runs on"
+sed '/^\.visible \.entry tiny/i .shared .align 4 .b8 gbuf[64]' "$S/tiny.ptx" >run-on-module.ptx
+sp estimate --features --kernel tiny run-on-module.ptx
+expect_error "no ';' at module scope" 2 "run-on-module.ptx:9:30: statement without ';'" \
+  "'.shared .align 4 .b8 gbuf[64]' runs on"
+# What nvcc -lineinfo and -G add: .file and .loc lines (no ';'), a debug
+# .section of data lines; the features do not change.
+{
+  sed -e 's/^\.address_size 64$/&\n.file\t1 "tiny.cu"/' -e 's/^\t\([a-z@]\)/\t.loc\t1 7 3\n\t\1/' \
+    "$S/tiny.ptx"
+  printf '\t.section\t.debug_str\n\t{\n.b8 116 // t\n.b8 0\n\t}\n'
+} >lineinfo.ptx
+sp estimate --features --kernel tiny "$S/tiny.ptx"
+cp "$WORK/out" tiny-features.csv
+sp estimate --features --kernel tiny lineinfo.ptx
+expect_rc "-lineinfo PTX" 0
+cmp -s "$WORK/out" tiny-features.csv || fail "-lineinfo PTX: features differ from tiny.ptx's"
+# Opcodes with "::" qualifiers, as nvcc writes them for sm_90 (async copies,
+# fences, cluster shared memory), are instructions, not labels.
+sed 's/^\tret;/\tcp.async.ca.shared.global.L2::128B [buf], [%rd2], 16;\n\tfence.proxy.async.shared::cta;\n&/' \
+  "$S/tiny.ptx" >qualified.ptx
+sp estimate --features --kernel tiny qualified.ptx
+expect_rc "'::' qualifiers" 0
+grep -qx "inst,12" "$WORK/out" || fail "'::' qualifiers: $(grep '^inst,' "$WORK/out")"
 sed 's/%rd<3>/%rd<x>/' "$S/tiny.ptx" >bad-reg.ptx
 sp estimate --features --kernel tiny bad-reg.ptx
 expect_error "bad .reg" 2 "bad-reg.ptx:15:" ".reg"

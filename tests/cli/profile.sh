@@ -4,8 +4,8 @@
 # (issue 11).  Fixtures: tests/data/profile/h100-example-ncu.csv is the raw
 # CSV `scalepredict profile` had ncu write for docs/examples/profile/app.cu on
 # the H100 (24 launches, 6 entries); h100-example-full.csv is `ncu --set full`
-# of one iteration (2,238 columns), which lacks 12 of the metrics the H100
-# model needs; rocprofv3-counters.csv is rocprofv3's documented counter CSV
+# of one iteration (2,238 columns), which lacks 9 of the metrics the H100
+# model needs and gives 3 more in other units (sectors for bytes); rocprofv3-counters.csv is rocprofv3's documented counter CSV
 # (hand-made: no AMD GPU here).  A stand-in `ncu` first in PATH plays the
 # profiler: it records its arguments, writes a fixture (or an error) as its
 # log and runs the program.
@@ -87,11 +87,62 @@ assert abs(got - want) <= 1e-4 * want, (got, want)
 PY
 fi
 
-# ---- the full set: every missing metric named at once --------------------
+# ---- the full set: what it gives in other units, what it lacks ----------
+# ncu --set full has no lts__t_bytes.sum.per_second nor the L1's global
+# load and store bytes, but their sectors (32 bytes each): those are read
+# instead.  Nine metrics it does not have at all are named, with the
+# --metrics that adds them; the full set with them added imports.
 sp profile --model "$H100" --out full --import "$P/h100-example-full.csv"
-expect_error "full set" 2 "12 metrics the model needs are missing" \
-  "smsp__inst_executed_pipe_fma.sum" "lts__t_bytes.sum.per_second"
+expect_error "full set" 2 "9 metrics the model needs are missing" \
+  "smsp__inst_executed_pipe_fma.sum" "dram__throughput.avg.pct_of_peak_sustained_elapsed" \
+  "--metrics smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_alu.sum,"
+for m in lts__t_bytes l1tex__t_bytes; do
+  grep -qF "$m" "$WORK/err" && fail "full set: $m named missing, though its sectors are there"
+done
 no_leftovers "full set" full
+missing=$(sed -n 's/.*--metrics \([^;]*\);.*/\1/p' "$WORK/err")
+# The same eight launches as the first eight of h100-example-ncu.csv (IDs
+# 0-7: one iteration of the same program): their values of the nine.
+awk -F'","' -v want="$missing" '
+  FNR == NR {
+    if ($1 == "\"ID") { for (i = 1; i <= NF; i++) col[$i] = i; n = split(want, w, ","); h = FNR }
+    if (h) for (j = 1; j <= n; j++) { x = $(col[w[j]]); gsub(/"/, "", x); v[FNR - h, j] = x }
+    next
+  }
+  $1 == "\"ID" { fh = FNR }
+  fh && FNR - fh <= 9 { sub(/"$/, ""); for (j = 1; j <= n; j++) $0 = $0 "\",\"" v[FNR - fh, j]; $0 = $0 "\"" }
+  { print }' "$P/h100-example-ncu.csv" "$P/h100-example-full.csv" >full-plus.csv
+sp profile --model "$H100" --out fullp --import full-plus.csv
+expect_rc "full set with --metrics" 0
+expect_out "full set with --metrics" "8 kernel launches as 6 entries"
+grep -qF 'metric lts__t_bytes.sum.per_second: 32 x lts__t_sectors.sum.per_second' fullp/profile.txt ||
+  fail "profile.txt does not say what was read instead: $(cat fullp/profile.txt)"
+# poly ran once: its l2_bw_gbs is 32 x its L2 sectors per second, in GB/s.
+sectors=$(awk -F'","' '$1 == "\"ID" { for (i = 1; i <= NF; i++) if ($i == "lts__t_sectors.sum.per_second") c = i }
+  c && $1 == "\"1" { x = $c; gsub(/[",]/, "", x); printf "%.6g", 32 * x * 1e-9 }' full-plus.csv)
+col=$(head -n 1 fullp/counters.csv | tr ',' '\n' | grep -nx l2_bw_gbs | cut -d: -f1)
+got=$(grep '^"void poly<256, 4>' fullp/counters.csv | awk -F'",' '{ print $2 }' | cut -d, -f"$((col - 1))")
+[ -n "$sectors" ] && [ "$got" = "$sectors" ] || fail "poly's l2_bw_gbs: $got, want 32 x sectors = $sectors"
+# An exact equivalent reads as the metric itself: the raw fixture with the
+# three metrics given as sectors converts to the same counters.
+awk -F'","' -v OFS='","' '
+  $1 == "\"ID" {
+    for (i = 1; i <= NF; i++) if ($i ~ /^(lts__t_bytes\.sum\.per_second|l1tex__t_bytes_pipe_lsu_mem_global_op_(ld|st)\.sum)$/) {
+      c[i] = 1; sub(/_bytes/, "_sectors", $i)
+    }
+    h = 1; print; next
+  }
+  h && $1 ~ /^"[0-9]+$/ { for (i in c) { x = $i; gsub(/,/, "", x); $i = sprintf("%.17g", x / 32) } }
+  { print }' "$P/h100-example-ncu.csv" >sectors.csv
+grep -qF '"lts__t_bytes.sum.per_second"' sectors.csv && fail "sectors.csv still has lts__t_bytes"
+sp profile --model "$H100" --out sect --import sectors.csv
+expect_rc "sectors instead of bytes" 0
+cmp -s sect/counters.csv prof/counters.csv || fail "sectors instead of bytes: counters differ"
+# info names the alternatives beside the metric.
+sp info --model "$H100"
+expect_out "info: alternatives" \
+  "lts__t_bytes.sum.per_second (or 32 x lts__t_sectors.sum.per_second)" \
+  "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum (or 32 x l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)"
 
 # ---- the base the profile was taken at ----------------------------------
 sp profile --model "$H100" --out b64 --base 64cu/1980/2619 --import "$P/h100-example-ncu.csv"
@@ -102,6 +153,37 @@ no_leftovers "base SM count" b64
 sp profile --model "$H100" --out notp --import "$TRAIN/runs.csv"
 expect_error "not a profile" 2 "neither an Nsight Compute raw CSV" "rocprofv3"
 no_leftovers "not a profile" notp
+# ---- a damaged profile is refused at its line (issue 26) -----------------
+# A profile cut off mid-row (ncu killed, a full disk) or a row too long is
+# never read as a smaller application; nor is a launch time that is not a
+# positive number.
+N=$P/h100-example-ncu.csv
+head -n 12 "$N" | sed '$ s/\(,"[^"]*"\)\{5\}$//' >cut.csv
+sp profile --model "$H100" --out cut --import cut.csv
+expect_error "row cut off" 2 "cut.csv:12: row has 419 fields, the header 424"
+no_leftovers "row cut off" cut
+sed '10 s/$/,"7"/' "$N" >long.csv
+sp profile --model "$H100" --out long --import long.csv
+expect_error "row too long" 2 "long.csv:10: row has 425 fields, the header 424"
+no_leftovers "row too long" long
+col=$(sed -n 4p "$N" | tr ',' '\n' | grep -nx '"gpu__time_duration.sum"' | cut -d: -f1)
+for t in 0 -1,024 nan inf n/a; do
+  awk -v c="$col" -v t="$t" 'BEGIN { FS = OFS = "\",\"" } NR == 8 { $c = t } { print }' "$N" >time.csv
+  sp profile --model "$H100" --out time --import time.csv
+  expect_error "launch time $t" 2 "time.csv:8:$col: field 'gpu__time_duration.sum': '$t' is not a launch time"
+  no_leftovers "launch time $t" time
+  rm -rf time
+done
+R=$P/rocprofv3-counters.csv
+sed '5 s/,[0-9]*$//' "$R" >roc-cut.csv
+sp profile --model hd7970-synth --out rc --import roc-cut.csv
+expect_error "rocprofv3 row cut off" 2 "roc-cut.csv:5: row has 18 fields, the header 19"
+sed '5 s/,[0-9]*$/,1999999/' "$R" >roc-time.csv
+sp profile --model hd7970-synth --out rc --import roc-time.csv
+expect_error "rocprofv3 end before start" 2 \
+  "roc-time.csv:5:19: field 'End_Timestamp': '1999999' is not after Start_Timestamp 2000000"
+no_leftovers "rocprofv3 damaged" rc
+
 mkdir keep && echo mine >keep/file
 sp profile --model "$H100" --out keep --import "$P/h100-example-ncu.csv"
 expect_error "existing --out" 1 "already exists"

@@ -4,7 +4,8 @@
  * The input is PTX text; the kernel looked for is "k", and, when that is
  * not there, "tiny" (the seed corpus's kernels).  Properties: reading never
  * goes past the text; a rejected text leaves an error of a known status
- * with a message (a parse error names a line within the text); an accepted
+ * with a message (a parse error names a line within the text, and a column
+ * on that line when it names one); an accepted
  * one has every feature finite and non-negative but the launch shape,
  * which is NaN without a launch. */
 #include <math.h>
@@ -14,6 +15,15 @@
 
 #include "fuzz.h"
 #include "scalepredict.h"
+
+/* The length of line (1-based) of text, without its newline. */
+static long line_length(const char *text, size_t size, long line) {
+  size_t i = 0;
+  for (long l = 1; l < line && i < size; i++) l += text[i] == '\n';
+  size_t j = i;
+  while (j < size && text[j] != '\n') j++;
+  return (long)(j - i);
+}
 
 static void check(const uint8_t *data, size_t size, const char *kernel) {
   char *text = malloc(size ? size : 1);
@@ -29,6 +39,9 @@ static void check(const uint8_t *data, size_t size, const char *kernel) {
     long lines = 1;
     for (size_t i = 0; i < size; i++) lines += text[i] == '\n';
     FZ_CHECK(st != SP_EPARSE || (err.line >= 1 && err.line <= lines));
+    /* A column, where there is one, lies on its line (or just past its end). */
+    FZ_CHECK(err.column == 0 ||
+             (err.column >= 1 && err.column <= line_length(text, size, err.line) + 1));
     if (fz_verbose()) printf("%s:%ld: %s\n", err.file, err.line, err.message);
   } else {
     for (size_t i = 0; i < sp_kernel_features_count(f); i++) {
