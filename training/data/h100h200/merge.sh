@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# merge.sh: the two-card training set of the memory axis (issue 28): every
+# training entry measured on both the H100 (training/data/h100-train, HBM3
+# at 2619 MHz) and the H200 (training/data/h200-train, HBM3e at 3201 MHz),
+# and the floor kernel idle_spin on both.
+#
+#   sh training/data/h100h200/merge.sh      (from the repository root)
+#
+# runs.csv: for each such entry its 13 H100 rows, then its 13 H200 rows
+# (an entry with fewer than 13 H200 rows is left out); idle_spin's H200 rows
+# are the idle floor of the H200 session (h200-train/idle-floor.csv; one
+# card, one floor: the README there says why that holds for every row).
+# counters.csv: those entries' H100 counters (132 and 64 SMs, 2619 MHz)
+# and their H200 counters (3201 MHz) where measured.  families.csv: their
+# families from h100-train.  H100 power is h100-train's (every session put
+# on the suite's floor); H200 power is as measured.
+set -eu
+here=training/data/h100h200
+h1=training/data/h100-train
+h2=training/data/h200-train
+tmp=$(mktemp -d "$here/.merge-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# The entries with all 13 H200 rows, in h100-train's order, idle_spin first.
+awk -F, 'FNR > 1 { n[$1]++ } END { for (k in n) if (n[k] >= 13) print k }' "$h2/runs.csv" |
+  sort >"$tmp/h200-entries"
+if [ "$(awk -F, 'FNR > 1 && $2 == "idle_spin"' "$h2/idle-floor.csv" | wc -l)" -lt 13 ]; then
+  echo "merge.sh: $h2/idle-floor.csv lacks idle_spin at the 13 levels" >&2
+  exit 1
+fi
+echo idle_spin >>"$tmp/h200-entries"
+awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
+         FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/runs.csv" >"$tmp/runs.csv"
+awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
+         FNR > 1 && ($1 in keep)' "$tmp/h200-entries" "$h2/runs.csv" >>"$tmp/runs.csv"
+awk -F, -v OFS=, 'FNR > 1 { $1 = ""; sub(/^,/, ""); print }' "$h2/idle-floor.csv" >>"$tmp/runs.csv"
+
+head -1 "$h1/counters.csv" >"$tmp/h1"
+head -1 "$h2/counters.csv" | cmp -s - "$tmp/h1" ||
+  { echo "merge.sh: $h2/counters.csv's header differs from $h1's" >&2; exit 1; }
+awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
+         FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/counters.csv" >"$tmp/counters.csv"
+awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
+         FNR > 1 && ($1 in keep)' "$tmp/h200-entries" "$h2/counters.csv" >>"$tmp/counters.csv"
+awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
+         FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/families.csv" >"$tmp/families.csv"
+
+for f in runs.csv counters.csv families.csv; do mv "$tmp/$f" "$here/$f"; done
+echo "merge.sh: $(($(wc -l <"$tmp/h200-entries"))) entries, $(($(wc -l <"$here/runs.csv") - 1)) runs rows, $(($(wc -l <"$here/counters.csv") - 1)) counters rows"
