@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # merge.sh: builds this folder's training set from the suite
 # (training/data/h100-sm) and the retired validation sets
-# (training/validation/data/h100, training/validation2/data/h100,
-# training/validation3/data/h100, training/validation4/data/h100,
-# training/validation5/data/h100, training/validation6/data/h100,
-# training/validation7/data/h100, training/validation8/data/h100,
-# training/validation9/data/h100, training/validation10/data/h100), and the
+# (training/kernels/validation/data/h100, training/kernels/validation2/data/h100,
+# training/kernels/validation3/data/h100, training/kernels/validation4/data/h100,
+# training/kernels/validation5/data/h100, training/kernels/validation6/data/h100,
+# training/kernels/validation7/data/h100, training/kernels/validation8/data/h100,
+# training/kernels/validation9/data/h100, training/kernels/validation10/data/h100), and the
 # suite entries measured after it (training/data/h100-extra, h100-extra2).
 #
 #   sh training/data/h100-train/merge.sh      (from the repository root)
@@ -31,13 +31,13 @@
 set -eu
 here=training/data/h100-train
 suite=training/data/h100-sm
-v1=training/validation/data/h100
-v2=training/validation2/data/h100
+v1=training/kernels/validation/data/h100
+v2=training/kernels/validation2/data/h100
 # The retired sets measured in one session each (third to tenth).
-onesession="training/validation3/data/h100 training/validation4/data/h100
-  training/validation5/data/h100 training/validation6/data/h100 training/validation7/data/h100
-  training/validation8/data/h100 training/validation9/data/h100
-  training/validation10/data/h100"
+onesession="training/kernels/validation3/data/h100 training/kernels/validation4/data/h100
+  training/kernels/validation5/data/h100 training/kernels/validation6/data/h100 training/kernels/validation7/data/h100
+  training/kernels/validation8/data/h100 training/kernels/validation9/data/h100
+  training/kernels/validation10/data/h100"
 extras="training/data/h100-extra training/data/h100-extra2"
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

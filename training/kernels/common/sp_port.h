@@ -2,7 +2,7 @@
 /* sp_port.h: lets one kernel source compile as OpenCL C (1.2 or later) and
  * as CUDA C++ (NVRTC or nvcc).
  *
- * Kernel sources in training/kernels/ use only the names defined here for
+ * Kernel sources in every suite folder use only the names defined here for
  * anything the two languages spell differently: address-space qualifiers,
  * work-item ids, barriers, atomics and the float-specific math functions.
  * Everything else (C arithmetic, int/uint/float/double, loops, fixed-size

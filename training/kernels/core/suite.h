@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* suite.h: the host half of the kernel suite.
+/* suite.h: the host half of the kernel suites (the job API every suite of
+ * training/suites.txt uses) and the core suite's table.
  *
  * Every suite kernel is one entry point in a device source (a .cl file in
- * training/kernels/, compiled as OpenCL C or CUDA C++ through sp_port.h) plus
+ * its suite's folder, compiled as OpenCL C or CUDA C++ through sp_port.h) plus
  * a setup function here that builds a job: the buffers with their initial
  * contents, the kernel arguments, the launch geometry and the host reference
  * that the first launch at every configuration is checked against.
@@ -100,9 +101,10 @@ typedef struct kdesc {
   int param; /* variant parameter of the family */
 } kdesc;
 
-/* The suite, in run order. */
-size_t suite_count(void);
-const kdesc *suite_at(size_t i);
+/* The core suite's table, in run order: every suite of training/suites.txt
+ * has one, NAME_count and NAME_at (sp-runner finds them by the name). */
+size_t core_count(void);
+const kdesc *core_at(size_t i);
 
 /* Job construction helpers (job.c). */
 void kjob_init(kjob *job, const char *source, const char *entry);

@@ -674,6 +674,6 @@ static const kdesc SUITE[] = {
       setup_gsync, GSYNC_PARAM(8, 21, 128)),
 };
 
-size_t suite_count(void) { return sizeof SUITE / sizeof *SUITE; }
+size_t core_count(void) { return sizeof SUITE / sizeof *SUITE; }
 
-const kdesc *suite_at(size_t i) { return i < suite_count() ? &SUITE[i] : NULL; }
+const kdesc *core_at(size_t i) { return i < core_count() ? &SUITE[i] : NULL; }
