@@ -1,6 +1,6 @@
 /* contention.cl: kernels whose cost is set by atomic contention (host half:
  * contention.c). */
-#include "vdev.h"
+#include "sp_dev.h"
 
 /* 256-bin histogram of an 8-bit image read as 4-pixel words: each
  * 256-wide work-group counts its grid-stride share in a local histogram

@@ -1,6 +1,6 @@
 /* graph.cl: graph and sparse kernels for the validation suite (host half:
  * graph.c).  The power-law graphs give a few vertices very long rows. */
-#include "vdev.h"
+#include "sp_dev.h"
 
 /* One pull iteration of PageRank over in-edges (CSR), one work-item per
  * vertex: a vertex with many in-edges keeps its work-item, and its

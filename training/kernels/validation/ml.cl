@@ -1,6 +1,6 @@
 /* ml.cl: machine-learning building blocks for the validation suite (host
  * half: ml.c).  Written for this suite, independently of training/kernels. */
-#include "vdev.h"
+#include "sp_dev.h"
 
 /* ---- GEMM ---------------------------------------------------------------
  * C = A B, row-major, M and N multiples of 64, K a multiple of 16.  A 16x16
@@ -119,14 +119,14 @@ SP_KERNEL void v_softmax_rows(SP_GLOBAL const float *SP_RESTRICT x,
   for (int i = t; i < len; i += nt)
     m = SP_FMAXF(m, xr[i]);
   red[t] = m;
-  V_TREE(red, t, nt, SP_FMAXF);
+  SP_TREE(red, t, nt, SP_FMAXF);
   m = red[0];
   SP_BARRIER(); /* everyone has read red[0] before it is reused */
   float s = 0.0f;
   for (int i = t; i < len; i += nt)
     s += SP_EXPF(xr[i] - m);
   red[t] = s;
-  V_TREE(red, t, nt, V_ADD);
+  SP_TREE(red, t, nt, SP_ADD);
   const float inv = 1.0f / red[0];
   for (int i = t; i < len; i += nt)
     yr[i] = SP_EXPF(xr[i] - m) * inv;
@@ -151,14 +151,14 @@ SP_KERNEL void v_layernorm(SP_GLOBAL const float *SP_RESTRICT x,
     s += v[k];
   }
   red[t] = s;
-  V_TREE(red, t, 256, V_ADD);
+  SP_TREE(red, t, 256, SP_ADD);
   const float mean = red[0] / (float)h;
   SP_BARRIER();
   float q = 0.0f;
   for (int k = 0; k < LN_PER; ++k)
     q += (v[k] - mean) * (v[k] - mean);
   red[t] = q;
-  V_TREE(red, t, 256, V_ADD);
+  SP_TREE(red, t, 256, SP_ADD);
   const float inv = SP_RSQRTF(red[0] / (float)h + eps);
   for (int k = 0; k < LN_PER; ++k) {
     const int col = t + 256 * k;

@@ -1,6 +1,6 @@
 /* science.cl: scientific kernels in the manner of Rodinia, PolyBench, SHOC
  * and Parboil, written for the validation suite (host half: science.c). */
-#include "vdev.h"
+#include "sp_dev.h"
 
 SP_FN int imin(int a, int b) { return a < b ? a : b; }
 SP_FN int imax(int a, int b) { return a > b ? a : b; }
@@ -242,7 +242,7 @@ SP_KERNEL void v_cg_update_f64(SP_GLOBAL double *SP_RESTRICT x,
     s += ri * ri;
   }
   red[t] = s;
-  V_TREE(red, t, 256, V_ADD);
+  SP_TREE(red, t, 256, SP_ADD);
   if (t == 0)
     partial[SP_GRP(0)] = red[0];
 }

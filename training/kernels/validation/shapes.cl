@@ -1,7 +1,7 @@
 /* shapes.cl: kernels chosen for their launch shape (host half: shapes.c):
  * fewer groups than SMs, one group past a whole number of resident waves,
  * an L2-resident working set, a single work-group, a tiny launch. */
-#include "vdev.h"
+#include "sp_dev.h"
 
 /* Batch-norm statistics (training forward), NCHW: one 512-wide work-group
  * per channel sums x and x^2 over the batch and the plane.  With 100
@@ -48,7 +48,7 @@ SP_KERNEL void v_bias_gelu_grid(SP_GLOBAL const float *SP_RESTRICT x,
                                 SP_GLOBAL float *SP_RESTRICT y, int n, int cols)
 {
   for (int i = SP_GID(0); i < n; i += SP_GSIZE(0))
-    y[i] = v_gelu(x[i] + bias[i % cols]);
+    y[i] = sp_gelu(x[i] + bias[i % cols]);
 }
 
 /* Particle binning into a 24x32x16 cell grid: each group counts its
@@ -127,7 +127,7 @@ SP_KERNEL void v_reduce_oneblock_f64(SP_GLOBAL const double *SP_RESTRICT x,
   for (int i = t; i < n; i += 256)
     s += x[i] * x[i];
   red[t] = s;
-  V_TREE(red, t, 256, V_ADD);
+  SP_TREE(red, t, 256, SP_ADD);
   if (t == 0)
     sum[0] = red[0];
 }
@@ -149,8 +149,8 @@ SP_KERNEL void v_cg_scalars(SP_GLOBAL const double *SP_RESTRICT rr_part,
   }
   a[t] = sa;
   b[t] = sb;
-  V_TREE(a, t, 256, V_ADD);
-  V_TREE(b, t, 256, V_ADD);
+  SP_TREE(a, t, 256, SP_ADD);
+  SP_TREE(b, t, 256, SP_ADD);
   if (t == 0) {
     const double rr_old = scal[0];
     scal[1] = a[0];

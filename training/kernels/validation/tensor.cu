@@ -2,7 +2,7 @@
 /* tensor.cu: CUDA-only validation kernels (host half: tensor.c): tensor-core
  * GEMMs through WMMA and a packed half-precision elementwise kernel.  Only
  * NVRTC compiles this file; the OpenCL backend skips its jobs. */
-#include "vdev.h"
+#include "sp_dev.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -82,5 +82,5 @@ SP_KERNEL void v_half2_bias_gelu(const __half2 *__restrict__ x,
   if (i >= n2)
     return;
   const float2 f = __half22float2(__hadd2(x[i], bias[i % cols2]));
-  y[i] = __floats2half2_rn(v_gelu(f.x), v_gelu(f.y));
+  y[i] = __floats2half2_rn(sp_gelu(f.x), sp_gelu(f.y));
 }

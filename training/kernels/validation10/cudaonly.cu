@@ -6,7 +6,7 @@
  * blocks) and a Gram matrix on bf16 tensor cores.  Only NVRTC compiles this
  * file; the OpenCL backend skips its jobs.  Written for this suite,
  * independently of training/kernels and the earlier validation suites. */
-#include "udev.h"
+#include "sp_dev.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -99,7 +99,7 @@ SP_KERNEL void u_countmin_smem_395(const uint *__restrict__ keys, uint *__restri
     const uint key = k[(size_t)j * blockDim.x + threadIdx.x];
 #pragma unroll
     for (int r = 0; r < CM_R; ++r)
-      atomicAdd(&sk[r * CM_W + __umulhi(u_hash(key ^ (0x9E3779B9u * (r + 1))), CM_W)], 1u);
+      atomicAdd(&sk[r * CM_W + __umulhi(sp_mueller32(key ^ (0x9E3779B9u * (r + 1))), CM_W)], 1u);
   }
   __syncthreads();
   for (int e = threadIdx.x; e < CM_R * CM_W; e += blockDim.x)

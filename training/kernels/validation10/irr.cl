@@ -5,7 +5,7 @@
  * Euclidean distance transform and canonical Huffman decoding.  Written
  * for this suite, independently of training/kernels and the earlier
  * validation suites. */
-#include "udev.h"
+#include "sp_dev.h"
 
 /* ---- MinHash signatures -------------------------------------------------------------------------
  * Document d (MH_L bytes) is staged in local memory; work-item k of the
@@ -22,7 +22,7 @@ SP_FN uint u_modp(ulong v) {
   return (uint)(v >= MH_P ? v - MH_P : v);
 }
 
-SP_KERNEL U_BOUNDS(MH_K) void u_minhash_sig_264(SP_GLOBAL const uint *SP_RESTRICT docs,
+SP_KERNEL SP_BOUNDS(MH_K) void u_minhash_sig_264(SP_GLOBAL const uint *SP_RESTRICT docs,
                                                 SP_GLOBAL const uint *SP_RESTRICT ab,
                                                 SP_GLOBAL uint *SP_RESTRICT sig, int per) {
   SP_LOCAL uint dw[MH_L / 4];
@@ -50,7 +50,7 @@ SP_KERNEL U_BOUNDS(MH_K) void u_minhash_sig_264(SP_GLOBAL const uint *SP_RESTRIC
  * joins; the rest stay undecided.  A work-item per vertex; a few hubs make
  * the longest scans. */
 SP_FN int u_beats(uint u, uint v) {
-  const uint hu = u_hash(u), hv = u_hash(v);
+  const uint hu = sp_mueller32(u), hv = sp_mueller32(v);
   return hu > hv || (hu == hv && u > v);
 }
 
@@ -189,7 +189,7 @@ SP_KERNEL void u_sha256_merkle_level(SP_GLOBAL const uint *SP_RESTRICT child,
  * of the parabola below each y.  The intersections are FP64 quotients of
  * exact integers (both sides round them identically).  A work-item per
  * column: two dependent sweeps of h steps. */
-SP_KERNEL U_BOUNDS(128) void u_edt_columns_128(SP_GLOBAL const int *SP_RESTRICT f,
+SP_KERNEL SP_BOUNDS(128) void u_edt_columns_128(SP_GLOBAL const int *SP_RESTRICT f,
                                                SP_GLOBAL int *SP_RESTRICT dist,
                                                SP_GLOBAL int *SP_RESTRICT vs,
                                                SP_GLOBAL double *SP_RESTRICT zs, int w, int h) {

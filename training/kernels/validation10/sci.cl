@@ -5,7 +5,7 @@
  * triangle rasterisation by atomic min, Bezier flattening and the
  * log-determinant by LU with partial pivoting.  Written for this suite,
  * independently of training/kernels and the earlier validation suites. */
-#include "udev.h"
+#include "sp_dev.h"
 
 /* ---- the regularised upper incomplete gamma function --------------------------------------------
  * Q(a, x) as in Numerical Recipes' gammq (Cephes' igamc): for x < a + 1 the
@@ -174,7 +174,7 @@ SP_KERNEL void u_raster_zbuf_atomicmin(SP_GLOBAL const int *SP_RESTRICT tri,
 
 SP_FN float u_lerp(float a, float b, float t) { return a + t * (b - a); }
 
-SP_KERNEL U_BOUNDS(256) void u_bezier_flatten_tiny(SP_GLOBAL const float *SP_RESTRICT ctl,
+SP_KERNEL SP_BOUNDS(256) void u_bezier_flatten_tiny(SP_GLOBAL const float *SP_RESTRICT ctl,
                                                    SP_GLOBAL float *SP_RESTRICT pts, int ncurve) {
   const int g = SP_GID(0), c = g / BZ_P;
   if (c >= ncurve) return;
@@ -198,7 +198,7 @@ SP_KERNEL U_BOUNDS(256) void u_bezier_flatten_tiny(SP_GLOBAL const float *SP_RES
 #define LU_LD (LU_N + 1)
 #define LU_G 256
 
-SP_KERNEL U_BOUNDS(LU_G) void u_lu_slogdet_40(SP_GLOBAL const float *SP_RESTRICT mats,
+SP_KERNEL SP_BOUNDS(LU_G) void u_lu_slogdet_40(SP_GLOBAL const float *SP_RESTRICT mats,
                                               SP_GLOBAL float *SP_RESTRICT out, int per) {
   SP_LOCAL float a[LU_N * LU_LD];
   SP_LOCAL float mag[LU_N];

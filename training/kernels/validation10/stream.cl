@@ -4,7 +4,7 @@
  * Sobol points, zone maps over few chunks and polyphase resampling.
  * Written for this suite, independently of training/kernels and the
  * earlier validation suites. */
-#include "udev.h"
+#include "sp_dev.h"
 
 /* ---- bitshuffle ---------------------------------------------------------------------------------
  * Blocks of 256 one-byte elements are rearranged into 8 bit planes of 32
@@ -115,7 +115,7 @@ SP_KERNEL void u_sobol_points_wr(SP_GLOBAL const uint *SP_RESTRICT dir,
  * a local-memory reduction. */
 #define ZM_G 256
 
-SP_KERNEL U_BOUNDS(ZM_G) void u_zonemap_minmax_131(SP_GLOBAL const int *SP_RESTRICT col,
+SP_KERNEL SP_BOUNDS(ZM_G) void u_zonemap_minmax_131(SP_GLOBAL const int *SP_RESTRICT col,
                                                    SP_GLOBAL int *SP_RESTRICT zm, int chunk) {
   SP_LOCAL int lmin[ZM_G], lmax[ZM_G];
   const int t = SP_LID(0);

@@ -35,7 +35,7 @@ void *uref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max, double rt
  * zero-filled; returns its index, or -1 when out of memory. */
 int ubuf_u32(kjob *job, size_t n, kb_role role);
 
-/* The device's 32-bit hash (udev.h, u_hash), for host references. */
+/* The device's 32-bit hash (sp_dev.h, sp_mueller32), for host references. */
 uint32_t u_hash_host(uint32_t h);
 
 /* Copies the first len bytes of p over the rest of its n bytes, so that a

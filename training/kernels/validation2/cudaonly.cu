@@ -6,7 +6,7 @@
  * with float atomics and batched FP64 matrix inversion in 108 KB of
  * dynamic shared memory.  Only NVRTC compiles this file; the OpenCL backend
  * skips its jobs. */
-#include "wdev.h"
+#include "sp_dev.h"
 
 #include <cuda_fp16.h>
 #include <mma.h>

@@ -9,7 +9,7 @@
 
 #include "validation2.h"
 
-/* The device's w_hash (wdev.h). */
+/* The device's hash (sp_dev.h, sp_lowbias32). */
 static uint32_t w_hash(uint32_t x) {
   x ^= x >> 16;
   x *= 0x7feb352du;

@@ -5,7 +5,7 @@
  * counting on a skewed graph, per-row scans over 397 rows and a one-group
  * non-maximum suppression.  Written for this suite, independently of
  * training/kernels and training/validation. */
-#include "wdev.h"
+#include "sp_dev.h"
 
 /* ---- N-queens ---------------------------------------------------------------
  * Each work-item completes one board prefix (the first rows already placed,
@@ -67,7 +67,7 @@ SP_KERNEL void w_hashjoin_probe(SP_GLOBAL const uint *SP_RESTRICT table,
   if (i >= n)
     return;
   const uint key = keys[i];
-  uint h = w_hash(key) & mask, v = HJ_EMPTY;
+  uint h = sp_lowbias32(key) & mask, v = HJ_EMPTY;
   for (;;) {
     const uint k = table[2 * h];
     if (k == key) {

@@ -4,7 +4,7 @@
  * L2-resident KV cache, ragged per-row top-k and greedy sampling.
  * Written for this suite, independently of training/kernels and
  * training/validation. */
-#include "wdev.h"
+#include "sp_dev.h"
 
 /* ---- AdamW --------------------------------------------------------------
  * One decoupled-weight-decay Adam step over n parameters, one element per
@@ -55,7 +55,7 @@ SP_KERNEL void w_rmsnorm_residual(SP_GLOBAL const float *SP_RESTRICT x,
     ss += hv[j] * hv[j];
   }
   red[t] = ss;
-  W_TREE(red, t, RMS_T, W_ADD);
+  SP_TREE(red, t, RMS_T, SP_ADD);
   const float inv = SP_RSQRTF(red[0] / (float)RMS_H + eps);
   for (int j = 0; j < RMS_PER; ++j) {
     const int c = t + j * RMS_T;
@@ -154,7 +154,7 @@ SP_KERNEL void w_gqa_decode(SP_GLOBAL const float *SP_RESTRICT q,
     m = SP_FMAXF(m, s);
   }
   red[t] = m;
-  W_TREE(red, t, GQ_T, SP_FMAXF);
+  SP_TREE(red, t, GQ_T, SP_FMAXF);
   m = red[0];
   SP_BARRIER(); /* red[0] read by all before it is reused */
   float l = 0.0f;
@@ -164,7 +164,7 @@ SP_KERNEL void w_gqa_decode(SP_GLOBAL const float *SP_RESTRICT q,
     l += e;
   }
   red[t] = l;
-  W_TREE(red, t, GQ_T, W_ADD);
+  SP_TREE(red, t, GQ_T, SP_ADD);
   l = red[0];
   const int d = t % GQ_D, hv = t / GQ_D;
   float acc = 0.0f;

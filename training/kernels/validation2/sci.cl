@@ -4,7 +4,7 @@
  * 8th-order wave-equation stencil, a small-batch RNN and a bilateral
  * filter.  Fresh implementations of the public algorithms (Parboil lbm and
  * mri-q, Rodinia srad, PolyBench covariance), written for this suite. */
-#include "wdev.h"
+#include "sp_dev.h"
 
 /* ---- lattice Boltzmann D2Q9 ------------------------------------------------
  * One BGK collide-and-stream step in pull form on an nx x ny periodic

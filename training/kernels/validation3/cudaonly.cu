@@ -7,7 +7,7 @@
  * file; the OpenCL backend skips its jobs.  Written for this suite,
  * independently of training/kernels, training/validation and
  * training/validation2. */
-#include "xdev.h"
+#include "sp_dev.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -11,7 +11,7 @@
 
 #include "validation3.h"
 
-/* The device's x_mix32 (xdev.h). */
+/* The device's hash (sp_dev.h, sp_fmix32). */
 static uint32_t mix32(uint32_t h) {
   h ^= h >> 16;
   h *= 0x85ebca6bu;

@@ -5,7 +5,7 @@
  * compare-and-swap and per-page CRC-32.  Written for this suite,
  * independently of training/kernels, training/validation and
  * training/validation2. */
-#include "xdev.h"
+#include "sp_dev.h"
 
 /* ---- Bloom filter probe -------------------------------------------------------
  * Each work-item tests one key against a Bloom filter of 2^k bits with
@@ -24,7 +24,7 @@ SP_KERNEL void x_bloom_count(SP_GLOBAL const uint *SP_RESTRICT keys,
   if (i >= n)
     return;
   const uint key = keys[i];
-  const uint h1 = x_mix32(key), h2 = x_mix32(key ^ 0x9e3779b9u) | 1u;
+  const uint h1 = sp_fmix32(key), h2 = sp_fmix32(key ^ 0x9e3779b9u) | 1u;
   uint hit = 1u;
   for (int k = 0; k < BL_K && hit; ++k) {
     const uint b = (h1 + (uint)k * h2) & mask;
@@ -331,7 +331,7 @@ SP_KERNEL void x_hash_build(SP_GLOBAL const uint *SP_RESTRICT keys,
   if (i >= n)
     return;
   const uint k = keys[i];
-  uint h = x_mix32(k) & mask;
+  uint h = sp_fmix32(k) & mask;
   for (;;) {
     const uint old = SP_ATOMIC_CAS(&tkey[h], HB_EMPTY, k);
     if (old == HB_EMPTY || old == k) {

@@ -5,7 +5,7 @@
  * work-group and a paged KV-cache append.  Written for this suite,
  * independently of training/kernels, training/validation and
  * training/validation2. */
-#include "xdev.h"
+#include "sp_dev.h"
 
 /* ---- LayerNorm backward ---------------------------------------------------
  * Rows of LN_H; the forward pass saved each row's mean and 1/std.  One
@@ -153,13 +153,13 @@ SP_KERNEL void x_quant_int8_rows(SP_GLOBAL const float *SP_RESTRICT x,
       m = SP_FMAXF(m, SP_FABSF(v[j][i]));
     }
   red[t] = m;
-  X_TREE(red, t, QZ_T, SP_FMAXF);
+  SP_TREE(red, t, QZ_T, SP_FMAXF);
   const float amax = red[0];
   const float inv = amax > 0.0f ? 127.0f / amax : 0.0f;
   for (int j = 0; j < QZ_J; ++j) {
     uint word = 0u;
     for (int i = 0; i < 4; ++i) {
-      int code = (int)X_RINTF(v[j][i] * inv);
+      int code = (int)SP_RINTF(v[j][i] * inv);
       code = code > 127 ? 127 : code < -127 ? -127 : code;
       word |= ((uint)code & 255u) << (8 * i);
     }
@@ -376,7 +376,7 @@ SP_KERNEL void x_topp_1group(SP_GLOBAL const float *SP_RESTRICT prob,
     SP_BARRIER();
     for (int i = t; i < n; i += TP_T) {
       const float pv = prob[i];
-      const uint key = X_F2U(pv);
+      const uint key = SP_F2U(pv);
       if ((key & hmask) == prefix)
         SP_ATOMIC_ADD(&hist[(key >> shift) & 255u], (uint)(pv * TP_ONE));
     }
@@ -402,7 +402,7 @@ SP_KERNEL void x_topp_1group(SP_GLOBAL const float *SP_RESTRICT prob,
   uint mine = 0u;
   for (int i = lo; i < hi; ++i) {
     const float pv = prob[i];
-    if (X_F2U(pv) >= prefix)
+    if (SP_F2U(pv) >= prefix)
       mine += (uint)(pv * TP_ONE);
   }
   part[t] = mine;
@@ -420,7 +420,7 @@ SP_KERNEL void x_topp_1group(SP_GLOBAL const float *SP_RESTRICT prob,
     uint run = before;
     for (int i = lo; i < hi; ++i) {
       const float pv = prob[i];
-      if (X_F2U(pv) < prefix)
+      if (SP_F2U(pv) < prefix)
         continue;
       run += (uint)(pv * TP_ONE);
       if (run > target) {

@@ -5,7 +5,7 @@
  * triangular solves, a Lorenz-96 ensemble and an image resize.  Written for
  * this suite, independently of training/kernels, training/validation and
  * training/validation2. */
-#include "xdev.h"
+#include "sp_dev.h"
 #include "chem.h"
 
 /* ---- FDTD (Yee) electric-field update -------------------------------------

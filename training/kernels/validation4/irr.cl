@@ -4,7 +4,7 @@
  * extraction and a k-means update with global atomics.  Written for this
  * suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "ydev.h"
+#include "sp_dev.h"
 
 /* ---- betweenness centrality: one forward BFS level ---------------------------
  * Brandes' forward phase, vertex-parallel: every vertex at depth `level`

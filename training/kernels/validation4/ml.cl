@@ -4,7 +4,7 @@
  * attention (split-K first stage), a fused depthwise-separable convolution
  * and speculative-decoding verification.  Written for this suite,
  * independently of training/kernels and the earlier validation suites. */
-#include "ydev.h"
+#include "sp_dev.h"
 
 /* ---- GroupNorm + SiLU, NHWC ---------------------------------------------
  * x is [n][hw][c] with GN_G groups of GN_CG channels.  One 256-wide group
@@ -132,7 +132,7 @@ SP_KERNEL void y_moe_topk_gate(SP_GLOBAL const float *SP_RESTRICT logits,
 
 SP_FN uint y_bf16_rne(float f)
 {
-  const uint u = Y_F2U(f);
+  const uint u = SP_F2U(f);
   return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
 }
 
@@ -150,7 +150,7 @@ SP_KERNEL void y_adam_bf16_clip(SP_GLOBAL float *SP_RESTRICT p,
   for (int k = t; k < AD_PARTS; k += AD_T)
     s += parts[k];
   red[t] = s;
-  Y_SUM(red, t, AD_T);
+  SP_SUM(red, t, AD_T);
   const float norm = SP_SQRTF(red[0]);
   const float clip = SP_FMINF(1.0f, 1.0f / (norm + 1e-6f));
   if (i >= nwords) return;
@@ -158,7 +158,7 @@ SP_KERNEL void y_adam_bf16_clip(SP_GLOBAL float *SP_RESTRICT p,
   uint outw = 0;
   for (int h = 0; h < 2; ++h) {
     const long e = 2 * (long)i + h;
-    const float g = Y_U2F(h ? (gw & 0xffff0000u) : (gw << 16)) * clip;
+    const float g = SP_U2F(h ? (gw & 0xffff0000u) : (gw << 16)) * clip;
     const float mm = 0.9f * m[e] + 0.1f * g;
     const float vv = 0.999f * v[e] + 0.001f * g * g;
     const float upd = (mm / bc1) / (SP_SQRTF(vv / bc2) + 1e-8f);

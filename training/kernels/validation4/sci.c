@@ -13,7 +13,7 @@
 
 #include "validation4.h"
 
-/* ydev.h's y_hash and y_unit, on the host. */
+/* sp_dev.h's sp_wang32 and sp_unit24, on the host. */
 static uint32_t y_hash(uint32_t a) {
   a = (a ^ 61u) ^ (a >> 16);
   a *= 9u;

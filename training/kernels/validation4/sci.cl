@@ -5,7 +5,7 @@
  * photon transport, a staggered Dslash in FP64, a checkerboard Ising sweep
  * and tile-wise adaptive histogram equalisation.  Written for this suite,
  * independently of training/kernels and the earlier validation suites. */
-#include "ydev.h"
+#include "sp_dev.h"
 
 /* ---- template tracking by NCC ----------------------------------------------------
  * Each of the sample points has a 48x48 template cut from frame 0 around
@@ -33,7 +33,7 @@ SP_KERNEL void y_template_ncc(SP_GLOBAL const float *SP_RESTRICT frames,
     s += v;
   }
   patch[t] = s; /* the reductions end before the first patch */
-  Y_SUM(patch, t, TM_T);
+  SP_SUM(patch, t, TM_T);
   const float mean = patch[0] * (1.0f / (TM_S * TM_S));
   SP_BARRIER();
   s = 0.0f;
@@ -42,7 +42,7 @@ SP_KERNEL void y_template_ncc(SP_GLOBAL const float *SP_RESTRICT frames,
     s = SP_FMAF(tp[e], tp[e], s);
   }
   patch[t] = s; /* the reductions end before the first patch */
-  Y_SUM(patch, t, TM_T);
+  SP_SUM(patch, t, TM_T);
   const float tn = SP_RSQRTF(patch[0]);
   for (int e = t; e < TM_S * TM_S; e += TM_T)
     tp[e] *= tn;
@@ -97,7 +97,7 @@ SP_KERNEL void y_streamcluster_gain(SP_GLOBAL const float *SP_RESTRICT coord,
     g = d < c ? c - d : 0.0f;
   }
   red[t] = g;
-  Y_SUM(red, t, SC_T);
+  SP_SUM(red, t, SC_T);
   if (t == 0) gain[SP_GRP(0)] = red[0];
 }
 
@@ -261,12 +261,12 @@ SP_KERNEL void y_photon_mc(SP_GLOBAL uint *SP_RESTRICT grid, SP_GLOBAL uint *SP_
 {
   const int i = SP_GID(0);
   if (i >= photons) return;
-  uint st = y_hash((uint)i * 2654435761u + 12345u) | 1u;
+  uint st = sp_wang32((uint)i * 2654435761u + 12345u) | 1u;
   float x = 0.0f, y = 0.0f, z = 0.0f, ux = 0.0f, uy = 0.0f, uz = 1.0f;
   uint w = PH_W;
   const float g = 0.9f, mut = 101.0f;
   for (int step = 0; step < 100000 && w > 0; ++step) {
-    const float u1 = SP_FMAXF(y_unit(y_xs(&st)), 1e-7f);
+    const float u1 = SP_FMAXF(sp_unit24(y_xs(&st)), 1e-7f);
     const float s = -SP_LOGF(u1) / mut;
     x = SP_FMAF(s, ux, x);
     y = SP_FMAF(s, uy, y);
@@ -283,7 +283,7 @@ SP_KERNEL void y_photon_mc(SP_GLOBAL uint *SP_RESTRICT grid, SP_GLOBAL uint *SP_
     const int iz = (int)(z * (PH_NZ / PH_D));
     SP_ATOMIC_ADD(&grid[(iz < PH_NZ ? iz : PH_NZ - 1) * PH_NR + ir], dw);
     /* Henyey-Greenstein deflection and a uniform azimuth. */
-    const float u2 = y_unit(y_xs(&st)), u3 = y_unit(y_xs(&st));
+    const float u2 = sp_unit24(y_xs(&st)), u3 = sp_unit24(y_xs(&st));
     const float tmp = (1.0f - g * g) / (1.0f - g + 2.0f * g * u2);
     const float ct = SP_FMINF(SP_FMAXF((1.0f + g * g - tmp * tmp) / (2.0f * g), -1.0f), 1.0f);
     const float sth = SP_SQRTF(1.0f - ct * ct), phi = 6.2831853f * u3;
@@ -301,7 +301,7 @@ SP_KERNEL void y_photon_mc(SP_GLOBAL uint *SP_RESTRICT grid, SP_GLOBAL uint *SP_
       uy = ny;
     }
     if (w < PH_W / 64u) {
-      if (y_unit(y_xs(&st)) < 0.1f) {
+      if (sp_unit24(y_xs(&st)) < 0.1f) {
         SP_ATOMIC_ADD(&tally[3], 9u * w);
         w *= 10u;
       } else {
@@ -382,7 +382,7 @@ SP_KERNEL void y_ising_checker(SP_GLOBAL uchar *SP_RESTRICT spin,
     const int nb = (spin[(long)up * n + x] + spin[(long)dn * n + x] + spin[(long)row * n + xl] +
                     spin[(long)row * n + xr]) * 2 - 4;
     const int idx = (s * nb + 4) / 2; /* dE = 2 s nb: 0..4 */
-    const float r = y_unit(y_hash((uint)at ^ seed) ^ y_hash(seed + (uint)row));
+    const float r = sp_unit24(sp_wang32((uint)at ^ seed) ^ sp_wang32(seed + (uint)row));
     if (r < accept[idx]) spin[at] = (uchar)(s > 0 ? 0 : 1);
   }
 }

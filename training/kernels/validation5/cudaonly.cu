@@ -6,7 +6,7 @@
  * few microseconds).  Only NVRTC compiles this file; the OpenCL backend
  * skips its jobs.  Written for this suite, independently of
  * training/kernels and the earlier validation suites. */
-#include "zdev.h"
+#include "sp_dev.h"
 
 #include <cuda_fp16.h>
 #include <mma.h>

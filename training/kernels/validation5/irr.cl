@@ -5,7 +5,7 @@
  * bit-unpacking, base64 decoding, gear-hash content-defined chunking,
  * SHA3-256 and RGBA to NV12 conversion.  Written for this suite,
  * independently of training/kernels and the earlier validation suites. */
-#include "zdev.h"
+#include "sp_dev.h"
 
 /* ---- TPC-H Q6 ------------------------------------------------------------------
  * sum(price * discount) over rows with ship date in [d0, d0 + 365), discount
@@ -32,7 +32,7 @@ SP_KERNEL void z_tpch_q6(SP_GLOBAL const int *SP_RESTRICT date,
       acc += (ulong)price[i] * ds;
   }
   red[t] = acc;
-  Z_SUM(red, t, Q6_T);
+  SP_SUM(red, t, Q6_T);
   if (t == 0) part[SP_GRP(0)] = red[0];
 }
 
@@ -49,7 +49,7 @@ SP_KERNEL void z_groupby_agg(SP_GLOBAL const uint *SP_RESTRICT key,
   const int i = SP_GID(0);
   if (i >= rows) return;
   const uint k = key[i];
-  int h = (int)(z_hash(k) & (uint)(slots - 1));
+  int h = (int)(sp_lowbias32(k) & (uint)(slots - 1));
   for (;;) {
     const uint cur = slot_key[h];
     if (cur == k) break;

@@ -5,7 +5,7 @@
  * scatter-sum in fixed point and TF-IDF row normalisation.  Written for this
  * suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "zdev.h"
+#include "sp_dev.h"
 
 /* ---- SwiGLU ---------------------------------------------------------------
  * x is [tokens][2h]: the gate half then the up half of a fused projection;
@@ -42,7 +42,7 @@ SP_KERNEL void z_w8_gemv_decode(SP_GLOBAL const uint *SP_RESTRICT w,
     }
   }
   red[t] = acc;
-  Z_SUM(red, t, W8_T);
+  SP_SUM(red, t, W8_T);
   if (t == 0) y[r] = red[0] * scale[r];
 }
 
@@ -149,7 +149,7 @@ SP_KERNEL void z_tfidf_rows(SP_GLOBAL const int *SP_RESTRICT rowp,
     ss = SP_FMAF(v, v, ss);
   }
   red[t] = ss;
-  Z_SUM(red, t, TF_T);
+  SP_SUM(red, t, TF_T);
   const float inv = red[0] > 0.0f ? SP_RSQRTF(red[0]) : 0.0f;
   for (int i = lo + t; i < hi; i += TF_T) out[i] = (float)tf[i] * idf[term[i]] * inv;
 }

@@ -5,7 +5,7 @@
  * two-point angular correlation, a 3D colour LUT and thin-plate-spline RBF
  * evaluation.  Written for this suite, independently of training/kernels
  * and the earlier validation suites. */
-#include "zdev.h"
+#include "sp_dev.h"
 
 /* ---- shallow water on a C-grid, FP64 --------------------------------------------
  * h at cell centres, u on x-faces (u[j][i] between h[j][i-1] and h[j][i]),

@@ -5,7 +5,7 @@
  * voxel-grid downsampling, edge Jaccard similarity, ChaCha20 and LEB128
  * varint decoding.  Written for this suite, independently of
  * training/kernels and the earlier validation suites. */
-#include "qdev.h"
+#include "sp_dev.h"
 
 /* ---- cuckoo hash probes -------------------------------------------------------------
  * table holds (key, value) word pairs per bucket, key 0 empty; a key lives
@@ -16,7 +16,7 @@ SP_KERNEL void q_cuckoo_probe(SP_GLOBAL const uint *SP_RESTRICT table,
   const int i = SP_GID(0);
   if (i >= n) return;
   const uint k = keys[i];
-  const uint b1 = q_hash(k) & mask, b2 = q_hash(k ^ 0x9e3779b9u) & mask;
+  const uint b1 = sp_fmix32(k) & mask, b2 = sp_fmix32(k ^ 0x9e3779b9u) & mask;
   uint v = 0xffffffffu;
   if (table[2 * b1] == k)
     v = table[2 * b1 + 1];
@@ -56,7 +56,7 @@ SP_KERNEL void q_hll_sketch(SP_GLOBAL const uint *SP_RESTRICT items,
                             SP_GLOBAL uint *SP_RESTRICT regs, int n) {
   const int i = SP_GID(0);
   if (i >= n) return;
-  const uint h = q_hash(items[i]);
+  const uint h = sp_fmix32(items[i]);
   uint rest = h << HL_P, rank = 1;
   while (rank <= 32 - HL_P && (rest & 0x80000000u) == 0) {
     rest <<= 1;

@@ -5,7 +5,7 @@
  * sampling loss and a decode step's repetition penalty.  Written for this
  * suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "qdev.h"
+#include "sp_dev.h"
 
 /* ---- int4 KV-cache dequantisation -------------------------------------------
  * q holds 8 unsigned nibbles per word; every 32 values (4 words) share a
@@ -40,7 +40,7 @@ SP_KERNEL void q_focal_loss(SP_GLOBAL const float *SP_RESTRICT x,
     l = at * (1.0f - pt) * (1.0f - pt) * SP_LOGF(1.0f + e);
   }
   red[t] = l;
-  Q_SUM(red, t, FL_T);
+  SP_SUM(red, t, FL_T);
   if (t == 0) part[SP_GRP(0)] = red[0];
 }
 
@@ -60,7 +60,7 @@ SP_KERNEL void q_gumbel_sample(SP_GLOBAL const float *SP_RESTRICT logits,
   float best = -3.0e38f;
   int idx = 0;
   for (int j = t; j < vocab; j += GS_T) {
-    const uint h = q_hash((uint)row * (uint)vocab + (uint)j + seed);
+    const uint h = sp_fmix32((uint)row * (uint)vocab + (uint)j + seed);
     const float u = ((float)(h >> 9) + 0.5f) * (1.0f / 8388608.0f);
     const float v = x[j] * inv_temp - SP_LOGF(-SP_LOGF(u));
     if (v > best) {
@@ -140,7 +140,7 @@ SP_KERNEL void q_sgns_loss(SP_GLOBAL const float *SP_RESTRICT win,
   SP_GLOBAL const float *vc = win + (long)pairs[2 * p] * SG_D;
   float l = SP_LOGF(1.0f + SP_EXPF(-q_sg_dot(wout + (long)pairs[2 * p + 1] * SG_D, vc)));
   for (int k = 0; k < SG_NEG; ++k) {
-    const uint nk = q_hash((uint)p * SG_NEG + (uint)k + 0x5bd1e995u) % (uint)vocab;
+    const uint nk = sp_fmix32((uint)p * SG_NEG + (uint)k + 0x5bd1e995u) % (uint)vocab;
     l += SP_LOGF(1.0f + SP_EXPF(q_sg_dot(wout + (long)nk * SG_D, vc)));
   }
   loss[p] = l;

@@ -6,7 +6,7 @@
  * point, a 3x3 median filter and a gamma table on 8-bit pixels.  Written for
  * this suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "qdev.h"
+#include "sp_dev.h"
 
 /* ---- 2-D acoustic wave equation, 4th order in space, FP64 --------------------
  * pn = 2 p - pp + c2 * lap4(p) on the interior (two cells from each edge),

@@ -42,7 +42,7 @@ int qin_f64(kjob *job, size_t n, krng *r, double lo, double hi);
  * zero-filled; returns its index, or -1 when out of memory. */
 int qbuf_u32(kjob *job, size_t n, kb_role role);
 
-/* The device's 32-bit hash (qdev.h, q_hash), for host references. */
+/* The device's 32-bit hash (sp_dev.h, sp_fmix32), for host references. */
 uint32_t q_hash_host(uint32_t a);
 
 /* Variants (kdesc.param) of each family. */

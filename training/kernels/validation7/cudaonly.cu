@@ -7,7 +7,7 @@
  * loads.  Only NVRTC compiles this file; the OpenCL backend skips its jobs.
  * Written for this suite, independently of training/kernels and the earlier
  * validation suites. */
-#include "rdev.h"
+#include "sp_dev.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -5,7 +5,7 @@
  * memory, and local-maximum detection with an appended list.  Written for
  * this suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "rdev.h"
+#include "sp_dev.h"
 
 /* ---- bilinear demosaicing of an RGGB mosaic ---------------------------------------------------
  * Red on even rows and even columns, blue on odd rows and odd columns,

@@ -5,7 +5,7 @@
  * Miller-Rabin primality and IPv4 longest-prefix match.  Written for this
  * suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "rdev.h"
+#include "sp_dev.h"
 
 /* ---- UTF-8 validation --------------------------------------------------------------------------
  * Byte k of the text is bits 8 (k % 4) of word k / 4 (little-endian).  A

@@ -4,7 +4,7 @@
  * shrink, Gemma-2 logit soft-capping, the instant-NGP hash encoding and one
  * power iteration of spectral normalisation.  Written for this suite,
  * independently of training/kernels and the earlier validation suites. */
-#include "rdev.h"
+#include "sp_dev.h"
 
 /* ---- ALiBi bias with a causal mask ------------------------------------------------------
  * bias[h][q][k] = slope[h] * (k - q - (klen - qlen)) where key k is not in
@@ -177,7 +177,7 @@ SP_KERNEL void r_specnorm_power_40(SP_GLOBAL const float *SP_RESTRICT w,
     ss = acc * acc;
   }
   red[t] = ss;
-  R_SUM(red, t, SN_T);
+  SP_SUM(red, t, SN_T);
   const float inv_v = 1.0f / (SP_SQRTF(red[0]) + 1e-12f);
   ss = 0.0f;
   float wu = 0.0f;
@@ -189,7 +189,7 @@ SP_KERNEL void r_specnorm_power_40(SP_GLOBAL const float *SP_RESTRICT w,
   }
   SP_BARRIER(); /* every work-item has read red[0] */
   red[t] = ss;
-  R_SUM(red, t, SN_T);
+  SP_SUM(red, t, SN_T);
   const float sg = SP_SQRTF(red[0]);
   if (t < rows) u1[(long)m * rows + t] = wu / (sg + 1e-12f);
   if (t == 0) sigma[m] = sg;

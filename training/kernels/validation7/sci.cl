@@ -5,7 +5,7 @@
  * (FP64, all three) and cloud-in-cell charge deposition.  Written for this
  * suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "rdev.h"
+#include "sp_dev.h"
 
 /* ---- red-black SOR for -lap u = f, 3-D, FP64 ---------------------------------------------------
  * One half-sweep: the interior points of the given colour ((x + y + z) %

@@ -39,7 +39,7 @@ int rin_f32(kjob *job, size_t n, krng *r, double lo, double hi);
  * zero-filled; returns its index, or -1 when out of memory. */
 int rbuf_u32(kjob *job, size_t n, kb_role role);
 
-/* The device's 32-bit hash (rdev.h, r_hash), for host references. */
+/* The device's 32-bit hash (sp_dev.h, sp_lowbias32), for host references. */
 uint32_t r_hash_host(uint32_t a);
 
 /* A text of n bytes (n a multiple of 4): words of ASCII, Cyrillic (2-byte

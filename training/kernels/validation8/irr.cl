@@ -5,7 +5,7 @@
  * operations, Gaussian-splat tile blending and non-local means.  Written for
  * this suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "sdev.h"
+#include "sp_dev.h"
 
 /* ---- degree counting ---------------------------------------------------------------------------
  * The first pass of a COO to CSR conversion: every edge (src[e], dst[e])
@@ -25,7 +25,7 @@ SP_KERNEL void s_degree_count_atomic(SP_GLOBAL const uint *SP_RESTRICT src,
  * floats do (sign bit flipped for positives, all bits for negatives), go to
  * atomic minima (box[0..2]) and maxima (box[3..5]) of the same six words. */
 SP_FN uint s_ordered(float f) {
-  const uint u = S_F2U(f);
+  const uint u = SP_F2U(f);
   return (u & 0x80000000u) ? ~u : u | 0x80000000u;
 }
 
@@ -148,7 +148,7 @@ SP_FN void s_montmul(const uint *a, const uint *b, const uint *n, uint ninv, uin
   }
 }
 
-SP_KERNEL S_BOUNDS(512) void s_rsa512_verify_131(SP_GLOBAL const uint *SP_RESTRICT sig,
+SP_KERNEL SP_BOUNDS(512) void s_rsa512_verify_131(SP_GLOBAL const uint *SP_RESTRICT sig,
                                                  SP_GLOBAL const uint *SP_RESTRICT keys,
                                                  SP_GLOBAL uint *SP_RESTRICT out, int nsig,
                                                  int nkeys, int per) {

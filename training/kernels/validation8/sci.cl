@@ -5,7 +5,7 @@
  * iterations, IMU quaternion integration and batch-norm folding.  Written
  * for this suite, independently of training/kernels and the earlier
  * validation suites. */
-#include "sdev.h"
+#include "sp_dev.h"
 
 /* ---- NAS EP: Gaussian pairs from the 46-bit LCG, FP64 -----------------------------------------
  * randlc is NAS's x_{k+1} = a x_k mod 2^46 in exact double arithmetic (23-bit

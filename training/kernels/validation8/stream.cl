@@ -4,7 +4,7 @@
  * run-length mask decoding, HDR tone mapping and an exponentially weighted
  * moving average.  Written for this suite, independently of training/kernels
  * and the earlier validation suites. */
-#include "sdev.h"
+#include "sp_dev.h"
 
 /* ---- 2-bit nucleotide packing ------------------------------------------------------------------
  * The 2bit / UCSC layout: A C G T (either case) become 0 1 3 2 by bits 1-2
@@ -126,7 +126,7 @@ SP_KERNEL void s_aces_tonemap(SP_GLOBAL const float *SP_RESTRICT rgb,
   const float o[3] = {1.60475f * r1 - 0.53108f * g1 - 0.07367f * b1,
                       -0.10208f * r1 + 1.10813f * g1 - 0.00605f * b1,
                       -0.00327f * r1 - 0.07276f * g1 + 1.07602f * b1};
-  const uint h1 = s_hash((uint)i), h2 = s_hash((uint)i ^ 0x9e3779b9u);
+  const uint h1 = sp_lowbias32((uint)i), h2 = sp_lowbias32((uint)i ^ 0x9e3779b9u);
   const float dither = ((float)(h1 >> 8) + (float)(h2 >> 8)) * (1.0f / 16777216.0f) - 1.0f;
   uint word = 255u << 24;
   for (int k = 0; k < 3; ++k) {

@@ -39,7 +39,7 @@ int sin_f32(kjob *job, size_t n, krng *r, double lo, double hi);
  * zero-filled; returns its index, or -1 when out of memory. */
 int sbuf_u32(kjob *job, size_t n, kb_role role);
 
-/* The device's 32-bit hash (sdev.h, s_hash), for host references. */
+/* The device's 32-bit hash (sp_dev.h, sp_lowbias32), for host references. */
 uint32_t s_hash_host(uint32_t a);
 
 /* Makes job->check compare the 8-bit channels of buffer b's packed words

@@ -8,7 +8,7 @@
  * warp reductions.  Only NVRTC compiles this file; the OpenCL backend
  * skips its jobs.  Written for this suite, independently of
  * training/kernels and the earlier validation suites. */
-#include "tdev.h"
+#include "sp_dev.h"
 
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>

@@ -5,7 +5,7 @@
  * edit distance and a Hough transform in local memory.  Written for this
  * suite, independently of training/kernels and the earlier validation
  * suites. */
-#include "tdev.h"
+#include "sp_dev.h"
 
 /* ---- list ranking by sublists -------------------------------------------------------------------
  * The second phase of Helman and JaJa's list ranking: the list is cut at
@@ -38,9 +38,9 @@ SP_KERNEL void t_list_rank_sublist(SP_GLOBAL const uint *SP_RESTRICT succ,
  * mixes, and each pixel's nearest palette entry (2 bits).  out per block:
  * c0 | c1 << 16, then the 32 index bits. */
 SP_FN int t_norm10(int *v) {
-  int m = t_iabs(v[0]);
-  m = t_iabs(v[1]) > m ? t_iabs(v[1]) : m;
-  m = t_iabs(v[2]) > m ? t_iabs(v[2]) : m;
+  int m = sp_iabs(v[0]);
+  m = sp_iabs(v[1]) > m ? sp_iabs(v[1]) : m;
+  m = sp_iabs(v[2]) > m ? sp_iabs(v[2]) : m;
   while (m >= 1024) {
     m >>= 1;
     v[0] >>= 1;
@@ -249,7 +249,7 @@ SP_KERNEL void t_scrypt_romix(SP_GLOBAL const uint *SP_RESTRICT bin, SP_GLOBAL u
  * letter (private, 26 words), then per text letter the vertical and
  * horizontal delta vectors and the score in row m.  Each work-item does
  * per pairs, interleaved over the grid. */
-SP_KERNEL T_BOUNDS(1024) void t_myers_levenshtein_263(SP_GLOBAL const uchar *SP_RESTRICT pat,
+SP_KERNEL SP_BOUNDS(1024) void t_myers_levenshtein_263(SP_GLOBAL const uchar *SP_RESTRICT pat,
                                                       SP_GLOBAL const uchar *SP_RESTRICT txt,
                                                       SP_GLOBAL const uint *SP_RESTRICT lens,
                                                       SP_GLOBAL uint *SP_RESTRICT dist, int npairs,
@@ -291,7 +291,7 @@ SP_KERNEL T_BOUNDS(1024) void t_myers_levenshtein_263(SP_GLOBAL const uchar *SP_
  * shared-memory accumulation). */
 #define HG_MAXR 5794
 
-SP_KERNEL T_BOUNDS(1024) void t_hough_lines_smem(SP_GLOBAL const uint *SP_RESTRICT pts,
+SP_KERNEL SP_BOUNDS(1024) void t_hough_lines_smem(SP_GLOBAL const uint *SP_RESTRICT pts,
                                                  SP_GLOBAL const int *SP_RESTRICT trig,
                                                  SP_GLOBAL uint *SP_RESTRICT acc, int npts,
                                                  int nrho, int roff) {

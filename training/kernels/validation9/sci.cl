@@ -5,7 +5,7 @@
  * normal equations, Householder QR in local memory, and P1 finite-element
  * stiffness assembly by atomics.  Written for this suite, independently of
  * training/kernels and the earlier validation suites. */
-#include "tdev.h"
+#include "sp_dev.h"
 
 /* ---- SPH density summation ----------------------------------------------------------------------
  * Particles (x, y, z, mass) are sorted by the cell of side h that holds
@@ -111,7 +111,7 @@ SP_KERNEL void t_ssd_box_decode(SP_GLOBAL const float *SP_RESTRICT anchors,
 #define IC_G 1024
 #define IC_S 28
 
-SP_KERNEL T_BOUNDS(IC_G) void t_icp_normal_eq(SP_GLOBAL const float *SP_RESTRICT corr,
+SP_KERNEL SP_BOUNDS(IC_G) void t_icp_normal_eq(SP_GLOBAL const float *SP_RESTRICT corr,
                                               SP_GLOBAL float *SP_RESTRICT out, int n) {
   SP_LOCAL float red[IC_S * 256];
   const int t = SP_LID(0);
@@ -164,7 +164,7 @@ SP_KERNEL T_BOUNDS(IC_G) void t_icp_normal_eq(SP_GLOBAL const float *SP_RESTRICT
 #define QR_M 128
 #define QR_N 64
 
-SP_KERNEL T_BOUNDS(256) void t_qr_householder_48(SP_GLOBAL const float *SP_RESTRICT a,
+SP_KERNEL SP_BOUNDS(256) void t_qr_householder_48(SP_GLOBAL const float *SP_RESTRICT a,
                                                  SP_GLOBAL float *SP_RESTRICT r, int per) {
   SP_LOCAL float am[QR_M * QR_N], part[4 * QR_N], wv[QR_N], av[2];
   const int t = SP_LID(0), col = t % QR_N, quarter = t / QR_N;

@@ -5,7 +5,7 @@
  * forward DCT with quantisation, and mean pooling of jagged segments.
  * Written for this suite, independently of training/kernels and the
  * earlier validation suites. */
-#include "tdev.h"
+#include "sp_dev.h"
 
 /* ---- G.711 mu-law decoding ----------------------------------------------------------------------
  * Each byte is a complemented sign / 3-bit segment / 4-bit step code; the
@@ -59,7 +59,7 @@ SP_KERNEL void t_nerf_ray_gen(SP_GLOBAL const float *SP_RESTRICT cam,
 #define RS_B 2048
 #define RS_G 128
 
-SP_KERNEL T_BOUNDS(RS_G) void t_rsync_block_sums(SP_GLOBAL const uint *SP_RESTRICT data,
+SP_KERNEL SP_BOUNDS(RS_G) void t_rsync_block_sums(SP_GLOBAL const uint *SP_RESTRICT data,
                                                  SP_GLOBAL uint *SP_RESTRICT sums) {
   SP_LOCAL uint l1[RS_G], l2[RS_G];
   const int t = SP_LID(0);
@@ -96,7 +96,7 @@ SP_KERNEL T_BOUNDS(RS_G) void t_rsync_block_sums(SP_GLOBAL const uint *SP_RESTRI
  * c, d per record as pairs of 32-bit words, low first. */
 #define FL_G 1024
 
-SP_KERNEL T_BOUNDS(FL_G) void t_zfs_fletcher4_96(SP_GLOBAL const uint *SP_RESTRICT data,
+SP_KERNEL SP_BOUNDS(FL_G) void t_zfs_fletcher4_96(SP_GLOBAL const uint *SP_RESTRICT data,
                                                  SP_GLOBAL uint *SP_RESTRICT out, int n) {
   SP_LOCAL ulong la[FL_G], lb[FL_G], lc[FL_G], ld[FL_G];
   const int t = SP_LID(0);
@@ -181,7 +181,7 @@ SP_KERNEL void t_jpeg_fdct_quant(SP_GLOBAL const uchar *SP_RESTRICT img,
   for (int r = 0; r < 8; ++r) t_fdct8(d + 8 * r, 1, 0);
   for (int c = 0; c < 8; ++c) t_fdct8(d + c, 8, 1);
   for (int k = 0; k < 64; ++k) {
-    const int q = qt[k] << 3, v = d[k], m = (t_iabs(v) + (q >> 1)) / q;
+    const int q = qt[k] << 3, v = d[k], m = (sp_iabs(v) + (q >> 1)) / q;
     coef[64 * (long)b + k] = (short)(v < 0 ? -m : m);
   }
 }
@@ -194,7 +194,7 @@ SP_KERNEL void t_jpeg_fdct_quant(SP_GLOBAL const uchar *SP_RESTRICT img,
  * rest, so their groups are the launch's critical path. */
 #define JG_D 64
 
-SP_KERNEL T_BOUNDS(256) void t_jagged_segment_mean(SP_GLOBAL const int *SP_RESTRICT off,
+SP_KERNEL SP_BOUNDS(256) void t_jagged_segment_mean(SP_GLOBAL const int *SP_RESTRICT off,
                                                    SP_GLOBAL const float *SP_RESTRICT val,
                                                    SP_GLOBAL float *SP_RESTRICT out) {
   SP_LOCAL float part[256];

@@ -39,7 +39,7 @@ int tin_f32(kjob *job, size_t n, krng *r, double lo, double hi);
  * zero-filled; returns its index, or -1 when out of memory. */
 int tbuf_u32(kjob *job, size_t n, kb_role role);
 
-/* The device's 32-bit hash (tdev.h, t_hash), for host references. */
+/* The device's 32-bit hash (sp_dev.h, sp_lowbias32), for host references. */
 uint32_t t_hash_host(uint32_t a);
 
 /* Copies the first len bytes of p over the rest of its n bytes, so that a
