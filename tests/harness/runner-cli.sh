@@ -81,9 +81,8 @@ grep -q "is not NAME=DIR" "$scratch/out" || fail "--suite-dir without = not expl
 expect 2 "$R" --suite-dir core= --list
 expect 0 "$R" --suite-dir "core=$core" --suite-dir "common=$(suite_folder common)" --list
 expect 0 "$R" --kernel-dir "$core" --list
-for gone in --validation-dir --validation2-dir --validation10-dir; do
-  expect 2 "$R" $gone /tmp --list
-done
+# The per-suite folder options are gone (--suite-dir replaces them).
+expect 2 "$R" --validation-dir /tmp --list
 # rejects SUITE KERNEL WHOSE: SUITE refuses KERNEL, a kernel of suite WHOSE.
 rejects() {
   expect 2 "$R" --suite "$1" --backend opencl --kernels "$2" --cu 1 \

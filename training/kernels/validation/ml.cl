@@ -1,5 +1,5 @@
 /* ml.cl: machine-learning building blocks for the validation suite (host
- * half: ml.c).  Written for this suite, independently of training/kernels. */
+ * half: ml.c).  Written for this suite, independently of the core suite. */
 #include "sp_dev.h"
 
 /* ---- GEMM ---------------------------------------------------------------

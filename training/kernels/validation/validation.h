@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* validation.h: the independent validation suite (training/validation/).
+/* validation.h: the first independent validation suite
+ * (training/kernels/validation/).
  *
  * They were written to stand in for a user's kernels that the model has
  * never seen, and held out until docs/accuracy.md had reported them three
  * times; since 2026-11-25 they are training kernels
- * (training/data/h100-train), and training/validation2 is held out.  They use the
- * same job API as the training suite (training/kernels/suite.h); their device
- * sources live in this folder.  sp-runner selects them with
- * --suite validation.  README.md in this folder lists them. */
+ * (training/data/h100-train), and the second validation suite was held out.
+ * They use the same job API as the core suite
+ * (training/kernels/core/suite.h); their device sources live in this
+ * folder.  sp-runner selects them with --suite validation.  README.md in
+ * this folder describes them. */
 #ifndef SP_VALIDATION_H
 #define SP_VALIDATION_H
 

@@ -5,7 +5,7 @@
  * SM), XXH64 with 16-byte loads, Dilithium NTTs with warp shuffles (265
  * blocks) and a Gram matrix on bf16 tensor cores.  Only NVRTC compiles this
  * file; the OpenCL backend skips its jobs.  Written for this suite,
- * independently of training/kernels and the earlier validation suites. */
+ * independently of the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 #include <cuda_bf16.h>

@@ -3,7 +3,7 @@
  * irr.c): MinHash signatures, a step of Luby's maximal independent set,
  * Soundex codes, a SHA-256d Merkle level, the column pass of an exact
  * Euclidean distance transform and canonical Huffman decoding.  Written
- * for this suite, independently of training/kernels and the earlier
+ * for this suite, independently of the core suite and the earlier
  * validation suites. */
 #include "sp_dev.h"
 

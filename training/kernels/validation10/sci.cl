@@ -4,7 +4,7 @@
  * eigenvalues by Jacobi rotations, marching-cubes classification,
  * triangle rasterisation by atomic min, Bezier flattening and the
  * log-determinant by LU with partial pivoting.  Written for this suite,
- * independently of training/kernels and the earlier validation suites. */
+ * independently of the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 /* ---- the regularised upper incomplete gamma function --------------------------------------------

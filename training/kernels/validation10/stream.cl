@@ -2,7 +2,7 @@
 /* stream.cl: streaming kernels of the tenth validation suite (host half:
  * stream.c): bitshuffle, the Pan-Tompkins QRS front end, geohash encoding,
  * Sobol points, zone maps over few chunks and polyphase resampling.
- * Written for this suite, independently of training/kernels and the
+ * Written for this suite, independently of the core suite and the
  * earlier validation suites. */
 #include "sp_dev.h"
 

@@ -4,7 +4,7 @@
  * queue, a neighbour-pair list with one contended counter, triangle
  * counting on a skewed graph, per-row scans over 397 rows and a one-group
  * non-maximum suppression.  Written for this suite, independently of
- * training/kernels and training/validation. */
+ * the core suite and the first validation suite. */
 #include "sp_dev.h"
 
 /* ---- N-queens ---------------------------------------------------------------

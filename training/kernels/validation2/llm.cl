@@ -2,8 +2,8 @@
  * (host half: llm.c): an optimizer step, a fused residual + RMSNorm, rotary
  * embeddings, a layout conversion, decode-time attention over an
  * L2-resident KV cache, ragged per-row top-k and greedy sampling.
- * Written for this suite, independently of training/kernels and
- * training/validation. */
+ * Written for this suite, independently of the core suite and
+ * the first validation suite. */
 #include "sp_dev.h"
 
 /* ---- AdamW --------------------------------------------------------------

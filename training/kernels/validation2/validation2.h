@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* validation2.h: the second independent validation suite
- * (training/validation2/).
+ * (training/kernels/validation2/).
  *
- * Written after the first validation suite (training/validation/) had been
+ * Written after the first validation suite had been
  * looked at, from scratch, and held out in the same way: these kernels are
  * never used for training, for choosing features or for choosing a method;
  * they stand in for a user's kernels that the model has never seen.  None is
  * a variant of a training kernel or of a first-validation kernel.  They use
- * the job API of the training suite (training/kernels/suite.h); their device
+ * the job API of the training suite (training/kernels/core/suite.h); their device
  * sources live in this folder.  sp-runner selects them with
  * --suite validation2.  README.md in this folder lists them, with the
  * scaling class each was expected to have before it was measured. */

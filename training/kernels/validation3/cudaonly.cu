@@ -5,8 +5,8 @@
  * batched Cholesky factorisation in 160 KB of dynamic shared memory and a
  * push-style PageRank step with float atomics.  Only NVRTC compiles this
  * file; the OpenCL backend skips its jobs.  Written for this suite,
- * independently of training/kernels, training/validation and
- * training/validation2. */
+ * independently of the core suite and the first two
+ * validation suites. */
 #include "sp_dev.h"
 
 #include <cuda_bf16.h>

@@ -3,8 +3,8 @@
  * radix sort scatter pass, a reduce-by-key, the symbolic phase of a sparse
  * matrix product, a DFA grep over text lines, a hash-table build with
  * compare-and-swap and per-page CRC-32.  Written for this suite,
- * independently of training/kernels, training/validation and
- * training/validation2. */
+ * independently of the core suite and the first two
+ * validation suites. */
 #include "sp_dev.h"
 
 /* ---- Bloom filter probe -------------------------------------------------------

@@ -3,8 +3,8 @@
  * row-wise int8 quantisation, a weight-only int4 GEMM for a few tokens, a
  * mixture-of-experts dispatch, a beam-search step, nucleus sampling in one
  * work-group and a paged KV-cache append.  Written for this suite,
- * independently of training/kernels, training/validation and
- * training/validation2. */
+ * independently of the core suite and the first two
+ * validation suites. */
 #include "sp_dev.h"
 
 /* ---- LayerNorm backward ---------------------------------------------------

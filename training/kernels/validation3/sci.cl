@@ -3,8 +3,8 @@
  * reaction rates, a binomial option tree, Rodinia's CFD fluxes, a particle
  * filter's resampling, batched tridiagonal solves, level-scheduled
  * triangular solves, a Lorenz-96 ensemble and an image resize.  Written for
- * this suite, independently of training/kernels, training/validation and
- * training/validation2. */
+ * this suite, independently of the core suite and the first two
+ * validation suites. */
 #include "sp_dev.h"
 #include "chem.h"
 

@@ -4,7 +4,7 @@
  * JSON structural indexer built on warp ballots, and a fused fp16 LSTM
  * cell for a few sequences (a launch of a few microseconds).  Only NVRTC
  * compiles this file; the OpenCL backend skips its jobs.  Written for this
- * suite, independently of training/kernels and the earlier validation
+ * suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

@@ -2,7 +2,7 @@
  * irr.c): a betweenness-centrality BFS level, a suffix-array prefix-doubling
  * rank step, a CSV tokenizer, an LZ77 match finder, string sort-key
  * extraction and a k-means update with global atomics.  Written for this
- * suite, independently of training/kernels and the earlier validation
+ * suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

@@ -3,7 +3,7 @@
  * gating, a mixed-precision Adam step with gradient clipping, paged decode
  * attention (split-K first stage), a fused depthwise-separable convolution
  * and speculative-decoding verification.  Written for this suite,
- * independently of training/kernels and the earlier validation suites. */
+ * independently of the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 /* ---- GroupNorm + SiLU, NHWC ---------------------------------------------

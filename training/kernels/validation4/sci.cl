@@ -4,7 +4,7 @@
  * Hodgkin-Huxley population, batched Needleman-Wunsch scoring, Monte-Carlo
  * photon transport, a staggered Dslash in FP64, a checkerboard Ising sweep
  * and tile-wise adaptive histogram equalisation.  Written for this suite,
- * independently of training/kernels and the earlier validation suites. */
+ * independently of the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 /* ---- template tracking by NCC ----------------------------------------------------

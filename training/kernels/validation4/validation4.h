@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* validation4.h: the fourth independent validation suite
- * (training/validation4/).
+ * (training/kernels/validation4/).
  *
- * Written after the first three validation suites (training/validation/,
- * training/validation2/, training/validation3/) had been looked at, from
+ * Written after the first three validation suites had been looked at, from
  * scratch, and held out in the same way: these kernels are never used for
  * training, for choosing features or for choosing a method; they stand in
  * for a user's kernels that the model has never seen.  None is a variant of
  * a training kernel or of an earlier validation kernel.  They use the job
- * API of the training suite (training/kernels/suite.h); their device sources
+ * API of the training suite (training/kernels/core/suite.h); their device sources
  * live in this folder.  sp-runner selects them with --suite validation4.
  * README.md in this folder lists them, with the scaling class each was
  * expected to have before it was measured. */

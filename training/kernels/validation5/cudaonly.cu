@@ -5,7 +5,7 @@
  * SM, 133 blocks) and an fp16 RMSNorm of one decode token (a launch of a
  * few microseconds).  Only NVRTC compiles this file; the OpenCL backend
  * skips its jobs.  Written for this suite, independently of
- * training/kernels and the earlier validation suites. */
+ * the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 #include <cuda_fp16.h>

@@ -4,7 +4,7 @@
  * hash GROUP BY aggregation, RANSAC inlier counting, frame-of-reference
  * bit-unpacking, base64 decoding, gear-hash content-defined chunking,
  * SHA3-256 and RGBA to NV12 conversion.  Written for this suite,
- * independently of training/kernels and the earlier validation suites. */
+ * independently of the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 /* ---- TPC-H Q6 ------------------------------------------------------------------

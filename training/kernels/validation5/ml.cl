@@ -3,7 +3,7 @@
  * half: ml.c): a fused SwiGLU activation, an int8 weight-only GEMV for
  * decoding, batched CRF Viterbi decoding, SDDMM over a sparse graph, a GNN
  * scatter-sum in fixed point and TF-IDF row normalisation.  Written for this
- * suite, independently of training/kernels and the earlier validation
+ * suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

@@ -3,7 +3,7 @@
  * (host half: sci.c): a shallow-water step in FP64, PolyBench doitgen in
  * FP64, batched Kalman filters in FP64, XSBench-like cross-section lookups,
  * two-point angular correlation, a 3D colour LUT and thin-plate-spline RBF
- * evaluation.  Written for this suite, independently of training/kernels
+ * evaluation.  Written for this suite, independently of the core suite
  * and the earlier validation suites. */
 #include "sp_dev.h"
 

@@ -5,7 +5,7 @@
  * joint histogram for mutual information in 64 KB of dynamic shared memory
  * (397 blocks, 3 per SM).  Only NVRTC compiles this file; the OpenCL backend
  * skips its jobs.  Written for this suite, independently of
- * training/kernels and the earlier validation suites. */
+ * the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 #include <cuda_fp16.h>

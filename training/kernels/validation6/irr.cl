@@ -4,7 +4,7 @@
  * product-quantisation ADC scan, a HyperLogLog sketch, a confusion matrix,
  * voxel-grid downsampling, edge Jaccard similarity, ChaCha20 and LEB128
  * varint decoding.  Written for this suite, independently of
- * training/kernels and the earlier validation suites. */
+ * the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 /* ---- cuckoo hash probes -------------------------------------------------------------

@@ -3,7 +3,7 @@
  * half: ml.c): int4 KV-cache dequantisation, a sigmoid focal loss, Gumbel-max
  * sampling, the Mamba selective scan, the word2vec skip-gram negative
  * sampling loss and a decode step's repetition penalty.  Written for this
- * suite, independently of training/kernels and the earlier validation
+ * suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

@@ -4,7 +4,7 @@
  * SpMV, a spherical-harmonic synthesis by the associated Legendre
  * recurrence (265 groups), a 2-D Gaussian KDE (133 groups), CORDIC in fixed
  * point, a 3x3 median filter and a gamma table on 8-bit pixels.  Written for
- * this suite, independently of training/kernels and the earlier validation
+ * this suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

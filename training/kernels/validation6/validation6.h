@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* validation6.h: the sixth independent validation suite
- * (training/validation6/).
+ * (training/kernels/validation6/).
  *
- * Written after the first five validation suites (training/validation/ to
- * training/validation5/) had been looked at, from scratch, and held out in
+ * Written after the first five validation suites had been looked at, from scratch, and held out in
  * the same way: these kernels are never used for training, for choosing
  * features or for choosing a method; they stand in for a user's kernels that
  * the model has never seen.  None is a variant of a training kernel or of an
  * earlier validation kernel.  They use the job API of the training suite
- * (training/kernels/suite.h); their device sources live in this folder.
+ * (training/kernels/core/suite.h); their device sources live in this folder.
  * sp-runner selects them with --suite validation6.  README.md in this folder
  * lists them, with the scaling class each was expected to have before it was
  * measured. */

@@ -5,7 +5,7 @@
  * Life with temporal blocking in 98 KB of dynamic shared memory (265
  * blocks, 2 per SM), and vLLM-style KV-cache block copies with 16-byte
  * loads.  Only NVRTC compiles this file; the OpenCL backend skips its jobs.
- * Written for this suite, independently of training/kernels and the earlier
+ * Written for this suite, independently of the core suite and the earlier
  * validation suites. */
 #include "sp_dev.h"
 

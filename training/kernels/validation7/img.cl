@@ -3,7 +3,7 @@
  * half: img.c): bilinear Bayer demosaicing, depth-image back-projection, a
  * Viola-Jones Haar cascade on tiles with their integral images in local
  * memory, and local-maximum detection with an appended list.  Written for
- * this suite, independently of training/kernels and the earlier validation
+ * this suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

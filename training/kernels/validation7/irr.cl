@@ -3,7 +3,7 @@
  * for the seventh validation suite (host half: irr.c): UTF-8 validation, a
  * word count, speculative greedy colouring, AES-128 in CTR mode,
  * Miller-Rabin primality and IPv4 longest-prefix match.  Written for this
- * suite, independently of training/kernels and the earlier validation
+ * suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

@@ -3,7 +3,7 @@
  * half: ml.c): an ALiBi bias fill, the CTC forward recursion, a LoRA BGMV
  * shrink, Gemma-2 logit soft-capping, the instant-NGP hash encoding and one
  * power iteration of spectral normalisation.  Written for this suite,
- * independently of training/kernels and the earlier validation suites. */
+ * independently of the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 /* ---- ALiBi bias with a causal mask ------------------------------------------------------

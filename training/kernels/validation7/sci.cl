@@ -3,7 +3,7 @@
  * sci.c): a red-black SOR half-sweep for the 3-D Poisson equation, a WENO5
  * flux for Burgers' equation, adaptive Simpson quadrature of line profiles
  * (FP64, all three) and cloud-in-cell charge deposition.  Written for this
- * suite, independently of training/kernels and the earlier validation
+ * suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

@@ -6,7 +6,7 @@
  * on bf16 tensor cores, a half2 FIR filter and Smith-Waterman alignment
  * pipelined through warp shuffles.  Only NVRTC compiles this file; the
  * OpenCL backend skips its jobs.  Written for this suite, independently of
- * training/kernels and the earlier validation suites. */
+ * the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 #include <cuda_bf16.h>

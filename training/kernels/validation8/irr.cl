@@ -3,7 +3,7 @@
  * irr.c): degree counting and a bounding box by global atomics, a graph
  * attention edge softmax, FM-index backward search, RSA-512 public-key
  * operations, Gaussian-splat tile blending and non-local means.  Written for
- * this suite, independently of training/kernels and the earlier validation
+ * this suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

@@ -3,7 +3,7 @@
  * sci.c): NAS EP's Gaussian pairs in FP64, a smooth-PME force gather,
  * parallel cyclic reduction of tridiagonal systems, Sinkhorn-Knopp
  * iterations, IMU quaternion integration and batch-norm folding.  Written
- * for this suite, independently of training/kernels and the earlier
+ * for this suite, independently of the core suite and the earlier
  * validation suites. */
 #include "sp_dev.h"
 

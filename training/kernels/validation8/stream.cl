@@ -2,7 +2,7 @@
 /* stream.cl: streaming kernels of the eighth validation suite (host half:
  * stream.c): 2-bit nucleotide packing, multigrid restriction in FP64, COCO
  * run-length mask decoding, HDR tone mapping and an exponentially weighted
- * moving average.  Written for this suite, independently of training/kernels
+ * moving average.  Written for this suite, independently of the core suite
  * and the earlier validation suites. */
 #include "sp_dev.h"
 

@@ -7,7 +7,7 @@
  * (397 blocks, 3 per SM), and semi-global-matching path aggregation with
  * warp reductions.  Only NVRTC compiles this file; the OpenCL backend
  * skips its jobs.  Written for this suite, independently of
- * training/kernels and the earlier validation suites. */
+ * the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 #include <cuda_fp16.h>

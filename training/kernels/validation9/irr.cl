@@ -3,7 +3,7 @@
  * irr.c): list ranking by sublists, BC1 texture compression, a label-
  * propagation step on a graph with hubs, scrypt's ROMix, Myers' bit-vector
  * edit distance and a Hough transform in local memory.  Written for this
- * suite, independently of training/kernels and the earlier validation
+ * suite, independently of the core suite and the earlier validation
  * suites. */
 #include "sp_dev.h"
 

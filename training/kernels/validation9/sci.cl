@@ -4,7 +4,7 @@
  * Newton's method in FP64, SSD anchor-box decoding, ICP point-to-plane
  * normal equations, Householder QR in local memory, and P1 finite-element
  * stiffness assembly by atomics.  Written for this suite, independently of
- * training/kernels and the earlier validation suites. */
+ * the core suite and the earlier validation suites. */
 #include "sp_dev.h"
 
 /* ---- SPH density summation ----------------------------------------------------------------------

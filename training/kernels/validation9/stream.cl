@@ -3,7 +3,7 @@
  * stream.c): G.711 mu-law decoding, NeRF ray generation, rsync's weak
  * block checksums, ZFS's fletcher-4 over few records, JPEG's integer
  * forward DCT with quantisation, and mean pooling of jagged segments.
- * Written for this suite, independently of training/kernels and the
+ * Written for this suite, independently of the core suite and the
  * earlier validation suites. */
 #include "sp_dev.h"
 
