@@ -7,39 +7,36 @@
 nvcc=${NVCC:-}
 done_any=0
 
-# The validation suites after the first, by number; suite_dir N prints suite
-# N's source folder ('' for the first), empty where its variable is unset.
-later='2 3 4 5 6 7 8 9 10'
-suite_dir() { eval "printf '%s' \"\${SP_VALIDATION$1_DIR:-}\""; }
+# Every suite's source folder, from the registry (training/suites.txt),
+# and the shared device headers' folder.
+common=$(suite_folder common)
+suites | cut -f3 | while read -r d; do echo "$SP_TOP_SRCDIR/$d"; done >"$scratch/folders"
+[ -s "$scratch/folders" ] || fail "no suite in training/suites.txt"
 
 if [ -n "$nvcc" ]; then
-  # shellcheck disable=SC2086 # $later: numbers
-  for n in - '' $later; do
-    if [ "$n" = - ]; then d=$SP_KERNEL_DIR; else d=$(suite_dir "$n"); d=${d:-$SP_KERNEL_DIR}; fi
+  while read -r d; do
     for f in "$d"/*.cl "$d"/*.cu; do
       [ -e "$f" ] || continue
-      "$nvcc" -x cu -arch=sm_90 -I"$SP_KERNEL_DIR" --ptx -o "$scratch/k.ptx" "$f" \
+      "$nvcc" -x cu -arch=sm_90 -I"$common" --ptx -o "$scratch/k.ptx" "$f" \
         >"$scratch/nvcc.log" 2>&1 || { cat "$scratch/nvcc.log" >&2; fail "nvcc: $f"; }
     done
-  done
+  done <"$scratch/folders"
   done_any=1
 fi
 
-# NVRTC compiles both suites, .cl and .cu sources alike; the .cu ones find
+# NVRTC compiles every suite, .cl and .cu sources alike; the .cu ones find
 # the toolkit's headers (cuda_fp16.h, mma.h) on their own.
 "$SP_RUNNER" --backend cuda --suite all --compile-only --arch sm_90 >"$scratch/rtc.log" 2>&1
 rc=$?
 case $rc in
 0)
   done_any=1
-  # shellcheck disable=SC2086 # $later: numbers
-  for n in - $later; do
-    if [ "$n" = - ]; then d=$SP_KERNEL_DIR; else d=$(suite_dir "$n"); [ -n "$d" ] || continue; fi
+  while read -r d; do
     for f in "$d"/*.cu; do
       [ -e "$f" ] || continue
-      grep -q "^compiled .*/$(basename "$f")\$" "$scratch/rtc.log" || fail "NVRTC did not compile $f"
+      grep -qxF "compiled $f" "$scratch/rtc.log" || fail "NVRTC did not compile $f"
     done
-  done ;;
+  done <"$scratch/folders" ;;
 2) grep -q "no backend 'cuda'" "$scratch/rtc.log" || fail "usage error: $(cat "$scratch/rtc.log")" ;;
 3) ;; # no NVRTC here
 *) cat "$scratch/rtc.log" >&2; fail "NVRTC compilation failed" ;;

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # lib.sh: helpers shared by the harness tests (sourced).
-# Environment (tests/harness/Makefile.am): SP_RUNNER, SP_KERNEL_DIR,
-# SP_HARNESS_DATA, NVCC.
+# Environment (tests/harness/Makefile.am): SP_RUNNER, SP_TOP_SRCDIR (the
+# source tree, whose training/suites.txt lists the suites), SP_HARNESS_DATA,
+# NVCC.
 
 set -u
 : "${SP_RUNNER:?SP_RUNNER is not set (run through make check)}"
-: "${SP_KERNEL_DIR:?SP_KERNEL_DIR is not set}"
-export SP_KERNEL_DIR
+: "${SP_TOP_SRCDIR:?SP_TOP_SRCDIR is not set}"
 
 test_name=$(basename "$0" .sh)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sp-harness-$test_name.XXXXXX")
@@ -20,6 +20,22 @@ fail() {
 skip() {
   echo "SKIP: $test_name: $*" >&2
   exit 77
+}
+
+# The registry's suites, checked (training/suites.sh lines): name, prefix,
+# folder (from SP_TOP_SRCDIR), role and retired, tab-separated.
+suites() {
+  sh "$SP_TOP_SRCDIR/training/suites.sh" -C "$SP_TOP_SRCDIR" lines
+}
+
+# The source folder of suite $1 (absolute), or of the shared headers
+# ($1 = common).
+suite_folder() {
+  if [ "$1" = common ]; then
+    printf '%s/%s\n' "$SP_TOP_SRCDIR" "$(sh "$SP_TOP_SRCDIR/training/suites.sh" -C "$SP_TOP_SRCDIR" common)"
+  else
+    suites | awk -F '\t' -v n="$1" -v top="$SP_TOP_SRCDIR" '$1 == n { print top "/" $3 }'
+  fi
 }
 
 # The header and one regular expression for every runs.csv row.

@@ -23,75 +23,83 @@ expect 0 "$R" --list
 # entry of the suite table.
 bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/out" | head -1)
 [ -z "$bad" ] || fail "--list line is not name<TAB>class<TAB>stresses: '$bad'"
-nk=$(grep -c '^ *K("' "$SP_KERNEL_DIR/suite.c")
+core=$(suite_folder core)
+nk=$(grep -c '^ *K("' "$core/suite.c")
 [ "$(wc -l <"$scratch/out")" -eq "$nk" ] || fail "--list shows $(wc -l <"$scratch/out") kernels, not $nk"
-cp "$scratch/out" "$scratch/train.list"
+cp "$scratch/out" "$scratch/core.list"
 
-# --suite: the validation tables list the same way, and 'all' is the
-# training suite followed by the validation suite, the second, the third
-# the fourth, the fifth, the sixth, the seventh, the eighth, the ninth and
-# the tenth.
-expect 0 "$R" --suite train --list
-cmp -s "$scratch/out" "$scratch/train.list" || fail "--suite train --list differs from --list"
-for v in validation validation2 validation3 validation4 validation5 validation6 validation7 \
-  validation8 validation9 validation10; do
-  expect 0 "$R" --suite $v --list
-  cp "$scratch/out" "$scratch/$v.list"
-  bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$scratch/$v.list" | head -1)
-  [ -z "$bad" ] || fail "--suite $v --list line malformed: '$bad'"
-  [ "$(cut -f1 "$scratch/$v.list" | sort -u | wc -l)" -eq "$(wc -l <"$scratch/$v.list")" ] ||
-    fail "--suite $v --list repeats a name"
+# --suite takes every suite of the registry (training/suites.txt) and lists
+# it the same way; core is the default and train its old name; all is
+# every suite in registry order, training and heldout those of that role.
+suites >"$scratch/suites" || fail "training/suites.txt is malformed"
+for s in train core; do
+  expect 0 "$R" --suite $s --list
+  cmp -s "$scratch/out" "$scratch/core.list" || fail "--suite $s --list differs from --list"
 done
-# Each later validation suite: at least N kernels, all named P_*, none also
-# in another table (suite:N:P).
-for spec in validation2:26:w validation3:28:x validation4:24:y validation5:24:z validation6:24:q \
-  validation7:24:r validation8:24:s validation9:24:t \
-  validation10:24:u; do
-  v=${spec%%:*} n=${spec#*:} p=${spec##*:}
-  n=${n%:*}
-  [ "$(wc -l <"$scratch/$v.list")" -ge "$n" ] || fail "$v has fewer than $n kernels"
-  bad=$(cut -f1 "$scratch/$v.list" | grep -v "^${p}_" | head -1)
-  [ -z "$bad" ] || fail "$v kernel '$bad' is not named ${p}_*"
-done
-tables="train validation validation2 validation3 validation4 validation5 validation6 validation7
-  validation8 validation9 validation10"
-lists=$(for t in $tables; do printf '%s ' "$scratch/$t.list"; done)
-# shellcheck disable=SC2086 # one path per table, no spaces in $scratch
-dup=$(cat $lists | cut -f1 | sort | uniq -d | head -1)
+expect 0 "$R" --list-suites
+cut -f1,2,4,5 "$scratch/suites" >"$scratch/want"
+cut -f1-4 "$scratch/out" | cmp -s - "$scratch/want" ||
+  fail "--list-suites is not the registry: $(cat "$scratch/out")"
+: >"$scratch/all.list"
+: >"$scratch/training.list"
+: >"$scratch/heldout.list"
+tab=$(printf '\t')
+while IFS=$tab read -r name prefix folder role _; do
+  expect 0 "$R" --suite "$name" --list
+  l=$scratch/$name.list
+  cp "$scratch/out" "$l"
+  [ -s "$l" ] || fail "suite $name lists no kernel"
+  bad=$(awk -F '\t' 'NF != 3 || $1 == "" || $2 == ""' "$l" | head -1)
+  [ -z "$bad" ] || fail "--suite $name --list line malformed: '$bad'"
+  [ "$(cut -f1 "$l" | sort -u | wc -l)" -eq "$(wc -l <"$l")" ] || fail "--suite $name --list repeats a name"
+  if [ "$prefix" != - ]; then
+    bad=$(cut -f1 "$l" | grep -v "^$prefix" | head -1)
+    [ -z "$bad" ] || fail "$name kernel '$bad' is not named $prefix*"
+  fi
+  # A measured suite lists exactly the kernels of its measurements.
+  runs=$SP_TOP_SRCDIR/$folder/data/h100/runs.csv
+  if [ -f "$runs" ]; then
+    tail -n +2 "$runs" | cut -d, -f1 | sort -u >"$scratch/measured"
+    cut -f1 "$l" | sort | cmp -s - "$scratch/measured" || fail "$name does not list the kernels of $runs"
+  fi
+  cat "$l" >>"$scratch/all.list"
+  cat "$l" >>"$scratch/$role.list"
+done <"$scratch/suites"
+dup=$(cut -f1 "$scratch/all.list" | sort | uniq -d | head -1)
 [ -z "$dup" ] || fail "'$dup' is in two suites"
-expect 0 "$R" --suite all --list
-# shellcheck disable=SC2086
-cat $lists | cmp -s - "$scratch/out" ||
-  fail "--suite all --list is not train, validation, validation2, validation3, validation4, validation5, validation6, validation7, validation8, validation9, validation10"
+for sel in all training heldout; do
+  expect 0 "$R" --suite $sel --list
+  cmp -s "$scratch/out" "$scratch/$sel.list" || fail "--suite $sel --list is not its suites in registry order"
+done
 expect 2 "$R" --suite bogus --list
-grep -q "not train, validation, validation2, validation3, validation4, validation5, validation6, validation7, validation8, validation9, validation10 or all" "$scratch/out" ||
-  fail "bad --suite not explained"
-# A training kernel is not a validation kernel.
-only_train=$(cut -f1 "$scratch/train.list" | while read -r k; do
-  cut -f1 "$scratch/validation.list" | grep -qxF "$k" || { echo "$k"; break; }; done)
-expect 2 "$R" --suite validation --backend opencl --kernels "$only_train" --cu 1 \
-  --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-grep -q "no kernel '$only_train' in this suite" "$scratch/out" || fail "unknown validation kernel not named"
-[ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
+grep -q "'bogus' is not a suite of training/suites.txt" "$scratch/out" || fail "bad --suite not explained"
+# --suite-dir NAME=DIR: a registry name or common; --kernel-dir is core's.
+expect 2 "$R" --suite-dir bogus=/tmp --list
+grep -q "'bogus' is not a suite of training/suites.txt" "$scratch/out" || fail "bad --suite-dir name not explained"
+expect 2 "$R" --suite-dir core --list
+grep -q "is not NAME=DIR" "$scratch/out" || fail "--suite-dir without = not explained"
+expect 2 "$R" --suite-dir core= --list
+expect 0 "$R" --suite-dir "core=$core" --suite-dir "common=$(suite_folder common)" --list
+expect 0 "$R" --kernel-dir "$core" --list
+# The per-suite folder options are gone (--suite-dir replaces them).
+expect 2 "$R" --validation-dir /tmp --list
 # rejects SUITE KERNEL WHOSE: SUITE refuses KERNEL, a kernel of suite WHOSE.
 rejects() {
   expect 2 "$R" --suite "$1" --backend opencl --kernels "$2" --cu 1 \
     --engine-mhz 1 --memory-mhz 1 --runs "$scratch/v.csv"
-  grep -q "no kernel '$2' in this suite" "$scratch/out" || fail "$3 kernel accepted by $1"
+  grep -q "no kernel '$2' in this suite" "$scratch/out" || fail "$3 kernel $2 accepted by $1"
 }
-# Each validation suite's kernels belong to it only: the first kernel of
-# each is refused by the suite before it and the suite after it.
-prev='' prev_k='' prev_n=''
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  v=validation$i
-  [ "$i" -eq 1 ] && v=validation
-  k=$(head -1 "$scratch/$v.list" | cut -f1)
+# Each suite's kernels belong to it only: the first kernel of each is
+# refused by the suite before it and the suite after it.
+prev='' prev_k=''
+while IFS=$tab read -r name prefix folder role _; do
+  k=$(head -1 "$scratch/$name.list" | cut -f1)
   if [ -n "$prev" ]; then
-    rejects "$v" "$prev_k" "$prev_n"
-    rejects "$prev" "$k" "v$i"
+    rejects "$name" "$prev_k" "$prev"
+    rejects "$prev" "$k" "$name"
   fi
-  prev=$v prev_k=$k prev_n=v$i
-done
+  prev=$name prev_k=$k
+done <"$scratch/suites"
 [ ! -e "$scratch/v.csv" ] || fail "a runs file was created for a usage error"
 
 base="--backend opencl --kernels stream_copy --cu 1 --engine-mhz 1 --memory-mhz 1"

@@ -42,10 +42,28 @@ int bk_cuda_only(const char *file) {
   return n > 3 && strcmp(file + n - 3, ".cu") == 0;
 }
 
-void bk_dirs_set(bk_dirs *d, const char *const *dirs) {
+int bk_dirs_set(bk_dirs *d, const char *const *dirs) {
+  size_t n = 0;
+  while (dirs && dirs[n]) ++n;
   d->n = 0;
-  for (; dirs && *dirs && d->n < BK_MAX_DIRS; ++dirs)
-    snprintf(d->dir[d->n++], sizeof d->dir[0], "%s", *dirs);
+  d->dir = calloc(n + 1, sizeof *d->dir);
+  if (d->dir == NULL) return -1;
+  for (; d->n < (int)n; ++d->n) {
+    const size_t len = strlen(dirs[d->n]) + 1;
+    if ((d->dir[d->n] = malloc(len)) == NULL) {
+      bk_dirs_free(d);
+      return -1;
+    }
+    memcpy(d->dir[d->n], dirs[d->n], len);
+  }
+  return 0;
+}
+
+void bk_dirs_free(bk_dirs *d) {
+  for (int i = 0; d->dir && i < d->n; ++i) free(d->dir[i]);
+  free(d->dir);
+  d->dir = NULL;
+  d->n = 0;
 }
 
 void bk_dirname(const char *path, char *buf, size_t size) {

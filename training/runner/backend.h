@@ -25,13 +25,14 @@
 
 typedef struct bk bk;
 
-enum { BK_MAX_DIRS = 12, BK_PATH_MAX = 1024 };
+enum { BK_PATH_MAX = 1024 };
 
-/* The folders device sources include headers from (training/kernels for
- * sp_port.h, and the validation suite's own folder): given to open as a
- * NULL-terminated list, searched in order after the source's own folder. */
+/* The folders device sources include headers from (the shared headers'
+ * folder and every suite's, runner_include_dirs): given to open as a
+ * NULL-terminated list of any length, searched in order after the source's
+ * own folder.  A backend keeps a copy. */
 typedef struct bk_dirs {
-  char dir[BK_MAX_DIRS][BK_PATH_MAX];
+  char **dir;
   int n;
 } bk_dirs;
 
@@ -116,8 +117,10 @@ char *bk_read_source(const char *path, char *err, size_t size);
  * NVRTC compiles it, OpenCL cannot. */
 int bk_cuda_only(const char *file);
 
-/* Copies a NULL-terminated folder list (at most BK_MAX_DIRS). */
-void bk_dirs_set(bk_dirs *d, const char *const *dirs);
+/* Copies a NULL-terminated folder list into d: 0, or -1 when out of memory
+ * (d then empty).  bk_dirs_free releases the copy. */
+int bk_dirs_set(bk_dirs *d, const char *const *dirs);
+void bk_dirs_free(bk_dirs *d);
 
 /* The folder part of path ("." when it has none) into buf. */
 void bk_dirname(const char *path, char *buf, size_t size);

@@ -77,7 +77,7 @@ typedef struct nvrtc_api {
 } nvrtc_api;
 #undef DECLARE
 
-enum { MAX_LEVELS = 64, MAX_LIBS = 128, MAX_RTC_OPTS = BK_MAX_DIRS + 4 };
+enum { MAX_LEVELS = 64, MAX_LIBS = 128 };
 
 typedef struct level {
   int requested, actual;
@@ -202,31 +202,52 @@ static int load_nvrtc(nvrtc_api *r, char *err, size_t size) {
   return 0;
 }
 
-/* NVRTC options for path: the architecture, the source's own folder, the
- * include folders and, for CUDA-only sources, the toolkit's headers.
- * Returns the option count, or -1 (err set) when a .cu source needs the
- * toolkit's headers and none were found. */
+/* A malloc'd "<a><b>" (NULL: out of memory). */
+static char *concat(const char *a, const char *b) {
+  const size_t n = strlen(a) + strlen(b) + 1;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, "%s%s", a, b);
+  return s;
+}
+
+/* Frees the first n options of opt, and opt. */
+static void free_options(char **opt, int n) {
+  for (int i = 0; opt && i < n; ++i) free(opt[i]);
+  free(opt);
+}
+
+/* NVRTC options for path into *out (malloc'd, for free_options): the
+ * architecture, the source's own folder, the include folders and, for
+ * CUDA-only sources, the toolkit's headers.  Returns the option count, or
+ * -1 (err set) when a .cu source needs the toolkit's headers and none were
+ * found, or memory ran out. */
 static int rtc_options(const nvrtc_api *r, const char *path, const bk_dirs *inc, const char *arch,
-                       char opt[MAX_RTC_OPTS][PATH_MAX + 32], char *err, size_t size) {
+                       char ***out, char *err, size_t size) {
   char own[BK_PATH_MAX];
   int n = 0;
-  bk_dirname(path, own, sizeof own);
-  snprintf(opt[n++], sizeof opt[0], "--gpu-architecture=%s", arch);
-  snprintf(opt[n++], sizeof opt[0], "--include-path=%s", own);
-  for (int i = 0; i < inc->n; ++i)
-    snprintf(opt[n++], sizeof opt[0], "--include-path=%s", inc->dir[i]);
-  if (bk_cuda_only(path)) {
-    if (!r->cuda_include[0]) {
-      snprintf(err, size,
-               "%s is CUDA C++ and needs the CUDA toolkit's headers "
-               "(cuda_fp16.h, mma.h), which were not found: set "
-               "SP_CUDA_INCLUDE or CUDA_HOME (tried $CUDA_HOME/include, "
-               "$CUDA_PATH/include, beside libnvrtc, /usr/local/cuda/include)",
-               path);
-      return -1;
-    }
-    snprintf(opt[n++], sizeof opt[0], "--include-path=%s", r->cuda_include);
+  if (bk_cuda_only(path) && !r->cuda_include[0]) {
+    snprintf(err, size,
+             "%s is CUDA C++ and needs the CUDA toolkit's headers "
+             "(cuda_fp16.h, mma.h), which were not found: set "
+             "SP_CUDA_INCLUDE or CUDA_HOME (tried $CUDA_HOME/include, "
+             "$CUDA_PATH/include, beside libnvrtc, /usr/local/cuda/include)",
+             path);
+    return -1;
   }
+  char **opt = calloc((size_t)inc->n + 3, sizeof *opt);
+  bk_dirname(path, own, sizeof own);
+  int ok = opt != NULL && (opt[n++] = concat("--gpu-architecture=", arch)) != NULL &&
+           (opt[n++] = concat("--include-path=", own)) != NULL;
+  for (int i = 0; ok && i < inc->n; ++i)
+    ok = (opt[n++] = concat("--include-path=", inc->dir[i])) != NULL;
+  if (ok && bk_cuda_only(path))
+    ok = (opt[n++] = concat("--include-path=", r->cuda_include)) != NULL;
+  if (!ok) {
+    free_options(opt, n);
+    snprintf(err, size, "out of memory");
+    return -1;
+  }
+  *out = opt;
   return n;
 }
 
@@ -248,23 +269,26 @@ static int rtc_failed(nvrtc_api *r, nvrtcProgram *prog, const char *path, const 
 /* Compiles one device source to a cubin for arch (e.g. "sm_90"). */
 static int nvrtc_compile(nvrtc_api *r, const char *path, const bk_dirs *inc, const char *arch,
                          char **cubin, char *err, size_t size) {
-  char opt[MAX_RTC_OPTS][PATH_MAX + 32];
-  const char *opts[MAX_RTC_OPTS];
-  int nopt = rtc_options(r, path, inc, arch, opt, err, size);
+  char **opt = NULL;
+  int nopt = rtc_options(r, path, inc, arch, &opt, err, size);
   if (nopt < 0) return -1;
-  for (int i = 0; i < nopt; ++i) opts[i] = opt[i];
   char *src = bk_read_source(path, err, size);
-  if (src == NULL) return -1;
+  if (src == NULL) {
+    free_options(opt, nopt);
+    return -1;
+  }
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   nvrtcProgram prog;
   nvrtcResult rc = r->nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL);
   free(src);
   if (rc != NVRTC_SUCCESS) {
+    free_options(opt, nopt);
     snprintf(err, size, "%s: %s", path, r->nvrtcGetErrorString(rc));
     return -1;
   }
-  if (r->nvrtcCompileProgram(prog, nopt, opts) != NVRTC_SUCCESS)
-    return rtc_failed(r, &prog, path, arch, err, size);
+  rc = r->nvrtcCompileProgram(prog, nopt, (const char *const *)opt);
+  free_options(opt, nopt);
+  if (rc != NVRTC_SUCCESS) return rtc_failed(r, &prog, path, arch, err, size);
   size_t n = 0;
   r->nvrtcGetCUBINSize(prog, &n);
   *cubin = malloc(n);
@@ -328,7 +352,11 @@ static int cuda_open(bk **out, int device, const char *const *include_dirs, char
     return -1;
   }
   c->base.ops = &bk_cuda_ops;
-  bk_dirs_set(&c->inc, include_dirs);
+  if (bk_dirs_set(&c->inc, include_dirs) != 0) {
+    snprintf(err, size, "out of memory");
+    free(c);
+    return -1;
+  }
   int rc = load_driver(c);
   if (rc == 1)
     snprintf(c->base.err, sizeof c->base.err, "the CUDA driver (libcuda.so.1) is not installed");
@@ -374,6 +402,7 @@ static void cuda_close(bk *b) {
   /* NVRTC stays loaded: unloading it strands its C++ runtime's emergency
    * pool, which leak checkers then report. */
   if (c->libcuda) dlclose(c->libcuda);
+  bk_dirs_free(&c->inc);
   free(c);
 }
 
@@ -616,13 +645,17 @@ static int cuda_compile_only(const char *const *include_dirs, const char *const 
   nvrtc_api r;
   bk_dirs inc;
   memset(&r, 0, sizeof r);
-  bk_dirs_set(&inc, include_dirs);
+  if (bk_dirs_set(&inc, include_dirs) != 0) {
+    snprintf(err, size, "out of memory");
+    return -1;
+  }
   int rc = load_nvrtc(&r, err, size);
   for (const char *const *s = paths; rc == 0 && *s; ++s) {
     char *cubin = NULL;
     rc = nvrtc_compile(&r, *s, &inc, arch ? arch : "sm_90", &cubin, err, size);
     free(cubin);
   }
+  bk_dirs_free(&inc);
   return rc; /* NVRTC stays loaded (see cuda_close) */
 }
 

@@ -84,13 +84,19 @@ int bk_opencl_list(FILE *out) {
   return 0;
 }
 
-/* "-cl-std=CL1.2 -I <the source's folder> -I <each include folder>". */
-static void build_options(const bk_cl *c, const char *path, char *opts, size_t size) {
+/* "-cl-std=CL1.2 -I <the source's folder> -I <each include folder>",
+ * malloc'd (NULL: out of memory). */
+static char *build_options(const bk_cl *c, const char *path) {
   char own[BK_PATH_MAX];
   bk_dirname(path, own, sizeof own);
+  size_t size = sizeof "-cl-std=CL1.2 -I " + strlen(own);
+  for (int i = 0; i < c->inc.n; ++i) size += 4 + strlen(c->inc.dir[i]);
+  char *opts = malloc(size);
+  if (opts == NULL) return NULL;
   size_t o = (size_t)snprintf(opts, size, "-cl-std=CL1.2 -I %s", own);
-  for (int i = 0; i < c->inc.n && o < size; ++i)
+  for (int i = 0; i < c->inc.n; ++i)
     o += (size_t)snprintf(opts + o, size - o, " -I %s", c->inc.dir[i]);
+  return opts;
 }
 
 static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev, const char *path,
@@ -102,9 +108,14 @@ static int build_program(bk_cl *c, cl_context ctx, cl_device_id dev, const char 
   cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &rc);
   free(src);
   if (rc != CL_SUCCESS) return fail(c, "clCreateProgramWithSource", rc);
-  char opts[(BK_MAX_DIRS + 1) * (BK_PATH_MAX + 4) + 16];
-  build_options(c, path, opts, sizeof opts);
+  char *opts = build_options(c, path);
+  if (opts == NULL) {
+    clReleaseProgram(prog);
+    snprintf(c->base.err, sizeof c->base.err, "out of memory");
+    return -1;
+  }
   rc = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);
+  free(opts);
   if (rc != CL_SUCCESS) {
     char log[BUILD_LOG_MAX] = "";
     clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
@@ -140,12 +151,17 @@ static int cl_open(bk **out, int device, const char *const *include_dirs, char *
     return -1;
   }
   c->base.ops = &bk_opencl_ops;
-  bk_dirs_set(&c->inc, include_dirs);
+  if (bk_dirs_set(&c->inc, include_dirs) != 0) {
+    snprintf(err, size, "out of memory");
+    free(c);
+    return -1;
+  }
   if (pick_device(device, &c->platform, &c->device) != 0) {
     snprintf(err, size,
              "no OpenCL device %d (no platform registered with "
              "the ICD loader, or fewer devices)",
              device);
+    bk_dirs_free(&c->inc);
     free(c);
     return 1;
   }
@@ -159,6 +175,7 @@ static int cl_open(bk **out, int device, const char *const *include_dirs, char *
              "(error %d)",
              (int)rc);
     if (c->ctx) clReleaseContext(c->ctx);
+    bk_dirs_free(&c->inc);
     free(c);
     return -1;
   }
@@ -190,6 +207,7 @@ static void cl_close(bk *b) {
   if (c->ctx) clReleaseContext(c->ctx);
   free(c->first);
   free(c->last);
+  bk_dirs_free(&c->inc);
   free(c);
 }
 

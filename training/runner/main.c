@@ -12,71 +12,13 @@
 
 #include "runner.h"
 
-#ifndef SP_KERNEL_DIR
-#define SP_KERNEL_DIR "training/kernels"
+/* The top of the source tree the build came from, and where make install
+ * puts each suite's device sources (SP_SUITES_INSTALLED/NAME). */
+#ifndef SP_SRCDIR
+#define SP_SRCDIR "."
 #endif
-#ifndef SP_KERNEL_DIR_INSTALLED
-#define SP_KERNEL_DIR_INSTALLED SP_KERNEL_DIR
-#endif
-#ifndef SP_VALIDATION_DIR
-#define SP_VALIDATION_DIR "training/validation"
-#endif
-#ifndef SP_VALIDATION_DIR_INSTALLED
-#define SP_VALIDATION_DIR_INSTALLED SP_VALIDATION_DIR
-#endif
-#ifndef SP_VALIDATION2_DIR
-#define SP_VALIDATION2_DIR "training/validation2"
-#endif
-#ifndef SP_VALIDATION2_DIR_INSTALLED
-#define SP_VALIDATION2_DIR_INSTALLED SP_VALIDATION2_DIR
-#endif
-#ifndef SP_VALIDATION3_DIR
-#define SP_VALIDATION3_DIR "training/validation3"
-#endif
-#ifndef SP_VALIDATION3_DIR_INSTALLED
-#define SP_VALIDATION3_DIR_INSTALLED SP_VALIDATION3_DIR
-#endif
-#ifndef SP_VALIDATION4_DIR
-#define SP_VALIDATION4_DIR "training/validation4"
-#endif
-#ifndef SP_VALIDATION4_DIR_INSTALLED
-#define SP_VALIDATION4_DIR_INSTALLED SP_VALIDATION4_DIR
-#endif
-#ifndef SP_VALIDATION5_DIR
-#define SP_VALIDATION5_DIR "training/validation5"
-#endif
-#ifndef SP_VALIDATION5_DIR_INSTALLED
-#define SP_VALIDATION5_DIR_INSTALLED SP_VALIDATION5_DIR
-#endif
-#ifndef SP_VALIDATION6_DIR
-#define SP_VALIDATION6_DIR "training/validation6"
-#endif
-#ifndef SP_VALIDATION6_DIR_INSTALLED
-#define SP_VALIDATION6_DIR_INSTALLED SP_VALIDATION6_DIR
-#endif
-#ifndef SP_VALIDATION7_DIR
-#define SP_VALIDATION7_DIR "training/validation7"
-#endif
-#ifndef SP_VALIDATION7_DIR_INSTALLED
-#define SP_VALIDATION7_DIR_INSTALLED SP_VALIDATION7_DIR
-#endif
-#ifndef SP_VALIDATION8_DIR
-#define SP_VALIDATION8_DIR "training/validation8"
-#endif
-#ifndef SP_VALIDATION8_DIR_INSTALLED
-#define SP_VALIDATION8_DIR_INSTALLED SP_VALIDATION8_DIR
-#endif
-#ifndef SP_VALIDATION9_DIR
-#define SP_VALIDATION9_DIR "training/validation9"
-#endif
-#ifndef SP_VALIDATION9_DIR_INSTALLED
-#define SP_VALIDATION9_DIR_INSTALLED SP_VALIDATION9_DIR
-#endif
-#ifndef SP_VALIDATION10_DIR
-#define SP_VALIDATION10_DIR "training/validation10"
-#endif
-#ifndef SP_VALIDATION10_DIR_INSTALLED
-#define SP_VALIDATION10_DIR_INSTALLED SP_VALIDATION10_DIR
+#ifndef SP_SUITES_INSTALLED
+#define SP_SUITES_INSTALLED SP_SRCDIR
 #endif
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
@@ -87,7 +29,7 @@ static const char USAGE[] =
     "                 --cu N[,N...] --engine-mhz E --memory-mhz M --runs FILE\n"
     "                 [--counters-base] [--meta FILE] [--min-time-ms T]\n"
     "                 [--device I] [options]\n"
-    "       sp-runner --list [--suite S] | --help | --version\n"
+    "       sp-runner --list [--suite S] | --list-suites | --help | --version\n"
     "       sp-runner --backend cuda --probe-cu [--device I]\n"
     "       sp-runner --backend opencl --list-devices\n"
     "       sp-runner --backend opencl|cuda --compile-only [--arch sm_XY]\n"
@@ -99,12 +41,14 @@ static const char USAGE[] =
     "\n"
     "  --backend B         opencl (any ICD platform) or cuda (driver API)\n"
     "  --kernels LIST      'all' or suite names (see --list)\n"
-    "  --suite S           train (default), validation, validation2,\n"
-    "                      validation3, validation4, validation5,\n"
-    "                      validation6, validation7, validation8,\n"
-    "                      validation9, validation10 or all (the eleven in\n"
-    "                      that order): the kernel table that --kernels,\n"
-    "                      --list and --compile-only use\n"
+    "  --suite S           the kernel table that --kernels, --list and\n"
+    "                      --compile-only use: a suite of training/suites.txt\n"
+    "                      (see --list-suites; core, the default, is also\n"
+    "                      called train, its old name), or all (every suite,\n"
+    "                      in the registry's order), training or heldout\n"
+    "                      (every suite of that role)\n"
+    "  --list-suites       the suites this build has: name, kernel-name prefix,\n"
+    "                      role, date retired, kernels, folder (tab-separated)\n"
     "  --cu LIST           compute-unit counts: CUDA runs each in a green\n"
     "                      context of exactly that many SMs; OpenCL records\n"
     "                      it (the caller applies it, e.g. POCL_CPU_MAX_CU_COUNT)\n"
@@ -131,28 +75,11 @@ static const char USAGE[] =
     "  --power P           auto, nvml, rapl or none (auto)\n"
     "  --size S            full (GPU sizes, default) or small (CI)\n"
     "  --device I          device index (OpenCL: over all platforms)\n"
-    "  --kernel-dir DIR    device sources (default: $SP_KERNEL_DIR, then\n"
-    "                      the build's source tree, then the installed copy)\n"
-    "  --validation-dir DIR  the validation suite's sources (default:\n"
-    "                      $SP_VALIDATION_DIR, the source tree, installed)\n"
-    "  --validation2-dir DIR the second validation suite's sources (default:\n"
-    "                      $SP_VALIDATION2_DIR, the source tree, installed)\n"
-    "  --validation3-dir DIR the third validation suite's sources (default:\n"
-    "                      $SP_VALIDATION3_DIR, the source tree, installed)\n"
-    "  --validation4-dir DIR the fourth validation suite's sources (default:\n"
-    "                      $SP_VALIDATION4_DIR, the source tree, installed)\n"
-    "  --validation5-dir DIR the fifth validation suite's sources (default:\n"
-    "                      $SP_VALIDATION5_DIR, the source tree, installed)\n"
-    "  --validation6-dir DIR the sixth validation suite's sources (default:\n"
-    "                      $SP_VALIDATION6_DIR, the source tree, installed)\n"
-    "  --validation7-dir DIR the seventh validation suite's sources (default:\n"
-    "                      $SP_VALIDATION7_DIR, the source tree, installed)\n"
-    "  --validation8-dir DIR the eighth validation suite's sources (default:\n"
-    "                      $SP_VALIDATION8_DIR, the source tree, installed)\n"
-    "  --validation9-dir DIR the ninth validation suite's sources (default:\n"
-    "                      $SP_VALIDATION9_DIR, the source tree, installed)\n"
-    "  --validation10-dir DIR the tenth validation suite's sources (default:\n"
-    "                      $SP_VALIDATION10_DIR, the source tree, installed)\n"
+    "  --suite-dir NAME=DIR  suite NAME's device sources are in DIR (NAME\n"
+    "                      common: the shared device headers); repeatable\n"
+    "                      (default: the registry's folder in the build's\n"
+    "                      source tree, else the installed copy)\n"
+    "  --kernel-dir DIR    the same as --suite-dir core=DIR\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
     "2 usage error, 3 backend or device not available on this machine.\n";
@@ -185,16 +112,8 @@ enum {
   OPT_ARCH,
   OPT_LIST_DEVICES,
   OPT_SUITE,
-  OPT_VALIDATION_DIR,
-  OPT_VALIDATION2_DIR,
-  OPT_VALIDATION3_DIR,
-  OPT_VALIDATION4_DIR,
-  OPT_VALIDATION5_DIR,
-  OPT_VALIDATION6_DIR,
-  OPT_VALIDATION7_DIR,
-  OPT_VALIDATION8_DIR,
-  OPT_VALIDATION9_DIR,
-  OPT_VALIDATION10_DIR,
+  OPT_SUITE_DIR,
+  OPT_LIST_SUITES,
   OPT_SAMPLED,
   OPT_SAMPLE_THRESHOLD,
   OPT_SAMPLE_TOL,
@@ -229,16 +148,8 @@ static const struct option LONG_OPTS[] = {
     {"arch", required_argument, NULL, OPT_ARCH},
     {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
     {"suite", required_argument, NULL, OPT_SUITE},
-    {"validation-dir", required_argument, NULL, OPT_VALIDATION_DIR},
-    {"validation2-dir", required_argument, NULL, OPT_VALIDATION2_DIR},
-    {"validation3-dir", required_argument, NULL, OPT_VALIDATION3_DIR},
-    {"validation4-dir", required_argument, NULL, OPT_VALIDATION4_DIR},
-    {"validation5-dir", required_argument, NULL, OPT_VALIDATION5_DIR},
-    {"validation6-dir", required_argument, NULL, OPT_VALIDATION6_DIR},
-    {"validation7-dir", required_argument, NULL, OPT_VALIDATION7_DIR},
-    {"validation8-dir", required_argument, NULL, OPT_VALIDATION8_DIR},
-    {"validation9-dir", required_argument, NULL, OPT_VALIDATION9_DIR},
-    {"validation10-dir", required_argument, NULL, OPT_VALIDATION10_DIR},
+    {"suite-dir", required_argument, NULL, OPT_SUITE_DIR},
+    {"list-suites", no_argument, NULL, OPT_LIST_SUITES},
     {"sampled", no_argument, NULL, OPT_SAMPLED},
     {"sample-threshold-ms", required_argument, NULL, OPT_SAMPLE_THRESHOLD},
     {"sample-tolerance", required_argument, NULL, OPT_SAMPLE_TOL},
@@ -248,8 +159,9 @@ static const struct option LONG_OPTS[] = {
 typedef struct cli {
   runner_opts o;
   const char *kernels, *cu;
-  int list, help, version, probe_cu, compile_only, list_devices;
+  int list, help, version, probe_cu, compile_only, list_devices, list_suites;
   char manifest[4096];
+  char dir[RUNNER_NSUITES + 1][BK_PATH_MAX]; /* the default folders */
 } cli;
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -330,6 +242,35 @@ static const char *opt_name(int opt) {
   return "?";
 }
 
+/* A usage error for what, an unknown suite name: lists the registry and
+ * the other names that what takes (more). */
+static int unknown_suite(const char *what, const char *name, const char *more) {
+  fprintf(stderr, "sp-runner: %s: '%s' is not a suite of training/suites.txt (", what, name);
+  for (int t = 0; t < RUNNER_NSUITES; ++t)
+    fprintf(stderr, "%s%s", t ? ", " : "", runner_suite_info_at(t)->name);
+  fprintf(stderr, ")%s\nTry 'sp-runner --help'.\n", more);
+  return RUNNER_USAGE;
+}
+
+/* Suite name's folder (or the shared headers', name common) is dir. */
+static int suite_dir(runner_opts *o, const char *name, const char *dir, const char *what) {
+  const int t = runner_dir_index(name);
+  if (t < 0) return unknown_suite(what, name, " or common");
+  if (*dir == '\0') return usage_error("%s: the folder is empty", what);
+  o->suite_dir[t] = dir;
+  return 0;
+}
+
+/* --suite-dir NAME=DIR; the name is copied, the folder kept in arg. */
+static int suite_dir_option(runner_opts *o, const char *arg) {
+  const char *eq = strchr(arg, '=');
+  char name[256];
+  if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof name)
+    return usage_error("--suite-dir: '%s' is not NAME=DIR", arg);
+  snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+  return suite_dir(o, name, eq + 1, "--suite-dir");
+}
+
 /* One option; returns 0, or a RUNNER_* status to exit with. */
 static int take(cli *c, int opt, const char *arg) {
   runner_opts *o = &c->o;
@@ -408,7 +349,11 @@ static int take(cli *c, int opt, const char *arg) {
       o->size = strcmp(arg, "small") == 0 ? KSIZE_SMALL : KSIZE_FULL;
       break;
     case OPT_KERNEL_DIR:
-      o->kernel_dir = arg;
+      return suite_dir(o, "core", arg, "--kernel-dir");
+    case OPT_SUITE_DIR:
+      return suite_dir_option(o, arg);
+    case OPT_LIST_SUITES:
+      c->list_suites = 1;
       break;
     case OPT_MANIFEST:
       o->manifest = arg;
@@ -433,23 +378,7 @@ static int take(cli *c, int opt, const char *arg) {
       break;
     case OPT_SUITE:
       if (runner_suite_parse(arg, &o->suite) != 0)
-        return usage_error(
-            "--suite: '%s' is not train, validation, "
-            "validation2, validation3, validation4, validation5, validation6, "
-            "validation7, validation8, validation9, validation10 or all",
-            arg);
-      break;
-    case OPT_VALIDATION_DIR:
-    case OPT_VALIDATION2_DIR:
-    case OPT_VALIDATION3_DIR:
-    case OPT_VALIDATION4_DIR:
-    case OPT_VALIDATION5_DIR:
-    case OPT_VALIDATION6_DIR:
-    case OPT_VALIDATION7_DIR:
-    case OPT_VALIDATION8_DIR:
-    case OPT_VALIDATION9_DIR:
-    case OPT_VALIDATION10_DIR:
-      o->validation_dir[opt - OPT_VALIDATION_DIR] = arg;
+        return unknown_suite("--suite", arg, ", all, training or heldout");
       break;
     default:
       return RUNNER_USAGE;
@@ -467,41 +396,24 @@ static int is_dir(const char *path) {
   return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The option's value, else $env when it is a folder, else the source
- * tree's folder when present, else the installed one. */
-static const char *default_dir(const char *given, const char *env, const char *tree,
-                               const char *installed) {
+/* The option's value, else the source tree's folder when present, else
+ * the installed one (path holds the two). */
+static const char *default_dir(const char *given, const char *folder, const char *name,
+                               char path[BK_PATH_MAX]) {
   if (given) return given;
-  const char *e = getenv(env);
-  if (is_dir(e)) return e;
-  return is_dir(tree) ? tree : installed;
+  snprintf(path, BK_PATH_MAX, "%s/%s", SP_SRCDIR, folder);
+  if (!is_dir(path)) snprintf(path, BK_PATH_MAX, "%s/%s", SP_SUITES_INSTALLED, name);
+  return path;
 }
 
-/* Each validation suite's folder: its environment variable, the source
- * tree's folder and the installed one, in --validationN-dir order. */
-static const struct {
-  const char *env, *tree, *installed;
-} VALIDATION_DIRS[RUNNER_VALIDATION_SUITES] = {
-    {"SP_VALIDATION_DIR", SP_VALIDATION_DIR, SP_VALIDATION_DIR_INSTALLED},
-    {"SP_VALIDATION2_DIR", SP_VALIDATION2_DIR, SP_VALIDATION2_DIR_INSTALLED},
-    {"SP_VALIDATION3_DIR", SP_VALIDATION3_DIR, SP_VALIDATION3_DIR_INSTALLED},
-    {"SP_VALIDATION4_DIR", SP_VALIDATION4_DIR, SP_VALIDATION4_DIR_INSTALLED},
-    {"SP_VALIDATION5_DIR", SP_VALIDATION5_DIR, SP_VALIDATION5_DIR_INSTALLED},
-    {"SP_VALIDATION6_DIR", SP_VALIDATION6_DIR, SP_VALIDATION6_DIR_INSTALLED},
-    {"SP_VALIDATION7_DIR", SP_VALIDATION7_DIR, SP_VALIDATION7_DIR_INSTALLED},
-    {"SP_VALIDATION8_DIR", SP_VALIDATION8_DIR, SP_VALIDATION8_DIR_INSTALLED},
-    {"SP_VALIDATION9_DIR", SP_VALIDATION9_DIR, SP_VALIDATION9_DIR_INSTALLED},
-    {"SP_VALIDATION10_DIR", SP_VALIDATION10_DIR, SP_VALIDATION10_DIR_INSTALLED},
-};
-_Static_assert(OPT_VALIDATION10_DIR - OPT_VALIDATION_DIR + 1 == RUNNER_VALIDATION_SUITES,
-               "one --validationN-dir option per validation suite");
-
-static void default_dirs(runner_opts *o) {
-  o->kernel_dir =
-      default_dir(o->kernel_dir, "SP_KERNEL_DIR", SP_KERNEL_DIR, SP_KERNEL_DIR_INSTALLED);
-  for (int i = 0; i < RUNNER_VALIDATION_SUITES; ++i)
-    o->validation_dir[i] = default_dir(o->validation_dir[i], VALIDATION_DIRS[i].env,
-                                       VALIDATION_DIRS[i].tree, VALIDATION_DIRS[i].installed);
+static void default_dirs(cli *c) {
+  runner_opts *o = &c->o;
+  for (int t = 0; t < RUNNER_NSUITES; ++t) {
+    const runner_suite_info *s = runner_suite_info_at(t);
+    o->suite_dir[t] = default_dir(o->suite_dir[t], s->folder, s->name, c->dir[t]);
+  }
+  o->suite_dir[RUNNER_COMMON_DIR] = default_dir(o->suite_dir[RUNNER_COMMON_DIR], SP_SUITES_COMMON,
+                                                "common", c->dir[RUNNER_COMMON_DIR]);
 }
 
 static void record_command(runner_opts *o, int argc, char **argv) {
@@ -517,13 +429,14 @@ static int parse(cli *c, int argc, char **argv) {
   c->o.engine_mhz = c->o.memory_mhz = -2; /* -2: not given */
   c->o.power = "auto";
   c->o.size = KSIZE_FULL;
+  if (runner_suite_parse("core", &c->o.suite) != 0) c->o.suite = 0;
   mparams_init(&c->o.mp);
   record_command(&c->o, argc, argv);
   int opt, rc;
   while ((opt = getopt_long(argc, argv, "", LONG_OPTS, NULL)) != -1)
     if ((rc = take(c, opt, optarg)) != 0) return rc;
   if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
-  default_dirs(&c->o);
+  default_dirs(c);
   return 0;
 }
 
@@ -536,6 +449,16 @@ static void list_kernels(runner_suite suite) {
       printf("%-24s %-22s %s\n", d->name, d->scaling, d->stresses);
     else
       printf("%s\t%s\t%s\n", d->name, d->scaling, d->stresses);
+  }
+}
+
+/* The registry this build has, one tab-separated line per suite. */
+static void list_suites(void) {
+  for (int t = 0; t < RUNNER_NSUITES; ++t) {
+    const runner_suite_info *s = runner_suite_info_at(t);
+    printf("%s\t%s\t%s\t%s\t%zu\t%s\n", s->name, *s->prefix ? s->prefix : "-",
+           s->role == RUNNER_TRAINING ? "training" : "heldout", *s->retired ? s->retired : "-",
+           s->count(), s->folder);
   }
 }
 
@@ -644,6 +567,10 @@ int main(int argc, char **argv) {
   }
   if (c.list) {
     list_kernels(c.o.suite);
+    return RUNNER_OK;
+  }
+  if (c.list_suites) {
+    list_suites();
     return RUNNER_OK;
   }
   if (c.o.import_ncu) {

@@ -18,38 +18,46 @@ enum {
 
 enum { RUNNER_MAX_CU = 64, RUNNER_MAX_KERNELS = 1024 };
 
-/* Which kernel table --suite selects: the training suite
- * (training/kernels/suite.c), the held-out validation suite
- * (training/validation/validation.c), the second to tenth held-out
- * validation suites (training/validation2/validation2.c,
- * training/validation3/validation3.c, training/validation4/validation4.c,
- * training/validation5/validation5.c, training/validation6/validation6.c,
- * training/validation7/validation7.c, training/validation8/validation8.c,
- * training/validation9/validation9.c, training/validation10/validation10.c),
- * or all eleven, in that order. */
-typedef enum runner_suite {
-  RUNNER_SUITE_TRAIN,
-  RUNNER_SUITE_VALIDATION,
-  RUNNER_SUITE_VALIDATION2,
-  RUNNER_SUITE_VALIDATION3,
-  RUNNER_SUITE_VALIDATION4,
-  RUNNER_SUITE_VALIDATION5,
-  RUNNER_SUITE_VALIDATION6,
-  RUNNER_SUITE_VALIDATION7,
-  RUNNER_SUITE_VALIDATION8,
-  RUNNER_SUITE_VALIDATION9,
-  RUNNER_SUITE_VALIDATION10,
-  RUNNER_SUITE_ALL
-} runner_suite;
-enum { RUNNER_VALIDATION_SUITES = RUNNER_SUITE_ALL - RUNNER_SUITE_VALIDATION };
+/* The suites of training/suites.txt, in its order: configure writes their
+ * table to suites.def (training/suites.sh def), one SP_SUITE(name, prefix,
+ * folder, role, retired) line each. */
+typedef enum runner_role { RUNNER_TRAINING, RUNNER_HELDOUT } runner_role;
+typedef struct runner_suite_info {
+  const char *name;    /* the --suite name */
+  const char *prefix;  /* the start of every kernel name ("": none) */
+  const char *folder;  /* its sources, from the top of the source tree */
+  runner_role role;    /* training, or held out */
+  const char *retired; /* the day it was retired into training ("": not) */
+  size_t (*count)(void);
+  const kdesc *(*at)(size_t i);
+} runner_suite_info;
+
+#define SP_SUITE(name, prefix, folder, role, retired) +1
+enum {
+  RUNNER_NSUITES = 0
+#include "suites.def"
+};
+#undef SP_SUITE
+
+/* Suite i of the registry (0 <= i < RUNNER_NSUITES). */
+const runner_suite_info *runner_suite_info_at(int i);
+
+/* What --suite selects: one registry suite (its index), or every suite
+ * (ALL), every training suite (TRAINING) or every held-out one (HELDOUT),
+ * in registry order. */
+typedef int runner_suite;
+enum { RUNNER_SEL_ALL = -1, RUNNER_SEL_TRAINING = -2, RUNNER_SEL_HELDOUT = -3 };
+
+/* The folder index of the shared device headers (training/kernels/common)
+ * in runner_opts.suite_dir, after the suites'. */
+enum { RUNNER_COMMON_DIR = RUNNER_NSUITES };
 
 typedef struct runner_opts {
   const char *backend;
   const char *runs, *meta, *detail, *manifest, *counters, *import_ncu;
-  const char *kernel_dir; /* training/kernels: sources and sp_port.h */
-  /* The validation suites' sources: [0] training/validation's, [n - 1]
-   * training/validationN's (the suite RUNNER_SUITE_VALIDATION + i). */
-  const char *validation_dir[RUNNER_VALIDATION_SUITES];
+  /* Each suite's source folder, in registry order, then the shared device
+   * headers' ([RUNNER_COMMON_DIR]). */
+  const char *suite_dir[RUNNER_NSUITES + 1];
   runner_suite suite;
   const char *power; /* auto, nvml, rapl, none */
   const char *arch;  /* --compile-only target for CUDA */
@@ -65,26 +73,24 @@ typedef struct runner_opts {
   char command[2048]; /* the command line, for the metadata */
 } runner_opts;
 
-/* The kernels of a suite selection, in run order, and a lookup by name
- * (the training suite first under RUNNER_SUITE_ALL). */
+/* The kernels of a suite selection, in run order, and a lookup by name. */
 size_t runner_suite_count(runner_suite s);
 const kdesc *runner_suite_at(runner_suite s, size_t i);
 const kdesc *runner_suite_find(runner_suite s, const char *name);
-/* The folder holding d's device source: validation_dir[i] for a kernel
- * of the (i + 1)th validation suite, else kernel_dir. */
+/* The folder holding d's device source: suite_dir of d's suite. */
 const char *runner_source_dir(const runner_opts *o, const kdesc *d);
-/* The folders device sources include from (NULL-terminated): the kernel
- * folder (sp_port.h) and the ten validation folders.  The backends copy
- * at most BK_MAX_DIRS of them (backend.h; suites.c asserts they fit). */
-enum { RUNNER_INCLUDE_DIRS = RUNNER_VALIDATION_SUITES + 2 };
+/* The folders device sources include from (NULL-terminated): the shared
+ * headers' (training/kernels/common), then every suite's. */
+enum { RUNNER_INCLUDE_DIRS = RUNNER_NSUITES + 2 };
 void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]);
-/* The --suite name of s ("train", "validation", "validation2",
- * "validation3", "validation4", "validation5", "validation6",
- * "validation7", "validation8", "validation9", "validation10", "all"). */
+/* The --suite name of s: a registry name, "all", "training" or "heldout". */
 const char *runner_suite_name(runner_suite s);
-/* The suite called name (a runner_suite_name) in *out: 0, or -1 when no
- * suite has that name. */
+/* The selection called name (a runner_suite_name, or "train", the core
+ * suite's old name) in *out: 0, or -1 when nothing has that name. */
 int runner_suite_parse(const char *name, runner_suite *out);
+/* The registry index of the suite called name ("common":
+ * RUNNER_COMMON_DIR), or -1: for --suite-dir. */
+int runner_dir_index(const char *name);
 
 /* Measures (or, with counters_base, launches once for a profiler) every
  * selected kernel at every --cu level.  Returns a RUNNER_* status. */

@@ -2,124 +2,128 @@
 /* suites.c: the kernel tables sp-runner can run (--suite) and where their
  * device sources live.
  *
- * The training suite's sources are in training/kernels/; the validation
- * suites' are in training/validation/, training/validation2/,
- * training/validation3/, training/validation4/, training/validation5/,
- * training/validation6/, training/validation7/, training/validation8/,
- * training/validation9/ and training/validation10/ and include
- * training/kernels/sp_port.h, so every compile gets all eleven folders on
- * its include path.  A kernel's folder
- * follows from the table it belongs to, never from its file name, so the
- * suites may use the same file names. */
+ * The tables are the suites of training/suites.txt, through the suites.def
+ * that configure writes from it: suite NAME's host sources (compiled in by
+ * the rules of suites.mk) define NAME_count and NAME_at.  Each suite's
+ * device sources are in its own folder and include the shared headers of
+ * training/kernels/common, so every compile gets that folder and every
+ * suite's on its include path.  A kernel's folder follows from the table
+ * it belongs to, never from its file name, so the suites may use the same
+ * file names. */
 #include <string.h>
 
-#include "backend.h"
 #include "runner.h"
-#include "validation.h"
-#include "validation2.h"
-#include "validation3.h"
-#include "validation4.h"
-#include "validation5.h"
-#include "validation6.h"
-#include "validation7.h"
-#include "validation8.h"
-#include "validation9.h"
-#include "validation10.h"
 
-/* The tables, in --suite all order. */
-typedef struct table {
-  size_t (*count)(void);
-  const kdesc *(*at)(size_t i);
-} table;
+#define SP_SUITE(name, prefix, folder, role, retired) \
+  size_t name##_count(void);                          \
+  const kdesc *name##_at(size_t i);
+#include "suites.def"
+#undef SP_SUITE
 
-/* In the order of runner_include_dirs, which names each table's folder. */
-static const table TABLES[] = {
-    {suite_count, suite_at},
-    {validation_count, validation_at},
-    {validation2_count, validation2_at},
-    {validation3_count, validation3_at},
-    {validation4_count, validation4_at},
-    {validation5_count, validation5_at},
-    {validation6_count, validation6_at},
-    {validation7_count, validation7_at},
-    {validation8_count, validation8_at},
-    {validation9_count, validation9_at},
-    {validation10_count, validation10_at},
+/* The registry, in its order. */
+static const runner_suite_info SUITES[RUNNER_NSUITES] = {
+#define SP_SUITE(name, prefix, folder, role, retired) \
+  {#name, prefix, folder, RUNNER_##role, retired, name##_count, name##_at},
+#include "suites.def"
+#undef SP_SUITE
 };
-enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 
-/* One include folder per table, then the list's NULL; the backends keep at
- * most BK_MAX_DIRS folders, so a table beyond that would lose its own. */
-_Static_assert((int)RUNNER_INCLUDE_DIRS == (int)NTABLES + 1, "one include folder per kernel table");
-_Static_assert((int)NTABLES <= (int)BK_MAX_DIRS,
-               "BK_MAX_DIRS is smaller than the number of kernel tables");
+/* The group selections, and the core suite's old --suite name. */
+static const struct {
+  const char *name;
+  runner_suite sel;
+} GROUPS[] = {
+    {"all", RUNNER_SEL_ALL},
+    {"training", RUNNER_SEL_TRAINING},
+    {"heldout", RUNNER_SEL_HELDOUT},
+};
+static const char OLD_CORE_NAME[] = "train", CORE_NAME[] = "core";
+
+const runner_suite_info *runner_suite_info_at(int i) {
+  return i >= 0 && i < RUNNER_NSUITES ? &SUITES[i] : NULL;
+}
 
 /* Table t's kernel called name, or NULL. */
 static const kdesc *table_find(int t, const char *name) {
-  for (size_t i = 0; i < TABLES[t].count(); ++i) {
-    const kdesc *d = TABLES[t].at(i);
+  for (size_t i = 0; i < SUITES[t].count(); ++i) {
+    const kdesc *d = SUITES[t].at(i);
     if (strcmp(d->name, name) == 0) return d;
   }
   return NULL;
 }
 
-/* Whether table t belongs to selection s: runner_suite lists the tables in
- * the order of TABLES, then ALL. */
-static int selected(runner_suite s, int t) { return s == RUNNER_SUITE_ALL || (int)s == t; }
+/* Whether table t belongs to selection s. */
+static int selected(runner_suite s, int t) {
+  switch (s) {
+    case RUNNER_SEL_ALL:
+      return 1;
+    case RUNNER_SEL_TRAINING:
+      return SUITES[t].role == RUNNER_TRAINING;
+    case RUNNER_SEL_HELDOUT:
+      return SUITES[t].role == RUNNER_HELDOUT;
+    default:
+      return s == t;
+  }
+}
 
 size_t runner_suite_count(runner_suite s) {
   size_t n = 0;
-  for (int t = 0; t < NTABLES; ++t)
-    if (selected(s, t)) n += TABLES[t].count();
+  for (int t = 0; t < RUNNER_NSUITES; ++t)
+    if (selected(s, t)) n += SUITES[t].count();
   return n;
 }
 
 const kdesc *runner_suite_at(runner_suite s, size_t i) {
-  for (int t = 0; t < NTABLES; ++t) {
+  for (int t = 0; t < RUNNER_NSUITES; ++t) {
     if (!selected(s, t)) continue;
-    if (i < TABLES[t].count()) return TABLES[t].at(i);
-    i -= TABLES[t].count();
+    if (i < SUITES[t].count()) return SUITES[t].at(i);
+    i -= SUITES[t].count();
   }
   return NULL;
 }
 
 const kdesc *runner_suite_find(runner_suite s, const char *name) {
   const kdesc *d = NULL;
-  for (int t = 0; t < NTABLES && d == NULL; ++t)
+  for (int t = 0; t < RUNNER_NSUITES && d == NULL; ++t)
     if (selected(s, t)) d = table_find(t, name);
   return d;
 }
 
-/* The --suite names, in runner_suite order. */
-static const char *const NAMES[] = {"train",       "validation",  "validation2",  "validation3",
-                                    "validation4", "validation5", "validation6",  "validation7",
-                                    "validation8", "validation9", "validation10", "all"};
-_Static_assert(sizeof NAMES / sizeof *NAMES == (size_t)RUNNER_SUITE_ALL + 1,
-               "one --suite name per runner_suite");
-
 const char *runner_suite_name(runner_suite s) {
-  return (unsigned)s <= RUNNER_SUITE_ALL ? NAMES[s] : NAMES[RUNNER_SUITE_ALL];
+  if (s >= 0 && s < RUNNER_NSUITES) return SUITES[s].name;
+  for (size_t g = 0; g < sizeof GROUPS / sizeof *GROUPS; ++g)
+    if (GROUPS[g].sel == s) return GROUPS[g].name;
+  return "?";
 }
 
-int runner_suite_parse(const char *name, runner_suite *out) {
-  for (int s = RUNNER_SUITE_TRAIN; s <= RUNNER_SUITE_ALL; ++s)
-    if (strcmp(name, NAMES[s]) == 0) {
-      *out = (runner_suite)s;
-      return 0;
-    }
+int runner_dir_index(const char *name) {
+  if (strcmp(name, "common") == 0) return RUNNER_COMMON_DIR;
+  for (int t = 0; t < RUNNER_NSUITES; ++t)
+    if (strcmp(name, SUITES[t].name) == 0) return t;
   return -1;
 }
 
+int runner_suite_parse(const char *name, runner_suite *out) {
+  if (strcmp(name, OLD_CORE_NAME) == 0) name = CORE_NAME;
+  for (size_t g = 0; g < sizeof GROUPS / sizeof *GROUPS; ++g)
+    if (strcmp(name, GROUPS[g].name) == 0) {
+      *out = GROUPS[g].sel;
+      return 0;
+    }
+  const int t = runner_dir_index(name);
+  if (t < 0 || t == RUNNER_COMMON_DIR) return -1;
+  *out = t;
+  return 0;
+}
+
 const char *runner_source_dir(const runner_opts *o, const kdesc *d) {
-  const char *dirs[RUNNER_INCLUDE_DIRS];
-  runner_include_dirs(o, dirs);
-  for (int t = 1; t < NTABLES; ++t)
-    if (table_find(t, d->name) == d) return dirs[t];
-  return o->kernel_dir;
+  for (int t = 0; t < RUNNER_NSUITES; ++t)
+    if (table_find(t, d->name) == d) return o->suite_dir[t];
+  return o->suite_dir[0];
 }
 
 void runner_include_dirs(const runner_opts *o, const char *dirs[RUNNER_INCLUDE_DIRS]) {
-  dirs[0] = o->kernel_dir;
-  for (int i = 0; i < RUNNER_VALIDATION_SUITES; ++i) dirs[1 + i] = o->validation_dir[i];
+  dirs[0] = o->suite_dir[RUNNER_COMMON_DIR];
+  for (int t = 0; t < RUNNER_NSUITES; ++t) dirs[1 + t] = o->suite_dir[t];
   dirs[RUNNER_INCLUDE_DIRS - 1] = NULL;
 }

@@ -20,21 +20,22 @@
 # SP_RUNNER pointing at a build).  Optional environment: SP_TIME_LIMIT
 # (seconds; stops a sweep between rows), SP_KERNELS and SP_LEVELS (subsets),
 # SP_RUNNER_ARGS (extra sweep options, e.g. --power-window-ms 1000),
-# SP_BASES (the counters' SM levels, default "132 64"), SP_SUITE (train,
-# validation, validation2 ... validation10 or all; default train), SP_NCU_TAG (a suffix for
-# the folder of raw ncu files, so that counters collected in parts keep
-# every part).  Only a training sweep starts from this folder's files; a
-# validation sweep starts from OUTDIR's own, or from nothing.
+# SP_BASES (the counters' SM levels, default "132 64"), SP_SUITE (a suite of
+# training/suites.txt, all, training or heldout: sp-runner --suite; default
+# core, also called train), SP_NCU_TAG (a suffix for the folder of raw ncu
+# files, so that counters collected in parts keep every part).  Only a sweep
+# of the core suite starts from this folder's files; another suite's starts
+# from OUTDIR's own, or from nothing.
 set -u
 phase=$1
 out=$2
 here=training/data/h100-sm
 runner=${SP_RUNNER:-training/runner/sp-runner}
 # Every suite's source folder, as sp-runner and sp-counters take them
-# (fixed paths without spaces, passed unquoted).
-dirs="--kernel-dir training/kernels --validation-dir training/validation"
-for n in 2 3 4 5 6 7 8 9 10; do dirs="$dirs --validation$n-dir training/validation$n"; done
-suite=${SP_SUITE:-train}
+# (--suite-dir NAME=FOLDER from the registry, training/suites.txt: paths
+# without blanks, passed unquoted).
+dirs=$(sh training/suites.sh runner-dirs) || exit 2
+suite=${SP_SUITE:-core}
 levels=8,16,24,32,40,48,56,64,80,96,112,128,132
 mkdir -p "$out"
 
@@ -60,7 +61,7 @@ probe)
   ;;
 sweep|sweep-each)
   c=$(clocks); e=${c%,*}; m=${c#*,}
-  if [ "$suite" = train ]; then
+  if [ "$suite" = core ] || [ "$suite" = train ]; then
     [ -f "$out/runs.csv" ] || cp "$here/runs.csv" "$out/runs.csv" 2>/dev/null
     [ -f "$out/details.csv" ] || cp "$here/details.csv" "$out/details.csv" 2>/dev/null
     [ -f "$out/metadata.txt" ] || cp "$here/metadata.txt" "$out/metadata.txt" 2>/dev/null
@@ -97,9 +98,9 @@ sweep|sweep-each)
   ;;
 counters)
   c=$(clocks); e=${c%,*}; m=${c#*,}
-  # Resume from this folder's counters only for the training suite, and
-  # only when they have the current columns (the last is l2_bw_gbs).
-  if [ "$suite" = train ] && [ ! -f "$out/counters.csv" ] &&
+  # Resume from this folder's counters only for the core suite, and only
+  # when they have the current columns (the last is l2_bw_gbs).
+  if { [ "$suite" = core ] || [ "$suite" = train ]; } && [ ! -f "$out/counters.csv" ] &&
     head -1 "$here/counters.csv" | grep -q ',l2_bw_gbs$'; then
     cp "$here/counters.csv" "$out/counters.csv"
   fi

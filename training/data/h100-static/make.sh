@@ -9,7 +9,7 @@
 #                                              src/scalepredict)
 #
 # Every device source is compiled to PTX the way tests/harness/cuda-compile.sh
-# does (nvcc -x cu -ptx -arch=sm_90, the suite's folder for sp_port.h and the
+# does (nvcc -x cu -ptx -arch=sm_90, the shared headers' folder for sp_port.h and the
 # source's own folder as include directories; no GPU is needed).  A suite
 # entry (rd_ilp4_g1056) is mapped to its device function by the launch
 # manifests the runner wrote when the counters were collected (ncu/manifest-
@@ -35,7 +35,7 @@ ptx() {
     for f in "$dir"/*.cl "$dir"/*.cu; do
       [ -e "$f" ] || continue
       out=$tmp/ptx/$(basename "$dir")-$(basename "$f").ptx
-      "$nvcc" -x cu -ptx -arch=sm_90 -I training/kernels -I "$dir" -o "$out" "$f"
+      "$nvcc" -x cu -ptx -arch=sm_90 -I training/kernels/common -I "$dir" -o "$out" "$f"
       sed -n 's/^\.visible \.entry \([A-Za-z0-9_]*\)(.*/\1 '"$(basename "$out")"'/p' "$out" \
         >>"$tmp/entries"
     done
@@ -91,12 +91,12 @@ build() {
   echo "$out: $(wc -l <"$tmp/rows") kernels"
 }
 
-ptx training/kernels training/validation training/validation2
+ptx training/kernels/core training/kernels/validation training/kernels/validation2
 dup=$(awk '{ print $1 }' "$tmp/entries" | sort | uniq -d)
 [ -z "$dup" ] || { echo "make.sh: entries defined twice: $dup" >&2; exit 1; }
 
 build "$here/counters.csv" training/data/h100-train/counters.csv \
-  training/data/h100-sm/ncu/manifest-cu132.csv training/validation/data/h100/ncu/manifest-cu132.csv
-build "$here/validation2-counters.csv" training/validation2/data/h100/counters.csv \
-  training/validation2/data/h100/ncu/manifest-cu132.csv \
-  training/validation2/data/h100/ncu/manifest-cu132-part2.csv
+  training/data/h100-sm/ncu/manifest-cu132.csv training/kernels/validation/data/h100/ncu/manifest-cu132.csv
+build "$here/validation2-counters.csv" training/kernels/validation2/data/h100/counters.csv \
+  training/kernels/validation2/data/h100/ncu/manifest-cu132.csv \
+  training/kernels/validation2/data/h100/ncu/manifest-cu132-part2.csv

@@ -11,7 +11,7 @@
 # lofo: leave one family out over h100-train (families.csv): for each of
 # its 51 families a static model is trained on the other families and
 # predicts the family's kernels.  validation2: one static model trained on
-# all of h100-train predicts the 32 kernels of training/validation2.  Both
+# all of h100-train predicts the 32 kernels of training/kernels/validation2.  Both
 # use `train --methods static` at the 132-SM base with its defaults (seed 1)
 # and `predict --method static --target all`, then print, as absolute
 # percentage errors (mean, median, 90th percentile, count):
@@ -62,7 +62,7 @@ lofo() {
 
 validation2() {
   model "$train/runs.csv" "$here/counters.csv" "$tmp/model"
-  predict "$tmp/model" training/validation2/data/h100/runs.csv "$here/validation2-counters.csv"
+  predict "$tmp/model" training/kernels/validation2/data/h100/runs.csv "$here/validation2-counters.csv"
 }
 
 # Summary of predict's rows: kernel,target,base_time_ms,time_ms,measured.

@@ -1,75 +1,79 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# merge.sh: builds this folder's training set from the suite
-# (training/data/h100-sm) and the retired validation sets
-# (training/validation/data/h100, training/validation2/data/h100,
-# training/validation3/data/h100, training/validation4/data/h100,
-# training/validation5/data/h100, training/validation6/data/h100,
-# training/validation7/data/h100, training/validation8/data/h100,
-# training/validation9/data/h100, training/validation10/data/h100), and the
+# merge.sh: builds this folder's training set from the core suite's
+# measurements (training/data/h100-sm), those of every retired suite of the
+# registry (training/suites.txt: role training with a date retired; each
+# suite's data/h100 and families.csv, in registry order), and the core
 # suite entries measured after it (training/data/h100-extra, h100-extra2).
 #
 #   sh training/data/h100-train/merge.sh      (from the repository root)
 #
-# runs.csv and counters.csv are the suite's rows followed by each retired
-# set's.  A retired set's power is scaled, per SM count, by the suite's
-# idle_spin power over the idle_spin power of the session that measured
-# it: two boards (or one board on two days) read the near-idle floor up to
-# 17% apart at every SM count while their ratios agree.  First set: the
-# 2026-11-24 rows by that day's floor (idle-floor.csv), the 2026-11-25 rows
-# were measured with the suite's floor and are kept.  Second set: every
-# row by its session's floor (idle-floor.csv; w_nqueens15 by
-# idle-floor-part2.csv, the session it was measured in).  Third to tenth
-# sets (one session each; the fifth's floor was read on the same warm card
-# a call after its sweep): every row by that session's floor.  Extra entries:
-# every row by the floor of its session (idle-floor.csv's session column;
-# a row belongs to the last session that started, by its idle_spin rows'
-# dates, before the row's date in details.csv).  families.csv is the
-# suite's families followed by v1- to v10-families.csv (each
-# retired kernel in the suite family of the same algorithm or behaviour, or
-# a family of its own) and h100-extra's families.
+# runs.csv and counters.csv are the core suite's rows followed by each
+# retired suite's, then the extra entries'.  A retired suite's power is
+# scaled, per SM count, by the core suite's idle_spin power over the
+# idle_spin power of the session that measured the row: two boards (or one
+# board on two days) read the near-idle floor up to 17% apart at every SM
+# count while their ratios agree.  Which session's floor a row takes is the
+# suite's data/h100/floors.txt (the first line whose rule the row matches:
+# every row, a day, a kernel; or kept as measured), or, without that file,
+# the one session of data/h100/idle-floor.csv.  Extra entries: every row by
+# the floor of its session (idle-floor.csv's session column; a row belongs
+# to the last session that started, by its idle_spin rows' dates, before
+# the row's date in details.csv).  families.csv is the core suite's families
+# (training/data/h100-sm/families.csv) followed by each retired suite's
+# families.csv (each kernel in the family of the same algorithm or
+# behaviour, or a family of its own) and h100-extra's families.
 set -eu
 here=training/data/h100-train
 suite=training/data/h100-sm
-v1=training/validation/data/h100
-v2=training/validation2/data/h100
-# The retired sets measured in one session each (third to tenth).
-onesession="training/validation3/data/h100 training/validation4/data/h100
-  training/validation5/data/h100 training/validation6/data/h100 training/validation7/data/h100
-  training/validation8/data/h100 training/validation9/data/h100
-  training/validation10/data/h100"
 extras="training/data/h100-extra training/data/h100-extra2"
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# The retired suites' folders, in registry order (no blanks in them).
+sh training/suites.sh retired | cut -f2 >"$tmp/retired"
+retired=$(cat "$tmp/retired")
 
-# scale SESSION_FLOOR WHICH RUNS [EXTRA...]: RUNS' rows (no header) with
-# power scaled by the suite's floor over SESSION_FLOOR's, for the rows
-# WHICH selects (awk, on the row's fields and d, its day from details).
+# scale SET: SET/data/h100/runs.csv's rows (no header), each with its power
+# scaled by the core suite's floor over its session's (floors.txt).
 scale() {
-  floor=$1 which=$2 runs=$3 details=${4:-/dev/null}
-  awk -F, -v OFS=, '
+  d=$1/data/h100
+  rules=$d/floors.txt
+  [ -f "$rules" ] || { printf 'idle-floor.csv *\n' >"$tmp/rules"; rules=$tmp/rules; }
+  # The floors, as "rule,cu,power" lines (the rule's line number among the
+  # rules); '-' for a rule that keeps its rows.
+  : >"$tmp/floors"
+  sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$rules" >"$tmp/rule-lines"
+  n=0
+  while read -r floor _; do
+    n=$((n + 1))
+    [ "$floor" = - ] && continue
+    [ -f "$d/$floor" ] || { echo "merge.sh: $rules: no floor file $d/$floor" >&2; exit 1; }
+    awk -F, -v n="$n" 'FNR > 1 { print n "," $2 "," $6 }' "$d/$floor" >>"$tmp/floors"
+  done <"$tmp/rule-lines"
+  details=$d/details.csv
+  [ -f "$details" ] || details=/dev/null
+  awk -F, -v OFS=, -v set="$1" '
     FILENAME == ARGV[1] { if (FNR > 1 && $1 == "idle_spin") suite[$2] = $6; next }
-    FILENAME == ARGV[2] { if (FNR > 1) session[$2] = $6; next }
-    FILENAME == ARGV[3] { if (FNR > 1) day[$1 "," $2] = substr($29, 1, 10); next }
+    FILENAME == ARGV[2] { split($0, r, " "); floor[FNR] = r[1]; rule[FNR] = r[2]; nr = FNR; next }
+    FILENAME == ARGV[3] { session[$1 "," $2] = $3; next }
+    FILENAME == ARGV[4] { if (FNR > 1) day[$1 "," $2] = substr($29, 1, 10); next }
     FNR == 1 { next }
     {
-      d = day[$1 "," $2]
-      if ('"$which"') {
-        if (!(($2 in suite) && ($2 in session))) {
+      d = day[$1 "," $2]; m = 0
+      for (i = 1; i <= nr && !m; i++)
+        if (rule[i] == "*" || rule[i] == "day=" d || rule[i] == "kernel=" $1) m = i
+      if (!m) { print "merge.sh: no floors.txt rule for " $1 " in " set > "/dev/stderr"; exit 1 }
+      if (floor[m] != "-") {
+        if (!(($2 in suite) && ((m "," $2) in session))) {
           print "merge.sh: no floor at " $2 " SMs for " $1 > "/dev/stderr"; exit 1
         }
-        $6 = sprintf("%.2f", $6 * suite[$2] / session[$2])
+        $6 = sprintf("%.2f", $6 * suite[$2] / session[m "," $2])
       }
       print
-    }' "$suite/runs.csv" "$floor" "$details" "$runs"
+    }' "$suite/runs.csv" "$tmp/rule-lines" "$tmp/floors" "$details" "$d/runs.csv"
 }
 
-scale "$v1/idle-floor.csv" 'd == "2026-11-24"' "$v1/runs.csv" "$v1/details.csv" >"$tmp/v1-runs"
-awk -F, 'FNR == 1 || $1 != "w_nqueens15"' "$v2/runs.csv" >"$tmp/v2-main"
-awk -F, 'FNR == 1 || $1 == "w_nqueens15"' "$v2/runs.csv" >"$tmp/v2-part2"
-scale "$v2/idle-floor.csv" 1 "$tmp/v2-main" >"$tmp/v2-runs"
-scale "$v2/idle-floor-part2.csv" 1 "$tmp/v2-part2" >>"$tmp/v2-runs"
-for v in $onesession; do scale "$v/idle-floor.csv" 1 "$v/runs.csv"; done >"$tmp/onesession-runs"
+for v in $retired; do scale "$v"; done >"$tmp/retired-runs"
 
 # The extra entries, each row by its own session's floor.
 : >"$tmp/x-runs"
@@ -94,22 +98,23 @@ for extra in $extras; do
     print
   }' "$suite/runs.csv" "$extra/idle-floor.csv" "$extra/details.csv" "$extra/runs.csv" >>"$tmp/x-runs"
 done
-cat "$suite/runs.csv" "$tmp/v1-runs" "$tmp/v2-runs" "$tmp/onesession-runs" "$tmp/x-runs" >"$tmp/runs.csv"
+cat "$suite/runs.csv" "$tmp/retired-runs" "$tmp/x-runs" >"$tmp/runs.csv"
 
+# The counters files, in the order of the runs.
+for d in $retired; do echo "$d/data/h100/counters.csv"; done >"$tmp/counters-files"
+for d in $extras; do echo "$d/counters.csv"; done >>"$tmp/counters-files"
 head -1 "$suite/counters.csv" >"$tmp/h1"
-for d in "$v1" "$v2" $onesession $extras; do
-  f=$d/counters.csv
+while read -r f; do
   head -1 "$f" | cmp -s - "$tmp/h1" ||
-    { echo "merge.sh: $f's header differs from the suite's" >&2; exit 1; }
-done
+    { echo "merge.sh: $f's header differs from the core suite's" >&2; exit 1; }
+done <"$tmp/counters-files"
 {
   cat "$suite/counters.csv"
-  for f in "$v1" "$v2" $onesession $extras; do tail -n +2 "$f/counters.csv"; done
+  while read -r f; do tail -n +2 "$f"; done <"$tmp/counters-files"
 } >"$tmp/counters.csv"
 {
   cat "$suite/families.csv"
-  for n in 1 2 3 4 5 6 7 8 9 10; do tail -n +2 "$here/v$n-families.csv"; done
-  for f in $extras; do tail -n +2 "$f/families.csv"; done
+  for d in $retired $extras; do tail -n +2 "$d/families.csv"; done
 } >"$tmp/families.csv"
 
 # Every kernel of runs.csv has a family, and no family line names a kernel

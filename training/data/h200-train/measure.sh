@@ -88,8 +88,8 @@ sweep)
   ;;
 counters)
   bases=${3:-132}
-  dirs="--kernel-dir training/kernels --validation-dir training/validation"
-  for n in 2 3 4 5 6 7 8 9 10; do dirs="$dirs --validation$n-dir training/validation$n"; done
+  # Every suite's source folder (--suite-dir NAME=FOLDER, from the registry).
+  dirs=$(sh training/suites.sh runner-dirs) || exit 2
   c=$(nvidia-smi --query-gpu=clocks.max.sm,clocks.max.mem --format=csv,noheader,nounits | head -1 | tr -d ' ')
   cf=$w/counters.csv
   [ -f "$cf" ] || cf=/dev/null
