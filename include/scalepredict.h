@@ -142,6 +142,9 @@ typedef struct sp_dataset_options {
   const char *const *ignore_counters;
   /* Skip counters.csv rows of kernels that runs.csv lacks (else an error). */
   int skip_unknown_kernels;
+  /* Leave out the kernels of runs.csv that have no counters.csv row, with
+   * their runs (else an error). */
+  int skip_kernels_without_counters;
 } sp_dataset_options;
 
 void sp_dataset_options_init(sp_dataset_options *o);
