@@ -49,7 +49,8 @@ Every block runs in a scratch folder that mirrors the repository root (each
 top-level entry a symbolic link; in a VPATH build the build tree's files
 win), so relative paths resolve as from the root and what a command writes
 at the root stays in the scratch folder; ../shared beside the root is
-linked beside it too.  PATH starts with the built scalepredict.  Output: one line per block, "ok", "skipped (why)" or "FAIL"
+linked beside it too.  The tree's own folders are links to it, so a checked
+command must not write into them.  PATH starts with the built scalepredict.  Output: one line per block, "ok", "skipped (why)" or "FAIL"
 with what differs; exit status 1 when any check failed."""
 import os
 import re
