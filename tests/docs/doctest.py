@@ -50,8 +50,17 @@ top-level entry a symbolic link; in a VPATH build the build tree's files
 win), so relative paths resolve as from the root and what a command writes
 at the root stays in the scratch folder; ../shared beside the root is
 linked beside it too.  The tree's own folders are links to it, so a checked
-command must not write into them.  PATH starts with the built scalepredict.  Output: one line per block, "ok", "skipped (why)" or "FAIL"
-with what differs; exit status 1 when any check failed."""
+command must not write into them.  PATH starts with the built scalepredict
+(src/scalepredict works too), LC_ALL is C, and a block is stopped after
+SP_DOCTEST_TIMEOUT seconds (600).  Output: one line per block as it ends,
+"ok (seconds)", "skipped (why)" or "FAIL" with what differs and what it
+printed; exit status 1 when any check failed or none ran.
+
+To check a command: put it in a ```sh doc-test block (or a console one)
+with the figures it prints below it (expect=next), in a table after it
+(expect=table) or in contains="..." options; run
+    SP_DOCTEST_FILES=docs/X.md sh tests/docs/doc-commands.sh
+from the built tree.  For a command of minutes, add slow."""
 import os
 import re
 import shlex
@@ -292,8 +301,8 @@ def transcript(body):
 def run(cmd, cwd, env):
     try:
         r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd], cwd=cwd, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=TIMEOUT)
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           encoding="utf-8", errors="replace", timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, ["(stopped after %d s)" % TIMEOUT]
     return r.returncode, r.stdout.splitlines()
@@ -370,7 +379,7 @@ def main(argv):
     os.symlink(os.path.abspath(a.tool), os.path.join(bindir, "scalepredict"))
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     env["SP_DOCTEST_TREES"] = os.pathsep.join([build] if build == top else [build, top])
-    env.setdefault("LC_ALL", "C")
+    env["LC_ALL"] = "C"  # the numbers as the documentation shows them
     if os.path.isdir(os.path.join(top, "..", "shared")):
         os.symlink(os.path.realpath(os.path.join(top, "..", "shared")),
                    os.path.join(scratch, "shared"))
@@ -400,6 +409,10 @@ def main(argv):
                 failed += 1
                 for p in problems:
                     print("FAIL: %s: %s" % (b.where(), p), flush=True)
+                shown = b.output[:40]
+                print("  it printed (%d lines%s):\n    %s" % (
+                    len(b.output), ", the first 40" if len(b.output) > 40 else "",
+                    "\n    ".join(shown)), flush=True)
             else:
                 print("%s: ok (%.1f s)" % (b.where(), time.time() - t0), flush=True)
         for where, opts in refs:
