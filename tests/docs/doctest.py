@@ -52,7 +52,7 @@ at the root stays in the scratch folder; ../shared beside the root is
 linked beside it too.  The tree's own folders are links to it, so a checked
 command must not write into them.  PATH starts with the built scalepredict
 (src/scalepredict works too), LC_ALL is C, and a block is stopped after
-SP_DOCTEST_TIMEOUT seconds (600).  Output: one line per block as it ends,
+SP_DOCTEST_TIMEOUT seconds (600; a slow one 3600).  Output: one line per block as it ends,
 "ok (seconds)", "skipped (why)" or "FAIL" with what differs and what it
 printed; exit status 1 when any check failed or none ran.
 
@@ -65,6 +65,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -74,6 +75,7 @@ NUMBER = re.compile(r"([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
 FENCE = re.compile(r"^(```+)\s*(\S*)\s*(.*)$")
 COMMENT = re.compile(r"^\s*<!--\s*doc-test\b(.*?)-->\s*$")
 TIMEOUT = int(os.environ.get("SP_DOCTEST_TIMEOUT", "600"))
+SLOW_TIMEOUT = int(os.environ.get("SP_DOCTEST_TIMEOUT", "3600"))
 
 
 class Block:
@@ -298,14 +300,18 @@ def transcript(body):
     return steps
 
 
-def run(cmd, cwd, env):
+def run(cmd, cwd, env, timeout):
+    """Runs cmd in a process group of its own, stopped whole after timeout."""
+    p = subprocess.Popen(["bash", "-e", "-o", "pipefail", "-c", cmd], cwd=cwd, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         encoding="utf-8", errors="replace", start_new_session=True)
     try:
-        r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", cmd], cwd=cwd, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           encoding="utf-8", errors="replace", timeout=TIMEOUT)
+        out, _ = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, ["(stopped after %d s)" % TIMEOUT]
-    return r.returncode, r.stdout.splitlines()
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return None, ["(stopped after %d s: SP_DOCTEST_TIMEOUT)" % timeout]
+    return p.returncode, out.splitlines()
 
 
 def missing(needs, top):
@@ -328,7 +334,7 @@ def run_block(b, top, env, scratch):
     paths = sorted({cwd, os.path.realpath(cwd)}, key=len, reverse=True)
 
     def run_here(cmd):
-        rc, got = run(cmd, cwd, env)
+        rc, got = run(cmd, cwd, env, SLOW_TIMEOUT if b.opts.get("slow") else TIMEOUT)
         if "root" in b.opts:
             for p in paths:
                 got = [line.replace(p, b.opts["root"]) for line in got]
