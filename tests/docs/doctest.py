@@ -161,6 +161,8 @@ def read_doc(path, rel):
             if not m or "from=" in m.group(1):
                 continue
             opts = parse_options(m.group(1), where)
+        if lang == "console" and not transcript(body):
+            raise SystemExit("%s: a console doc-test block without a '$ ' line" % where)
         b = Block(rel, start + 1, lang, body, opts)
         expect = opts.get("expect")
         if expect == "next":
@@ -184,8 +186,7 @@ def read_doc(path, rel):
 
 def atoms(text):
     """Text and numbers alternating: [text, number, text, ..., text]."""
-    parts = NUMBER.split(" ".join(text.split()))
-    return parts
+    return NUMBER.split(" ".join(text.split()))
 
 
 def number_matches(doc, out, tol):
@@ -423,6 +424,9 @@ def main(argv):
                 print("%s: ok (%.1f s)" % (b.where(), time.time() - t0), flush=True)
         for where, opts in refs:
             b = ids.get(opts["from"])
+            if b is None and a.files:
+                print("%s: skipped (block %s is not in the files checked)" % (where, opts["from"]))
+                continue
             if b is None:
                 raise SystemExit("%s: from=%s: no block of that id" % (where, opts["from"]))
             if b.output is None:
