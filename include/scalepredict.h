@@ -179,6 +179,9 @@ typedef struct sp_dataset_options {
   const char *const *ignore_counters;
   /* Skip counters.csv rows of kernels that runs.csv lacks (else an error). */
   int skip_unknown_kernels;
+  /* Leave out the kernels of runs.csv that have no counters.csv row, with
+   * their runs (else an error). */
+  int skip_kernels_without_counters;
 } sp_dataset_options;
 
 void sp_dataset_options_init(sp_dataset_options *o);
@@ -633,11 +636,27 @@ int sp_evaluation_stats(const sp_evaluation *e, const sp_eval_filter *f, sp_eval
 int sp_evaluation_energy_stats(const sp_evaluation *e, const sp_eval_filter *f, sp_eval_stats *out);
 
 /* Writes the evaluation report into dir (replaced atomically): CSV tables
- * (summary, by_clusters, by_base, per_kernel, histogram, predictions), SVG
- * plots (error vs cluster count, error histograms, per-base error maps,
- * predicted vs measured) and an index.html that ties them together. */
+ * (summary, by_clusters, by_base, per_kernel, histogram), SVG plots (error
+ * vs cluster count, error histograms, per-base error maps, predicted vs
+ * measured) and an index.html that shows them inline and links the rest;
+ * predictions.csv only as sp_eval_report_options asks. */
 int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
                                const sp_eval_params *params, const char *dir, sp_error *err);
+
+/* What a report holds beyond the default. */
+typedef struct sp_eval_report_options {
+  /* predictions.csv: every prediction, one row each (method, quantity,
+   * split, k, kernel, base, target, predicted, measured, error, interval,
+   * novelty): about 100 bytes a row, 100 MB for the synthetic set's 448
+   * configurations and every method. */
+  int predictions;
+} sp_eval_report_options;
+
+void sp_eval_report_options_init(sp_eval_report_options *o);
+/* sp_evaluation_write_report with options (NULL: the defaults). */
+int sp_evaluation_write_report_with(const sp_evaluation *e, const sp_dataset *ds,
+                                    const sp_eval_params *params, const char *dir,
+                                    const sp_eval_report_options *opts, sp_error *err);
 
 /* ==== design-space exploration, DVFS governors, CSV export ================
  * (docs/dse.md)

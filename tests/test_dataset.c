@@ -122,6 +122,62 @@ START_TEST(test_load_valid) {
 }
 END_TEST
 
+/* skip_kernels_without_counters: a kernel without counter rows (here the
+ * first of runs.csv, so every index moves) is left out with its runs, and
+ * every lookup of the others still finds their rows. */
+START_TEST(test_skip_kernels_without_counters) {
+  char *dir = case_dir("uncounted", 0);
+  char *r = tu_write(dir, "runs.csv",
+                     "kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
+                     "lone,8,300,475,1.5,50\n"
+                     "matmul,8,300,475,17.125,88.5\n"
+                     "lone,16,700,925,0.75,60\n"
+                     "scan,8,300,475,9.0625,70\n"
+                     "matmul,16,700,925,4.3125,140.25\n"
+                     "scan,16,700,925,2.385,131.75\n");
+  char *c = tu_write(dir, "counters.csv",
+                     "kernel,cu,engine_mhz,memory_mhz,a,b\n"
+                     "scan,8,300,475,256,12.5\n"
+                     "matmul,8,300,475,1024,61.25\n");
+  sp_dataset *ds = NULL;
+  sp_error err;
+  sp_error_clear(&err);
+  ck_assert_int_eq(sp_dataset_load(r, c, &ds, &err), SP_ENOTFOUND);
+  ck_assert_ptr_nonnull(strstr(err.message, "'lone'"));
+  ck_assert_ptr_nonnull(strstr(err.message, "--skip-kernels-without-counters"));
+  sp_dataset_options o;
+  sp_dataset_options_init(&o);
+  o.skip_kernels_without_counters = 1;
+  sp_error_clear(&err);
+  ck_assert_int_eq(sp_dataset_load_with(r, c, &o, &ds, &err), SP_OK);
+  ck_assert_uint_eq(sp_dataset_kernel_count(ds), 2);
+  ck_assert_str_eq(sp_dataset_kernel_name(ds, 0), "matmul");
+  ck_assert_str_eq(sp_dataset_kernel_name(ds, 1), "scan");
+  ck_assert_uint_eq(sp_dataset_kernel_index(ds, "lone"), NOT_FOUND);
+  ck_assert_uint_eq(sp_dataset_kernel_index(ds, "scan"), 1);
+  const sp_config lo = {8, 300, 475}, hi = {16, 700, 925};
+  double v;
+  ck_assert_int_eq(sp_dataset_time(ds, 0, &hi, &v), SP_OK);
+  ck_assert_double_eq(v, 4.3125);
+  ck_assert_int_eq(sp_dataset_time(ds, 1, &lo, &v), SP_OK);
+  ck_assert_double_eq(v, 9.0625);
+  const double *row;
+  ck_assert_int_eq(sp_dataset_counters(ds, 1, &lo, &row), SP_OK);
+  ck_assert_double_eq(row[0], 256);
+  ck_assert_int_eq(sp_dataset_counters(ds, 0, &lo, &row), SP_OK);
+  ck_assert_double_eq(row[0], 1024);
+  ck_assert_uint_eq(sp_dataset_note_count(ds), 1);
+  ck_assert_ptr_nonnull(strstr(sp_dataset_note(ds, 0), "left out 1 kernel without"));
+  ck_assert_ptr_nonnull(strstr(sp_dataset_note(ds, 0), "'lone'"));
+  const int *axis;
+  ck_assert_uint_eq(sp_dataset_axis(ds, 0, &axis), 2);
+  sp_dataset_free(ds);
+  free(r);
+  free(c);
+  free(dir);
+}
+END_TEST
+
 START_TEST(test_axes_sorted_unique) {
   char *dir = case_dir("axes", 0);
   sp_dataset *ds = load_ok(dir, valid_runs, valid_counters);
@@ -450,6 +506,7 @@ static Suite *dataset_suite(void) {
   TCase *tc = tcase_create("load");
   tcase_add_unchecked_fixture(tc, scratch_setup, scratch_teardown);
   tcase_add_test(tc, test_load_valid);
+  tcase_add_test(tc, test_skip_kernels_without_counters);
   tcase_add_test(tc, test_axes_sorted_unique);
   tcase_add_test(tc, test_many_rows);
   tcase_add_test(tc, test_runs_only_and_column_order);

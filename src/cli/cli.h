@@ -28,23 +28,29 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
   "                    not write, also files added inside an older output, which\n" \
   "                    are removed with it (by default they are kept and the\n"     \
   "                    command fails); an input of the command is never replaced"
-/* --ignore-counter NAME (repeatable) and --skip-unknown-kernels, in every
- * command that reads counters.csv: cli_data_option takes them (-1 when c is
- * neither, else 0 or the exit status of a usage error), cli_dataset_load
- * applies them and notes on stderr what they skipped. */
+/* --ignore-counter NAME (repeatable), --skip-unknown-kernels and
+ * --skip-kernels-without-counters, in every command that reads counters.csv:
+ * cli_data_option takes them (-1 when c is none of them, else 0 or the exit
+ * status of a usage error), cli_dataset_load applies them and notes on
+ * stderr what they skipped. */
 #define CLI_OPT_IGNORE_COUNTER 0x101
 #define CLI_OPT_SKIP_UNKNOWN 0x102
-#define CLI_DATA_OPTIONS                                              \
-  {"ignore-counter", required_argument, 0, CLI_OPT_IGNORE_COUNTER}, { \
-    "skip-unknown-kernels", no_argument, 0, CLI_OPT_SKIP_UNKNOWN      \
+#define CLI_OPT_SKIP_UNCOUNTED 0x103
+#define CLI_DATA_OPTIONS                                                    \
+  {"ignore-counter", required_argument, 0, CLI_OPT_IGNORE_COUNTER},         \
+      {"skip-unknown-kernels", no_argument, 0, CLI_OPT_SKIP_UNKNOWN}, {     \
+    "skip-kernels-without-counters", no_argument, 0, CLI_OPT_SKIP_UNCOUNTED \
   }
-#define CLI_DATA_HELP                                                               \
-  "  --ignore-counter NAME\n"                                                       \
-  "                    drop every counters.csv column named NAME (repeatable; a\n"  \
-  "                    duplicated column is otherwise an error)\n"                  \
-  "  --skip-unknown-kernels\n"                                                      \
-  "                    skip counters.csv rows of kernels runs.csv lacks (else an\n" \
-  "                    error); what was skipped is noted on standard error"
+#define CLI_DATA_HELP                                                                \
+  "  --ignore-counter NAME\n"                                                        \
+  "                    drop every counters.csv column named NAME (repeatable; a\n"   \
+  "                    duplicated column is otherwise an error)\n"                   \
+  "  --skip-unknown-kernels\n"                                                       \
+  "                    skip counters.csv rows of kernels runs.csv lacks (else an\n"  \
+  "                    error); what was skipped is noted on standard error\n"        \
+  "  --skip-kernels-without-counters\n"                                              \
+  "                    leave out the kernels of runs.csv that counters.csv has no\n" \
+  "                    row of (else an error); noted on standard error"
 int cli_data_option(int c, const char *arg, const char *cmd);
 int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err);
 

@@ -78,7 +78,12 @@ static void usage(void) {
       "  --json               one JSON object on standard output\n"
       "  --format F           table (default) or json (the same as --json)\n"
       "  --report DIR         CSV tables, SVG plots and index.html in DIR (a new or\n"
-      "                       empty directory or an older report)\n" CLI_FORCE_HELP
+      "                       empty directory or an older report); index.html\n"
+      "                       shows the plots inline\n"
+      "  --report-predictions with --report: also predictions.csv, every\n"
+      "                       prediction (kernel, target, method, predicted,\n"
+      "                       measured, error, interval): large, about 100 MB\n"
+      "                       on the synthetic set (every method)\n" CLI_FORCE_HELP
       "\n" CLI_DATA_HELP
       "\n"
       "  --threads N          worker threads (default: the online CPUs)\n"
@@ -95,6 +100,7 @@ typedef struct eval_cli {
   unsigned *groups;
   sp_config *extra;
   int json, quiet;
+  sp_eval_report_options report_opts;
   sp_eval_params p;
   sp_config *bases;
   size_t *clusters;
@@ -377,6 +383,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
                                        {"quantity", required_argument, 0, 'q'},
                                        {"json", no_argument, 0, 'j'},
                                        {"report", required_argument, 0, 'o'},
+                                       {"report-predictions", no_argument, 0, 'E'},
                                        {"format", required_argument, 0, 'T'},
                                        {"threads", required_argument, 0, 't'},
                                        {"quiet", no_argument, 0, 'Q'},
@@ -420,6 +427,9 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
         break;
       case 'o':
         c->report = optarg;
+        break;
+      case 'E':
+        c->report_opts.predictions = 1;
         break;
       case 'j':
         c->json = 1;
@@ -535,6 +545,8 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
     return cli_usage_error("evaluate ", "--train-plan and --train-points go together");
   if (c->p.floor_known && !c->p.floor_kernel)
     return cli_usage_error("evaluate ", "--floor-known needs --floor-kernel (the floor's kernel)");
+  if (c->report_opts.predictions && !c->report)
+    return cli_usage_error("evaluate ", "--report-predictions needs --report DIR");
   int rc = cli_add_inputs("--runs", c->runs, "--counters", c->counters, "--families", c->families,
                           (char *)NULL);
   if (!rc && c->report) rc = cli_check_output(c->report, SP_OUTPUT_REPORT);
@@ -630,6 +642,7 @@ int cmd_evaluate(int argc, char **argv) {
   eval_cli c = {0};
   c.cluster_spec = "12";
   sp_eval_params_init(&c.p);
+  sp_eval_report_options_init(&c.report_opts);
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   c.p.threads = cpus > 0 ? (unsigned)cpus : 1;
   int done, rc = parse_args(&c, argc, argv, &done);
@@ -651,7 +664,8 @@ int cmd_evaluate(int argc, char **argv) {
   if (!st && c.families) st = read_families(&c, ds, &err);
   if (!st && c.also) st = parse_also(&c, &err);
   if (!st) st = sp_evaluate(ds, &c.p, c.quiet ? NULL : cli_progress, NULL, &e, &err);
-  if (!st && c.report) st = sp_evaluation_write_report(e, ds, &c.p, c.report, &err);
+  if (!st && c.report)
+    st = sp_evaluation_write_report_with(e, ds, &c.p, c.report, &c.report_opts, &err);
   if (st && !err.status) err.status = st;
   if (!st) {
     if (c.json)

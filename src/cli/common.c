@@ -57,12 +57,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
 #define MAX_IGNORED 64
 
 static const char *ignored[MAX_IGNORED + 1];
-static sp_dataset_options data_opts = {ignored, 0};
+static sp_dataset_options data_opts = {ignored, 0, 0};
 
 int cli_data_option(int c, const char *arg, const char *cmd) {
   static size_t n;
   if (c == CLI_OPT_SKIP_UNKNOWN)
     data_opts.skip_unknown_kernels = 1;
+  else if (c == CLI_OPT_SKIP_UNCOUNTED)
+    data_opts.skip_kernels_without_counters = 1;
   else if (c != CLI_OPT_IGNORE_COUNTER)
     return -1;
   else if (n == MAX_IGNORED)

@@ -414,7 +414,72 @@ static int check_counter_coverage(const sp_dataset *ds, sp_error *err) {
   for (size_t k = 0; k < ds->nkernels && !st; k++)
     if (!seen[k])
       st = sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, "kernel",
-                    "kernel '%s' of %s has no counter rows", ds->kernels[k], ds->runs_path);
+                    "kernel '%s' of %s has no counter rows (--skip-kernels-without-counters "
+                    "leaves such kernels out)",
+                    ds->kernels[k], ds->runs_path);
+  free(seen);
+  return st;
+}
+
+/* Rebuilds a map from scratch over count rows. */
+static int rebuild_map(sp_rowmap *m, size_t count, const sp_dataset *ds, key_fn key) {
+  free(m->slots);
+  m->slots = NULL;
+  if (map_reserve(m, count, ds, key)) return SP_ENOMEM;
+  for (size_t i = 0; i < count; i++) map_insert(m, key(ds, i), i);
+  return SP_OK;
+}
+
+/* Keeps the kernels whose keep[k] is set, renumbered in order, and their
+ * runs; every counter row's kernel is kept. */
+static int keep_kernels(sp_dataset *ds, const unsigned char *keep) {
+  size_t *to = malloc((ds->nkernels + 1) * sizeof *to);
+  if (!to) return SP_ENOMEM;
+  size_t n = 0;
+  for (size_t k = 0; k < ds->nkernels; k++) {
+    to[k] = keep[k] ? n : NOT_FOUND;
+    if (keep[k])
+      ds->kernels[n++] = ds->kernels[k];
+    else
+      free(ds->kernels[k]);
+  }
+  ds->nkernels = n;
+  n = 0;
+  for (size_t i = 0; i < ds->nruns; i++)
+    if (to[ds->runs[i].kernel] != NOT_FOUND) {
+      ds->runs[n] = ds->runs[i];
+      ds->runs[n++].kernel = to[ds->runs[i].kernel];
+    }
+  ds->nruns = n;
+  for (size_t i = 0; i < ds->ncrows; i++) ds->crows[i].kernel = to[ds->crows[i].kernel];
+  free(to);
+  if (rebuild_map(&ds->kernel_map, ds->nkernels, ds, kernel_key) ||
+      rebuild_map(&ds->run_map, ds->nruns, ds, run_key) ||
+      rebuild_map(&ds->crow_map, ds->ncrows, ds, crow_key))
+    return SP_ENOMEM;
+  return SP_OK;
+}
+
+/* --skip-kernels-without-counters: leaves out the kernels of runs.csv that
+ * have no counter row, and notes how many and the first. */
+static int skip_uncounted(sp_dataset *ds, sp_error *err) {
+  unsigned char *seen = calloc(ds->nkernels + 1, 1);
+  if (!seen) return sp__oom(err);
+  for (size_t i = 0; i < ds->ncrows; i++) seen[ds->crows[i].kernel] = 1;
+  size_t skipped = 0, first = NOT_FOUND;
+  for (size_t k = 0; k < ds->nkernels; k++)
+    if (!seen[k] && !skipped++) first = k;
+  int st = SP_OK;
+  if (skipped == ds->nkernels)
+    st = sp__fail(err, SP_ENOTFOUND, ds->counters_path, 0, 0, "kernel",
+                  "no kernel of %s has a counter row", ds->runs_path);
+  else if (skipped) {
+    char note[512];
+    snprintf(
+        note, sizeof note, "%s: left out %zu kernel%s without counter rows in %s (the first: '%s')",
+        ds->runs_path, skipped, skipped == 1 ? "" : "s", ds->counters_path, ds->kernels[first]);
+    if (add_note(ds, note) || keep_kernels(ds, seen)) st = sp__oom(err);
+  }
   free(seen);
   return st;
 }
@@ -454,6 +519,8 @@ int sp_dataset_load_with(const char *runs_path, const char *counters_path,
   if (!st && ds->nruns == 0) st = sp__fail(err, SP_EPARSE, runs_path, 2, 0, NULL, "no data rows");
   if (!st && counters_path)
     st = load_file(ds, counters_path, on_counter_row, opts, "counters.csv", err);
+  if (!st && counters_path && opts && opts->skip_kernels_without_counters)
+    st = skip_uncounted(ds, err);
   if (!st && counters_path) st = check_counter_coverage(ds, err);
   if (!st && build_axes(ds)) st = sp__fail(err, SP_ENOMEM, runs_path, 0, 0, NULL, "out of memory");
   if (st) {

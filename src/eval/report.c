@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.c: the evaluation report directory: CSV tables, SVG plots (drawn
- * by plot/) and an index.html, written through util/reportdir.h: into a
- * temporary directory that is renamed into place only when complete. */
+ * by plot/) and an index.html that shows the plots inline (it opens on its
+ * own, as dse's and governor's do), written through util/reportdir.h: into a
+ * temporary directory that is renamed into place only when complete.
+ * predictions.csv, every prediction, is large and written on request. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +95,8 @@ typedef struct report {
   const sp_evaluation *e;
   const sp_dataset *ds;
   const sp_eval_params *p;
-  int best[2]; /* best non-oracle method per quantity, -1 if none */
+  int best[2];     /* best non-oracle method per quantity, -1 if none */
+  int predictions; /* write predictions.csv */
 } report;
 
 static void index_label(const report *r, group_by by, size_t i, char *buf, size_t n) {
@@ -253,6 +256,7 @@ static int csv_predictions(const void *data, FILE *fp) {
   return SP_OK;
 }
 
+/* The tables; the last, predictions.csv, only when asked for. */
 static const struct {
   const char *file;
   sp_report_fn fn;
@@ -589,7 +593,7 @@ static void html_begin(const report *r, FILE *h) {
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>scalepredict evaluation"
       "</title>\n<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
-      "text-align:right}img{max-width:100%}</style></head><body>\n"
+      "text-align:right}svg{max-width:100%;height:auto}</style></head><body>\n"
       "<h1>scalepredict held-out evaluation</h1>\n<p>",
       h);
   fputs("Data: ", h);
@@ -604,9 +608,12 @@ static void html_begin(const report *r, FILE *h) {
       ". Errors are absolute percentage errors of held-out kernels at every target other "
       "than the base. Tables: <a href=\"summary.csv\">summary</a>, <a href=\"by_clusters.csv\">"
       "by clusters</a>, <a href=\"by_base.csv\">by base</a>, <a href=\"per_kernel.csv\">per "
-      "kernel</a>, <a href=\"histogram.csv\">histogram</a>, <a href=\"predictions.csv\">every "
-      "prediction</a>.</p>\n",
+      "kernel</a>, <a href=\"histogram.csv\">histogram</a>",
       h);
+  fputs(r->predictions ? ", <a href=\"predictions.csv\">every prediction</a>.</p>\n"
+                       : " (every prediction: evaluate --report-predictions writes "
+                         "predictions.csv).</p>\n",
+        h);
   for (int q = 0; q < 2; q++)
     if (r->e->note[q]) {
       fputs("<p><b>Note:</b> ", h);
@@ -616,12 +623,16 @@ static void html_begin(const report *r, FILE *h) {
   html_summary(r, h);
 }
 
-static void html_figure(FILE *h, const plot *p) {
-  fprintf(h, "<figure><img src=\"%s\" alt=\"", p->file);
+/* A plot inline (the same SVG as its file, which the caption links). */
+static int html_figure(FILE *h, const report *r, const plot *p) {
+  fputs("<figure>\n", h);
+  plot_job j = {r, p};
+  int st = draw_plot(&j, h);
+  if (st) return st;
+  fputs("<figcaption>", h);
   sp__xml_text(h, p->title);
-  fputs("\"><figcaption>", h);
-  sp__xml_text(h, p->title);
-  fputs("</figcaption></figure>\n", h);
+  fprintf(h, " (<a href=\"%s\">%s</a>)</figcaption></figure>\n", p->file, p->file);
+  return SP_OK;
 }
 
 typedef struct index_job {
@@ -632,21 +643,22 @@ typedef struct index_job {
 static int write_index(const void *data, FILE *h) {
   const index_job *j = data;
   html_begin(j->r, h);
-  for (int q = 0; q < 2; q++) {
+  int st = SP_OK;
+  for (int q = 0; q < 2 && !st; q++) {
     if (!j->pl->present[q]) continue;
     fprintf(h, "<h2>%s</h2>\n", qname[q]);
-    for (size_t i = 0; i < j->pl->n; i++)
-      if (j->pl->plots[i].q == (sp_quantity)q) html_figure(h, &j->pl->plots[i]);
+    for (size_t i = 0; i < j->pl->n && !st; i++)
+      if (j->pl->plots[i].q == (sp_quantity)q) st = html_figure(h, j->r, &j->pl->plots[i]);
   }
   fputs("</body></html>\n", h);
-  return SP_OK;
+  return st;
 }
 
 /* ---- the directory ------------------------------------------------------------------ */
 
 static int write_all(sp_reportdir *d, const report *r, const plan *pl, sp_error *err) {
   int st = SP_OK;
-  for (size_t i = 0; i < NTABLES && !st; i++)
+  for (size_t i = 0; i < NTABLES - !r->predictions && !st; i++)
     st = sp__reportdir_file(d, tables[i].file, tables[i].fn, r, err);
   for (size_t i = 0; i < pl->n && !st; i++) {
     plot_job j = {r, &pl->plots[i]};
@@ -657,11 +669,19 @@ static int write_all(sp_reportdir *d, const report *r, const plan *pl, sp_error 
   return st;
 }
 
+void sp_eval_report_options_init(sp_eval_report_options *o) { memset(o, 0, sizeof *o); }
+
 int sp_evaluation_write_report(const sp_evaluation *e, const sp_dataset *ds,
                                const sp_eval_params *params, const char *dir, sp_error *err) {
+  return sp_evaluation_write_report_with(e, ds, params, dir, NULL, err);
+}
+
+int sp_evaluation_write_report_with(const sp_evaluation *e, const sp_dataset *ds,
+                                    const sp_eval_params *params, const char *dir,
+                                    const sp_eval_report_options *opts, sp_error *err) {
   sp_error local;
   if (!err) err = &local;
-  report r = {e, ds, params, {-1, -1}};
+  report r = {e, ds, params, {-1, -1}, opts && opts->predictions};
   pick_best(&r);
   plan pl;
   sp_c_numeric loc;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # scalepredict evaluate: the JSON and report structure, determinism across
 # worker threads, training from fewer measurements (train plans), power on a sub-grid with several cluster counts (a past
-# heap overflow), and the bad inputs of issue 3.
+# heap overflow), the bad inputs of issue 3, and (issue 26) the report's
+# inline plots and predictions.csv on request.
 . "$(dirname "$0")/lib.sh"
 
 # gen DIR POWERLESS_ENGINE: 12 kernels on 2 CU x 3 engine x 3 memory.  Time
@@ -64,13 +65,50 @@ assert m["constant"]["time_mape_pct"] > m["oracle"]["time_mape_pct"]
 PY
 fi
 for f in index.html summary.csv by_clusters.csv by_base.csv per_kernel.csv histogram.csv \
-  predictions.csv histogram_time.svg error_vs_clusters_time.svg scatter_time.svg \
-  histogram_power.svg; do
+  histogram_time.svg error_vs_clusters_time.svg scatter_time.svg histogram_power.svg; do
   [ -s "$WORK/rep/$f" ] || fail "report: $f missing or empty"
 done
-grep -q '<img src="error_vs_clusters_time.svg"' "$WORK/rep/index.html" ||
-  fail "report: index.html does not show the cluster plot"
 for f in "$WORK"/rep.tmp-*; do [ ! -e "$f" ] || fail "report: $f left behind"; done
+# Issue 26: index.html opens on its own (every plot inline, as dse and
+# governor do it: the SVG of each file, which the caption links; nothing
+# loaded from elsewhere), and predictions.csv, every prediction (100 MB on
+# the synthetic set), is written only with --report-predictions.
+[ ! -e "$WORK/rep/predictions.csv" ] || fail "report: predictions.csv written unasked"
+grep -q 'src=' "$WORK/rep/index.html" && fail "report: index.html loads a file: $(grep -o '[a-z]* src="[^"]*"' "$WORK/rep/index.html" | head -3)"
+grep -q -- '--report-predictions' "$WORK/rep/index.html" ||
+  fail "report: index.html does not say how to get every prediction"
+nsvg=$(find "$WORK/rep" -name '*.svg' | wc -l)
+[ "$(grep -c '<svg ' "$WORK/rep/index.html")" -eq "$nsvg" ] ||
+  fail "report: index.html inlines $(grep -c '<svg ' "$WORK/rep/index.html") plots, the report has $nsvg"
+if have_python; then
+  python3 - "$WORK/rep" <<'PY' || fail "report: an inline plot differs from its file"
+import glob, os, sys
+page = open(os.path.join(sys.argv[1], "index.html"), encoding="utf-8").read()
+for f in glob.glob(os.path.join(sys.argv[1], "*.svg")):
+    svg = open(f, encoding="utf-8").read()
+    assert svg.strip() in page, f
+    assert 'href="%s"' % os.path.basename(f) in page, f
+PY
+fi
+sp evaluate --runs "$WORK/sub/runs.csv" --counters "$WORK/sub/counters.csv" \
+  --clusters 1:3 --repeats 2 --quiet --json --report "$WORK/rep2" --report-predictions
+expect_rc "--report-predictions" 0
+[ "$(wc -l <"$WORK/rep2/predictions.csv")" -eq \
+  "$(($(grep -o '"predicted"' "$WORK/out" | wc -l) + 1))" ] ||
+  fail "report: predictions.csv does not hold every prediction of the JSON"
+head -1 "$WORK/rep2/predictions.csv" | grep -q '^method,quantity,split,k,kernel,base,target,' ||
+  fail "report: predictions.csv header: $(head -1 "$WORK/rep2/predictions.csv")"
+grep -q '<a href="predictions.csv">' "$WORK/rep2/index.html" ||
+  fail "report: index.html does not link predictions.csv"
+for f in "$WORK"/rep/*; do
+  case $f in */index.html) continue ;; esac
+  cmp -s "$f" "$WORK/rep2/${f##*/}" || fail "report: ${f##*/} differs with --report-predictions"
+done
+sp evaluate --runs "$WORK/sub/runs.csv" --counters "$WORK/sub/counters.csv" --report-predictions
+if expect_rc "--report-predictions without --report" 1; then
+  grep -qF -- "--report-predictions needs --report DIR" "$WORK/err" ||
+    fail "--report-predictions without --report: $(cat "$WORK/err")"
+fi
 
 # Worker threads do not change the result.
 sp evaluate --runs "$WORK/full/runs.csv" --counters "$WORK/full/counters.csv" \

@@ -3,7 +3,8 @@
 # manpage.sh (issue 12, item 6): docs/scalepredict.1 documents every
 # command that 'scalepredict --help' lists, and every option that each
 # command's --help prints appears in that command's section of the page
-# (".SS \"scalepredict CMD\""), so the page cannot drift from the binary.
+# (".SS \"scalepredict CMD\""), so the page cannot drift from the binary;
+# the SYNOPSIS names every command too.
 . "$(dirname "$0")/lib.sh"
 
 MAN=${SP_TOP_SRCDIR:-$sp_here/../..}/docs/scalepredict.1
@@ -29,6 +30,12 @@ section "scalepredict (no command)" >main.sec
 while read -r opt; do
   grep -qF -- "$opt" main.sec || fail "scalepredict --help: $opt is not in the man page"
 done <main.opts
+
+# The SYNOPSIS has a line per command (issue 26: estimate was missing).
+awk '/^\.SH SYNOPSIS/ { on = 1; next } /^\.SH / { on = 0 } on' "$MAN" >synopsis
+for cmd in $commands; do
+  grep -q "^\.B scalepredict $cmd\$" synopsis || fail "command $cmd is not in the SYNOPSIS"
+done
 
 for cmd in $commands; do
   grep -q "^\.B $cmd\$" "$MAN" || fail "command $cmd is not under COMMANDS"

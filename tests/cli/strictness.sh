@@ -4,7 +4,9 @@
 # strictness, each saying what it skipped.  A duplicated counter column (as
 # real nvprof exports have) is an error that names --ignore-counter, which
 # drops it; counters.csv rows of kernels runs.csv lacks are an error that
-# names --skip-unknown-kernels (with --kernel too), which skips them; a hole
+# names --skip-unknown-kernels (with --kernel too), which skips them;
+# kernels of runs.csv without counter rows are an error that names
+# --skip-kernels-without-counters, which leaves them out; a hole
 # in the grid names the first missing configuration and how many more, and
 # train --skip-incomplete leaves that kernel out; train refuses --clusters
 # above the kernel count as evaluate does.
@@ -45,6 +47,42 @@ expect_rc "--skip-unknown-kernels" 0
 expect_out "--skip-unknown-kernels" "fft"
 grep -qF "skipped 2 rows of kernels that $NEW/runs.csv lacks (the first on line $line)" err ||
   fail "no note of the skipped rows: $(cat err)"
+
+# ---- kernels of runs.csv without counter rows (issue 26: the H100 static
+# set has features of 298 of h100-train's 571 kernels) ----
+{
+  cat "$TRAIN/runs.csv"
+  grep '^sgemm,' "$TRAIN/runs.csv" | sed 's/^sgemm,/nocount,/'
+  grep '^bfs,' "$TRAIN/runs.csv" | sed 's/^bfs,/nocount2,/'
+} >uncounted.csv
+U="train --quiet --runs uncounted.csv --counters $TRAIN/counters.csv --base $BASE --clusters 3"
+sp $U --out u
+expect_error "kernel without counters" 2 "'nocount'" "has no counter rows" \
+  "--skip-kernels-without-counters"
+no_leftovers "kernel without counters" u
+sp $U --skip-kernels-without-counters --out u
+expect_rc "--skip-kernels-without-counters" 0
+grep -qF "note: uncounted.csv: left out 2 kernels without counter rows in $TRAIN/counters.csv (the first: 'nocount')" err ||
+  fail "no note of the kernels left out: $(cat err)"
+grep -q '^kernels 9$' u/manifest.txt || fail "the model should hold the 9 counted kernels"
+grep -q '^kernel nocount' u/manifest.txt && fail "a kernel without counters was trained on"
+# The same model as from the runs of the counted kernels alone.
+sp train --quiet --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base "$BASE" \
+  --clusters 3 --out plain
+expect_rc "train on the counted kernels" 0
+sp predict --model u --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" --target all --format csv
+cp out u.csv
+sp predict --model plain --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" --target all \
+  --format csv
+cmp -s out u.csv || fail "--skip-kernels-without-counters: another model than without those kernels"
+# Every command that reads counters.csv takes it (evaluate here); none counted is an error.
+sp evaluate --quiet --runs uncounted.csv --counters "$TRAIN/counters.csv" --clusters 3 \
+  --methods constant --skip-kernels-without-counters
+expect_rc "evaluate --skip-kernels-without-counters" 0
+sed -n '1p; 2s/^[^,]*,/ghost,/p' "$TRAIN/counters.csv" >ghostonly.csv
+sp $U --counters ghostonly.csv --skip-unknown-kernels --skip-kernels-without-counters --out g
+expect_error "no kernel counted" 2 "no kernel of uncounted.csv has a counter row"
+no_leftovers "no kernel counted" g
 
 # ---- a hole in the grid ----
 # fft loses two of its rows: the error names the first and counts the other.

@@ -82,7 +82,7 @@ pin "export refined wu2015" export-interp2.csv export --model "$MODEL" --method 
 
 EVAL="evaluate --runs $TRAIN/runs.csv --counters $TRAIN/counters.csv --base $BASE"
 pin "evaluate json" evaluate.json $EVAL --clusters 2:3 --repeats 2 --seed 5 --quiet --json
-sp $EVAL --clusters 2:3 --repeats 2 --seed 5 --quiet --report ereport
+sp $EVAL --clusters 2:3 --repeats 2 --seed 5 --quiet --report ereport --report-predictions
 expect_rc "evaluate report" 0
 for f in summary.csv by_clusters.csv by_base.csv per_kernel.csv histogram.csv predictions.csv; do
   same_as_golden "evaluate report $f" "ereport/$f" "pinned-evaluate-report-$f"

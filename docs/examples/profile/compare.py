@@ -15,7 +15,8 @@ names a grid, its grid's x size.  Prints a Markdown table of the absolute
 percentage error per kernel and of the whole application at every SM count,
 and the same with the prediction scaled from the measured 132-SM time
 instead of the profile's (which separates the base time ncu reports from
-the scaling the model predicts)."""
+the scaling the model predicts); then the range of the whole application's
+error (the figure README.md quotes)."""
 import csv
 import re
 import sys
@@ -73,6 +74,12 @@ def main():
             mean = sum(e for n, e in zip(levels, errs) if n != base) / (len(levels) - 1)
             name = label + (" (from measured base)" if scaled else "")
             print(f"| {name} | " + " | ".join(f"{e:.1f}" for e in errs) + f" | {mean:.1f} |")
+            if label == "application" and not scaled:
+                summary = (f"whole application: {min(errs):.1f}-{max(errs):.1f}% at the "
+                           f"{len(levels)} SM counts (mean {mean:.1f}% over the "
+                           f"{len(levels) - 1} other than the base)")
+    print()
+    print(summary)
 
 
 if __name__ == "__main__":
