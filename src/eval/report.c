@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "data/dataset.h"
-#include "evaluate.h"
+#include "evaluation.h"
 #include "plot/heatmap.h"
 #include "plot/svgplot.h"
 #include "util/reportdir.h"

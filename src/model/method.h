@@ -93,7 +93,6 @@ typedef struct sp_method_type {
  * (1u << (i - 1)) of sp_train_params.methods is set. */
 extern const sp_method_type *const sp__method_table[];
 
-/* The table's entry named name, and its index; NULL when there is none. */
-const sp_method_type *sp__method_find(const char *name, size_t *index);
+/* model.h's sp__method_find finds an entry by name. */
 
 #endif

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* methods.h: the evaluation's methods, between the driver (evaluate.c:
- * splits, jobs, worker threads) and the per-method scoring (methods.c).
- * Internal. */
-#ifndef SP_METHODS_H
-#define SP_METHODS_H
+/* score.h: scoring the evaluation's methods, between the driver
+ * (evaluate.c: splits, jobs, worker threads) and the per-method scoring
+ * (score.c).  Internal. */
+#ifndef SP_SCORE_H
+#define SP_SCORE_H
 
 #include <stddef.h>
 
 #include "baselines.h"
 #include "ensemble.h"
-#include "evaluate.h"
+#include "evaluation.h"
 #include "model/model.h"
 #include "scalepredict.h"
 

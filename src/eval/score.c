@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* methods.c: the prediction methods sp_evaluate compares, as a table (one
+/* score.c: the prediction methods sp_evaluate compares, as a table (one
  * entry per method: what it needs of the job's cache, whether it depends
  * on the cluster count, how it scores a held-out kernel), and how a job
  * scores one quantity by iterating that table.  A job's per-quantity cache
@@ -8,13 +8,14 @@
  * with the first cluster count only.  The methods a model
  * carries besides wu2015 (physet) are fitted by sp_model_train and scored
  * through the model's method types (model/method.h). */
-#include "methods.h"
+#include "score.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data/dataset.h"
+#include "model/wu2015.h"
 #include "util/status.h"
 
 void sp__eval_cache_free(sp_eval_cache *c, size_t nk) {
