@@ -303,6 +303,9 @@ const char *sp_model_source(const sp_model *m);
 int sp_model_is_synthetic(const sp_model *m);
 size_t sp_model_counter_count(const sp_model *m);
 const char *sp_model_counter_name(const sp_model *m, size_t c);
+/* The smallest and largest value of counter c in the training data;
+ * SP_ENOTFOUND past the last counter. */
+int sp_model_counter_range(const sp_model *m, size_t c, double *min, double *max);
 /* The kernels the model was trained on (NULL past the last). */
 size_t sp_model_kernel_count(const sp_model *m);
 const char *sp_model_kernel_name(const sp_model *m, size_t k);

@@ -126,6 +126,12 @@ size_t sp_model_counter_count(const sp_model *m) { return m->ncounters; }
 const char *sp_model_counter_name(const sp_model *m, size_t c) {
   return c < m->ncounters ? m->counter_names[c] : NULL;
 }
+int sp_model_counter_range(const sp_model *m, size_t c, double *min, double *max) {
+  if (c >= m->ncounters) return SP_ENOTFOUND;
+  *min = m->cmin[c];
+  *max = m->cmax[c];
+  return SP_OK;
+}
 
 size_t sp_model_kernel_count(const sp_model *m) { return m->ntrain; }
 const char *sp_model_kernel_name(const sp_model *m, size_t k) {
