@@ -16,6 +16,7 @@
 #include "campaign/replay.h"
 #include "data/dataset.h"
 #include "evaluation.h"
+#include "method-rows.h"
 #include "score.h"
 #include "model/model.h"
 #include "util/status.h"
@@ -31,8 +32,9 @@ void sp_eval_params_init(sp_eval_params *p) {
   p->holdout = 0.2;
   p->repeats = 5;
   p->seed = 1;
-  /* All but static, which needs static feature columns most sets lack. */
-  p->methods = ((1u << SP_METHOD_COUNT) - 1) & ~(1u << SP_METHOD_STATIC);
+  /* All but the opt-in ones (static, which needs static feature columns
+   * most sets lack). */
+  p->methods = sp__eval_default_methods();
   p->quantities = (1u << SP_TIME) | (1u << SP_POWER);
   p->restarts = t.restarts;
   p->max_epochs = t.max_epochs;

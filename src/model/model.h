@@ -126,7 +126,4 @@ int sp__check_positive(const double *v, size_t n);
 /* The method of m named name, or NULL when m does not carry it. */
 const sp_method_slot *sp__model_slot(const sp_model *m, const char *name);
 
-/* The table's entry named name, and its index; NULL when there is none. */
-const sp_method_type *sp__method_find(const char *name, size_t *index);
-
 #endif
