@@ -300,23 +300,33 @@ typedef struct plot_job {
 /* Paper Fig. 13: error against the number of clusters. */
 static int plot_vs_clusters(const report *r, const plot *pl, FILE *fp) {
   int ms[MAX_METHODS], nm = methods_present(r, pl->q, ms);
-  double xs[MAX_METHODS][256], ys[MAX_METHODS][256];
   sp_series s[MAX_METHODS];
   size_t nk = r->p->nclusters < 256 ? r->p->nclusters : 256;
+  double *xs = malloc(((size_t)nm * nk + 1) * sizeof *xs);
+  double *ys = malloc(((size_t)nm * nk + 1) * sizeof *ys);
+  if (!xs || !ys) {
+    free(xs);
+    free(ys);
+    return SP_ENOMEM;
+  }
   for (int i = 0; i < nm; i++) {
+    double *x = xs + (size_t)i * nk, *y = ys + (size_t)i * nk;
     for (size_t j = 0; j < nk; j++) {
       sp_eval_stats st;
       stats_of(r, (size_t)ms[i], pl->q, r->p->clusters[j], SP_EVAL_ANY, &st);
-      xs[i][j] = (double)r->p->clusters[j];
-      ys[i][j] = st.n ? st.mape : NAN;
+      x[j] = (double)r->p->clusters[j];
+      y[j] = st.n ? st.mape : NAN;
     }
-    s[i] = (sp_series){.name = sp_method_name((sp_method)ms[i]), .x = xs[i], .y = ys[i], .n = nk};
+    s[i] = (sp_series){.name = sp_method_name((sp_method)ms[i]), .x = x, .y = y, .n = nk};
   }
   sp_chart c = {.title = pl->title,
                 .xlabel = "clusters per set (k)",
                 .ylabel = "MAPE (%)",
                 .kind = SP_CHART_LINES};
-  return sp__svg_xy(fp, &c, s, (size_t)nm);
+  int st = sp__svg_xy(fp, &c, s, (size_t)nm);
+  free(xs);
+  free(ys);
+  return st;
 }
 
 /* Paper Figs. 14 and 17: distribution of errors in 10% bins. */

@@ -29,6 +29,8 @@ list=${TMPDIR:-/tmp}/sp-shell.$$
 trap 'rm -f "$list"' EXIT
 candidates | while IFS= read -r f; do
   [ -f "$f" ] || continue
+  # libtool's wrappers of the programs built in place are not the tree's.
+  sed -n 1,4p "$f" 2>/dev/null | grep -aq 'temporary wrapper script' && continue
   case $f in
     *.sh) echo "$f" ;;
     *) head -n 1 "$f" 2>/dev/null | grep -aq '^#!.*[/ ]\(sh\|bash\|dash\)\([[:space:]]\|$\)' &&
