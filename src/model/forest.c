@@ -112,59 +112,131 @@ static long add_node(sp_forest *f) {
 
 /* ---- fitting ------------------------------------------------------------ */
 
+/* A drawn split of one node and its score (split_score). */
+typedef struct candidate {
+  size_t feature;
+  double thresh, score;
+  double bound;  /* how far score may be from the exact one (estimate_all) */
+  size_t nl;     /* samples going left */
+  uint64_t mask; /* which go left, when the node has at most 64 */
+  long same;     /* an earlier candidate with the same mask, or -1 */
+} candidate;
+
 typedef struct grower {
   const double *x, *y;
   size_t p, m, min_leaf, ntry;
   uint64_t rng;
-  double *sum_l, *sum_r; /* m each */
-  size_t *feat;          /* p: feature order for sampling */
+  size_t *feat;        /* p: feature order for sampling */
+  candidate *cand;     /* ntry */
+  candidate **todo;    /* ntry: the candidates score_all scores */
+  const double **rows; /* ntry * n: each candidate's samples' outputs */
+  double *sums;        /* max(m, 34 * ntry) */
+  double *total;       /* m: the node's outputs summed (node_pure) */
+  double *sqnorm;      /* n: each sample's sum of squared outputs, in any order */
+  double *absmax;      /* n: each sample's largest output in magnitude */
+  unsigned char *goes; /* n: 1 for the samples going left */
 } grower;
 
-/* Summed squared error of the outputs of samples idx[0..cnt) about their
- * mean, using sum_l as scratch. */
-static double node_sse(const grower *g, const size_t *idx, size_t cnt) {
-  double sq = 0, *s = g->sum_l;
-  memset(s, 0, g->m * sizeof *s);
-  for (size_t i = 0; i < cnt; i++) {
-    const double *yi = g->y + idx[i] * g->m;
-    for (size_t o = 0; o < g->m; o++) {
-      s[o] += yi[o];
-      sq += yi[o] * yi[o];
-    }
+/* Columns o..o + w of the sums of nrows rows, w = 16, 4 or 1, each added
+ * in row order (as a loop over the rows adds it); the w sums stay in
+ * registers (SIMD where there is some) while the rows go by. */
+static void sum_block(const double *const *rows, size_t nrows, size_t o, size_t w, double *sum) {
+  if (w == 16) {
+    double acc[16] = {0};
+    for (size_t r = 0; r < nrows; r++)
+#pragma GCC unroll 16
+      for (int k = 0; k < 16; k++) acc[k] += rows[r][o + k];
+    memcpy(sum, acc, sizeof acc);
+  } else if (w == 4) {
+    double acc[4] = {0};
+    for (size_t r = 0; r < nrows; r++)
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; k++) acc[k] += rows[r][o + k];
+    memcpy(sum, acc, sizeof acc);
+  } else {
+    double acc = 0;
+    for (size_t r = 0; r < nrows; r++) acc += rows[r][o];
+    *sum = acc;
   }
+}
+
+/* The width of the block of columns from o on (sum_block). */
+static size_t block_width(size_t o, size_t m) { return m - o >= 16 ? 16 : m - o >= 4 ? 4 : 1; }
+
+/* Columnwise sums of the nrows rows of m outputs (sum_block). */
+static void sum_rows(const double *const *rows, size_t nrows, size_t m, double *sum) {
+  for (size_t o = 0, w; o < m; o += w) {
+    w = block_width(o, m);
+    sum_block(rows, nrows, o, w, sum + o);
+  }
+}
+
+/* The sum of four lanes of partial sums. */
+static double lanes(const double *v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+/* Summed squared error of the outputs of samples idx[0..cnt) about their
+ * mean, with every addition in the order of a loop over the samples and,
+ * within one, over the outputs (the order the forests saved so far were
+ * grown with). */
+static double node_sse(const grower *g, const size_t *idx, size_t cnt) {
+  double sq = 0, *s = g->sums;
+  for (size_t i = 0; i < cnt; i++) g->rows[i] = g->y + idx[i] * g->m;
+  sum_rows(g->rows, cnt, g->m, s);
+  for (size_t i = 0; i < cnt; i++)
+    for (size_t o = 0; o < g->m; o++) sq += g->rows[i][o] * g->rows[i][o];
   double ss = 0;
   for (size_t o = 0; o < g->m; o++) ss += s[o] * s[o];
   return sq - ss / (double)cnt;
 }
 
-/* Score of splitting idx at (feature, thresh): the between-children sum of
- * squares, larger is better; -1 when a child would be too small. */
-static double split_score(grower *g, const size_t *idx, size_t cnt, size_t feature, double thresh) {
-  size_t nl = 0;
-  memset(g->sum_l, 0, g->m * sizeof *g->sum_l);
-  memset(g->sum_r, 0, g->m * sizeof *g->sum_r);
+/* Whether the node's outputs vary too little to split (node_sse at most
+ * PURE_SSE per sample).  The sum of squares is first taken as the sum of
+ * the samples' own (sqnorm), which is faster than node_sse's one chain of
+ * additions but rounds differently: each is within gamma_N of the exact
+ * sum of N = cnt m + cnt + m squares (gamma_N = N u / (1 - N u), u the
+ * unit roundoff), so within 4 N u of each other.  Only when that leaves the
+ * answer open is node_sse's own order used, so the answer is always
+ * node_sse's.  Leaves the node's sum of outputs (in sample order) in
+ * g->total. */
+static int node_pure(const grower *g, const size_t *idx, size_t cnt) {
+  const size_t m = g->m;
+  double sq = 0, ss = 0, *s = g->total;
   for (size_t i = 0; i < cnt; i++) {
-    const double *yi = g->y + idx[i] * g->m;
-    int left = g->x[idx[i] * g->p + feature] < thresh;
-    double *s = left ? g->sum_l : g->sum_r;
-    nl += (size_t)left;
-    for (size_t o = 0; o < g->m; o++) s[o] += yi[o];
+    g->rows[i] = g->y + idx[i] * m;
+    sq += g->sqnorm[idx[i]];
   }
-  size_t nr = cnt - nl;
-  if (nl < g->min_leaf || nr < g->min_leaf) return -1;
-  double a = 0, b = 0;
-  for (size_t o = 0; o < g->m; o++) {
-    a += g->sum_l[o] * g->sum_l[o];
-    b += g->sum_r[o] * g->sum_r[o];
-  }
-  return a / (double)nl + b / (double)nr;
+  sum_rows(g->rows, cnt, m, s);
+  for (size_t o = 0; o < m; o++) ss += s[o] * s[o];
+  const double limit = PURE_SSE * (double)cnt, sse = sq - ss / (double)cnt;
+  const double slack = 4 * ((double)(cnt * m + cnt + m) + 2) * 0x1p-53 * sq;
+  if (sse > limit + slack) return 0;
+  if (sse < limit - slack) return 1;
+  return node_sse(g, idx, cnt) <= limit;
 }
 
-/* Draws a split for idx; returns 0 and sets *feature, *thresh, or -1 when
- * no candidate separates the samples. */
-static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature, double *thresh) {
-  double best = -1;
-  /* Partial Fisher-Yates: the first ntry entries of feat are the sample. */
+/* sqnorm and absmax of every sample. */
+static void sample_norms(grower *g, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const double *yi = g->y + i * g->m;
+    double part[4] = {0}, big = 0;
+    size_t o = 0;
+    for (; o + 4 <= g->m; o += 4)
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; k++) part[k] += yi[o + k] * yi[o + k];
+    for (; o < g->m; o++) part[0] += yi[o] * yi[o];
+    for (o = 0; o < g->m; o++) big = fmax(big, fabs(yi[o]));
+    g->sqnorm[i] = lanes(part);
+    g->absmax[i] = big;
+  }
+}
+
+/* Draws the node's candidate splits: for each of ntry features drawn
+ * without replacement (a partial Fisher-Yates shuffle of feat), a
+ * threshold uniform between the samples' least and greatest value, when
+ * they differ.  Returns how many; the random draws are those of a loop
+ * that scores each candidate as it goes. */
+static size_t draw_candidates(grower *g, const size_t *idx, size_t cnt) {
+  size_t nc = 0;
   for (size_t i = 0; i < g->ntry; i++) {
     size_t j = i + (size_t)(next_u64(&g->rng) % (g->p - i));
     size_t t = g->feat[i];
@@ -180,13 +252,194 @@ static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature,
     if (!(hi > lo)) continue;
     double th = lo + (hi - lo) * next_unit(&g->rng);
     if (!(th > lo)) th = hi; /* the draw hit lo exactly: every sample would go right */
-    double sc = split_score(g, idx, cnt, fi, th);
-    if (sc > best) {
-      best = sc;
-      *feature = fi;
-      *thresh = th;
-    }
+    g->cand[nc++] = (candidate){fi, th, 0, 0, 0, 0, -1};
   }
+  return nc;
+}
+
+/* Which samples candidate c sends left (g->goes, and its mask when cnt is
+ * at most 64), and how many. */
+static void sort_samples(grower *g, const size_t *idx, size_t cnt, candidate *c) {
+  c->nl = 0;
+  c->mask = 0;
+  for (size_t i = 0; i < cnt; i++) {
+    unsigned char left = g->x[idx[i] * g->p + c->feature] < c->thresh;
+    g->goes[i] = left;
+    c->nl += left;
+    if (cnt <= 64) c->mask |= (uint64_t)left << i;
+  }
+}
+
+/* rows[0..nl): the outputs of the samples candidate c sends left, in
+ * sample order; rows[nl..cnt): those it sends right. */
+static void child_rows(grower *g, const size_t *idx, size_t cnt, candidate *c,
+                       const double **rows) {
+  sort_samples(g, idx, cnt, c);
+  size_t l = 0, r = c->nl;
+  for (size_t i = 0; i < cnt; i++) rows[g->goes[i] ? l++ : r++] = g->y + idx[i] * g->m;
+}
+
+/* a[k] += s[16 k + j]^2 for j = 0..w in turn, for each k < n: one chain of
+ * additions per k, eight of them side by side in registers. */
+static void add_squares(double *a, const double *s, size_t n, size_t w) {
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    double t[8];
+    memcpy(t, a + k, sizeof t);
+    for (size_t j = 0; j < w; j++)
+#pragma GCC unroll 8
+      for (int q = 0; q < 8; q++) t[q] += s[16 * (k + q) + j] * s[16 * (k + q) + j];
+    memcpy(a + k, t, sizeof t);
+  }
+  for (; k < n; k++)
+    for (size_t j = 0; j < w; j++) a[k] += s[16 * k + j] * s[16 * k + j];
+}
+
+/* Scores of candidates c[0..nc): the between-children sum of squares,
+ * sum_o left_o^2 / nl + sum_o right_o^2 / nr, each child's sum left_o and
+ * the sums over o added in order, as a loop over the samples and then over
+ * the outputs adds them.  The outputs are taken a block of columns at a
+ * time for every candidate, so that the block of the node's outputs stays
+ * in the cache while the candidates go by. */
+static void score_all(grower *g, const size_t *idx, size_t cnt, candidate **c, size_t nc) {
+  const size_t m = g->m;
+  double *a = g->sums, *sum = g->sums + 2 * g->ntry; /* 2 nc sums, then 2 nc blocks of 16 */
+  for (size_t k = 0; k < nc; k++) {
+    child_rows(g, idx, cnt, c[k], g->rows + k * cnt);
+    a[2 * k] = a[2 * k + 1] = 0;
+  }
+  for (size_t o = 0, w; o < m; o += w) {
+    w = block_width(o, m);
+    for (size_t k = 0; k < nc; k++) {
+      const double *const *rows = g->rows + k * cnt;
+      sum_block(rows, c[k]->nl, o, w, sum + 32 * k);
+      sum_block(rows + c[k]->nl, cnt - c[k]->nl, o, w, sum + 32 * k + 16);
+    }
+    add_squares(a, sum, 2 * nc, w);
+  }
+  for (size_t k = 0; k < nc; k++)
+    c[k]->score = a[2 * k] / (double)c[k]->nl + a[2 * k + 1] / (double)(cnt - c[k]->nl);
+}
+
+/* An estimate of each candidate's score and a bound on how far the score
+ * that score_all computes can be from it (score and bound).  Only the
+ * smaller child's outputs are summed (in sample order, as score_all sums
+ * them); the other child's sums are the node's total less those, and the
+ * sums of squares are added up in any order.
+ *
+ * The bound, u being the unit roundoff and gamma_N = N u / (1 - N u): any
+ * sum of the node's outputs in any order is within gamma_cnt R of the
+ * exact one, R the sum of the samples' absmax, so y_o = total_o - x_o is
+ * within d_o = 4 gamma_cnt R + 2 u |y_o| of score_all's sum of the larger
+ * child, and the squares differ by at most d_o (2 |y_o| + d_o).  Summed
+ * over o, with Cauchy-Schwarz for the cross term: dev = 2 gc (1 + 2u)
+ * sqrt(A Y) + 4 u (1 + u) Y + gc^2 A, gc = 4 gamma_cnt, A = m R^2, Y =
+ * sum_o y_o^2.  Each sum of m squares is moreover within gamma_(m + 2) of
+ * its exact value in any order.  The bound is twice the sum of these
+ * terms, so that the rounding of the bound itself cannot matter. */
+static void estimate_all(grower *g, const size_t *idx, size_t cnt, candidate **c, size_t nc) {
+  const size_t m = g->m;
+  const double u = 0x1p-53, gc = 4 * (double)cnt * u / (1 - (double)cnt * u);
+  const double gm = (double)(m + 2) * u / (1 - (double)(m + 2) * u);
+  double sx[16], r = 0;
+  for (size_t i = 0; i < cnt; i++) r += g->absmax[idx[i]];
+  const double big = (double)m * r * r * (1 + 2 * gc);
+  for (size_t k = 0; k < nc; k++) {
+    const double **rows = g->rows + k * cnt;
+    child_rows(g, idx, cnt, c[k], rows);
+    const size_t nl = c[k]->nl, nr = cnt - nl, nx = nl <= nr ? nl : nr;
+    const double *const *xrows = nl <= nr ? rows : rows + nl;
+    double qx[4] = {0}, qy[4] = {0}; /* four lanes each, added up in any order */
+    for (size_t o = 0, w; o < m; o += w) {
+      w = block_width(o, m);
+      sum_block(xrows, nx, o, w, sx);
+      if (w == 1) {
+        const double y = g->total[o] - sx[0];
+        qx[0] += sx[0] * sx[0];
+        qy[0] += y * y;
+        continue;
+      }
+      for (size_t j = 0; j < w; j += 4)
+#pragma GCC unroll 4
+        for (size_t l = 0; l < 4; l++) {
+          const double x = sx[j + l], y = g->total[o + j + l] - x;
+          qx[l] += x * x;
+          qy[l] += y * y;
+        }
+    }
+    const double ny = (double)(cnt - nx), sx2 = lanes(qx), sy2 = lanes(qy);
+    const double sc = sx2 / (double)nx + sy2 / ny, y2 = sy2 * (1 + 2 * gm);
+    const double dev = 2 * gc * (1 + 2 * u) * sqrt(big * y2) + 4 * u * (1 + u) * y2 + gc * gc * big;
+    c[k]->score = sc;
+    c[k]->bound = 2 * ((dev + gm * (sy2 + dev)) / ny + gm * sx2 / (double)nx + 4 * u * sc);
+  }
+}
+
+/* Keeps in c[0..) the candidates that can have the highest score (an
+ * estimate within its bound of the best estimate less its bound), in
+ * their order, and returns how many: the split that the scores of
+ * score_all choose is among them.  The others get a score of -infinity,
+ * below any split's; when one is left, it is that split, whatever its
+ * exact score.  Any estimate that is not finite keeps every candidate. */
+static size_t contenders(grower *g, const size_t *idx, size_t cnt, candidate **c, size_t nc) {
+  estimate_all(g, idx, cnt, c, nc);
+  double low = -INFINITY;
+  for (size_t k = 0; k < nc; k++) {
+    if (!isfinite(c[k]->score) || !isfinite(c[k]->bound)) return nc;
+    low = fmax(low, c[k]->score - c[k]->bound);
+  }
+  size_t kept = 0;
+  for (size_t k = 0; k < nc; k++) {
+    if (c[k]->score + c[k]->bound >= low) {
+      c[kept++] = c[k];
+      c[k]->score = 0;
+    } else
+      c[k]->score = -INFINITY;
+  }
+  return kept;
+}
+
+/* Scores every candidate: -1 when a child would have fewer than min_leaf
+ * samples; a candidate that splits the node as an earlier one does has its
+ * score (the same sums in the same order); of the others, those that can
+ * win (contenders) by score_all when there are two or more, the rest below
+ * any split's.  draw_split so chooses what it would with every score. */
+static void score_candidates(grower *g, const size_t *idx, size_t cnt, size_t nc) {
+  candidate **todo = g->todo;
+  size_t ntodo = 0;
+  for (size_t k = 0; k < nc; k++) {
+    candidate *c = &g->cand[k];
+    sort_samples(g, idx, cnt, c);
+    if (c->nl < g->min_leaf || cnt - c->nl < g->min_leaf) {
+      c->score = -1;
+      continue;
+    }
+    for (size_t e = 0; cnt <= 64 && e < k && c->same < 0; e++)
+      if (g->cand[e].score >= 0 && g->cand[e].same < 0 && g->cand[e].mask == c->mask)
+        c->same = (long)e;
+    if (c->same >= 0) continue;
+    c->score = 0; /* not -1: a candidate its twins may match */
+    todo[ntodo++] = c;
+  }
+  if (ntodo > 1) ntodo = contenders(g, idx, cnt, todo, ntodo);
+  if (ntodo > 1) score_all(g, idx, cnt, todo, ntodo);
+  for (size_t k = 0; k < nc; k++)
+    if (g->cand[k].same >= 0) g->cand[k].score = g->cand[g->cand[k].same].score;
+}
+
+/* Draws a split for idx; returns 0 and sets *feature, *thresh, or -1 when
+ * no candidate separates the samples.  The first of the best-scoring
+ * candidates wins. */
+static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature, double *thresh) {
+  double best = -1;
+  size_t nc = draw_candidates(g, idx, cnt);
+  score_candidates(g, idx, cnt, nc);
+  for (size_t k = 0; k < nc; k++)
+    if (g->cand[k].score > best) {
+      best = g->cand[k].score;
+      *feature = g->cand[k].feature;
+      *thresh = g->cand[k].thresh;
+    }
   return best >= 0 ? 0 : -1;
 }
 
@@ -218,7 +471,7 @@ static int grow_tree(sp_forest *f, grower *g, size_t t, pending *stack) {
     pending pd = stack[--top];
     size_t *s = idx + pd.lo, feature = 0;
     double thresh = 0;
-    int leaf = pd.cnt < 2 * g->min_leaf || node_sse(g, s, pd.cnt) <= PURE_SSE * (double)pd.cnt ||
+    int leaf = pd.cnt < 2 * g->min_leaf || node_pure(g, s, pd.cnt) ||
                draw_split(g, s, pd.cnt, &feature, &thresh);
     if (leaf) {
       f->nodes[pd.node] = (node){-1, 0, t * f->n + pd.lo, pd.cnt};
@@ -245,16 +498,32 @@ int sp__forest_fit(const double *x, size_t n, size_t p, const double *y, size_t 
   double share = fp->max_features > 0 && fp->max_features <= 1 ? fp->max_features : 1;
   g.ntry = (size_t)ceil(share * (double)p);
   g.rng = (uint64_t)fp->seed * 0x2545f4914f6cdd1dULL + 1;
-  g.sum_l = malloc(2 * m * sizeof *g.sum_l);
-  g.sum_r = g.sum_l ? g.sum_l + m : NULL;
   g.feat = malloc(p * sizeof *g.feat);
+  g.cand = malloc(g.ntry * sizeof *g.cand);
+  g.todo = malloc(g.ntry * sizeof *g.todo);
+  g.rows = malloc(g.ntry * n * sizeof *g.rows);
+  g.sums = malloc((m > 34 * g.ntry ? m : 34 * g.ntry) * sizeof *g.sums);
+  g.total = malloc(m * sizeof *g.total);
+  g.sqnorm = malloc(2 * n * sizeof *g.sqnorm);
+  g.absmax = g.sqnorm ? g.sqnorm + n : NULL;
+  g.goes = malloc(n);
   pending *stack = malloc((n + 1) * sizeof *stack);
-  int st = f && g.sum_l && g.feat && stack ? SP_OK : SP_ENOMEM;
+  int st =
+      f && g.feat && g.cand && g.todo && g.rows && g.sums && g.total && g.sqnorm && g.goes && stack
+          ? SP_OK
+          : SP_ENOMEM;
+  if (!st) sample_norms(&g, n);
   for (size_t i = 0; !st && i < p; i++) g.feat[i] = i;
   for (size_t t = 0; !st && t < fp->trees; t++) st = grow_tree(f, &g, t, stack);
   if (!st) st = compact(f) ? SP_ENOMEM : SP_OK;
-  free(g.sum_l);
   free(g.feat);
+  free(g.cand);
+  free(g.todo);
+  free(g.rows);
+  free(g.sums);
+  free(g.total);
+  free(g.sqnorm);
+  free(g.goes);
   free(stack);
   if (st) {
     sp__forest_free(f);
