@@ -927,16 +927,17 @@ static int resorted_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *
   const double *res = p->res[q] + i;
   wval *b = s->pairs;
   size_t moves = 0;
-  for (size_t t = 0; t < k; t++) b[t].v = res[b[t].j * g];
-  for (size_t t = 1; t < k && moves <= k; t++) {
-    if (!before(&b[t], &b[t - 1])) continue;
+  if (k) b[0].v = res[b[0].j * g];
+  for (size_t t = 1; t < k; t++) {
+    b[t].v = res[b[t].j * g];
+    if (b[t].v > b[t - 1].v || !before(&b[t], &b[t - 1])) continue;
     wval x = b[t];
     size_t u = t;
     for (; u > 0 && before(&x, &b[u - 1]); u--) b[u] = b[u - 1];
     b[u] = x;
-    moves += t - u;
+    if ((moves += t - u) > k) return 0;
   }
-  return moves <= k;
+  return 1;
 }
 
 /* The pairs of grid point i in order: by insertion from point i - 1's
@@ -960,8 +961,9 @@ static void sort_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) 
 
 /* The TAIL and 1 - TAIL weighted quantiles of the residuals at grid point
  * i: for each, the smallest residual whose cumulative weight (over every
- * residual not above it) reaches the share.  Called for i = 0, 1, ... in
- * turn (the order at i - 1 is where resorted_pairs starts). */
+ * residual not above it, added in order) reaches the share.  Called for
+ * i = 0, 1, ... in turn (the order at i - 1 is where resorted_pairs
+ * starts). */
 static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo, double *hi) {
   sort_pairs(p, q, i, s);
   const size_t k = s->nnz;
@@ -969,15 +971,16 @@ static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, doubl
   const double *w = s->w;
   double acc = 0;
   *lo = *hi = INFINITY;
-  for (size_t j = 0; j < k;) {
-    size_t e = j;
-    while (e < k && buf[e].v == buf[j].v) acc += w[buf[e++].j]; /* ties count together */
-    if (acc >= TAIL && isinf(*lo)) *lo = buf[j].v;
+  for (size_t j = 0, e = 0; j < k; j = e) {
+    const double v = buf[j].v;
+    do acc += w[buf[e++].j]; /* ties count together */
+    while (e < k && buf[e].v == v);
+    if (!(acc >= TAIL)) continue;
+    if (isinf(*lo)) *lo = v;
     if (acc >= 1 - TAIL) {
-      *hi = buf[j].v;
+      *hi = v;
       break;
     }
-    j = e;
   }
   if (isinf(*hi) && k) *hi = buf[k - 1].v; /* rounding left the total under 1 - TAIL */
   if (isinf(*lo) && k) *lo = buf[k - 1].v;
