@@ -116,15 +116,16 @@ static long add_node(sp_forest *f) {
 typedef struct candidate {
   size_t feature;
   double thresh, score;
-  double bound;  /* how far score may be from the exact one (estimate_all) */
-  size_t nl;     /* samples going left */
-  uint64_t mask; /* which go left, when the node has at most 64 */
-  long same;     /* an earlier candidate with the same mask, or -1 */
+  double bound;        /* how far score may be from the exact one (estimate_all) */
+  size_t nl;           /* samples going left */
+  uint64_t hash;       /* of the samples going left (sort_samples) */
+  unsigned char *goes; /* 1 for each sample of the node going left */
+  long same;           /* an earlier candidate splitting the node alike, or -1 */
 } candidate;
 
 typedef struct grower {
   const double *x, *y;
-  size_t p, m, min_leaf, ntry;
+  size_t n, p, m, min_leaf, ntry;
   uint64_t rng;
   size_t *feat;        /* p: feature order for sampling */
   candidate *cand;     /* ntry */
@@ -134,7 +135,8 @@ typedef struct grower {
   double *total;       /* m: the node's outputs summed (node_pure) */
   double *sqnorm;      /* n: each sample's sum of squared outputs, in any order */
   double *absmax;      /* n: each sample's largest output in magnitude */
-  unsigned char *goes; /* n: 1 for the samples going left */
+  unsigned char *goes; /* ntry * n: each candidate's candidate.goes */
+  uint64_t *tag;       /* n: a random number per sample (sort_samples) */
 } grower;
 
 /* Columns o..o + w of the sums of nrows rows, w = 16, 4 or 1, each added
@@ -214,9 +216,11 @@ static int node_pure(const grower *g, const size_t *idx, size_t cnt) {
   return node_sse(g, idx, cnt) <= limit;
 }
 
-/* sqnorm and absmax of every sample. */
+/* sqnorm, absmax and tag of every sample. */
 static void sample_norms(grower *g, size_t n) {
+  uint64_t state = 0x5eed;
   for (size_t i = 0; i < n; i++) {
+    g->tag[i] = next_u64(&state);
     const double *yi = g->y + i * g->m;
     double part[4] = {0}, big = 0;
     size_t o = 0;
@@ -252,31 +256,43 @@ static size_t draw_candidates(grower *g, const size_t *idx, size_t cnt) {
     if (!(hi > lo)) continue;
     double th = lo + (hi - lo) * next_unit(&g->rng);
     if (!(th > lo)) th = hi; /* the draw hit lo exactly: every sample would go right */
-    g->cand[nc++] = (candidate){fi, th, 0, 0, 0, 0, -1};
+    g->cand[nc] = (candidate){.feature = fi, .thresh = th, .goes = g->goes + nc * g->n, .same = -1};
+    nc++;
   }
   return nc;
 }
 
-/* Which samples candidate c sends left (g->goes, and its mask when cnt is
- * at most 64), and how many. */
+/* Which samples candidate c sends left, how many, and a hash of which:
+ * the sum of their tags, the same for the same samples in any order. */
 static void sort_samples(grower *g, const size_t *idx, size_t cnt, candidate *c) {
   c->nl = 0;
-  c->mask = 0;
+  c->hash = 0;
   for (size_t i = 0; i < cnt; i++) {
     unsigned char left = g->x[idx[i] * g->p + c->feature] < c->thresh;
-    g->goes[i] = left;
+    c->goes[i] = left;
     c->nl += left;
-    if (cnt <= 64) c->mask |= (uint64_t)left << i;
+    c->hash += g->tag[idx[i]] & (0 - (uint64_t)left);
   }
+}
+
+/* Whether candidates a and b split the node's cnt samples (whose tags sum
+ * to all) alike: the same samples left, or each the other's right (the
+ * same two sums in the same order, so the same score: its two terms are
+ * added the other way round, which gives the same sum). */
+static int alike(const candidate *a, const candidate *b, size_t cnt, uint64_t all) {
+  if (a->hash == b->hash && a->nl == b->nl) return !memcmp(a->goes, b->goes, cnt);
+  if (a->hash != all - b->hash || a->nl != cnt - b->nl) return 0;
+  for (size_t i = 0; i < cnt; i++)
+    if (a->goes[i] == b->goes[i]) return 0;
+  return 1;
 }
 
 /* rows[0..nl): the outputs of the samples candidate c sends left, in
  * sample order; rows[nl..cnt): those it sends right. */
-static void child_rows(grower *g, const size_t *idx, size_t cnt, candidate *c,
+static void child_rows(grower *g, const size_t *idx, size_t cnt, const candidate *c,
                        const double **rows) {
-  sort_samples(g, idx, cnt, c);
   size_t l = 0, r = c->nl;
-  for (size_t i = 0; i < cnt; i++) rows[g->goes[i] ? l++ : r++] = g->y + idx[i] * g->m;
+  for (size_t i = 0; i < cnt; i++) rows[c->goes[i] ? l++ : r++] = g->y + idx[i] * g->m;
 }
 
 /* a[k] += s[16 k + j]^2 for j = 0..w in turn, for each k < n: one chain of
@@ -321,6 +337,26 @@ static void score_all(grower *g, const size_t *idx, size_t cnt, candidate **c, s
     c[k]->score = a[2 * k] / (double)c[k]->nl + a[2 * k + 1] / (double)(cnt - c[k]->nl);
 }
 
+/* qx += x^2 and qy += (t - x)^2 for the w = 16, 4 or 1 values of a block,
+ * in eight lanes (SIMD where there is some). */
+static void add_estimate(const double *x, const double *t, size_t w, double *qx, double *qy) {
+  if (w == 16) {
+    for (size_t j = 0; j < 16; j += 8)
+#pragma GCC unroll 8
+      for (size_t l = 0; l < 8; l++) {
+        const double y = t[j + l] - x[j + l];
+        qx[l] += x[j + l] * x[j + l];
+        qy[l] += y * y;
+      }
+    return;
+  }
+  for (size_t j = 0; j < w; j++) {
+    const double y = t[j] - x[j];
+    qx[j] += x[j] * x[j];
+    qy[j] += y * y;
+  }
+}
+
 /* An estimate of each candidate's score and a bound on how far the score
  * that score_all computes can be from it (score and bound).  Only the
  * smaller child's outputs are summed (in sample order, as score_all sums
@@ -349,25 +385,14 @@ static void estimate_all(grower *g, const size_t *idx, size_t cnt, candidate **c
     child_rows(g, idx, cnt, c[k], rows);
     const size_t nl = c[k]->nl, nr = cnt - nl, nx = nl <= nr ? nl : nr;
     const double *const *xrows = nl <= nr ? rows : rows + nl;
-    double qx[4] = {0}, qy[4] = {0}; /* four lanes each, added up in any order */
+    double qx[8] = {0}, qy[8] = {0}; /* eight lanes each, added up in any order */
     for (size_t o = 0, w; o < m; o += w) {
       w = block_width(o, m);
       sum_block(xrows, nx, o, w, sx);
-      if (w == 1) {
-        const double y = g->total[o] - sx[0];
-        qx[0] += sx[0] * sx[0];
-        qy[0] += y * y;
-        continue;
-      }
-      for (size_t j = 0; j < w; j += 4)
-#pragma GCC unroll 4
-        for (size_t l = 0; l < 4; l++) {
-          const double x = sx[j + l], y = g->total[o + j + l] - x;
-          qx[l] += x * x;
-          qy[l] += y * y;
-        }
+      add_estimate(sx, g->total + o, w, qx, qy);
     }
-    const double ny = (double)(cnt - nx), sx2 = lanes(qx), sy2 = lanes(qy);
+    const double ny = (double)(cnt - nx), sx2 = lanes(qx) + lanes(qx + 4);
+    const double sy2 = lanes(qy) + lanes(qy + 4);
     const double sc = sx2 / (double)nx + sy2 / ny, y2 = sy2 * (1 + 2 * gm);
     const double dev = 2 * gc * (1 + 2 * u) * sqrt(big * y2) + 4 * u * (1 + u) * y2 + gc * gc * big;
     c[k]->score = sc;
@@ -400,13 +425,15 @@ static size_t contenders(grower *g, const size_t *idx, size_t cnt, candidate **c
 }
 
 /* Scores every candidate: -1 when a child would have fewer than min_leaf
- * samples; a candidate that splits the node as an earlier one does has its
- * score (the same sums in the same order); of the others, those that can
- * win (contenders) by score_all when there are two or more, the rest below
- * any split's.  draw_split so chooses what it would with every score. */
+ * samples; a candidate that splits the node as an earlier one does (alike)
+ * has its score; of the others, those that can win (contenders) by
+ * score_all when there are two or more, the rest below any split's.
+ * draw_split so chooses what it would with every score. */
 static void score_candidates(grower *g, const size_t *idx, size_t cnt, size_t nc) {
   candidate **todo = g->todo;
   size_t ntodo = 0;
+  uint64_t all = 0;
+  for (size_t i = 0; i < cnt; i++) all += g->tag[idx[i]];
   for (size_t k = 0; k < nc; k++) {
     candidate *c = &g->cand[k];
     sort_samples(g, idx, cnt, c);
@@ -414,8 +441,8 @@ static void score_candidates(grower *g, const size_t *idx, size_t cnt, size_t nc
       c->score = -1;
       continue;
     }
-    for (size_t e = 0; cnt <= 64 && e < k && c->same < 0; e++)
-      if (g->cand[e].score >= 0 && g->cand[e].same < 0 && g->cand[e].mask == c->mask)
+    for (size_t e = 0; e < k && c->same < 0; e++)
+      if (g->cand[e].score >= 0 && g->cand[e].same < 0 && alike(&g->cand[e], c, cnt, all))
         c->same = (long)e;
     if (c->same >= 0) continue;
     c->score = 0; /* not -1: a candidate its twins may match */
@@ -494,7 +521,7 @@ int sp__forest_fit(const double *x, size_t n, size_t p, const double *y, size_t 
   *out = NULL;
   if (!n || !p || !m || !fp->trees || !fp->min_leaf) return SP_EINVAL;
   sp_forest *f = forest_alloc(n, p, fp->trees);
-  grower g = {.x = x, .y = y, .p = p, .m = m, .min_leaf = fp->min_leaf};
+  grower g = {.x = x, .y = y, .n = n, .p = p, .m = m, .min_leaf = fp->min_leaf};
   double share = fp->max_features > 0 && fp->max_features <= 1 ? fp->max_features : 1;
   g.ntry = (size_t)ceil(share * (double)p);
   g.rng = (uint64_t)fp->seed * 0x2545f4914f6cdd1dULL + 1;
@@ -506,12 +533,13 @@ int sp__forest_fit(const double *x, size_t n, size_t p, const double *y, size_t 
   g.total = malloc(m * sizeof *g.total);
   g.sqnorm = malloc(2 * n * sizeof *g.sqnorm);
   g.absmax = g.sqnorm ? g.sqnorm + n : NULL;
-  g.goes = malloc(n);
+  g.goes = malloc(g.ntry * n);
+  g.tag = malloc(n * sizeof *g.tag);
   pending *stack = malloc((n + 1) * sizeof *stack);
-  int st =
-      f && g.feat && g.cand && g.todo && g.rows && g.sums && g.total && g.sqnorm && g.goes && stack
-          ? SP_OK
-          : SP_ENOMEM;
+  int st = f && g.feat && g.cand && g.todo && g.rows && g.sums && g.total && g.sqnorm && g.goes &&
+                   g.tag && stack
+               ? SP_OK
+               : SP_ENOMEM;
   if (!st) sample_norms(&g, n);
   for (size_t i = 0; !st && i < p; i++) g.feat[i] = i;
   for (size_t t = 0; !st && t < fp->trees; t++) st = grow_tree(f, &g, t, stack);
@@ -524,6 +552,7 @@ int sp__forest_fit(const double *x, size_t n, size_t p, const double *y, size_t 
   free(g.total);
   free(g.sqnorm);
   free(g.goes);
+  free(g.tag);
   free(stack);
   if (st) {
     sp__forest_free(f);
