@@ -626,31 +626,48 @@ static int compact(sp_forest *f) {
   return st;
 }
 
-/* Trees walked side by side: their nodes' cache misses overlap. */
-#define LANES 16
+/* One step from inner node c toward xq: its left child (which follows it)
+ * or its right one. */
+static const cnode *step(const cnode *cn, const cnode *c, const double *xq) {
+  return xq[c->feature] < c->u.thresh ? c + 1 : &cn[c->right];
+}
 
+/* The leaf of one tree for xq, from node c on. */
+static const cnode *leaf_of(const cnode *cn, const cnode *c, const double *xq) {
+  while (c->feature >= 0) c = step(cn, c, xq);
+  return c;
+}
+
+/* Adds the share of leaf c to the weights of its samples. */
+static void add_leaf(const sp_forest *f, const cnode *c, double scale, double *w) {
+  const uint32_t *smp = f->csamples + c->right;
+  double share = scale / (double)c->u.count;
+  for (uint32_t i = 0; i < c->u.count; i++) w[smp[i]] += share;
+}
+
+/* Eight trees at a time go down side by side (their node loads overlap;
+ * eight variables, which stay in registers where an array would not) while
+ * none has reached its leaf, then each the rest of its way; the leaves are
+ * added in tree order, as one tree after another adds them. */
 void sp__forest_weights(const sp_forest *f, const double *xq, double *w) {
   memset(w, 0, f->n * sizeof *w);
   const double scale = 1.0 / (double)f->ntrees;
-  for (size_t t0 = 0; t0 < f->ntrees; t0 += LANES) {
-    const size_t lanes = f->ntrees - t0 < LANES ? f->ntrees - t0 : LANES;
-    const cnode *nd[LANES];
-    for (size_t l = 0; l < lanes; l++) nd[l] = &f->cnodes[f->croot[t0 + l]];
-    for (int inner = 1; inner;) {
-      inner = 0;
-      for (size_t l = 0; l < lanes; l++) {
-        const cnode *c = nd[l];
-        if (c->feature < 0) continue;
-        nd[l] = xq[c->feature] < c->u.thresh ? c + 1 : &f->cnodes[c->right];
-        inner = 1;
-      }
+  const cnode *cn = f->cnodes;
+  const uint32_t *root = f->croot;
+  size_t t = 0;
+  for (; t + 8 <= f->ntrees; t += 8) {
+    const cnode *a = &cn[root[t]], *b = &cn[root[t + 1]], *c = &cn[root[t + 2]];
+    const cnode *d = &cn[root[t + 3]], *e = &cn[root[t + 4]], *g = &cn[root[t + 5]];
+    const cnode *h = &cn[root[t + 6]], *k = &cn[root[t + 7]];
+    while (a->feature >= 0 && b->feature >= 0 && c->feature >= 0 && d->feature >= 0 &&
+           e->feature >= 0 && g->feature >= 0 && h->feature >= 0 && k->feature >= 0) {
+      a = step(cn, a, xq), b = step(cn, b, xq), c = step(cn, c, xq), d = step(cn, d, xq);
+      e = step(cn, e, xq), g = step(cn, g, xq), h = step(cn, h, xq), k = step(cn, k, xq);
     }
-    for (size_t l = 0; l < lanes; l++) {
-      const uint32_t *smp = f->csamples + nd[l]->right;
-      double share = scale / (double)nd[l]->u.count;
-      for (uint32_t i = 0; i < nd[l]->u.count; i++) w[smp[i]] += share;
-    }
+    const cnode *lane[8] = {a, b, c, d, e, g, h, k};
+    for (int l = 0; l < 8; l++) add_leaf(f, leaf_of(cn, lane[l], xq), scale, w);
   }
+  for (; t < f->ntrees; t++) add_leaf(f, leaf_of(cn, &cn[root[t]], xq), scale, w);
 }
 
 /* ---- text form ------------------------------------------------------------ */
