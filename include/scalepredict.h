@@ -402,7 +402,9 @@ double sp_model_expected_error(const sp_model *m);
  * sp_model_observe, sp_model_observe_more and the accessors, so any number
  * of threads may call them on one model at once (each with its own
  * observation and output arrays; wu2015's networks are run under a lock of
- * their own).  sp_model_use_method, sp_model_set_name and
+ * their own; physet's take their scratch from a pool of four slots that
+ * the model keeps, so they allocate nothing once the slots exist unless
+ * more than four run at once).  sp_model_use_method, sp_model_set_name and
  * sp_model_set_source change the model: call them before sharing it, or
  * with no prediction running.  tests/test_threads.c checks this under
  * ThreadSanitizer (tests/sanitize.sh tsan). */
