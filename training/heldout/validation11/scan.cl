@@ -15,7 +15,8 @@
  * clear, an inclusive Hillis-Steele scan of the counts in local memory
  * (8 steps, ping-pong, a barrier each) gives every key its new place (keys
  * with the bit clear first), and the keys are scattered through local
- * memory and read back. */
+ * memory and read back: 10 barriers per bit (the next bit's scatter comes
+ * 9 barriers after this read). */
 #define RS_G 256
 #define RS_I 4
 #define RS_TILE (RS_G * RS_I)
@@ -57,7 +58,6 @@ SP_KERNEL SP_BOUNDS(RS_G) void k_radix_split_tile(SP_GLOBAL const uint *SP_RESTR
     SP_BARRIER();
 #pragma unroll
     for (int i = 0; i < RS_I; ++i) k[i] = keys[RS_I * t + i];
-    SP_BARRIER();
   }
 #pragma unroll
   for (int i = 0; i < RS_I; ++i) out[base + i] = k[i];
