@@ -18,8 +18,10 @@
 # not match CARD measures nothing (exit 3; SP_CARD_OK=1 overrides for a
 # dry run), so H100 rows are never filed as H200 rows.  SWEEP_LIMIT
 # (default 330 s) and COUNTERS_LIMIT (150 s) keep the call inside 10
-# minutes.  Nothing here changes a GPU setting: clocks are only read, SM
-# counts come from green contexts, ncu runs with --clock-control none.
+# minutes; a call cut short is continued by running measure.sh again once
+# its runs.csv, details.csv and metadata.txt are in data/CARD/.  Nothing
+# here changes a GPU setting: clocks are only read, SM counts come from
+# green contexts, ncu runs with --clock-control none.
 set -u
 card=${1:?usage: measure.sh h100|h200}
 out=${OUT:?measure.sh: OUT is not set}
@@ -50,16 +52,30 @@ h100:*H100* | h200:*H200*) ;;
   ;;
 esac
 
+# A call cut short is continued by the next one: with its files unpacked
+# into data/CARD/ here, the sweep starts from them and skips every kernel
+# whose 13 rows are there (collect.sh sweep-each).
+for f in runs.csv details.csv metadata.txt; do
+  [ -f "training/heldout/validation11/data/$card/$f" ] &&
+    cp "training/heldout/validation11/data/$card/$f" "$d/$f"
+done
 sh "$collect" probe "$d"
 log "probe done"
 SP_SUITE=validation11 SP_TIME_LIMIT=${SWEEP_LIMIT:-330} sh "$collect" sweep-each "$d" \
   >>"$d/call-log.txt" 2>&1
-log "sweep done: $(($(wc -l <"$d/runs.csv") - 1)) rows"
+log "sweep done"
 # SP_SUITE=all: with core (or train) collect.sh would start the folder from
 # h100-sm's runs.csv, find idle_spin's 13 rows there and measure nothing.
 SP_SUITE=all SP_KERNELS=idle_spin sh "$collect" sweep-each "$d/idle" >>"$d/call-log.txt" 2>&1
 log "idle floor done"
-SP_SUITE=validation11 timeout -s TERM "${COUNTERS_LIMIT:-150}" sh "$collect" counters "$d" \
-  >>"$d/call-log.txt" 2>&1
-log "counters done, status $?"
+rows=0
+[ -f "$d/runs.csv" ] && rows=$(($(wc -l <"$d/runs.csv") - 1))
+want=$((13 * $("${SP_RUNNER:-training/runner/sp-runner}" --list --suite validation11 | wc -l)))
+if [ "$rows" -lt "$want" ]; then
+  log "sweep incomplete ($rows of $want rows): counters left for the call that completes it"
+else
+  SP_SUITE=validation11 timeout -s TERM "${COUNTERS_LIMIT:-150}" sh "$collect" counters "$d" \
+    >>"$d/call-log.txt" 2>&1
+  log "counters done, status $?"
+fi
 pack
