@@ -213,6 +213,53 @@ int sp_dataset_measured(const sp_dataset *ds, size_t k, const sp_config *cfg);
 int sp_dataset_counters(const sp_dataset *ds, size_t k, const sp_config *cfg,
                         const double **values);
 
+/* ---- memory systems: memory.csv (docs/method.md, "physet: the memory axis")
+ *
+ * A memory clock of the grid names a memory system; memory.csv describes
+ * each: memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb, one row per
+ * memory clock (RFC 4180 CSV, columns in any order, further columns read
+ * past).  The clock alone understates a step between two systems (an H100's
+ * HBM3 at 2619 MHz on 5120 bits against an H200's HBM3e at 3201 MHz on 6144
+ * bits: 1.22x in clock, 1.43x in bandwidth), so a model trained with the
+ * descriptions scales by peak bandwidth. */
+
+typedef struct sp_memory_system {
+  int memory_mhz;     /* the memory clock that names it in runs.csv */
+  char name[96];      /* the card or part, e.g. "NVIDIA H200" */
+  char type[16];      /* the memory type: letters, digits, '.', '-', '_' */
+  int bus_bits;       /* bus width, bits */
+  double peak_gbs;    /* peak bandwidth, GB/s */
+  double capacity_gb; /* capacity, GB */
+} sp_memory_system;
+
+typedef struct sp_memory_set sp_memory_set;
+
+/* Reads memory.csv.  Every field is checked where it is read (SP_EPARSE at
+ * FILE:LINE:COLUMN naming the field): memory_mhz as a clock of runs.csv
+ * (1 to 100000), bus_bits 1 to 100000, peak_gbs 0.001 to 1e6, capacity_gb
+ * 1e-6 to 1e6, a name of 1 to 95 bytes without control characters, a
+ * type of 1 to 15 of the characters above; a memory clock described twice
+ * names both lines; a file without rows is an error. */
+int sp_memory_load(const char *path, sp_memory_set **out, sp_error *err);
+void sp_memory_free(sp_memory_set *ms);
+size_t sp_memory_count(const sp_memory_set *ms);
+/* Row i in the file's order; NULL past the last. */
+const sp_memory_system *sp_memory_at(const sp_memory_set *ms, size_t i);
+/* The row describing memory clock mhz, or NULL. */
+const sp_memory_system *sp_memory_find(const sp_memory_set *ms, int memory_mhz);
+const char *sp_memory_path(const sp_memory_set *ms);
+/* SP_OK when ms describes every memory clock of ds's grid (sp_dataset_axis)
+ * and nothing else: else SP_EGRID naming the clock without a row, or the
+ * row (FILE:LINE) of a clock that the grid lacks. */
+int sp_memory_check(const sp_memory_set *ms, const sp_dataset *ds, sp_error *err);
+/* The memory system described by text, "mhz=M,bus=BITS[,type=T][,peak=GBS]
+ * [,capacity=GB][,name=N]" (the form of predict --target-memory): peak
+ * defaults to 2 x M x BITS / 8 / 1000 GB/s (double data rate), type to
+ * "unknown", capacity to 0 (not known), name to "described".  A clock
+ * given as mhz_default > 0 may be left out (mhz= must then agree with it).
+ * SP_EPARSE naming the key for anything else. */
+int sp_memory_parse(const char *text, int mhz_default, sp_memory_system *out, sp_error *err);
+
 /* ---- scaling surfaces (paper III-B) ------------------------------------ */
 
 typedef enum sp_quantity { SP_TIME = 0, SP_POWER = 1 } sp_quantity;
