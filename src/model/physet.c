@@ -23,8 +23,12 @@
  * (no pipe floor), version 5 files (no time per wave among the features)
  * version 6 files (no narrower power interval for a measured floor) and
  * version 7 files (the interval widths of version 7, OLD_WIDTHS) still
- * load, and predict as they did. */
-#define PHYSET_VERSION 8
+ * load, and predict as they did.  Version 9 files carry the peak
+ * bandwidth of each memory clock (a model that describes its memory
+ * systems), which the memory step of the prior reads instead of the
+ * clock; a model without them writes version 8 as before. */
+#define PHYSET_VERSION 9
+#define PHYSET_VERSION_CLOCKS 8
 /* How far (log units: 5%) the bound of the CU axis lets a prediction rise
  * above max(ceil(B / cu), waves) / base: on the H100 suite 8 of 3132
  * measured ratios exceed the bound by more than 5%. */
@@ -64,6 +68,11 @@ typedef struct widths {
   double spread, prior, floor, per_log;
 } widths;
 static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04};
+/* Version 9: each half of an interval also holds, in quadrature, this
+ * much per log unit of peak bandwidth between a point's memory system and
+ * the nearest measured one (docs/method.md, "physet: the memory axis"). */
+#define MEMORY_WIDTH_TIME 0.15
+#define MEMORY_WIDTH_POWER 0.2
 static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06};
 static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05};
 
@@ -84,7 +93,14 @@ struct sp_physet {
    * clock ratios, so that the prior reads no grid on the prediction path. */
   int *t_cu;
   double *t_er, *t_mr;
-  double *res[2]; /* n * gsize[q] residual surfaces (log units) */
+  size_t *t_j; /* version 9: the point at the base's clocks and the same CU
+                  count, per time grid point */
+  /* The peak bandwidth (GB/s) of each memory clock of the time grid, in
+   * axis order (version 9), or NULL: t_mr is the clock ratio. */
+  double *bw;
+  double mem_width[2]; /* version 9: interval half width per log bandwidth
+                          of the memory step, per quantity */
+  double *res[2];      /* n * gsize[q] residual surfaces (log units) */
   sp_forest *forest[2];
   double *floor_w;     /* gsize[SP_POWER] floor watts on our board, or NULL */
   double *logphi;      /* n: log floor share at the base, or NULL */
@@ -115,6 +131,8 @@ void sp__physet_free(sp_physet *p) {
   free(p->t_cu);
   free(p->t_er);
   free(p->t_mr);
+  free(p->t_j);
+  free(p->bw);
   free(p);
 }
 
@@ -167,13 +185,38 @@ static void time_floor(const sp_physet *p, double busy, double *floor) {
     floor[i] = log(busy * p->base.cu / p->t_cu[i] * p->t_er[i]);
 }
 
-static void time_prior(const sp_physet *p, double blocks, double dram, double *prior) {
+/* lt, when not NULL (version 9), is the kernel's log time ratio over the
+ * time grid (measured, or predicted at the base's clocks): the memory-bound
+ * share at a CU count is then u times the base time over the time there,
+ * min 1 (the DRAM's busy time stays as the SMs' grows). */
+static void time_prior(const sp_physet *p, double blocks, double dram, const double *lt,
+                       double *prior) {
   const size_t g = p->gsize[SP_TIME];
   for (size_t i = 0; i < g; i++)
     prior[i] = p->cu_bounded ? 0 : block_prior(blocks, p->t_cu[i], p->base.cu);
   if (!p->clock) return;
   double u = share_u(p, dram), w = p->clock_w;
-  for (size_t i = 0; i < g; i++) prior[i] += w * log(u * p->t_mr[i] + (1 - u) * p->t_er[i]);
+  for (size_t i = 0; i < g; i++) {
+    double ui = lt && p->t_j ? fmin(1, u * exp(-lt[p->t_j[i]])) : u;
+    prior[i] += w * log(ui * p->t_mr[i] + (1 - ui) * p->t_er[i]);
+  }
+}
+
+/* The memory step of the prior, base over target: the peak bandwidth
+ * ratio when the memory systems are described, else the clock ratio. */
+static double memory_ratio(const sp_physet *p, int target_mhz) {
+  if (!p->bw) return (double)p->base.memory_mhz / target_mhz;
+  const sp_grid *g = &p->grid[SP_TIME];
+  double b = NAN, t = NAN;
+  for (size_t i = 0; i < g->n[2]; i++) {
+    if (g->v[2][i] == p->base.memory_mhz) b = p->bw[i];
+    if (g->v[2][i] == target_mhz) t = p->bw[i];
+  }
+  return b / t;
+}
+
+double sp__physet_memory_ratio(const sp_physet *p, int memory_mhz) {
+  return memory_ratio(p, memory_mhz);
 }
 
 /* Fills t_cu, t_er and t_mr from the time grid. */
@@ -182,12 +225,17 @@ static int cache_time_grid(sp_physet *p) {
   p->t_cu = malloc(g * sizeof *p->t_cu);
   p->t_er = malloc(g * sizeof *p->t_er);
   p->t_mr = malloc(g * sizeof *p->t_mr);
-  if (!p->t_cu || !p->t_er || !p->t_mr) return SP_ENOMEM;
+  p->t_j = p->bw ? malloc(g * sizeof *p->t_j) : NULL;
+  if (!p->t_cu || !p->t_er || !p->t_mr || (p->bw && !p->t_j)) return SP_ENOMEM;
   for (size_t i = 0; i < g; i++) {
     sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
     p->t_cu[i] = c.cu;
     p->t_er[i] = (double)p->base.engine_mhz / c.engine_mhz;
-    p->t_mr[i] = (double)p->base.memory_mhz / c.memory_mhz;
+    p->t_mr[i] = memory_ratio(p, c.memory_mhz);
+    sp_config cb = {c.cu, p->base.engine_mhz, p->base.memory_mhz};
+    sp_grid_point gp;
+    if (p->t_j && sp__grid_locate(&p->grid[SP_TIME], &cb, &gp)) return SP_EGRID;
+    if (p->t_j) p->t_j[i] = sp__grid_flat(&p->grid[SP_TIME], &gp);
   }
   return SP_OK;
 }
@@ -261,11 +309,14 @@ static int gather_time(fitter *f) {
   return SP_OK;
 }
 
-/* Squared misfit of the clock term with share u to the log ratios y. */
-static double u_misfit(const double *et, const double *mt, const double *y, size_t g, double u) {
+/* Squared misfit of the clock term with share u to the log ratios y; scale
+ * (NULL: 1 everywhere) scales the share per grid point, min 1. */
+static double u_misfit(const double *et, const double *mt, const double *scale, const double *y,
+                       size_t g, double u) {
   double e = 0;
   for (size_t i = 0; i < g; i++) {
-    double r = log(u * mt[i] + (1 - u) * et[i]) - y[i];
+    double ui = scale ? fmin(1, u * scale[i]) : u;
+    double r = log(ui * mt[i] + (1 - ui) * et[i]) - y[i];
     e += r * r;
   }
   return e;
@@ -273,24 +324,25 @@ static double u_misfit(const double *et, const double *mt, const double *y, size
 
 /* The u in [0, 1] that best explains the log ratios y: a coarse scan, then
  * golden-section search around the best point. */
-static double best_u(const double *et, const double *mt, const double *y, size_t g) {
+static double best_u(const double *et, const double *mt, const double *scale, const double *y,
+                     size_t g) {
   enum { SCAN = 20, GOLDEN = 40 };
   double best = INFINITY, ub = 0;
   for (int k = 0; k <= SCAN; k++) {
-    double e = u_misfit(et, mt, y, g, (double)k / SCAN);
+    double e = u_misfit(et, mt, scale, y, g, (double)k / SCAN);
     if (e < best) best = e, ub = (double)k / SCAN;
   }
   double a = fmax(0, ub - 1.0 / SCAN), b = fmin(1, ub + 1.0 / SCAN), r = (sqrt(5) - 1) / 2;
   double c = b - r * (b - a), d = a + r * (b - a);
-  double fc = u_misfit(et, mt, y, g, c), fd = u_misfit(et, mt, y, g, d);
+  double fc = u_misfit(et, mt, scale, y, g, c), fd = u_misfit(et, mt, scale, y, g, d);
   for (int k = 0; k < GOLDEN; k++) {
     if (fc < fd)
-      b = d, d = c, fd = fc, c = b - r * (b - a), fc = u_misfit(et, mt, y, g, c);
+      b = d, d = c, fd = fc, c = b - r * (b - a), fc = u_misfit(et, mt, scale, y, g, c);
     else
-      a = c, c = d, fc = fd, d = a + r * (b - a), fd = u_misfit(et, mt, y, g, d);
+      a = c, c = d, fc = fd, d = a + r * (b - a), fd = u_misfit(et, mt, scale, y, g, d);
   }
   double um = (a + b) / 2;
-  return u_misfit(et, mt, y, g, um) < best ? um : ub;
+  return u_misfit(et, mt, scale, y, g, um) < best ? um : ub;
 }
 
 static double sigmoid_misfit(const double *x, const double *u, size_t n, double mid, double width) {
@@ -347,12 +399,20 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
   if (!varies || !(pp->clock_weight > 0) || !(p->s_max > 0)) return SP_OK;
   const double *et = p->t_er, *mt = p->t_mr;
   double *y = malloc(g * sizeof *y), *x = malloc(n * sizeof *x), *u = malloc(n * sizeof *u);
-  int st = y && x && u ? SP_OK : sp__oom(f->err);
+  double *scale = p->t_j ? malloc(g * sizeof *scale) : NULL;
+  int st = y && x && u && (scale || !p->t_j) ? SP_OK : sp__oom(f->err);
   for (size_t j = 0; !st && j < n; j++) {
-    time_prior(p, f->blocks[j], 0, y); /* the CU prior alone: clock is still off */
-    for (size_t i = 0; i < g; i++) y[i] = f->lt[j * g + i] - y[i];
+    const double *lt = f->lt + j * g;
+    time_prior(p, f->blocks[j], 0, NULL, y); /* the CU prior alone: clock is still off */
+    for (size_t i = 0; i < g; i++) y[i] = lt[i] - y[i];
+    /* Version 9: each clock step at its own CU count, against the kernel's
+     * time there at the base's clocks (time_prior). */
+    for (size_t i = 0; scale && i < g; i++) {
+      y[i] = lt[i] - lt[p->t_j[i]];
+      scale[i] = exp(-lt[p->t_j[i]]);
+    }
     x[j] = (isfinite(f->dram[j]) ? f->dram[j] : 0) / p->s_max;
-    u[j] = best_u(et, mt, y, g);
+    u[j] = best_u(et, mt, scale, y, g);
   }
   if (!st) {
     fit_sigmoid(x, u, n, &p->u_mid, &p->u_width);
@@ -362,6 +422,7 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
   free(y);
   free(x);
   free(u);
+  free(scale);
   return st;
 }
 
@@ -397,7 +458,7 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
     return sp__oom(f->err);
   }
   for (size_t j = 0; j < f->d->n; j++) {
-    time_prior(p, f->blocks[j], f->dram[j], prior);
+    time_prior(p, f->blocks[j], f->dram[j], f->lt + j * g, prior);
     for (size_t i = 0; i < g; i++) p->res[SP_TIME][j * g + i] = f->lt[j * g + i] - prior[i];
   }
   free(prior);
@@ -482,6 +543,13 @@ static int init_physet(sp_physet *p, const sp_physet_data *d, const sp_physet_pa
   for (int q = 0; q < 1 + p->has_power; q++) {
     if (sp__grid_copy(&p->grid[q], d->grid[q])) return SP_ENOMEM;
     p->gsize[q] = sp__grid_size(&p->grid[q]);
+  }
+  if (d->memory) {
+    const size_t nm = p->grid[SP_TIME].n[2];
+    if (!(p->bw = malloc(nm * sizeof *p->bw))) return SP_ENOMEM;
+    for (size_t i = 0; i < nm; i++) p->bw[i] = d->memory[i].peak_gbs;
+    p->mem_width[SP_TIME] = MEMORY_WIDTH_TIME;
+    p->mem_width[SP_POWER] = MEMORY_WIDTH_POWER;
   }
   return cache_time_grid(p);
 }
@@ -659,12 +727,19 @@ static int cmp_wval(const void *a, const void *b) {
 /* The TAIL and 1 - TAIL weighted quantiles of the residuals at grid point
  * i: for each, the smallest residual whose cumulative weight (over every
  * residual not above it) reaches the share.  buf holds n pairs. */
+static void quantiles(wval *buf, size_t k, double *lo, double *hi);
+
 static void tails(const sp_physet *p, sp_quantity q, const double *w, size_t i, wval *buf,
                   double *lo, double *hi) {
   const size_t g = p->gsize[q];
   size_t k = 0;
   for (size_t j = 0; j < p->n; j++)
     if (w[j] != 0) buf[k++] = (wval){p->res[q][j * g + i], w[j]};
+  quantiles(buf, k, lo, hi);
+}
+
+/* The TAIL and 1 - TAIL weighted quantiles of the k pairs of buf. */
+static void quantiles(wval *buf, size_t k, double *lo, double *hi) {
   qsort(buf, k, sizeof *buf, cmp_wval);
   double acc = 0;
   *lo = *hi = INFINITY;
@@ -702,8 +777,14 @@ static void apply_cap(const sp_physet *p, sp_quantity q, scratch *s) {
  * point i adds for its distance from the nearest measured configuration
  * (the base or an observed point); -1 at a measured point, where the
  * prediction is the measurement and the interval shrinks to it. */
+static void extra_width_memory(const sp_physet *p, sp_quantity q, const scratch *s, double *extra);
+
 static void extra_width(const sp_physet *p, sp_quantity q, const scratch *s, double *extra) {
   const sp_grid *g = &p->grid[q];
+  if (p->bw) {
+    extra_width_memory(p, q, s, extra);
+    return;
+  }
   for (size_t i = 0; i < p->gsize[q]; i++) {
     sp_config c = sp__grid_config(g, i);
     double d2 = config_dist2(&c, &p->base);
@@ -746,6 +827,104 @@ static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const do
   }
 }
 
+/* ---- the memory axis (version 9: the memory systems described) ---------- */
+
+/* The log peak bandwidth of memory clock mhz of the grid. */
+static double log_bw(const sp_physet *p, int mhz) {
+  const sp_grid *g = &p->grid[SP_TIME];
+  for (size_t i = 0; i < g->n[2]; i++)
+    if (g->v[2][i] == mhz) return log(p->bw[i]);
+  return NAN;
+}
+
+/* Squared log distance of two configurations over the CU count and the
+ * engine clock alone. */
+static double cu_engine_dist2(const sp_config *a, const sp_config *b) {
+  double d0 = log((double)a->cu / b->cu), d1 = log((double)a->engine_mhz / b->engine_mhz);
+  return d0 * d0 + d1 * d1;
+}
+
+/* extra_width with the memory systems described: a point's distance from
+ * the nearest measured configuration over the CU count and engine clock,
+ * as before, and apart from it the log bandwidth step to the nearest
+ * measured memory system, with a width of its own per log unit (the
+ * memory step is a card's step: another board, whose power reads apart,
+ * and kernels whose neighbours' steps disagree more than their SM
+ * scaling does); -1 only at a measured configuration itself. */
+static void extra_width_memory(const sp_physet *p, sp_quantity q, const scratch *s, double *extra) {
+  const sp_grid *g = &p->grid[q];
+  const widths *w = &p->widths[q];
+  for (size_t i = 0; i < p->gsize[q]; i++) {
+    sp_config c = sp__grid_config(g, i);
+    int measured = sp_config_equal(&c, &p->base);
+    double d2 = cu_engine_dist2(&c, &p->base);
+    double dm = fabs(log_bw(p, c.memory_mhz) - log_bw(p, p->base.memory_mhz));
+    for (size_t o = 0; o < s->nobs; o++) {
+      sp_config oc = sp__grid_config(g, s->obs_idx[o]);
+      measured |= s->obs_idx[o] == i;
+      d2 = fmin(d2, cu_engine_dist2(&c, &oc));
+      dm = fmin(dm, fabs(log_bw(p, c.memory_mhz) - log_bw(p, oc.memory_mhz)));
+    }
+    double wm = p->mem_width[q] * dm;
+    extra[i] = measured ? -1 : w->floor * w->floor + w->per_log * w->per_log * d2 + wm * wm;
+  }
+}
+
+/* The forest's weights before further measurements reweight them (a copy,
+ * which memory_step frees), when the memory step is taken apart: version
+ * 9 with further measurements.  NULL otherwise, or out of memory (the
+ * prediction then stays as it was). */
+static double *keep_weights(const sp_physet *p, const scratch *s) {
+  if (!p->bw || !s->nobs) return NULL;
+  double *w0 = malloc(p->n * sizeof *w0);
+  if (w0) memcpy(w0, s->w, p->n * sizeof *w0);
+  return w0;
+}
+
+/* Version 9 with further measurements: at a point of a memory system
+ * where nothing was measured, the prediction is the one at the base's
+ * memory system at the same CU count and engine clock (which the
+ * measurements there correct) times the memory step the kernels similar by
+ * their counters take between the two (the forest's weights w0, not
+ * reweighted: measurements on one memory system say how the kernel scales
+ * with SMs, not what the other memory system buys it).  Its interval: the
+ * step's spread among those kernels and that point's own interval, in
+ * quadrature, widened as extra_width says. */
+static int memory_step(const sp_physet *p, sp_quantity q, const scratch *s, const double *w0,
+                       double base_value, double *out, double *lo, double *hi) {
+  const sp_grid *g = &p->grid[q];
+  const size_t gs = p->gsize[q];
+  const double *res = p->res[q];
+  for (size_t i = 0; i < gs; i++) {
+    sp_config c = sp__grid_config(g, i), cb = {c.cu, c.engine_mhz, p->base.memory_mhz};
+    sp_grid_point gp;
+    int seen = c.memory_mhz == p->base.memory_mhz || sp__grid_locate(g, &cb, &gp);
+    for (size_t o = 0; o < s->nobs && !seen; o++)
+      seen = sp__grid_config(g, s->obs_idx[o]).memory_mhz == c.memory_mhz;
+    if (seen) continue;
+    size_t j = sp__grid_flat(g, &gp), k = 0;
+    double mu = 0;
+    for (size_t n = 0; n < p->n; n++) {
+      if (w0[n] == 0) continue;
+      double d = res[n * gs + i] - res[n * gs + j];
+      mu += w0[n] * d;
+      s->pairs[k++] = (wval){d, w0[n]};
+    }
+    double v = log(out[j] / base_value) + s->prior[i] - s->prior[j] + mu;
+    if (s->floor && v < s->floor[i]) v = s->floor[i];
+    if (s->cap && v > s->cap[i]) v = s->cap[i];
+    out[i] = base_value * exp(v);
+    if (!lo || !hi) continue;
+    double ql, qh, k2 = p->widths[q].spread;
+    quantiles(s->pairs, k, &ql, &qh);
+    double jl = log(out[j] / lo[j]), jh = log(hi[j] / out[j]);
+    double dl = k2 * (mu - ql), dh = k2 * (qh - mu), e = s->extra[i] > 0 ? s->extra[i] : 0;
+    lo[i] = out[i] * exp(-sqrt(dl * dl + jl * jl + e));
+    hi[i] = out[i] * exp(sqrt(dh * dh + jh * jh + e));
+  }
+  return SP_OK;
+}
+
 /* What the counters say about the kernel's launch and memory traffic. */
 typedef struct shape {
   double blocks, bps, dram;
@@ -771,17 +950,30 @@ static int predict_time(const sp_physet *p, const sp_observation *obs, const dou
     }
     time_floor(p, sh->busy, s.floor);
   }
-  sp__forest_weights(p->forest[SP_TIME], feat, s.w);
-  time_prior(p, sh->blocks, sh->dram, s.prior);
-  observe_extra(p, SP_TIME, obs, obs->base_time_ms, &s);
-  if (s.nobs) reweight(p, SP_TIME, &s, s.w);
-  weighted_mean(p, SP_TIME, s.w, s.mean);
-  apply_cap(p, SP_TIME, &s);
-  if (s.nobs) correction(p, SP_TIME, &s);
-  if (lo && hi) extra_width(p, SP_TIME, &s, s.extra);
-  finish(p, SP_TIME, &s, s.w, obs->base_time_ms, out, lo, hi);
+  /* Version 9 with a clock prior: a second pass, whose prior reads the
+   * first pass's times at the base's clocks (time_prior). */
+  double *lt = p->t_j && p->clock ? malloc(g * sizeof *lt) : NULL;
+  int st = p->t_j && p->clock && !lt ? SP_ENOMEM : SP_OK;
+  for (int pass = 0; !st && pass < 1 + (lt != NULL); pass++) {
+    if (pass)
+      for (size_t i = 0; i < g; i++) lt[i] = log(out[i] / obs->base_time_ms);
+    sp__forest_weights(p->forest[SP_TIME], feat, s.w);
+    time_prior(p, sh->blocks, sh->dram, pass ? lt : NULL, s.prior);
+    observe_extra(p, SP_TIME, obs, obs->base_time_ms, &s);
+    double *w0 = keep_weights(p, &s);
+    if (s.nobs) reweight(p, SP_TIME, &s, s.w);
+    weighted_mean(p, SP_TIME, s.w, s.mean);
+    apply_cap(p, SP_TIME, &s);
+    memset(s.corr, 0, g * sizeof *s.corr);
+    if (s.nobs) correction(p, SP_TIME, &s);
+    if (lo && hi) extra_width(p, SP_TIME, &s, s.extra);
+    finish(p, SP_TIME, &s, s.w, obs->base_time_ms, out, lo, hi);
+    if (w0) st = memory_step(p, SP_TIME, &s, w0, obs->base_time_ms, out, lo, hi);
+    free(w0);
+  }
+  free(lt);
   scratch_free(&s);
-  return SP_OK;
+  return st;
 }
 
 /* phi at the base: the user's floor when measured, else the similar
@@ -811,15 +1003,33 @@ static void finish_power(const sp_physet *p, const scratch *s, const double *w, 
   }
 }
 
+/* With the floor of another memory system's board measured by the user
+ * (sp_observation.target_floor_w), what the training board's floor at
+ * that memory clock is multiplied by: the user's floor over the training
+ * floor at the base's CU count and engine clock there; 0 without. */
+static double target_floor_scale(const sp_physet *p, const sp_observation *obs) {
+  if (!p->floor_w || !(obs->target_floor_w > 0) || !isfinite(obs->target_floor_w) ||
+      obs->target_floor_mhz == p->base.memory_mhz)
+    return 0;
+  sp_config c = {p->base.cu, p->base.engine_mhz, obs->target_floor_mhz};
+  sp_grid_point gp;
+  if (sp__grid_locate(&p->grid[SP_POWER], &c, &gp)) return 0;
+  return obs->target_floor_w / p->floor_w[sp__grid_flat(&p->grid[SP_POWER], &gp)];
+}
+
 /* The power prior at every point of the power grid for the time
  * prediction time (over the time grid, through map). */
 static void power_priors(const sp_physet *p, const sp_observation *obs, double phi,
                          const size_t *map, const double *time, double *prior) {
   size_t bp = base_index(p, SP_POWER);
-  for (size_t i = 0; i < p->gsize[SP_POWER]; i++)
-    prior[i] = p->floor_w ? power_prior(phi, p->floor_w[i], p->floor_w[bp],
-                                        obs->base_time_ms / time[map[i]])
-                          : 0;
+  double scale = target_floor_scale(p, obs);
+  for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
+    double floor = p->floor_w ? p->floor_w[i] : 0;
+    if (scale > 0 && sp__grid_config(&p->grid[SP_POWER], i).memory_mhz == obs->target_floor_mhz)
+      floor *= scale;
+    prior[i] =
+        p->floor_w ? power_prior(phi, floor, p->floor_w[bp], obs->base_time_ms / time[map[i]]) : 0;
+  }
 }
 
 static int predict_power(const sp_physet *p, const sp_observation *obs, const double *feat,
@@ -848,6 +1058,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const do
     double phi = p->floor_w ? base_phi(p, obs, s.w) : 0;
     power_priors(p, obs, phi, map, time, s.prior);
     observe_extra(p, SP_POWER, obs, obs->base_power_w, &s);
+    double *w0 = keep_weights(p, &s);
     if (s.nobs) reweight(p, SP_POWER, &s, s.w);
     weighted_mean(p, SP_POWER, s.w, s.mean);
     if (s.nobs) correction(p, SP_POWER, &s);
@@ -859,6 +1070,8 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const do
       double k = obs->floor_w > 0 ? p->floor_spread : 1;
       finish_power(p, &s, s.w, obs->base_power_w, pab, pab + g, k, lo, hi);
     }
+    if (w0) st = memory_step(p, SP_POWER, &s, w0, obs->base_power_w, out, lo, hi);
+    free(w0);
   }
   free(time);
   free(pab);
@@ -926,12 +1139,19 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
   if (st) return st;
   char base[64];
   sp_config_format(&p->base, base, sizeof base);
-  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n", PHYSET_VERSION,
-          p->plan.vocabulary, p->plan.nfeat, base, p->sigma);
+  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n",
+          p->bw ? PHYSET_VERSION : PHYSET_VERSION_CLOCKS, p->plan.vocabulary, p->plan.nfeat, base,
+          p->sigma);
   if (p->clock)
     fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
   else
     fprintf(af.fp, "clock none\n");
+  if (p->bw) {
+    const sp_grid *g = &p->grid[SP_TIME];
+    fprintf(af.fp, "bandwidth %zu", g->n[2]);
+    for (size_t i = 0; i < g->n[2]; i++) fprintf(af.fp, " %d %.17g", g->v[2][i], p->bw[i]);
+    fprintf(af.fp, "\nmemory widths %.17g %.17g\n", p->mem_width[SP_TIME], p->mem_width[SP_POWER]);
+  }
   fprintf(af.fp, "cu %s\npipes %s\nfloor spread %.17g\n", p->cu_bounded ? "bounded" : "blocks",
           p->pipe_floor ? "floor" : "none", p->floor_spread);
   for (int q = 0; q < 2; q++) {
@@ -1017,9 +1237,42 @@ static int read_novelty(reader *r, sp_physet *p) {
   return st ? sp__mf_bad(r, "the novelty measure is damaged or does not match the model") : SP_OK;
 }
 
-static int read_header(reader *r, sp_physet *p, const sp_config *base) {
+/* Version 9: "bandwidth N" and each memory clock of the grid with its
+ * peak bandwidth, which must be the model's description when it has one. */
+static int read_bandwidth(reader *r, sp_physet *p, const sp_memory_system *memory) {
+  const sp_grid *g = &p->grid[SP_TIME];
+  char *s = sp__mf_line(r, "bandwidth"), *end;
+  errno = 0;
+  unsigned long n = s ? strtoul(s, &end, 10) : 0;
+  if (!s || errno || n != g->n[2])
+    return sp__mf_bad(r, "expected 'bandwidth' and the grid's memory clocks");
+  if (!(p->bw = malloc(n * sizeof *p->bw))) return sp__oom(r->err);
+  for (size_t i = 0; i < n; i++) {
+    s = end;
+    long mhz = strtol(s, &end, 10);
+    if (end == s || mhz != g->v[2][i])
+      return sp__mf_bad(r, "the bandwidth line does not match the grid's memory clocks");
+    s = end;
+    p->bw[i] = strtod(s, &end);
+    if (end == s || !(p->bw[i] > 0 && isfinite(p->bw[i])))
+      return sp__mf_bad(r, "a peak bandwidth is missing or not positive");
+    if (memory && memory[i].peak_gbs != p->bw[i])
+      return sp__mf_bad(r, "the peak bandwidths do not match the model's memory systems");
+  }
+  if (*end != '\n') return sp__mf_bad(r, "more values than expected");
+  if (!(s = sp__mf_line(r, "memory")) ||
+      sscanf(s, " widths %lf %lf", &p->mem_width[SP_TIME], &p->mem_width[SP_POWER]) != 2 ||
+      !(p->mem_width[SP_TIME] >= 0 && p->mem_width[SP_TIME] <= 10) ||
+      !(p->mem_width[SP_POWER] >= 0 && p->mem_width[SP_POWER] <= 10))
+    return sp__mf_bad(r, "expected 'memory widths' and two widths in [0, 10]");
+  return SP_OK;
+}
+
+static int read_header(reader *r, sp_physet *p, const sp_config *base,
+                       const sp_memory_system *memory) {
   char voc[32], cfgtext[64];
   size_t nf;
+  int st;
   char *s;
   sp_config cfg;
   sp_error ignore;
@@ -1053,6 +1306,7 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
       return sp__mf_bad(r, "the clock prior is damaged");
     p->clock = 1;
   }
+  if (r->version >= 9 && (st = read_bandwidth(r, p, memory))) return st;
   if (!v1 && !v2) {
     if (!(s = sp__mf_line(r, "cu")) || (strcmp(s, " bounded\n") && strcmp(s, " blocks\n")))
       return sp__mf_bad(r, "expected 'cu bounded' or 'cu blocks'");
@@ -1086,8 +1340,8 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
 }
 
 int sp__physet_load(const char *path, const char *const *counter_names, size_t ncounters,
-                    const sp_config *base, const sp_grid *const grid[2], sp_physet **out,
-                    sp_error *err) {
+                    const sp_config *base, const sp_grid *const grid[2],
+                    const sp_memory_system *memory, sp_physet **out, sp_error *err) {
   *out = NULL;
   sp_physet *p = calloc(1, sizeof *p);
   if (!p) return sp__oom(err);
@@ -1102,11 +1356,13 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
     else
       p->gsize[q] = sp__grid_size(&p->grid[q]);
   }
-  if (!st && cache_time_grid(p)) st = sp__oom(err);
   if (!st &&
       !(r.fp = sp__open_bounded(path, SP_METHOD_FILE_MAX_BYTES, SP_EMODEL, "method file", err)))
     st = err->status;
-  if (!st) st = read_header(&r, p, base);
+  if (!st) st = read_header(&r, p, base, memory);
+  if (!st && memory && !p->bw)
+    st = sp__mf_bad(&r, "the model describes its memory systems, the method file does not");
+  if (!st && cache_time_grid(p)) st = sp__oom(err);
   if (!st) st = read_quantity(&r, p, SP_TIME);
   if (!st) {
     st = read_quantity(&r, p, SP_POWER);
@@ -1132,7 +1388,12 @@ static int physet_fit(const sp_method_data *d, const sp_train_params *p, void **
   sp__physet_params_init(&pp);
   pp.floor_kernel = p->floor_kernel;
   pp.forest.seed = p->seed;
-  sp_physet_data pd = {d->ds, d->kernels, d->n, d->ctx.base, {d->ctx.grid[0], d->ctx.grid[1]}};
+  sp_physet_data pd = {d->ds,
+                       d->kernels,
+                       d->n,
+                       d->ctx.base,
+                       {d->ctx.grid[0], d->ctx.grid[1]},
+                       d->ctx.nmemory ? d->ctx.memory : NULL};
   sp_physet *ps = NULL;
   int st = sp__physet_fit(&pd, &pp, &ps, err);
   *state = ps;
@@ -1162,8 +1423,8 @@ static int physet_save(const void *state, const char *path, sp_error *err) {
 static int physet_load(const sp_method_context *ctx, const char *path, void **state,
                        sp_error *err) {
   sp_physet *ps = NULL;
-  int st =
-      sp__physet_load(path, ctx->counter_names, ctx->ncounters, &ctx->base, ctx->grid, &ps, err);
+  int st = sp__physet_load(path, ctx->counter_names, ctx->ncounters, &ctx->base, ctx->grid,
+                           ctx->nmemory ? ctx->memory : NULL, &ps, err);
   *state = ps;
   return st;
 }
@@ -1172,7 +1433,7 @@ static void physet_free(void *state) { sp__physet_free(state); }
 
 const sp_method_type sp__method_physet = {
     .name = "physet",
-    .needs = SP_NEEDS_COUNTERS | SP_USES_MEASURED | SP_USES_FLOOR,
+    .needs = SP_NEEDS_COUNTERS | SP_USES_MEASURED | SP_USES_FLOOR | SP_PER_BASE,
     .fit = physet_fit,
     .predict = physet_predict,
     .save = physet_save,
