@@ -40,7 +40,7 @@ done
 [ "$(ls model | wc -l)" -eq "$(ls again | wc -l)" ] || fail "train wrote different files"
 
 # ---- CSV ----------------------------------------------------------------------
-header='kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,base_power_w,power_w,measured_power_w,power_error_pct,time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training,in_training,clamped_counters'
+header='kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,base_power_w,power_w,measured_power_w,power_error_pct,time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training,in_training,clamped_counters,speedup,base,outside_grid'
 sp predict --model model --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
   --target all --format csv
 expect_rc "predict csv" 0
@@ -53,7 +53,11 @@ cp "$WORK/out" all.csv
 # Exact predictions: every error column is at rounding level, for every row
 # of the two kernels whose names need no quoting.
 awk -F, 'NR > 1 && $1 !~ /^"/ {
-  if (NF != 18 || $17 != 0) { print "fields: " $0; bad = 1 }
+  if (NF != 21 || $17 != 0) { print "fields: " $0; bad = 1 }
+  # speedup: the base time over the predicted time; the base the kernel
+  # was measured at; every target on the measured grid.
+  if ($20 != "32cu/1000/1375" || $21 != 0) { print "base, grid: " $0; bad = 1 }
+  if (($19 - $3 / $4) ^ 2 > 1e-10 * $19 ^ 2) { print "speedup: " $0; bad = 1 }
   # physet (the model recommends it) gives a 90% interval around each value.
   if ($11 > $4 || $4 > $12 || $13 > $8 || $8 > $14) { print "interval: " $0; bad = 1 }
   if ($15 < 0 || ($16 != 0 && $16 != 1)) { print "novelty: " $0; bad = 1 }
@@ -68,9 +72,9 @@ sp predict --model model --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
   --target $BASE --base $BASE --format csv
 expect_rc "predict at base" 0
 [ "$(wc -l <"$WORK/out")" -eq 4 ] || fail "predict at base: rows"
-grep -Eqx 'fft,32cu/1000/1375,5.5,5.5,5.5,0,172,172,172,0,5.5,5.5,172,172,[0-9.e-]+,0,0,0' "$WORK/out" ||
+grep -Eqx 'fft,32cu/1000/1375,5.5,5.5,5.5,0,172,172,172,0,5.5,5.5,172,172,[0-9.e-]+,0,0,0,1,32cu/1000/1375,0' "$WORK/out" ||
   fail "predict at base: fft row: $(grep fft "$WORK/out")"
-grep -Eqx 'histogram,32cu/1000/1375,0.9,0.9,0.9,0,131,131,131,0,0.9,0.9,131,131,[0-9.e-]+,0,0,0' "$WORK/out" ||
+grep -Eqx 'histogram,32cu/1000/1375,0.9,0.9,0.9,0,131,131,131,0,0.9,0.9,131,131,[0-9.e-]+,0,0,0,1,32cu/1000/1375,0' "$WORK/out" ||
   fail "predict at base: histogram row"
 
 # One kernel, one target, hand-computed: fft is a compute-class kernel, whose
@@ -79,7 +83,7 @@ sp predict --model model --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
   --target 16cu/500/475 --kernel fft --format csv
 expect_rc "predict one" 0
 [ "$(wc -l <"$WORK/out")" -eq 2 ] || fail "predict --kernel: rows"
-grep -Eq '^fft,16cu/500/475,5\.5,23\.1,23\.1,[0-9.e-]+,172,68\.8,68\.8,[0-9.e-]+(,[0-9.e+-]+){5},[01],0,[0-9]+$' "$WORK/out" ||
+grep -Eq '^fft,16cu/500/475,5\.5,23\.1,23\.1,[0-9.e-]+,172,68\.8,68\.8,[0-9.e-]+(,[0-9.e+-]+){5},[01],0,[0-9]+,0\.238095,32cu/1000/1375,0$' "$WORK/out" ||
   fail "predict fft at 16cu/500/475: $(tail -n 1 "$WORK/out")"
 
 # ---- JSON ---------------------------------------------------------------------
@@ -95,22 +99,24 @@ doc = json.load(open(sys.argv[1]))
 rows = list(csv.DictReader(open(sys.argv[2])))
 assert doc["model"] == "model", doc["model"]
 assert doc["synthetic"] is False and doc["has_power"] is True
-assert doc["base"] == "32cu/1000/1375"
+assert doc["base"] == "32cu/1000/1375" and doc["bases"] == ["32cu/1000/1375"]
 p = doc["predictions"]
 assert len(p) == 24 == len(rows), len(p)
 keys = ["kernel", "target", "base_time_ms", "time_ms", "measured_time_ms", "time_error_pct",
         "base_power_w", "power_w", "measured_power_w", "power_error_pct", "time_lo90_ms",
         "time_hi90_ms", "power_lo90_w", "power_hi90_w", "novelty", "outside_training",
-        "in_training", "clamped_counters"]
+        "in_training", "clamped_counters", "speedup", "base", "outside_grid"]
 names = set()
 for j, c in zip(p, rows):
     assert list(j) == keys, list(j)
     assert j["kernel"] == c["kernel"] and j["target"] == c["target"]
     names.add(j["kernel"])
     assert j["in_training"] is False and c["in_training"] == "0", (j, c)
-    for k in keys[2:-3]:
+    for k in keys[2:-6]:
         assert abs(j[k] - float(c[k])) <= 1e-9 * max(1.0, abs(j[k])), (k, j, c)
     assert j["outside_training"] is (c["outside_training"] == "1"), (j, c)
+    assert j["base"] == c["base"] == "32cu/1000/1375" and j["outside_grid"] is False, (j, c)
+    assert abs(j["speedup"] - j["base_time_ms"] / j["time_ms"]) <= 1e-5 * j["speedup"], j
     assert j["time_lo90_ms"] <= j["time_ms"] <= j["time_hi90_ms"], j
     assert abs(j["time_error_pct"]) < 1e-9 and abs(j["power_error_pct"]) < 1e-9, j
 assert names == {'stencil "5pt"', "fft", "histogram"}, names
@@ -124,7 +130,7 @@ fi
 sp predict --model model --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
   --target 16cu/1000/475
 expect_rc "predict table" 0
-expect_out "predict table" "model model, base $BASE" "stencil \"5pt\"" fft histogram
+expect_out "predict table" "model model, base $BASE" "stencil \"5pt\"" fft histogram speedup
 grep -q SYNTHETIC "$WORK/out" && fail "predict table: a measured model called synthetic"
 [ "$(grep -c '16cu/1000/475' "$WORK/out")" -eq 3 ] || fail "predict table: rows"
 
@@ -146,7 +152,7 @@ expect_out "predict without power" "model tiny synth" "SYNTHETIC" "tests/data, p
 sp predict --model np --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
   --target 16cu/500/1375 --format csv
 expect_rc "predict csv without power" 0
-grep -Eqx 'fft,16cu/500/1375,5\.5,22,22,[0-9.e-]+,172,,77\.4,,[0-9.e+-]+,[0-9.e+-]+,,,[0-9.e-]+,[01],0,[0-9]+' "$WORK/out" ||
+grep -Eqx 'fft,16cu/500/1375,5\.5,22,22,[0-9.e-]+,172,,77\.4,,[0-9.e+-]+,[0-9.e+-]+,,,[0-9.e-]+,[01],0,[0-9]+,0\.25,32cu/1000/1375,0' "$WORK/out" ||
   fail "predict csv without power: $(grep fft "$WORK/out")"
 sp predict --model np --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" \
   --target 16cu/500/1375 --format json
