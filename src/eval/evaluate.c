@@ -315,7 +315,7 @@ static void write_notes(const pool *pl, const sp_eval_params *p, sp_evaluation *
   char buf[256];
   snprintf(buf, sizeof buf,
            "%zu kernel-base pairs in %zu of %zu jobs were left out: those "
-           "kernels have empty counter fields at that base configuration",
+           "kernels have no counters, or empty counter fields, at that base configuration",
            dropped, jobs, pl->njobs);
   e->note[SP_TIME] = strdup(buf);
 }
