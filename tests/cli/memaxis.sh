@@ -155,6 +155,12 @@ sp predict --model model --runs r100.csv --counters c100.csv --target 132cu/1980
   --target-memory bus=6144 --target-floor-w 130
 expect_error "--target-floor-w on a described memory system" 1 "applies to a measured one"
 
+# ---- profile: which card, never guessed ----
+sp profile --model model --out prof --import no-such.csv
+expect_error "profile with a model of two bases" 1 "give --base" "$H1: NVIDIA H100 80GB HBM3" \
+  "$H2: NVIDIA H200"
+no_leftovers "profile with a model of two bases" prof
+
 # ---- evaluate from the H200's base ----
 sp evaluate --quiet --runs runs.csv --counters counters.csv --memory "$D/memory.csv" \
   --base $H2 --leave-one-out --methods physet --floor-kernel idle_spin --clusters 2 \
