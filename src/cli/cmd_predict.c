@@ -774,16 +774,17 @@ static int check_target_floor(const sp_model *m, const predict_opts *o, const ta
                         "the target's memory system is described, not measured: "
                         "--target-floor-w applies to a measured one");
   if (t->n == 1) return SP_OK;
-  int mem[2] = {0, 0}, n = 0;
-  for (size_t i = 0; i < sp_model_config_count(m, SP_TIME); i++) {
-    int c = sp_model_config_at(m, SP_TIME, i).memory_mhz;
-    if (c != mem[0] && c != mem[1] && n++ < 2) mem[n - 1] = c;
+  int seen[3] = {0, 0, 0}, n = 0; /* the distinct memory clocks, up to 3 */
+  for (size_t i = 0; i < sp_model_config_count(m, SP_TIME) && n < 3; i++) {
+    int c = sp_model_config_at(m, SP_TIME, i).memory_mhz, j = 0;
+    while (j < n && seen[j] != c) j++;
+    if (j == n) seen[n++] = c;
   }
   if (n == 2) return SP_OK;
   return sp_error_set(err, SP_EINVAL, NULL, 0, 0, "--target-floor-w",
                       "with --target all it is the floor of the grid's other memory system, but "
-                      "the grid has %d memory clocks: give --target CFG",
-                      n);
+                      "the grid has %s: give --target CFG",
+                      n < 2 ? "one memory clock" : "more than two memory clocks");
 }
 
 int cli_predict_run(const predict_opts *o) {

@@ -151,6 +151,11 @@ lowf=$(power --floor-w 117.5 --target-floor-w 100)
 highf=$(power --floor-w 117.5 --target-floor-w 180)
 awk -v a="$lowf" -v b="$highf" -v p="$plain" 'BEGIN { exit !(a != p && b != p && a != b) }' ||
   fail "--target-floor-w changes nothing: $lowf $plain $highf"
+sp predict --model model --runs r100.csv --counters c100.csv --kernel "$K" --target all \
+  --floor-w 117.5 --target-floor-w 180 --format csv
+expect_rc "--target all --target-floor-w" 0
+awk -F, -v p="$highf" '$2 == "132cu/1980/3201" && $8 != p { exit 1 }' out ||
+  fail "--target all --target-floor-w: not the H200's floor: $(grep 132cu/1980/3201 out)"
 sp predict --model model --runs r100.csv --counters c100.csv --target 132cu/1980/2900 \
   --target-memory bus=6144 --target-floor-w 130
 expect_error "--target-floor-w on a described memory system" 1 "applies to a measured one"
