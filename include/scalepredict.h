@@ -216,6 +216,53 @@ int sp_dataset_measured(const sp_dataset *ds, size_t k, const sp_config *cfg);
 int sp_dataset_counters(const sp_dataset *ds, size_t k, const sp_config *cfg,
                         const double **values);
 
+/* ---- memory systems: memory.csv (docs/method.md, "physet: the memory axis")
+ *
+ * A memory clock of the grid names a memory system; memory.csv describes
+ * each: memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb, one row per
+ * memory clock (RFC 4180 CSV, columns in any order, further columns read
+ * past).  The clock alone understates a step between two systems (an H100's
+ * HBM3 at 2619 MHz on 5120 bits against an H200's HBM3e at 3201 MHz on 6144
+ * bits: 1.22x in clock, 1.43x in bandwidth), so a model trained with the
+ * descriptions scales by peak bandwidth. */
+
+typedef struct sp_memory_system {
+  int memory_mhz;     /* the memory clock that names it in runs.csv */
+  char name[96];      /* the card or part, e.g. "NVIDIA H200" */
+  char type[16];      /* the memory type: letters, digits, '.', '-', '_' */
+  int bus_bits;       /* bus width, bits */
+  double peak_gbs;    /* peak bandwidth, GB/s */
+  double capacity_gb; /* capacity, GB */
+} sp_memory_system;
+
+typedef struct sp_memory_set sp_memory_set;
+
+/* Reads memory.csv.  Every field is checked where it is read (SP_EPARSE at
+ * FILE:LINE:COLUMN naming the field): memory_mhz as a clock of runs.csv
+ * (1 to 100000), bus_bits 1 to 100000, peak_gbs 0.001 to 1e6, capacity_gb
+ * 1e-6 to 1e6, a name of 1 to 95 bytes without control characters, a
+ * type of 1 to 15 of the characters above; a memory clock described twice
+ * names both lines; a file without rows is an error. */
+int sp_memory_load(const char *path, sp_memory_set **out, sp_error *err);
+void sp_memory_free(sp_memory_set *ms);
+size_t sp_memory_count(const sp_memory_set *ms);
+/* Row i in the file's order; NULL past the last. */
+const sp_memory_system *sp_memory_at(const sp_memory_set *ms, size_t i);
+/* The row describing memory clock mhz, or NULL. */
+const sp_memory_system *sp_memory_find(const sp_memory_set *ms, int memory_mhz);
+const char *sp_memory_path(const sp_memory_set *ms);
+/* SP_OK when ms describes every memory clock of ds's grid (sp_dataset_axis)
+ * and nothing else: else SP_EGRID naming the clock without a row, or the
+ * row (FILE:LINE) of a clock that the grid lacks. */
+int sp_memory_check(const sp_memory_set *ms, const sp_dataset *ds, sp_error *err);
+/* The memory system described by text, "mhz=M,bus=BITS[,type=T][,peak=GBS]
+ * [,capacity=GB][,name=N]" (the form of predict --target-memory): peak
+ * defaults to 2 x M x BITS / 8 / 1000 GB/s (double data rate), type to
+ * "unknown", capacity to 0 (not known), name to "described".  A clock
+ * given as mhz_default > 0 may be left out (mhz= must then agree with it).
+ * SP_EPARSE naming the key for anything else. */
+int sp_memory_parse(const char *text, int mhz_default, sp_memory_system *out, sp_error *err);
+
 /* ---- scaling surfaces (paper III-B) ------------------------------------ */
 
 typedef enum sp_quantity { SP_TIME = 0, SP_POWER = 1 } sp_quantity;
@@ -260,6 +307,19 @@ typedef struct sp_train_params {
   /* Kernel whose power at each configuration is the board's floor (for
    * physet's power prior), or NULL. */
   const char *floor_kernel;
+  /* Further base configurations (NULL, 0: none; at most 7): the methods
+   * that can (physet) are also fitted at each, on the training kernels
+   * with counters there, so that one model predicts from a measurement at
+   * any of its bases (sp_observation.base); wu2015 stays at base.  Each
+   * must be on the grid (and on the power grid, when there is one). */
+  const sp_config *extra_bases;
+  size_t nextra_bases;
+  /* The memory systems of the grid's memory clocks (sp_memory_load), or
+   * NULL: the model records them, and physet's prior scales the memory
+   * step by peak bandwidth instead of by the memory clock.  It must
+   * describe every memory clock of the grid and no other
+   * (sp_memory_check). */
+  const sp_memory_set *memory;
 } sp_train_params;
 
 enum { SP_TRAIN_PHYSET = 0, SP_TRAIN_STATIC = 1 };
@@ -313,6 +373,24 @@ const char *sp_model_kernel_name(const sp_model *m, size_t k);
  * manifest records them): predictions for it are in-sample, and their
  * errors say nothing about new kernels. */
 int sp_model_trained_on(const sp_model *m, const char *kernel);
+/* The model's base configurations: 0 is sp_model_base; the others are the
+ * further bases it was trained with (sp_train_params.extra_bases). */
+size_t sp_model_base_count(const sp_model *m);
+sp_config sp_model_base_at(const sp_model *m, size_t i);
+/* The training kernels the methods at base i were fitted on: every
+ * training kernel at base 0, those with counters there at the others. */
+size_t sp_model_base_kernels(const sp_model *m, size_t i);
+/* 1 when the method called method (NULL: the one in use) predicts from a
+ * measurement at base (a zero CU count: the model's base): wu2015 and the
+ * other methods fitted once predict from the model's base only. */
+int sp_model_method_at(const sp_model *m, const char *method, const sp_config *base);
+/* The memory systems the model describes (sp_train_params.memory), one
+ * per memory clock of its grid in ascending clock order; 0 and NULL when
+ * it describes none. */
+size_t sp_model_memory_count(const sp_model *m);
+const sp_memory_system *sp_model_memory_at(const sp_model *m, size_t i);
+/* The description of memory clock memory_mhz, or NULL. */
+const sp_memory_system *sp_model_memory_of(const sp_model *m, int memory_mhz);
 /* Configurations the model can predict for quantity q, in grid order. */
 size_t sp_model_config_count(const sp_model *m, sp_quantity q);
 sp_config sp_model_config_at(const sp_model *m, sp_quantity q, size_t i);
@@ -364,6 +442,20 @@ typedef struct sp_observation {
    * (W); 0 or NaN when not measured.  physet then anchors the power floor
    * on it instead of on the training kernels. */
   double floor_w;
+  /* The base configuration the kernel was measured at (its base time,
+   * power and counters): one of the model's bases (sp_model_base_at); a
+   * zero CU count means the model's base, so callers that predate several
+   * bases need not set it.  Another configuration is SP_EGRID; a method
+   * that does not predict from that base (sp_model_method_at) is
+   * SP_ENOTFOUND. */
+  sp_config base;
+  /* The floor (W, as floor_w) of the board with another memory system,
+   * the one of memory clock target_floor_mhz, at the base's CU count and
+   * engine clock, when the user measured it on that board too; 0 or NaN
+   * when not.  physet then scales the training board's floor at that
+   * memory clock to it (docs/method.md, "physet: the memory axis"). */
+  double target_floor_w;
+  int target_floor_mhz;
 } sp_observation;
 
 /* What a prediction rests on: counters outside the training range (clamped
@@ -425,14 +517,44 @@ int sp_model_predict_all(const sp_model *m, sp_quantity q, const sp_observation 
 int sp_model_predict_interval(const sp_model *m, sp_quantity q, const sp_observation *obs,
                               double *out, double *lo, double *hi, sp_predict_info *info);
 
+/* A memory system the model has not measured (docs/method.md, "physet:
+ * the memory axis"): from values, one kernel's predictions of q over the
+ * model's grid for q with their 90% intervals lo and hi
+ * (sp_model_predict_interval; lo and hi may be NULL), the prediction at
+ * target, whose CU count and engine clock are on the grid and whose memory
+ * clock names mem, a memory system described but not measured.  The value
+ * is interpolated linearly in log peak bandwidth between the predictions
+ * at the same CU count and engine clock of the two measured memory systems
+ * nearest in bandwidth, one each side when it lies between two (else
+ * extrapolated from the two nearest), so that it is exact at a measured
+ * system; the interval's half widths are interpolated likewise and each
+ * widened, in quadrature, by the log bandwidth distance to the nearest
+ * measured system (out_lo and out_hi may be NULL; NaN when lo or hi is NaN
+ * there).  SP_EINVAL when the model describes fewer than two memory
+ * systems, SP_EGRID when target's CU count and engine clock are not on
+ * the grid. */
+int sp_model_memory_interpolate(const sp_model *m, sp_quantity q, const double *values,
+                                const double *lo, const double *hi, const sp_config *target,
+                                const sp_memory_system *mem, double *out, double *out_lo,
+                                double *out_hi, sp_error *err);
+
 /* Gathers kernel k's counters from ds at the model's base configuration in
  * the model's counter order (missing counters are SP_ENOTFOUND naming
  * them). out holds sp_model_counter_count(m) values. */
 int sp_model_observe(const sp_model *m, const sp_dataset *ds, size_t k, double *counters,
                      sp_observation *obs, sp_error *err);
 
+/* sp_model_observe at base (NULL: the model's base), one of the model's
+ * bases: kernel k's time, power and counters there, and obs->base set to
+ * it. */
+int sp_model_observe_at(const sp_model *m, const sp_dataset *ds, size_t k, const sp_config *base,
+                        double *counters, sp_observation *obs, sp_error *err);
+/* 1 when kernel k of ds has a time row and a complete counters row at
+ * base (what sp_model_observe_at needs there), else 0. */
+int sp_model_observable(const sp_model *m, const sp_dataset *ds, size_t k, const sp_config *base);
+
 /* Adds to obs the further measurements of kernel k that ds holds at the
- * configurations cfgs[0..n) (the base is skipped): cfg, time_ms and
+ * configurations cfgs[0..n) (obs's base is skipped): cfg, time_ms and
  * power_w receive up to n entries and obs points at them.  Returns how many
  * were added; a configuration without a time row is skipped, one without
  * power gets NaN power. */
@@ -580,6 +702,9 @@ typedef struct sp_eval_params {
   size_t train_batch;
   double train_target;
   int train_surrogate; /* sp_surrogate */
+  /* The memory systems of the data's memory clocks (sp_train_params.memory
+   * of every model trained), or NULL. */
+  const sp_memory_set *memory;
 } sp_eval_params;
 
 typedef enum sp_train_plan {

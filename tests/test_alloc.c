@@ -2,7 +2,11 @@
 /* test_alloc.c: physet's predictions allocate nothing once a model has made
  * its first one (issue 29): time and power over the whole grid, with their
  * intervals and the novelty, with and without extra measurements and a
- * measured floor, on the bundled H100 model and on a model trained here.
+ * measured floor, on the bundled H100 model, on a model trained here, and
+ * on the bundled model of the memory axis (issue 28: method file version 9,
+ * two bases), from each base, with extra measurements on the base's
+ * memory system alone (the memory step taken apart) and the other
+ * system's floor measured.
  *
  * malloc, calloc and realloc are counted by defining them in this program,
  * which glibc allows (they forward to glibc's own); elsewhere, and under
@@ -55,25 +59,57 @@ void *realloc(void *p, size_t n) {
 void free(void *p) { __libc_free(p); }
 #endif
 
+/* Where a kernel is measured: at base (NULL: the model's base), and, when
+ * same_memory, its extra measurements only on base's memory system (whose
+ * floor is then measured on another system's board too, when a floor is
+ * measured). */
+typedef struct where {
+  const sp_config *base;
+  int same_memory;
+} where;
+
+/* nextra configurations of the time grid (besides the base) spread over
+ * it, or over the part at the base's memory clock; *other: a memory clock
+ * of the grid other than the base's, or 0. */
+static size_t pick_extra(const sp_model *m, const where *at, size_t nextra, sp_config *want,
+                         int *other) {
+  static sp_config cand[1024];
+  const sp_config base = at->base ? *at->base : sp_model_base(m);
+  const size_t gt = sp_model_config_count(m, SP_TIME);
+  size_t nc = 0;
+  *other = 0;
+  for (size_t i = 0; i < gt && i < 1024; i++) {
+    sp_config c = sp_model_config_at(m, SP_TIME, i);
+    if (c.memory_mhz != base.memory_mhz) *other = c.memory_mhz;
+    if (!at->same_memory || c.memory_mhz == base.memory_mhz) cand[nc++] = c;
+  }
+  for (size_t e = 0; e < nextra; e++) want[e] = cand[(e + 1) * nc / (nextra + 2)];
+  return nextra;
+}
+
 /* Every kind of physet prediction of kernel k: time and power over the
  * grid, with intervals (time's with the novelty), alone and after each
  * other in both orders, with nextra extra measurements (picked from the
  * grid) and, when floor, a measured floor.  Returns the first status that
  * is not SP_OK (Check's assertions allocate, so none is made here). */
-static int predict_everything(const sp_model *m, const sp_dataset *ds, size_t k, size_t nextra,
-                              int floor) {
+static int predict_everything(const sp_model *m, const sp_dataset *ds, const where *at, size_t k,
+                              size_t nextra, int floor) {
   static double counters[256], out[1024], lo[1024], hi[1024], t_ms[8], p_w[8];
   sp_config want[8], got[8];
   sp_observation obs;
   sp_predict_info info;
   sp_error err;
+  int other;
   const size_t gt = sp_model_config_count(m, SP_TIME);
   if (sp_model_counter_count(m) > 256 || gt > 1024 || nextra > 8) return SP_EINVAL;
-  int st = sp_model_observe(m, ds, k, counters, &obs, &err);
-  for (size_t e = 0; e < nextra; e++)
-    want[e] = sp_model_config_at(m, SP_TIME, (e + 1) * gt / (nextra + 2));
+  int st = sp_model_observe_at(m, ds, k, at->base, counters, &obs, &err);
+  nextra = pick_extra(m, at, nextra, want, &other);
   sp_model_observe_more(m, ds, k, want, nextra, got, t_ms, p_w, &obs);
   if (floor) obs.floor_w = 0.4 * obs.base_power_w;
+  if (floor && at->same_memory && other) {
+    obs.target_floor_w = 0.45 * obs.base_power_w;
+    obs.target_floor_mhz = other;
+  }
   const int power = sp_model_has_power(m) && obs.base_power_w > 0;
   if (!st) st = sp_model_predict_interval(m, SP_TIME, &obs, out, lo, hi, &info);
   if (!st) st = sp_model_predict_all(m, SP_TIME, &obs, out, &info);
@@ -87,20 +123,28 @@ static int predict_everything(const sp_model *m, const sp_dataset *ds, size_t k,
 }
 
 /* No allocation in any prediction after the first, for each kernel of ds
- * (at most 8) in each way. */
-static void check_model(const sp_model *m, const sp_dataset *ds) {
-  const size_t nk = sp_dataset_kernel_count(ds) < 8 ? sp_dataset_kernel_count(ds) : 8;
-  int st = predict_everything(m, ds, 0, 0, 0);
+ * measured there (at most 8) in each way. */
+static void check_model_at(const sp_model *m, const sp_dataset *ds, const where *at) {
+  size_t ks[8], nk = 0;
+  for (size_t k = 0; k < sp_dataset_kernel_count(ds) && nk < 8; k++)
+    if (sp_model_observable(m, ds, k, at->base)) ks[nk++] = k;
+  ck_assert_uint_gt(nk, 0);
+  int st = predict_everything(m, ds, at, ks[0], 0, 0);
   ck_assert_int_eq(st, SP_OK);
   allocations = 0;
   counting = 1;
-  for (size_t k = 0; k < nk && !st; k++)
+  for (size_t t = 0; t < nk && !st; t++)
     for (size_t nextra = 0; nextra <= 2 && !st; nextra++)
       for (int floor = 0; floor <= 1 && !st; floor++)
-        st = predict_everything(m, ds, k, nextra, floor);
+        st = predict_everything(m, ds, at, ks[t], nextra, floor);
   counting = 0;
   ck_assert_int_eq(st, SP_OK);
   ck_assert_msg(allocations == 0, "%ld allocations in %zu kernels' predictions", allocations, nk);
+}
+
+static void check_model(const sp_model *m, const sp_dataset *ds) {
+  const where at = {NULL, 0};
+  check_model_at(m, ds, &at);
 }
 
 static int skipped(void) {
@@ -146,6 +190,33 @@ START_TEST(test_trained_model) {
 }
 END_TEST
 
+START_TEST(test_memaxis_model) {
+  const char *top = getenv("SP_TOP_SRCDIR");
+  char dir[4096], runs[4096], counters[4096];
+  snprintf(dir, sizeof dir, "%s/models/h100-h200", top ? top : "..");
+  snprintf(runs, sizeof runs, "%s/training/data/h100h200/runs.csv", top ? top : "..");
+  snprintf(counters, sizeof counters, "%s/training/data/h100h200/counters.csv", top ? top : "..");
+  sp_model *m;
+  sp_dataset *ds;
+  sp_error err;
+  ck_assert_int_eq(sp_model_load(dir, &m, &err), SP_OK);
+  ck_assert_int_eq(sp_dataset_load(runs, counters, &ds, &err), SP_OK);
+  ck_assert_str_eq(sp_model_method(m), "physet");
+  ck_assert_uint_eq(sp_model_base_count(m), 2);
+  ck_assert_uint_eq(sp_model_memory_count(m), 2);
+  check_model(m, ds);
+  for (size_t b = 0; b < sp_model_base_count(m); b++) {
+    const sp_config base = sp_model_base_at(m, b);
+    for (int same = 0; same <= 1; same++) {
+      const where at = {&base, same};
+      check_model_at(m, ds, &at);
+    }
+  }
+  sp_model_free(m);
+  sp_dataset_free(ds);
+}
+END_TEST
+
 int main(void) {
   if (skipped()) {
     printf("test_alloc: skipped: malloc cannot be counted here (not glibc, or sanitizers)\n");
@@ -156,6 +227,7 @@ int main(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_bundled_model);
   tcase_add_test(tc, test_trained_model);
+  tcase_add_test(tc, test_memaxis_model);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

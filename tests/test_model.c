@@ -794,7 +794,7 @@ typedef struct edit {
 } edit;
 
 static const edit edits[] = {
-    {"scalepredict-model 2\n", "scalepredict-model 3\n", "scalepredict-model", "version 3"},
+    {"scalepredict-model 2\n", "scalepredict-model 4\n", "scalepredict-model", "version 4"},
     {"scalepredict-model 2\n", "scalepredict-mode 2\n", "scalepredict-model", "expected"},
     {"\nbase 32cu/1000/1375\n", "\nbase 32cu/1000\n", "base", "bad configuration"},
     {"\nbase 32cu/1000/1375\n", "\nbase 32cu/999/1375\n", "axis", "not on this grid"},

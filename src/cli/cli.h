@@ -145,11 +145,13 @@ typedef struct predict_opts {
   const char *target; /* configuration or "all" */
   const char *kernel; /* NULL = every kernel */
   cli_format format;
-  int main_job;             /* printing for the bundled-model main job */
-  const char *method;       /* NULL = the model's recommended method */
-  const char *use_measured; /* NULL, "all" or a list of configurations */
-  double floor_w;           /* the board's floor at the base (W), 0: not given */
-  const char *weights;      /* launches.csv of a profile: application rows */
+  int main_job;              /* printing for the bundled-model main job */
+  const char *method;        /* NULL = the model's recommended method */
+  const char *use_measured;  /* NULL, "all" or a list of configurations */
+  double floor_w;            /* the board's floor at the base (W), 0: not given */
+  const char *weights;       /* launches.csv of a profile: application rows */
+  const char *target_memory; /* --target-memory: an unmeasured memory system */
+  double target_floor_w;     /* the target card's floor (W), 0: not given */
 } predict_opts;
 
 int cli_predict_run(const predict_opts *o);

@@ -44,6 +44,8 @@ static void usage(void) {
       "                       measurements, physet, see them; they are not scored)\n"
       "  --floor-kernel NAME  the kernel whose power is the board's floor at each\n"
       "                       configuration (physet's power prior)\n"
+      "  --memory FILE        memory.csv describing the data's memory clocks (train\n"
+      "                       --memory): physet's memory step by peak bandwidth\n"
       "  --floor-known        with --floor-kernel: each held-out kernel's power is\n"
       "                       predicted as by a user who measured the floor at\n"
       "                       the base (predict --floor-w): that kernel's power\n"
@@ -100,7 +102,7 @@ static void usage(void) {
 typedef struct eval_cli {
   const char *runs, *counters, *base_spec, *cluster_spec, *methods, *report;
   const char *train_points;
-  const char *families, *also;
+  const char *families, *also, *memory;
   unsigned *groups;
   sp_config *extra;
   int json, quiet;
@@ -397,6 +399,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
                                        {"also-measured", required_argument, 0, 'A'},
                                        {"floor-kernel", required_argument, 0, 'f'},
                                        {"floor-known", no_argument, 0, 'W'},
+                                       {"memory", required_argument, 0, 'Y'},
                                        {"force", no_argument, 0, CLI_OPT_FORCE},
                                        {"train-plan", required_argument, 0, 'P'},
                                        {"train-points", required_argument, 0, 'N'},
@@ -465,6 +468,9 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
         break;
       case 'W':
         c->p.floor_known = 1;
+        break;
+      case 'Y':
+        c->memory = optarg;
         break;
       case 'P':
         if (!strcmp(optarg, "adaptive"))
@@ -554,7 +560,7 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
   if (c->report_opts.predictions && !c->report)
     return cli_usage_error("evaluate ", "--report-predictions needs --report DIR");
   int rc = cli_add_inputs("--runs", c->runs, "--counters", c->counters, "--families", c->families,
-                          (char *)NULL);
+                          "--memory", c->memory, (char *)NULL);
   if (!rc && c->report) rc = cli_check_output(c->report, SP_OUTPUT_REPORT);
   if (!rc) rc = parse_clusters(c);
   return rc ? rc : parse_methods(c);
@@ -660,9 +666,13 @@ int cmd_evaluate(int argc, char **argv) {
   sp_error_clear(&err);
   sp_dataset *ds = NULL;
   sp_evaluation *e = NULL;
-  int st = cli_dataset_load(c.runs, c.counters, &ds, &err);
+  sp_memory_set *ms = NULL;
+  int st = c.memory ? sp_memory_load(c.memory, &ms, &err) : SP_OK;
+  c.p.memory = ms;
+  if (!st) st = cli_dataset_load(c.runs, c.counters, &ds, &err);
   if (!st && c.train_points && (rc = resolve_train_points(&c, ds))) {
     sp_dataset_free(ds);
+    sp_memory_free(ms);
     free(c.clusters);
     return rc;
   }
@@ -683,6 +693,7 @@ int cmd_evaluate(int argc, char **argv) {
   rc = st ? cli_fail(&err) : EXIT_OK;
   sp_evaluation_free(e);
   sp_dataset_free(ds);
+  sp_memory_free(ms);
   free(c.bases);
   free(c.clusters);
   free(c.groups);

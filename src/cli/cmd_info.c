@@ -58,12 +58,39 @@ static void print_counters(const sp_model *m) {
   }
 }
 
+/* The further bases with the methods that predict from each, and the
+ * memory systems: which cards the model was measured on. */
+static void print_bases_memory(const sp_model *m) {
+  for (size_t i = 1; i < sp_model_base_count(m); i++) {
+    sp_config c = sp_model_base_at(m, i);
+    char cfg[64];
+    sp_config_format(&c, cfg, sizeof cfg);
+    printf("base %s too, for", cfg);
+    for (size_t j = 0, n = 0; j < sp_model_method_count(m); j++)
+      if (sp_model_method_at(m, sp_model_method_name(m, j), &c))
+        printf("%s %s", n++ ? "," : "", sp_model_method_name(m, j));
+    printf(" (fitted on the %zu training kernels with counters there)\n",
+           sp_model_base_kernels(m, i));
+  }
+  if (!sp_model_memory_count(m)) return;
+  printf("measured on:");
+  for (size_t i = 0; i < sp_model_memory_count(m); i++)
+    printf("%s %s", i ? "," : "", sp_model_memory_at(m, i)->name);
+  printf("\nmemory systems (%zu):\n", sp_model_memory_count(m));
+  for (size_t i = 0; i < sp_model_memory_count(m); i++) {
+    const sp_memory_system *s = sp_model_memory_at(m, i);
+    printf("  %d MHz: %s, %s, %d-bit bus, %g GB/s peak, %g GB\n", s->memory_mhz, s->name, s->type,
+           s->bus_bits, s->peak_gbs, s->capacity_gb);
+  }
+}
+
 static void print_info(const sp_model *m, const char *dir, int all_kernels) {
   char base[64];
   sp_config b = sp_model_base(m);
   sp_config_format(&b, base, sizeof base);
-  printf("model %s (%s)\nbase %s\nsource: %s%s\n", sp_model_name(m), dir, base, sp_model_source(m),
-         sp_model_is_synthetic(m) ? " (SYNTHETIC data)" : "");
+  printf("model %s (%s)\nbase %s\n", sp_model_name(m), dir, base);
+  print_bases_memory(m);
+  printf("source: %s%s\n", sp_model_source(m), sp_model_is_synthetic(m) ? " (SYNTHETIC data)" : "");
   printf("grid: %zu configurations for time, %zu for power\n", sp_model_config_count(m, SP_TIME),
          sp_model_has_power(m) ? sp_model_config_count(m, SP_POWER) : 0);
   print_axis(m, "cu", SP_AXIS_CU);
@@ -112,10 +139,12 @@ int cmd_info(int argc, char **argv) {
         puts(
             "Usage: scalepredict info --model DIR|NAME [--kernels]\n"
             "\n"
-            "Prints the model's base, grid, methods, training kernels (--kernels: all\n"
-            "of them), provenance, and its counters with the profiler metrics each is\n"
-            "computed from (NVIDIA Nsight Compute, AMD rocprofv3) and the list to ask\n"
-            "the profiler for.\n"
+            "Prints the model's base (and further bases, with the methods that predict\n"
+            "from each), the memory systems it describes (the cards it was measured\n"
+            "on: name, type, bus width, peak bandwidth, capacity), grid, methods,\n"
+            "training kernels (--kernels: all of them), provenance, and its counters\n"
+            "with the profiler metrics each is computed from (NVIDIA Nsight Compute,\n"
+            "AMD rocprofv3) and the list to ask the profiler for.\n"
             "\n"
             "  --model DIR|NAME  the model (a directory, or a bundled model's name)\n"
             "  --kernels         list every training kernel (default: the first 12)");
@@ -152,10 +181,16 @@ static size_t list_models(const char *root) {
     if (e->d_name[0] == '.' || sp_model_load(dir, &m, &err)) continue;
     sp_config b = sp_model_base(m);
     sp_config_format(&b, base, sizeof base);
-    printf("%-16s base %-16s %3zu counters %4zu kernels %s%s\n", e->d_name, base,
+    printf("%-16s base %-16s %3zu counters %4zu kernels %s%s", e->d_name, base,
            sp_model_counter_count(m), sp_model_kernel_count(m),
            sp_model_has_power(m) ? "time+power" : "time",
            sp_model_is_synthetic(m) ? " SYNTHETIC" : "");
+    for (size_t i = 1; i < sp_model_base_count(m); i++) {
+      sp_config c = sp_model_base_at(m, i);
+      sp_config_format(&c, base, sizeof base);
+      printf("%s%s", i == 1 ? " also from " : ", ", base);
+    }
+    putchar('\n');
     sp_model_free(m);
     n++;
   }

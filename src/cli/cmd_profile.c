@@ -49,6 +49,25 @@ static int fail_missing(const sp_profile *p, const char *path) {
   return EXIT_DATA;
 }
 
+/* A model of several bases (one per card) needs --base: the profile's rows
+ * are written at it, and the card profiled on is not to be guessed.  The
+ * usage error lists the bases with their memory systems. */
+static int several_bases(const sp_model *m, const char *model) {
+  fprintf(stderr,
+          "scalepredict: profile: model %s has several bases, one per card: give --base, "
+          "the one of the card you profile on (",
+          model);
+  for (size_t b = 0; b < sp_model_base_count(m); b++) {
+    sp_config c = sp_model_base_at(m, b);
+    const sp_memory_system *ms = sp_model_memory_of(m, c.memory_mhz);
+    char cfg[64];
+    sp_config_format(&c, cfg, sizeof cfg);
+    fprintf(stderr, "%s%s%s%s", b ? "; " : "", cfg, ms ? ": " : "", ms ? ms->name : "");
+  }
+  fprintf(stderr, ")\n");
+  return EXIT_USAGE;
+}
+
 /* Reads the profile at path and writes the model's input into o->out. */
 static int convert(const profile_opts *o, const sp_model *m, const char *path) {
   sp_error err;
@@ -399,7 +418,9 @@ static void usage(void) {
       "  --model DIR|NAME  the model (a directory, or a bundled model's name:\n"
       "                    'scalepredict models')\n"
       "  --out DIR         the directory to create (an existing one is refused)\n"
-      "  --base CFG        the configuration profiled (default: the model's base)\n"
+      "  --base CFG        the configuration profiled (default: the model's base;\n"
+      "                    required with a model of several bases, one per card:\n"
+      "                    the base of the card you profile on)\n"
       "  --import FILE     convert this profile instead of running a program (an\n"
       "                    Nsight Compute report, FILE.ncu-rep, is read through\n"
       "                    'ncu --import FILE --csv --page raw')\n"
@@ -477,6 +498,11 @@ int cmd_profile(int argc, char **argv) {
   int st = cli_find_model(o.model, dir, sizeof dir, &err);
   if (!st) st = sp_model_load(dir, &m, &err);
   if (st) return cli_fail(&err);
+  if (!o.base && sp_model_base_count(m) > 1) {
+    rc = several_bases(m, o.model);
+    sp_model_free(m);
+    return rc;
+  }
   size_t il = o.import ? strlen(o.import) : 0;
   int report = il > 8 && !strcmp(o.import + il - 8, ".ncu-rep");
   rc = report                      ? import_report(&o, m)

@@ -10,7 +10,8 @@
 
 static void usage(void) {
   puts(
-      "Usage: scalepredict train --runs FILE --counters FILE --base CFG --out DIR\n"
+      "Usage: scalepredict train --runs FILE --counters FILE --base CFG[,CFG...]\n"
+      "                          --out DIR [--memory FILE]\n"
       "                          [--clusters K] [--seed S] [--restarts N]\n"
       "                          [--epochs N] [--name NAME] [--source TEXT]\n"
       "                          [--synthetic] [--floor-kernel NAME]\n"
@@ -27,7 +28,19 @@ static void usage(void) {
       "\n"
       "  --runs FILE       kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
       "  --counters FILE   kernel,cu,engine_mhz,memory_mhz,<counter>...\n"
-      "  --base CFG        base configuration, e.g. 32cu/1000/1375\n"
+      "  --base CFG[,CFG...]\n"
+      "                    base configuration, e.g. 32cu/1000/1375; with more than\n"
+      "                    one (at most 8), the first is the model's base and\n"
+      "                    physet is also fitted at each further one, on the\n"
+      "                    kernels with counters there, so that the model predicts\n"
+      "                    from a measurement at any of them (132cu/1980/2619,\n"
+      "                    132cu/1980/3201: from an H100 run or an H200 run);\n"
+      "                    wu2015 predicts from the first only\n"
+      "  --memory FILE     memory.csv: memory_mhz,name,type,bus_bits,peak_gbs,\n"
+      "                    capacity_gb, one row per memory clock of the grid; the\n"
+      "                    model records the memory systems and physet scales the\n"
+      "                    memory step by peak bandwidth, not by the clock\n"
+      "                    (docs/method.md, \"physet: the memory axis\")\n"
       "  --out DIR         model directory to write: a new or empty directory or an\n"
       "                    older model, replaced atomically\n"
       "  --clusters K      clusters per set (default 12, capped at the kernel count;\n"
@@ -78,6 +91,27 @@ static void report_training(const sp_model *m, size_t requested) {
             "scalepredict: note: %zu of %zu counters have one value over all training "
             "kernels and carry no information\n",
             constant, sp_model_counter_count(m));
+}
+
+/* The further bases, each with the methods fitted there and on how many
+ * kernels, and the memory systems described. */
+static void report_bases(const sp_model *m) {
+  for (size_t b = 1; b < sp_model_base_count(m); b++) {
+    sp_config c = sp_model_base_at(m, b);
+    char cfg[64];
+    sp_config_format(&c, cfg, sizeof cfg);
+    printf("further base %s:", cfg);
+    for (size_t i = 0, n = 0; i < sp_model_method_count(m); i++)
+      if (sp_model_method_at(m, sp_model_method_name(m, i), &c))
+        printf("%s %s", n++ ? "," : "", sp_model_method_name(m, i));
+    printf(" (%zu of %zu training kernels have counters there)\n", sp_model_base_kernels(m, b),
+           sp_model_kernel_count(m));
+  }
+  for (size_t i = 0; i < sp_model_memory_count(m); i++) {
+    const sp_memory_system *s = sp_model_memory_at(m, i);
+    printf("memory %d MHz: %s, %s, %d bits, %g GB/s, %g GB\n", s->memory_mhz, s->name, s->type,
+           s->bus_bits, s->peak_gbs, s->capacity_gb);
+  }
 }
 
 /* --skip-incomplete: a kernel whose time grid has a hole is left out of
@@ -131,11 +165,12 @@ int cmd_train(int argc, char **argv) {
                                        {"floor-kernel", required_argument, 0, 'f'},
                                        {"methods", required_argument, 0, 'M'},
                                        {"skip-incomplete", no_argument, 0, 'I'},
+                                       {"memory", required_argument, 0, 'Y'},
                                        CLI_DATA_OPTIONS,
                                        {"help", no_argument, 0, 'h'},
                                        {"force", no_argument, 0, CLI_OPT_FORCE},
                                        {0, 0, 0, 0}};
-  const char *runs = NULL, *counters = NULL, *base = NULL, *out = NULL;
+  const char *runs = NULL, *counters = NULL, *base = NULL, *out = NULL, *memory = NULL;
   sp_error merr; /* --methods */
   const char *name = NULL, *source = NULL;
   int synthetic = 0, quiet = 0, skip_incomplete = 0, clusters_given = 0, c, rc;
@@ -176,6 +211,9 @@ int cmd_train(int argc, char **argv) {
         break;
       case 'I':
         skip_incomplete = 1;
+        break;
+      case 'Y':
+        memory = optarg;
         break;
       case CLI_OPT_FORCE:
         sp_output_set_force(1);
@@ -218,21 +256,30 @@ int cmd_train(int argc, char **argv) {
   if (optind < argc) return cli_usage_error("train ", "unexpected argument '%s'", argv[optind]);
   if (!runs || !counters || !base || !out)
     return cli_usage_error("train ", "--runs, --counters, --base and --out are required");
-  rc = cli_add_inputs("--runs", runs, "--counters", counters, (char *)NULL);
+  rc = cli_add_inputs("--runs", runs, "--counters", counters, "--memory", memory, (char *)NULL);
   if (!rc) rc = cli_check_output(out, SP_OUTPUT_MODEL);
   if (rc) return rc;
   sp_error err;
   sp_error_clear(&err);
   /* A malformed configuration is a command-line error, not a data error. */
-  if (sp_config_parse(base, &p.base, &err)) {
+  sp_config bases[8];
+  size_t nbases = 0;
+  if (cli_parse_config_list(base, bases, 8, &nbases, &err) || nbases == 0) {
+    if (!nbases) sp_error_set(&err, SP_EINVAL, NULL, 0, 0, NULL, "no configuration");
     snprintf(err.field, sizeof err.field, "--base");
     cli_fail(&err);
     return EXIT_USAGE;
   }
+  p.base = bases[0];
+  p.extra_bases = bases + 1;
+  p.nextra_bases = nbases - 1;
   sp_dataset *ds = NULL;
   sp_model *m = NULL;
+  sp_memory_set *ms = NULL;
   clock_t t0 = clock();
-  int st = cli_dataset_load(runs, counters, &ds, &err);
+  int st = memory ? sp_memory_load(memory, &ms, &err) : SP_OK;
+  p.memory = ms;
+  if (!st) st = cli_dataset_load(runs, counters, &ds, &err);
   if (!st && skip_incomplete) st = drop_incomplete(ds, &use, &err);
   p.use_kernel = use;
   if (!st && clusters_given) st = check_clusters(ds, use, p.clusters, &err);
@@ -258,8 +305,10 @@ int cmd_train(int argc, char **argv) {
     for (size_t i = 0; i < sp_model_method_count(m); i++)
       printf("%s %s", i ? "," : "", sp_model_method_name(m, i));
     printf("; recommended: %s\n", sp_model_recommended_method(m));
+    report_bases(m);
   }
   sp_model_free(m);
+  sp_memory_free(ms);
   sp_dataset_free(ds);
   free(use);
   return rc;

@@ -14,6 +14,9 @@ static const sp_bound bounds[SP_BOUND_KIND_COUNT] = {
     [SP_BOUND_CLOCK] = {1, 100000, "MHz", "1 MHz to 100 GHz"},
     [SP_BOUND_COUNTER] = {-1e20, 1e20, "", "beyond any 64-bit hardware counter"},
     [SP_BOUND_WEIGHT] = {1e-9, 1e15, "", "a launch count or a relative weight"},
+    [SP_BOUND_BUS] = {1, 100000, "bits", "a memory bus width"},
+    [SP_BOUND_GBS] = {1e-3, 1e6, "GB/s", "1 MB/s to 1 PB/s"},
+    [SP_BOUND_GB] = {1e-6, 1e6, "GB", "1 kB to 1 PB"},
 };
 
 const sp_bound *sp__bound(sp_bound_kind kind) {

@@ -23,6 +23,9 @@ typedef enum sp_bound_kind {
   SP_BOUND_CLOCK,   /* engine_mhz, memory_mhz: 1 .. 100000 (100 GHz) */
   SP_BOUND_COUNTER, /* a counter: -1e20 .. 1e20 (a 64-bit counter ends at 1.8e19) */
   SP_BOUND_WEIGHT,  /* a workload's weight or launch count: 1e-9 .. 1e15 */
+  SP_BOUND_BUS,     /* a memory bus width in bits: 1 .. 100000 */
+  SP_BOUND_GBS,     /* a peak memory bandwidth: 1e-3 .. 1e6 GB/s (1 MB/s .. 1 PB/s) */
+  SP_BOUND_GB,      /* a memory capacity: 1e-6 .. 1e6 GB (1 kB .. 1 PB) */
   SP_BOUND_KIND_COUNT
 } sp_bound_kind;
 

@@ -92,6 +92,7 @@ static void run_job(sp_eval_job *j) {
     /* physet does not depend on k: fitted once per job. */
     tp.methods = ki == 0 ? sp__eval_train_methods(p) : 0;
     tp.floor_kernel = p->floor_kernel;
+    tp.memory = p->memory;
     sp_model *m = NULL;
     j->status = sp_model_train(j->tds, &tp, NULL, NULL, &m, &j->err);
     for (int q = 0; q < 2 && !j->status; q++)
@@ -244,6 +245,7 @@ static int check_eval_params(const sp_dataset *ds, const sp_eval_params *p, sp_e
   }
   sp__grid_free(&g);
   for (size_t b = 0; b < p->nbases && !st; b++) st = check_base_counters(ds, &p->bases[b], err);
+  if (!st && p->memory) st = sp_memory_check(p->memory, ds, err);
   return st;
 }
 
@@ -277,7 +279,7 @@ static void write_notes(const pool *pl, const sp_eval_params *p, sp_evaluation *
   char buf[256];
   snprintf(buf, sizeof buf,
            "%zu kernel-base pairs in %zu of %zu jobs were left out: those "
-           "kernels have empty counter fields at that base configuration",
+           "kernels have no counters, or empty counter fields, at that base configuration",
            dropped, jobs, pl->njobs);
   e->note[SP_TIME] = strdup(buf);
 }

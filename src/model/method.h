@@ -36,8 +36,11 @@ enum {
   SP_NEEDS_COUNTERS = 1u << 0, /* the base counters, in the model's order */
   SP_USES_MEASURED = 1u << 1,  /* passes through further measurements (nextra) */
   SP_USES_FLOOR = 1u << 2,     /* anchors power on the board's idle floor_w */
-  SP_PREDICTS_BASE = 1u << 3   /* predicts the base value too: never reads the
+  SP_PREDICTS_BASE = 1u << 3,  /* predicts the base value too: never reads the
                                   observation's base time or power */
+  SP_PER_BASE = 1u << 4        /* fitted at every base of a model with several
+                                  (sp_train_params.extra_bases), each state
+                                  predicting from its own base */
 };
 
 /* The model a method belongs to, as the method sees it: counters, base and
@@ -45,8 +48,12 @@ enum {
 typedef struct sp_method_context {
   const char *const *counter_names;
   size_t ncounters;
-  sp_config base;
+  sp_config base; /* the base the state predicts from */
   const sp_grid *grid[2];
+  /* The memory systems of the grid's memory clocks, in axis order (NULL,
+   * 0: not described). */
+  const sp_memory_system *memory;
+  size_t nmemory;
 } sp_method_context;
 
 /* Training input: kernels[0..n) of ds (dataset indices; ds's counters are

@@ -27,6 +27,7 @@ int sp__set_string(char **dst, const char *src) {
 sp_model *sp__model_alloc(void) {
   sp_model *m = calloc(1, sizeof(sp_model));
   if (m) m->methods[m->nmethods++].type = sp__method_table[0];
+  if (m) m->nbases = 1;
   return m;
 }
 
@@ -56,8 +57,13 @@ void sp_model_free(sp_model *m) {
   free(m->runs_path);
   free(m->counters_path);
   free(m->power_note);
-  for (size_t i = 0; i < m->nmethods; i++)
-    if (m->methods[i].type->free) m->methods[i].type->free(m->methods[i].state);
+  for (size_t i = 0; i < m->nmethods; i++) {
+    if (!m->methods[i].type->free) continue;
+    m->methods[i].type->free(m->methods[i].state);
+    for (size_t b = 1; b < SP_MODEL_MAX_BASES; b++)
+      if (m->methods[i].at[b]) m->methods[i].type->free(m->methods[i].at[b]);
+  }
+  free(m->memory);
   free(m);
 }
 
@@ -164,7 +170,7 @@ int sp__model_add_method(sp_model *m, const sp_method_type *type, void *state) {
     if (type->free) type->free(state);
     return SP_EINVAL;
   }
-  m->methods[m->nmethods] = (sp_method_slot){type, state};
+  m->methods[m->nmethods] = (sp_method_slot){.type = type, .state = state};
   m->recommended = m->in_use = m->nmethods++;
   return SP_OK;
 }
@@ -175,12 +181,60 @@ const sp_method_slot *sp__model_slot(const sp_model *m, const char *name) {
   return NULL;
 }
 
-sp_method_context sp__model_method_context(const sp_model *m) {
+sp_method_context sp__model_method_context_at(const sp_model *m, size_t b) {
   return (sp_method_context){
       (const char *const *)m->counter_names,
       m->ncounters,
-      m->base,
-      {&m->sub[SP_TIME].grid, m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL}};
+      b ? m->bases[b] : m->base,
+      {&m->sub[SP_TIME].grid, m->sub[SP_POWER].present ? &m->sub[SP_POWER].grid : NULL},
+      m->memory,
+      m->nmemory};
+}
+
+sp_method_context sp__model_method_context(const sp_model *m) {
+  return sp__model_method_context_at(m, 0);
+}
+
+size_t sp__model_base_index(const sp_model *m, const sp_config *cfg) {
+  if (cfg->cu == 0 || sp_config_equal(cfg, &m->base)) return 0;
+  for (size_t b = 1; b < m->nbases; b++)
+    if (sp_config_equal(cfg, &m->bases[b])) return b;
+  return NOT_FOUND;
+}
+
+const void *sp__slot_state(const sp_method_slot *s, size_t b) {
+  if (b == 0) return s->state;
+  return b < SP_MODEL_MAX_BASES ? s->at[b] : NULL;
+}
+
+/* ---- bases and memory systems -------------------------------------------- */
+
+size_t sp_model_base_count(const sp_model *m) { return m->nbases ? m->nbases : 1; }
+
+sp_config sp_model_base_at(const sp_model *m, size_t i) {
+  return i == 0 || i >= m->nbases ? m->base : m->bases[i];
+}
+
+size_t sp_model_base_kernels(const sp_model *m, size_t i) {
+  return i == 0 ? m->ntrain : i < m->nbases ? m->base_ntrain[i] : 0;
+}
+
+int sp_model_method_at(const sp_model *m, const char *method, const sp_config *base) {
+  const sp_method_slot *s = sp__model_slot(m, method ? method : sp_model_method(m));
+  size_t b = sp__model_base_index(m, base);
+  return s && b != NOT_FOUND && (b == 0 || sp__slot_state(s, b) != NULL);
+}
+
+size_t sp_model_memory_count(const sp_model *m) { return m->nmemory; }
+
+const sp_memory_system *sp_model_memory_at(const sp_model *m, size_t i) {
+  return i < m->nmemory ? &m->memory[i] : NULL;
+}
+
+const sp_memory_system *sp_model_memory_of(const sp_model *m, int memory_mhz) {
+  for (size_t i = 0; i < m->nmemory; i++)
+    if (m->memory[i].memory_mhz == memory_mhz) return &m->memory[i];
+  return NULL;
 }
 
 size_t sp_model_method_count(const sp_model *m) { return m->nmethods; }

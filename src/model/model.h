@@ -20,17 +20,25 @@
 #include "surface.h"
 
 /* Version 2 added the methods a model carries (version 1 models carry
- * wu2015 only and still load). */
-#define SP_MODEL_FORMAT_VERSION 2
+ * wu2015 only and still load); version 3 the memory systems and further
+ * base configurations, and is written only for a model that has either
+ * (any other model is written as version 2, byte for byte as before). */
+#define SP_MODEL_FORMAT_VERSION 3
+
+/* A model has at most this many base configurations. */
+#define SP_MODEL_MAX_BASES 8
 
 /* A saved model lists at most this many methods (its manifest is checked
  * against it): room for every table entry with some to spare. */
 #define SP_MODEL_MAX_METHODS 16
 
-/* One method a model carries: its type and the state that type made. */
+/* One method a model carries: its type and the state that type made at
+ * the model's base, and at each further base b (1 <= b < nbases) where the
+ * method is fitted there (SP_PER_BASE; at[0] is unused). */
 typedef struct sp_method_slot {
   const sp_method_type *type;
   void *state;
+  void *at[SP_MODEL_MAX_BASES];
 } sp_method_slot;
 
 typedef enum sp_set_kind { SP_SET_REGION = 0, SP_SET_CU = 1 } sp_set_kind;
@@ -83,6 +91,17 @@ struct sp_model {
   sp_method_slot methods[SP_MODEL_MAX_METHODS];
   size_t recommended; /* slot of the recommended method */
   size_t in_use;      /* slot of the method predictions use */
+  /* The base configurations: bases[0] is base; the methods of SP_PER_BASE
+   * are fitted at every one (method slots' at[]), wu2015 at the first
+   * only.  base_ntrain[b]: the training kernels measured there with their
+   * counters, which the methods at that base were fitted on. */
+  size_t nbases;
+  sp_config bases[SP_MODEL_MAX_BASES];
+  size_t base_ntrain[SP_MODEL_MAX_BASES];
+  /* The memory systems, one per memory clock of the time grid in the
+   * axis's order (nmemory 0: none described). */
+  size_t nmemory;
+  sp_memory_system *memory;
 };
 
 /* ---- model.c: the object, shared by every other file of the folder ----- */
@@ -93,8 +112,16 @@ sp_model *sp__model_alloc(void);
  * freed here on failure) and makes it the recommended one and the one in
  * use.  SP_EINVAL when the model already carries SP_MODEL_MAX_METHODS. */
 int sp__model_add_method(sp_model *m, const sp_method_type *type, void *state);
-/* The context a method of m sees (method.h). */
+/* The context a method of m sees (method.h) at the model's base, and at
+ * base b. */
 sp_method_context sp__model_method_context(const sp_model *m);
+sp_method_context sp__model_method_context_at(const sp_model *m, size_t b);
+/* The index of cfg among the model's bases (a zero CU count: 0, the
+ * model's base), or (size_t)-1. */
+size_t sp__model_base_index(const sp_model *m, const sp_config *cfg);
+/* The state of the method in slot s at base b, or NULL when it has none
+ * there. */
+const void *sp__slot_state(const sp_method_slot *s, size_t b);
 /* Replaces *dst with a copy of src (NULL allowed); SP_ENOMEM on failure. */
 int sp__set_string(char **dst, const char *src);
 /* SP_OK when q is a quantity the model predicts, else SP_EINVAL or

@@ -62,10 +62,33 @@ static void put_string_line(sp_sha256 *h, FILE *fp, const char *key, const char 
   put(h, fp, "\n");
 }
 
+/* Version 3 only for what version 2 cannot hold: a model without memory
+ * systems and further bases is written as before, byte for byte. */
+static int format_version(const sp_model *m) { return m->nmemory || m->nbases > 1 ? 3 : 2; }
+
+/* Version 3: the memory systems and the bases, after the power note. */
+static void write_memory_bases(sp_sha256 *h, FILE *fp, const sp_model *m) {
+  put(h, fp, "memory %zu\n", m->nmemory);
+  for (size_t i = 0; i < m->nmemory; i++) {
+    const sp_memory_system *s = &m->memory[i];
+    put(h, fp, "memory_system %d ", s->memory_mhz);
+    put_token(h, fp, s->name);
+    put(h, fp, " ");
+    put_token(h, fp, s->type);
+    put(h, fp, " %d %.17g %.17g\n", s->bus_bits, s->peak_gbs, s->capacity_gb);
+  }
+  put(h, fp, "bases %zu\n", m->nbases);
+  for (size_t b = 0; b < m->nbases; b++) {
+    char cfg[64];
+    sp_config_format(b ? &m->bases[b] : &m->base, cfg, sizeof cfg);
+    put(h, fp, "base_config %s kernels %zu\n", cfg, b ? m->base_ntrain[b] : m->ntrain);
+  }
+}
+
 static void write_header(sp_sha256 *h, FILE *fp, const sp_model *m, const char *name) {
   char base[64];
   sp_config_format(&m->base, base, sizeof base);
-  put(h, fp, "scalepredict-model %d\n", SP_MODEL_FORMAT_VERSION);
+  put(h, fp, "scalepredict-model %d\n", format_version(m));
   put_string_line(h, fp, "name", name);
   put_string_line(h, fp, "source", m->source);
   put(h, fp,
@@ -78,6 +101,7 @@ static void write_header(sp_sha256 *h, FILE *fp, const sp_model *m, const char *
   put_string_line(h, fp, "counters_file", m->counters_path);
   put_string_line(h, fp, "counters_sha256", m->counters_sha256);
   put_string_line(h, fp, "power_note", m->power_note);
+  if (format_version(m) >= 3) write_memory_bases(h, fp, m);
   put(h, fp, "counters %zu\n", m->ncounters);
   for (size_t c = 0; c < m->ncounters; c++) {
     put(h, fp, "counter ");
@@ -159,30 +183,57 @@ static const char *base_name(const char *dir) {
   return buf;
 }
 
-/* The file that holds a method's state in the model directory. */
-static void method_file(const sp_method_type *type, char *buf, size_t size) {
-  snprintf(buf, size, "method-%s.txt", type->name);
+/* The file that holds a method's state in the model directory: at the
+ * model's base method-NAME.txt, at a further base method-NAME@CFG.txt
+ * with the configuration's '/' written as '-'
+ * (method-physet@132cu-1980-3201.txt). */
+static void method_file_at(const sp_method_type *type, const sp_config *base, char *buf,
+                           size_t size) {
+  if (!base) {
+    snprintf(buf, size, "method-%s.txt", type->name);
+    return;
+  }
+  char cfg[64];
+  sp_config_format(base, cfg, sizeof cfg);
+  for (char *p = cfg; *p; p++)
+    if (*p == '/') *p = '-';
+  snprintf(buf, size, "method-%s@%s.txt", type->name, cfg);
 }
+
+static void method_file(const sp_method_type *type, char *buf, size_t size) {
+  method_file_at(type, NULL, buf, size);
+}
+
+/* The checksums of the files of method slot i: [0] at the model's base,
+ * [b] at further base b. */
+typedef char method_sums_t[SP_MODEL_MAX_BASES][65];
 
 /* The methods section: every method the model carries, the files that
  * hold their state with checksums (for those with a state of their own),
  * and the recommended one. */
-static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m, char (*method_sums)[65]) {
+static void write_methods(sp_sha256 *h, FILE *fp, const sp_model *m, method_sums_t *method_sums) {
   put(h, fp, "methods %zu\n", m->nmethods);
   for (size_t i = 0; i < m->nmethods; i++) {
     const sp_method_type *type = m->methods[i].type;
-    char file[80];
+    char file[128];
     method_file(type, file, sizeof file);
     if (type->save)
-      put(h, fp, "method %s file %s sha256 %s\n", type->name, file, method_sums[i]);
+      put(h, fp, "method %s file %s sha256 %s\n", type->name, file, method_sums[i][0]);
     else
       put(h, fp, "method %s\n", type->name);
+    for (size_t b = 1; type->save && b < m->nbases; b++) {
+      if (!m->methods[i].at[b]) continue;
+      char cfg[64];
+      sp_config_format(&m->bases[b], cfg, sizeof cfg);
+      method_file_at(type, &m->bases[b], file, sizeof file);
+      put(h, fp, "at %s file %s sha256 %s\n", cfg, file, method_sums[i][b]);
+    }
   }
   put(h, fp, "recommended %s\n", sp_model_recommended_method(m));
 }
 
 static int write_manifest(const sp_model *m, const char *tmp, const char *name, char (*sums[2])[65],
-                          char (*method_sums)[65], sp_error *err) {
+                          method_sums_t *method_sums, sp_error *err) {
   char *path = sp__path_join(tmp, MANIFEST);
   if (!path) return sp__oom(err);
   sp_atomic_file af;
@@ -201,20 +252,33 @@ static int write_manifest(const sp_model *m, const char *tmp, const char *name, 
   return sp__atomic_commit(&af, err);
 }
 
-/* Saves the state of every method that has one, with its checksum. */
-static int save_methods(const sp_model *m, const char *tmp, char (*sums)[65], sp_error *err) {
+/* Saves one state of a method into file, with its checksum. */
+static int save_state(const sp_method_type *type, const void *state, const char *tmp,
+                      const char *file, char *sum, sp_error *err) {
+  char *path = sp__path_join(tmp, file);
+  if (!path) return sp__oom(err);
+  int st = type->save(state, path, err);
+  if (!st && sp__sha256_file(path, sum))
+    st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot checksum the method file");
+  free(path);
+  return st;
+}
+
+/* Saves the state of every method that has one, at every base where it
+ * has one, with its checksum. */
+static int save_methods(const sp_model *m, const char *tmp, method_sums_t *sums, sp_error *err) {
   int st = SP_OK;
   for (size_t i = 0; i < m->nmethods && !st; i++) {
     const sp_method_slot *s = &m->methods[i];
     if (!s->type->save) continue;
-    char file[80];
+    char file[128];
     method_file(s->type, file, sizeof file);
-    char *path = sp__path_join(tmp, file);
-    if (!path) return sp__oom(err);
-    st = s->type->save(s->state, path, err);
-    if (!st && sp__sha256_file(path, sums[i]))
-      st = sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot checksum the method file");
-    free(path);
+    st = save_state(s->type, s->state, tmp, file, sums[i][0], err);
+    for (size_t b = 1; b < m->nbases && !st; b++) {
+      if (!s->at[b]) continue;
+      method_file_at(s->type, &m->bases[b], file, sizeof file);
+      st = save_state(s->type, s->at[b], tmp, file, sums[i][b], err);
+    }
   }
   return st;
 }
@@ -233,7 +297,7 @@ static int model_save(const sp_model *m, const char *dir_arg, sp_error *err) {
       st = save_networks(m, (sp_quantity)q, tmp, sums[q], err);
   }
   const char *name = m->name ? m->name : base_name(dir);
-  char method_sums[SP_MODEL_MAX_METHODS][65] = {{0}};
+  method_sums_t method_sums[SP_MODEL_MAX_METHODS] = {{{0}}};
   if (!st) st = save_methods(m, tmp, method_sums, err);
   if (!st) st = write_manifest(m, tmp, name, sums, method_sums, err);
   if (!st) st = sp__tmpdir_commit(tmp, dir, SP_OUTPUT_MODEL, err);
@@ -418,6 +482,92 @@ static int read_header(cursor *c, sp_model *m) {
   return st;
 }
 
+/* "memory N" and N "memory_system MHZ NAME TYPE BUS PEAK CAPACITY" lines
+ * (version 3), checked against the grid once it is read
+ * (check_memory_bases). */
+static int read_memory(cursor *c, sp_model *m) {
+  size_t n;
+  int st = key_size(c, "memory", &n, 100000);
+  if (!st && n && !(m->memory = calloc(n, sizeof *m->memory))) st = sp__oom(c->err);
+  for (size_t i = 0; i < n && !st; i++) {
+    sp_memory_system *ms = &m->memory[i];
+    char *name = NULL, *type = NULL;
+    size_t v = 0;
+    st = expect_line(c, "memory_system");
+    if (!st) st = get_size(c, &v, 100000);
+    ms->memory_mhz = (int)v;
+    if (!st) st = get_string(c, &name);
+    if (!st) st = get_string(c, &type);
+    if (!st && (!name || strlen(name) >= sizeof ms->name || !type ||
+                strlen(type) >= sizeof ms->type || !ms->memory_mhz))
+      st = bad(c, "a memory system's clock, name or type is missing or too long");
+    if (!st) {
+      snprintf(ms->name, sizeof ms->name, "%s", name);
+      snprintf(ms->type, sizeof ms->type, "%s", type);
+    }
+    if (!st) st = get_size(c, &v, 100000);
+    ms->bus_bits = (int)v;
+    if (!st) st = get_double(c, &ms->peak_gbs);
+    if (!st) st = get_double(c, &ms->capacity_gb);
+    if (!st && !(ms->bus_bits > 0 && ms->peak_gbs > 0 && ms->capacity_gb >= 0))
+      st = bad(c, "a memory system's bus, peak bandwidth or capacity is out of range");
+    if (!st) st = end_of_line(c);
+    free(name);
+    free(type);
+    if (!st) m->nmemory = i + 1;
+  }
+  return st;
+}
+
+/* "bases N" and N "base_config CFG kernels K" lines (version 3), the
+ * first the model's base. */
+static int read_bases(cursor *c, sp_model *m) {
+  size_t n;
+  int st = key_size(c, "bases", &n, SP_MODEL_MAX_BASES);
+  if (!st && n < 1) st = bad(c, "a model has at least its own base");
+  for (size_t b = 0; b < n && !st; b++) {
+    char *cfg = NULL;
+    st = expect_line(c, "base_config");
+    if (!st) st = get_string(c, &cfg);
+    if (!st && (!cfg || sp_config_parse(cfg, &m->bases[b], NULL))) st = bad(c, "bad configuration");
+    free(cfg);
+    if (!st && b == 0 && !sp_config_equal(&m->bases[0], &m->base))
+      st = bad(c, "the first base is not the model's base");
+    for (size_t j = 0; j < b && !st; j++)
+      if (sp_config_equal(&m->bases[j], &m->bases[b])) st = bad(c, "a base is listed twice");
+    if (!st) st = get_word(c, "kernels");
+    if (!st) st = get_size(c, &m->base_ntrain[b], LIMIT);
+    if (!st && m->base_ntrain[b] < 2) st = bad(c, "a base needs at least 2 training kernels");
+    if (!st) st = end_of_line(c);
+  }
+  if (!st) m->nbases = n;
+  return st;
+}
+
+/* After the grids: the memory systems describe the time grid's memory
+ * clocks in order, every base is on the grids, and the first base's
+ * training kernels are the model's. */
+static int check_memory_bases(cursor *c, sp_model *m) {
+  const sp_grid *g = &m->sub[SP_TIME].grid;
+  c->field = "memory";
+  if (m->nmemory && m->nmemory != g->n[2])
+    return bad(c, "%zu memory systems for %zu memory clocks", m->nmemory, g->n[2]);
+  for (size_t i = 0; i < m->nmemory; i++)
+    if (m->memory[i].memory_mhz != g->v[2][i])
+      return bad(c, "the memory systems do not match the grid's memory clocks");
+  c->field = "bases";
+  if (m->base_ntrain[0] && m->base_ntrain[0] != m->ntrain)
+    return bad(c, "the first base's training kernels are not the model's");
+  for (size_t b = 1; b < m->nbases; b++)
+    for (int q = 0; q < 2; q++) {
+      sp_grid_point gp;
+      if (m->sub[q].present && sp__grid_locate(&m->sub[q].grid, &m->bases[b], &gp))
+        return bad(c, "a further base is not on the grid");
+      if (m->base_ntrain[b] > m->ntrain) return bad(c, "a base has more kernels than the model");
+    }
+  return SP_OK;
+}
+
 /* The counts are stored in the model only once their arrays exist, because
  * sp_model_free walks the arrays up to the counts. */
 static int read_counters_kernels(cursor *c, sp_model *m) {
@@ -591,11 +741,12 @@ static int read_submodel(cursor *c, const char *dir, sp_model *m, sp_quantity q)
   return st;
 }
 
-/* Loads the state of a method from file, checked against its checksum. */
-static int load_method(cursor *c, const char *dir, sp_model *m, const sp_method_type *type,
-                       const char *file, const char *sum) {
-  char want[80];
-  method_file(type, want, sizeof want);
+/* Loads the state of a method at base b of the model from file, checked
+ * against its checksum, into *state. */
+static int load_state(cursor *c, const char *dir, const sp_model *m, const sp_method_type *type,
+                      size_t b, const char *file, const char *sum, void **state) {
+  char want[128];
+  method_file_at(type, b ? &m->bases[b] : NULL, want, sizeof want);
   if (strcmp(file, want)) return bad(c, "the %s file must be %s", type->name, want);
   char *path = sp__path_join(dir, file), hex[65];
   if (!path) return sp__oom(c->err);
@@ -603,14 +754,54 @@ static int load_method(cursor *c, const char *dir, sp_model *m, const sp_method_
   if (!st && strcmp(hex, sum))
     st = sp__fail(c->err, SP_EMODEL, path, 0, 0, NULL,
                   "method file does not match its checksum in the manifest (edited or corrupt)");
-  const sp_method_context ctx = sp__model_method_context(m);
-  void *state = NULL;
-  if (!st) st = type->load(&ctx, path, &state, c->err);
-  if (st && type->free)
-    type->free(state);
-  else if (!st && sp__model_add_method(m, type, state))
-    st = bad(c, "more than %d methods", SP_MODEL_MAX_METHODS);
+  const sp_method_context ctx = sp__model_method_context_at(m, b);
+  *state = NULL;
+  if (!st) st = type->load(&ctx, path, state, c->err);
+  if (st && type->free) type->free(*state);
+  if (st) *state = NULL;
   free(path);
+  return st;
+}
+
+/* Loads the state of a method from file, checked against its checksum. */
+static int load_method(cursor *c, const char *dir, sp_model *m, const sp_method_type *type,
+                       const char *file, const char *sum) {
+  void *state = NULL;
+  int st = load_state(c, dir, m, type, 0, file, sum, &state);
+  if (!st && sp__model_add_method(m, type, state))
+    st = bad(c, "more than %d methods", SP_MODEL_MAX_METHODS);
+  return st;
+}
+
+/* Whether the next line starts with key (a word of its own). */
+static int next_is(const cursor *c, const char *key) {
+  size_t n = strlen(key);
+  return c->next && !strncmp(c->next, key, n) && c->next[n] == ' ';
+}
+
+/* Version 3: "at CFG file F sha256 H" lines after a method's line, its
+ * states at further bases. */
+static int read_method_bases(cursor *c, const char *dir, sp_model *m, char **file, char **sum) {
+  sp_method_slot *slot = &m->methods[m->nmethods - 1];
+  int st = SP_OK;
+  while (!st && c->version >= 3 && next_is(c, "at")) {
+    char *cfg = NULL;
+    sp_config base;
+    st = expect_line(c, "at");
+    if (!st) st = get_string(c, &cfg);
+    size_t b = !st && cfg && !sp_config_parse(cfg, &base, NULL) ? sp__model_base_index(m, &base)
+                                                                : (size_t)-1;
+    free(cfg);
+    if (!st && (b == (size_t)-1 || b == 0 || slot->at[b] || !(slot->type->needs & SP_PER_BASE)))
+      st = bad(c, "not a further base of the model, or listed twice, or a method fitted once");
+    if (!st) st = get_word(c, "file");
+    if (!st) st = get_string(c, file);
+    if (!st) st = get_word(c, "sha256");
+    if (!st) st = get_string(c, sum);
+    if (!st) st = end_of_line(c);
+    if (!st)
+      st = load_state(c, dir, m, slot->type, b, *file ? *file : "", *sum ? *sum : "", &slot->at[b]);
+  }
   return st;
 }
 
@@ -632,6 +823,7 @@ static int read_method(cursor *c, const char *dir, sp_model *m, char **name, cha
   if (!st) st = get_string(c, sum);
   if (!st) st = end_of_line(c);
   if (!st) st = load_method(c, dir, m, type, *file ? *file : "", *sum ? *sum : "");
+  if (!st) st = read_method_bases(c, dir, m, file, sum);
   return st;
 }
 
@@ -709,8 +901,11 @@ static int model_load(const char *dir, sp_model **out, sp_error *err) {
   if (!st && !m) st = sp__oom(err);
   c.next = c.text;
   if (!st) st = read_header(&c, m);
+  if (!st && c.version >= 3) st = read_memory(&c, m);
+  if (!st && c.version >= 3) st = read_bases(&c, m);
   if (!st) st = read_counters_kernels(&c, m);
   for (int q = 0; q < 2 && !st; q++) st = read_submodel(&c, dir, m, (sp_quantity)q);
+  if (!st) st = check_memory_bases(&c, m);
   if (!st && c.version >= 2) st = read_methods(&c, dir, m);
   if (!st) st = expect_line(&c, "end");
   if (!st) st = end_of_line(&c);

@@ -25,8 +25,12 @@
  * (no pipe floor), version 5 files (no time per wave among the features)
  * version 6 files (no narrower power interval for a measured floor) and
  * version 7 files (the interval widths of version 7, OLD_WIDTHS) still
- * load, and predict as they did. */
-#define PHYSET_VERSION 8
+ * load, and predict as they did.  Version 9 files carry the peak
+ * bandwidth of each memory clock (a model that describes its memory
+ * systems), which the memory step of the prior reads instead of the
+ * clock; a model without them writes version 8 as before. */
+#define PHYSET_VERSION 9
+#define PHYSET_VERSION_CLOCKS 8
 /* How far (log units: 5%) the bound of the CU axis lets a prediction rise
  * above max(ceil(B / cu), waves) / base: on the H100 suite 8 of 3132
  * measured ratios exceed the bound by more than 5%. */
@@ -66,6 +70,11 @@ typedef struct widths {
   double spread, prior, floor, per_log;
 } widths;
 static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04};
+/* Version 9: each half of an interval also holds, in quadrature, this
+ * much per log unit of peak bandwidth between a point's memory system and
+ * the nearest measured one (docs/method.md, "physet: the memory axis"). */
+#define MEMORY_WIDTH_TIME 0.15
+#define MEMORY_WIDTH_POWER 0.2
 static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06};
 static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05};
 
@@ -100,7 +109,15 @@ struct sp_physet {
   int *t_cu;
   double *t_er, *t_mr;
   double *t_logclock; /* log of the slower clock ratio, per clock pair */
-  double *res[2];     /* n * gsize[q] residual surfaces (log units) */
+  /* Version 9: per time grid point, the point at the base's clocks with
+   * the same CU count. */
+  size_t *t_j;
+  /* The peak bandwidth (GB/s) of each memory clock of the time grid, in
+   * axis order (version 9), or NULL: t_mr is the clock ratio. */
+  double *bw;
+  double mem_width[2]; /* version 9: interval half width per log bandwidth
+                          of the memory step, per quantity */
+  double *res[2];      /* n * gsize[q] residual surfaces (log units) */
   sp_forest *forest[2];
   double *floor_w;     /* gsize[SP_POWER] floor watts on our board, or NULL */
   double *logphi;      /* n: log floor share at the base, or NULL */
@@ -114,6 +131,13 @@ struct sp_physet {
   double *d2base[2];  /* squared log distance of each grid point to the base */
   uint32_t *rank[2];  /* gsize[q] * n: kernel j's place at point i, residuals */
   uint32_t *order[2]; /* ascending (ties by kernel), and the kernel in place r */
+  /* Version 9, per grid point i of q: step_to, the point at the base's
+   * memory clock with i's CU count and engine clock (SIZE_MAX at the
+   * base's memory clock, or where the grid lacks it), and as rank and
+   * order, the kernels' order by their memory step res(i) - res(step_to)
+   * (memory_step). */
+  size_t *step_to[2];
+  uint32_t *step_rank[2], *step_order[2];
   pool *pool;
 };
 
@@ -142,11 +166,16 @@ void sp__physet_free(sp_physet *p) {
   free(p->t_er);
   free(p->t_mr);
   free(p->t_logclock);
+  free(p->t_j);
+  free(p->bw);
   free(p->map);
   for (int q = 0; q < 2; q++) {
     free(p->d2base[q]);
     free(p->rank[q]);
     free(p->order[q]);
+    free(p->step_to[q]);
+    free(p->step_rank[q]);
+    free(p->step_order[q]);
   }
   for (int i = 0; p->pool && i < SLOTS; i++) scratch_free(p->pool->slot[i]);
   free(p->pool);
@@ -212,9 +241,14 @@ static void time_floor(const sp_physet *p, double busy, double *floor) {
     floor[i] = log(busy * p->base.cu / p->t_cu[i] * p->t_er[i]);
 }
 
-/* axis: room for one term per CU count and one per clock pair. */
-static void time_prior(const sp_physet *p, double blocks, double dram, double *axis,
-                       double *prior) {
+/* axis: room for one term per CU count and one per clock pair.  lt, when
+ * not NULL (version 9), is the kernel's log time ratio over the time grid
+ * (measured, or predicted at the base's clocks): the memory-bound share at
+ * a CU count is then u times the base time over the time there, min 1
+ * (the DRAM's busy time stays as the SMs' grows), and the clock term is
+ * taken per grid point. */
+static void time_prior(const sp_physet *p, double blocks, double dram, const double *lt,
+                       double *axis, double *prior) {
   const size_t ncu = p->grid[SP_TIME].n[0], nclk = clock_pairs(p);
   double *clk = axis + ncu;
   for (size_t c = 0; c < ncu; c++)
@@ -223,26 +257,58 @@ static void time_prior(const sp_physet *p, double blocks, double dram, double *a
     for (size_t e = 0; e < nclk; e++) prior[c * nclk + e] = axis[c];
   if (!p->clock) return;
   double u = share_u(p, dram), w = p->clock_w;
-  /* t_mr and t_er of the first nclk points are those of every clock pair. */
+  /* t_mr and t_er of the first nclk points are those of every clock pair;
+   * t_j of every point of a CU count is the same point. */
+  if (lt && p->t_j) {
+    for (size_t c = 0; c < ncu; c++) {
+      double uc = fmin(1, u * exp(-lt[p->t_j[c * nclk]]));
+      for (size_t e = 0; e < nclk; e++)
+        prior[c * nclk + e] += w * log(uc * p->t_mr[e] + (1 - uc) * p->t_er[e]);
+    }
+    return;
+  }
   for (size_t e = 0; e < nclk; e++) clk[e] = log(u * p->t_mr[e] + (1 - u) * p->t_er[e]);
   for (size_t c = 0; c < ncu; c++)
     for (size_t e = 0; e < nclk; e++) prior[c * nclk + e] += w * clk[e];
 }
 
-/* Fills t_cu, t_er, t_mr and t_logclock from the time grid. */
+/* The memory step of the prior, base over target: the peak bandwidth
+ * ratio when the memory systems are described, else the clock ratio. */
+static double memory_ratio(const sp_physet *p, int target_mhz) {
+  if (!p->bw) return (double)p->base.memory_mhz / target_mhz;
+  const sp_grid *g = &p->grid[SP_TIME];
+  double b = NAN, t = NAN;
+  for (size_t i = 0; i < g->n[2]; i++) {
+    if (g->v[2][i] == p->base.memory_mhz) b = p->bw[i];
+    if (g->v[2][i] == target_mhz) t = p->bw[i];
+  }
+  return b / t;
+}
+
+double sp__physet_memory_ratio(const sp_physet *p, int memory_mhz) {
+  return memory_ratio(p, memory_mhz);
+}
+
+/* Fills t_cu, t_er, t_mr, t_logclock and (version 9) t_j from the time
+ * grid. */
 static int cache_time_grid(sp_physet *p) {
   const size_t g = p->gsize[SP_TIME];
   p->t_cu = malloc(g * sizeof *p->t_cu);
   p->t_er = malloc(g * sizeof *p->t_er);
   p->t_mr = malloc(g * sizeof *p->t_mr);
   p->t_logclock = malloc(g * sizeof *p->t_logclock);
-  if (!p->t_cu || !p->t_er || !p->t_mr || !p->t_logclock) return SP_ENOMEM;
+  p->t_j = p->bw ? malloc(g * sizeof *p->t_j) : NULL;
+  if (!p->t_cu || !p->t_er || !p->t_mr || !p->t_logclock || (p->bw && !p->t_j)) return SP_ENOMEM;
   for (size_t i = 0; i < g; i++) {
     sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
     p->t_cu[i] = c.cu;
     p->t_er[i] = (double)p->base.engine_mhz / c.engine_mhz;
-    p->t_mr[i] = (double)p->base.memory_mhz / c.memory_mhz;
+    p->t_mr[i] = memory_ratio(p, c.memory_mhz);
     p->t_logclock[i] = log(p->t_er[i] > p->t_mr[i] ? p->t_er[i] : p->t_mr[i]);
+    sp_config cb = {c.cu, p->base.engine_mhz, p->base.memory_mhz};
+    sp_grid_point gp;
+    if (p->t_j && sp__grid_locate(&p->grid[SP_TIME], &cb, &gp)) return SP_EGRID;
+    if (p->t_j) p->t_j[i] = sp__grid_flat(&p->grid[SP_TIME], &gp);
   }
   return SP_OK;
 }
@@ -316,6 +382,35 @@ static int index_residuals(sp_physet *p, sp_quantity q) {
   return st;
 }
 
+/* Version 9: step_to[q], and step_rank[q] and step_order[q] at each point
+ * that takes a memory step, the kernels' order by their step there, so
+ * that memory_step's interval needs no sort either. */
+static int index_steps(sp_physet *p, sp_quantity q) {
+  const size_t n = p->n, g = p->gsize[q];
+  const sp_grid *gr = &p->grid[q];
+  const double *res = p->res[q];
+  p->step_to[q] = malloc(g * sizeof *p->step_to[q]);
+  p->step_rank[q] = malloc(g * n * sizeof *p->step_rank[q]);
+  p->step_order[q] = malloc(g * n * sizeof *p->step_order[q]);
+  ranked *r = malloc(n * sizeof *r);
+  int st = p->step_to[q] && p->step_rank[q] && p->step_order[q] && r ? SP_OK : SP_ENOMEM;
+  for (size_t i = 0; !st && i < g; i++) {
+    sp_config c = sp__grid_config(gr, i), cb = {c.cu, c.engine_mhz, p->base.memory_mhz};
+    sp_grid_point gp;
+    p->step_to[q][i] = SIZE_MAX;
+    if (c.memory_mhz == p->base.memory_mhz || sp__grid_locate(gr, &cb, &gp)) continue;
+    const size_t to = p->step_to[q][i] = sp__grid_flat(gr, &gp);
+    for (size_t j = 0; j < n; j++) r[j] = (ranked){res[j * g + i] - res[j * g + to], (uint32_t)j};
+    qsort(r, n, sizeof *r, cmp_ranked);
+    for (size_t k = 0; k < n; k++) {
+      p->step_order[q][i * n + k] = r[k].j;
+      p->step_rank[q][i * n + r[k].j] = (uint32_t)k;
+    }
+  }
+  free(r);
+  return st;
+}
+
 /* d2base[q]: each grid point's squared log distance to the base. */
 static int index_distances(sp_physet *p, sp_quantity q) {
   if (!(p->d2base[q] = malloc(p->gsize[q] * sizeof *p->d2base[q]))) return SP_ENOMEM;
@@ -347,6 +442,7 @@ static int index_model(sp_physet *p) {
     p->base_at[q] = base_index(p, (sp_quantity)q);
     st = index_distances(p, (sp_quantity)q);
     if (!st) st = index_residuals(p, (sp_quantity)q);
+    if (!st && p->bw) st = index_steps(p, (sp_quantity)q);
   }
   if (!st && p->has_power) st = index_power_grid(p);
   p->logphi_finite = 1;
@@ -398,11 +494,14 @@ static int gather_time(fitter *f) {
   return SP_OK;
 }
 
-/* Squared misfit of the clock term with share u to the log ratios y. */
-static double u_misfit(const double *et, const double *mt, const double *y, size_t g, double u) {
+/* Squared misfit of the clock term with share u to the log ratios y; scale
+ * (NULL: 1 everywhere) scales the share per grid point, min 1. */
+static double u_misfit(const double *et, const double *mt, const double *scale, const double *y,
+                       size_t g, double u) {
   double e = 0;
   for (size_t i = 0; i < g; i++) {
-    double r = log(u * mt[i] + (1 - u) * et[i]) - y[i];
+    double ui = scale ? fmin(1, u * scale[i]) : u;
+    double r = log(ui * mt[i] + (1 - ui) * et[i]) - y[i];
     e += r * r;
   }
   return e;
@@ -410,24 +509,25 @@ static double u_misfit(const double *et, const double *mt, const double *y, size
 
 /* The u in [0, 1] that best explains the log ratios y: a coarse scan, then
  * golden-section search around the best point. */
-static double best_u(const double *et, const double *mt, const double *y, size_t g) {
+static double best_u(const double *et, const double *mt, const double *scale, const double *y,
+                     size_t g) {
   enum { SCAN = 20, GOLDEN = 40 };
   double best = INFINITY, ub = 0;
   for (int k = 0; k <= SCAN; k++) {
-    double e = u_misfit(et, mt, y, g, (double)k / SCAN);
+    double e = u_misfit(et, mt, scale, y, g, (double)k / SCAN);
     if (e < best) best = e, ub = (double)k / SCAN;
   }
   double a = fmax(0, ub - 1.0 / SCAN), b = fmin(1, ub + 1.0 / SCAN), r = (sqrt(5) - 1) / 2;
   double c = b - r * (b - a), d = a + r * (b - a);
-  double fc = u_misfit(et, mt, y, g, c), fd = u_misfit(et, mt, y, g, d);
+  double fc = u_misfit(et, mt, scale, y, g, c), fd = u_misfit(et, mt, scale, y, g, d);
   for (int k = 0; k < GOLDEN; k++) {
     if (fc < fd)
-      b = d, d = c, fd = fc, c = b - r * (b - a), fc = u_misfit(et, mt, y, g, c);
+      b = d, d = c, fd = fc, c = b - r * (b - a), fc = u_misfit(et, mt, scale, y, g, c);
     else
-      a = c, c = d, fc = fd, d = a + r * (b - a), fd = u_misfit(et, mt, y, g, d);
+      a = c, c = d, fc = fd, d = a + r * (b - a), fd = u_misfit(et, mt, scale, y, g, d);
   }
   double um = (a + b) / 2;
-  return u_misfit(et, mt, y, g, um) < best ? um : ub;
+  return u_misfit(et, mt, scale, y, g, um) < best ? um : ub;
 }
 
 static double sigmoid_misfit(const double *x, const double *u, size_t n, double mid, double width) {
@@ -485,12 +585,20 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
   const double *et = p->t_er, *mt = p->t_mr;
   double *y = malloc(g * sizeof *y), *x = malloc(n * sizeof *x), *u = malloc(n * sizeof *u);
   double *axis = malloc((g + 1) * sizeof *axis);
-  int st = y && x && u && axis ? SP_OK : sp__oom(f->err);
+  double *scale = p->t_j ? malloc(g * sizeof *scale) : NULL;
+  int st = y && x && u && axis && (scale || !p->t_j) ? SP_OK : sp__oom(f->err);
   for (size_t j = 0; !st && j < n; j++) {
-    time_prior(p, f->blocks[j], 0, axis, y); /* the CU prior alone: clock is still off */
-    for (size_t i = 0; i < g; i++) y[i] = f->lt[j * g + i] - y[i];
+    const double *lt = f->lt + j * g;
+    time_prior(p, f->blocks[j], 0, NULL, axis, y); /* the CU prior alone: clock is still off */
+    for (size_t i = 0; i < g; i++) y[i] = lt[i] - y[i];
+    /* Version 9: each clock step at its own CU count, against the kernel's
+     * time there at the base's clocks (time_prior). */
+    for (size_t i = 0; scale && i < g; i++) {
+      y[i] = lt[i] - lt[p->t_j[i]];
+      scale[i] = exp(-lt[p->t_j[i]]);
+    }
     x[j] = (isfinite(f->dram[j]) ? f->dram[j] : 0) / p->s_max;
-    u[j] = best_u(et, mt, y, g);
+    u[j] = best_u(et, mt, scale, y, g);
   }
   if (!st) {
     fit_sigmoid(x, u, n, &p->u_mid, &p->u_width);
@@ -501,6 +609,7 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
   free(x);
   free(u);
   free(axis);
+  free(scale);
   return st;
 }
 
@@ -536,7 +645,7 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
     return sp__oom(f->err);
   }
   for (size_t j = 0; j < f->d->n; j++) {
-    time_prior(p, f->blocks[j], f->dram[j], prior + g, prior);
+    time_prior(p, f->blocks[j], f->dram[j], f->lt + j * g, prior + g, prior);
     for (size_t i = 0; i < g; i++) p->res[SP_TIME][j * g + i] = f->lt[j * g + i] - prior[i];
   }
   free(prior);
@@ -622,6 +731,13 @@ static int init_physet(sp_physet *p, const sp_physet_data *d, const sp_physet_pa
     if (sp__grid_copy(&p->grid[q], d->grid[q])) return SP_ENOMEM;
     p->gsize[q] = sp__grid_size(&p->grid[q]);
   }
+  if (d->memory) {
+    const size_t nm = p->grid[SP_TIME].n[2];
+    if (!(p->bw = malloc(nm * sizeof *p->bw))) return SP_ENOMEM;
+    for (size_t i = 0; i < nm; i++) p->bw[i] = d->memory[i].peak_gbs;
+    p->mem_width[SP_TIME] = MEMORY_WIDTH_TIME;
+    p->mem_width[SP_POWER] = MEMORY_WIDTH_POWER;
+  }
   return cache_time_grid(p);
 }
 
@@ -673,8 +789,12 @@ typedef struct wval {
 typedef struct scratch {
   double *w;       /* n: the forest's weights */
   size_t *nz, nnz; /* the kernels whose weight is not 0, ascending */
-  wval *pairs;     /* n: residuals and kernels, sorted for the interval */
-  uint64_t *bits;  /* n bits: ranks present at one grid point */
+  /* Version 9 with further measurements: w, nz and nnz before the
+   * measurements reweight them (keep_weights), for memory_step; else NULL. */
+  double *w0;
+  size_t *nz0, nnz0;
+  wval *pairs;    /* n: residuals and kernels, sorted for the interval */
+  uint64_t *bits; /* n bits: ranks present at one grid point */
   double *prior, *mean, *corr;
   double *cap;   /* most the log ratio may be at each point, or NULL */
   double *floor; /* least the log ratio may be at each point, or NULL */
@@ -684,6 +804,7 @@ typedef struct scratch {
   double *time;             /* 3 gsize[TIME]: time and its interval (power's prior) */
   double *pab;              /* 2 gsize[POWER]: the prior at the interval's ends */
   double *feat;             /* nfeat: the kernel's features */
+  double *lt;               /* g: version 9's first pass, log time ratios */
   double *obs_val;          /* residual seen at each observed grid point */
   size_t *obs_idx, obs_cap; /* ... room for obs_cap of them */
   size_t nobs;
@@ -700,6 +821,8 @@ static void scratch_free(scratch *s) {
   if (!s) return;
   free(s->w);
   free(s->nz);
+  free(s->w0);
+  free(s->nz0);
   free(s->pairs);
   free(s->bits);
   free(s->prior);
@@ -728,7 +851,7 @@ static size_t memo_room(const sp_physet *p) { return 5 + p->plan.nfeat + 4 * MEM
 
 /* One block of doubles for every per-point array: g for prior, mean,
  * corr, cap, floor and extra each, g + 1 for axis, 3 g for time, 2 g for
- * pab, and the features; another for the two memo keys. */
+ * pab, the features and g for lt; another for the two memo keys. */
 static scratch *scratch_new(const sp_physet *p) {
   const size_t n = p->n, g = p->gsize[SP_TIME], words = (n + 63) / 64;
   scratch *s = calloc(1, sizeof *s);
@@ -737,9 +860,14 @@ static scratch *scratch_new(const sp_physet *p) {
   s->nz = malloc(n * sizeof *s->nz);
   s->pairs = malloc(n * sizeof *s->pairs);
   s->bits = malloc(words * sizeof *s->bits);
-  s->prior = malloc((12 * g + 1 + p->plan.nfeat) * sizeof *s->prior);
+  s->prior = malloc((13 * g + 1 + p->plan.nfeat) * sizeof *s->prior);
   s->key = malloc(2 * memo_room(p) * sizeof *s->key);
-  if (!s->w || !s->nz || !s->pairs || !s->bits || !s->prior || !s->key || scratch_fit_obs(s, g)) {
+  if (p->bw) {
+    s->w0 = malloc(n * sizeof *s->w0);
+    s->nz0 = malloc(n * sizeof *s->nz0);
+  }
+  if (!s->w || !s->nz || !s->pairs || !s->bits || !s->prior || !s->key || scratch_fit_obs(s, g) ||
+      (p->bw && (!s->w0 || !s->nz0))) {
     scratch_free(s);
     return NULL;
   }
@@ -752,6 +880,7 @@ static scratch *scratch_new(const sp_physet *p) {
   s->time = s->axis + g + 1;
   s->pab = s->time + 3 * g;
   s->feat = s->pab + 2 * g;
+  s->lt = s->feat + p->plan.nfeat;
   s->memo = s->key + memo_room(p);
   return s;
 }
@@ -822,11 +951,26 @@ static void reweight(const sp_physet *p, sp_quantity q, scratch *s) {
   list_weighted(p->n, s);
 }
 
+/* Version 9 with further measurements: the memory step is taken apart
+ * (memory_step), with the forest's weights as they are before the
+ * measurements reweight them. */
+static int steps_apart(const sp_physet *p, const scratch *s) { return p->bw && s->nobs; }
+
+/* Keeps the weights (and their kernels) for memory_step when it is taken
+ * apart (steps_apart). */
+static void keep_weights(const sp_physet *p, scratch *s) {
+  if (!steps_apart(p, s)) return;
+  memcpy(s->w0, s->w, p->n * sizeof *s->w0);
+  memcpy(s->nz0, s->nz, s->nnz * sizeof *s->nz0);
+  s->nnz0 = s->nnz;
+}
+
 /* The weights of q's forest for the kernel's features, then reweighted by
  * the observed points when there are any. */
 static void weigh(const sp_physet *p, sp_quantity q, scratch *s) {
   sp__forest_weights(p->forest[q], s->feat, s->w);
   list_weighted(p->n, s);
+  keep_weights(p, s);
   if (s->nobs) reweight(p, q, s);
 }
 
@@ -960,16 +1104,11 @@ static void sort_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) 
   ranked_pairs(p, q, i, s);
 }
 
-/* The TAIL and 1 - TAIL weighted quantiles of the residuals at grid point
- * i: for each, the smallest residual whose cumulative weight (over every
- * residual not above it, added in order) reaches the share.  Called for
- * i = 0, 1, ... in turn (the order at i - 1 is where resorted_pairs
- * starts). */
-static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo, double *hi) {
-  sort_pairs(p, q, i, s);
-  const size_t k = s->nnz;
-  const wval *buf = s->pairs;
-  const double *w = s->w;
+/* The TAIL and 1 - TAIL weighted quantiles of the k values of buf, in
+ * order, kernel j weighing w[j]: for each, the smallest value whose
+ * cumulative weight (over every value not above it, added in order)
+ * reaches the share. */
+static void quantiles(const wval *buf, size_t k, const double *w, double *lo, double *hi) {
   double acc = 0;
   *lo = *hi = INFINITY;
   for (size_t j = 0, e = 0; j < k; j = e) {
@@ -985,6 +1124,13 @@ static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, doubl
   }
   if (isinf(*hi) && k) *hi = buf[k - 1].v; /* rounding left the total under 1 - TAIL */
   if (isinf(*lo) && k) *lo = buf[k - 1].v;
+}
+
+/* The quantiles of the residuals at grid point i.  Called for i = 0, 1,
+ * ... in turn (the order at i - 1 is where resorted_pairs starts). */
+static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo, double *hi) {
+  sort_pairs(p, q, i, s);
+  quantiles(s->pairs, s->nnz, s->w, lo, hi);
 }
 
 /* prior + residual at grid point i, kept above the floor and under the cap
@@ -1007,9 +1153,15 @@ static void apply_cap(const sp_physet *p, sp_quantity q, scratch *s) {
  * point i adds for its distance from the nearest measured configuration
  * (the base or an observed point); -1 at a measured point, where the
  * prediction is the measurement and the interval shrinks to it. */
+static void extra_width_memory(const sp_physet *p, sp_quantity q, scratch *s);
+
 static void extra_width(const sp_physet *p, sp_quantity q, scratch *s) {
   const sp_grid *g = &p->grid[q];
   const widths *w = &p->widths[q];
+  if (p->bw) {
+    extra_width_memory(p, q, s);
+    return;
+  }
   for (size_t i = 0; i < p->gsize[q]; i++) {
     double d2 = p->d2base[q][i];
     for (size_t o = 0; o < s->nobs; o++) {
@@ -1050,14 +1202,141 @@ static void finish(const sp_physet *p, sp_quantity q, scratch *s, double base_va
   }
 }
 
+/* ---- the memory axis (version 9: the memory systems described) ---------- */
+
+/* The log peak bandwidth of memory clock mhz of the grid. */
+static double log_bw(const sp_physet *p, int mhz) {
+  const sp_grid *g = &p->grid[SP_TIME];
+  for (size_t i = 0; i < g->n[2]; i++)
+    if (g->v[2][i] == mhz) return log(p->bw[i]);
+  return NAN;
+}
+
+/* Squared log distance of two configurations over the CU count and the
+ * engine clock alone. */
+static double cu_engine_dist2(const sp_config *a, const sp_config *b) {
+  double d0 = log((double)a->cu / b->cu), d1 = log((double)a->engine_mhz / b->engine_mhz);
+  return d0 * d0 + d1 * d1;
+}
+
+/* extra_width with the memory systems described: a point's distance from
+ * the nearest measured configuration over the CU count and engine clock,
+ * as before, and apart from it the log bandwidth step to the nearest
+ * measured memory system, with a width of its own per log unit (the
+ * memory step is a card's step: another board, whose power reads apart,
+ * and kernels whose neighbours' steps disagree more than their SM
+ * scaling does); -1 only at a measured configuration itself. */
+static void extra_width_memory(const sp_physet *p, sp_quantity q, scratch *s) {
+  const sp_grid *g = &p->grid[q];
+  const widths *w = &p->widths[q];
+  for (size_t i = 0; i < p->gsize[q]; i++) {
+    sp_config c = sp__grid_config(g, i);
+    int measured = sp_config_equal(&c, &p->base);
+    double d2 = cu_engine_dist2(&c, &p->base);
+    double dm = fabs(log_bw(p, c.memory_mhz) - log_bw(p, p->base.memory_mhz));
+    for (size_t o = 0; o < s->nobs; o++) {
+      sp_config oc = sp__grid_config(g, s->obs_idx[o]);
+      measured |= s->obs_idx[o] == i;
+      d2 = fmin(d2, cu_engine_dist2(&c, &oc));
+      dm = fmin(dm, fabs(log_bw(p, c.memory_mhz) - log_bw(p, oc.memory_mhz)));
+    }
+    double wm = p->mem_width[q] * dm;
+    s->extra[i] = measured ? -1 : w->floor * w->floor + w->per_log * w->per_log * d2 + wm * wm;
+  }
+}
+
+/* The kernels weighed before reweighting (nz0) into s->pairs with their
+ * memory step at grid point i (from point to), in ascending order, equal
+ * ones by kernel: read off the ranks computed at load (index_steps), as
+ * ranked_pairs does, without sorting. */
+static void step_pairs(const sp_physet *p, sp_quantity q, size_t i, size_t to, scratch *s) {
+  const size_t n = p->n, g = p->gsize[q], words = (n + 63) / 64;
+  const uint32_t *rank = p->step_rank[q] + i * n, *order = p->step_order[q] + i * n;
+  const double *res = p->res[q];
+  uint64_t *bits = s->bits;
+  for (size_t b = 0; b < words; b++) bits[b] = 0;
+  for (size_t t = 0; t < s->nnz0; t++) {
+    uint32_t r = rank[s->nz0[t]];
+    bits[r / 64] |= (uint64_t)1 << (r % 64);
+  }
+  size_t k = 0;
+  for (size_t b = 0; b < words; b++)
+    for (uint64_t m = bits[b]; m; m &= m - 1) {
+      size_t j = order[b * 64 + (size_t)__builtin_ctzll(m)];
+      s->pairs[k++] = (wval){res[j * g + i] - res[j * g + to], j};
+    }
+}
+
+/* Version 9 with further measurements (steps_apart): at a point of a
+ * memory system where nothing was measured, the prediction is the one at
+ * the base's memory system at the same CU count and engine clock (which
+ * the measurements there correct) times the memory step the kernels
+ * similar by their counters take between the two (the forest's weights
+ * w0, not reweighted: measurements on one memory system say how the
+ * kernel scales with SMs, not what the other memory system buys it).  Its
+ * interval: the step's spread among those kernels and that point's own
+ * interval, in quadrature, widened as extra_width says. */
+static void memory_step(const sp_physet *p, sp_quantity q, scratch *s, double base_value,
+                        double *out, double *lo, double *hi) {
+  const sp_grid *g = &p->grid[q];
+  const size_t gs = p->gsize[q];
+  const double *res = p->res[q];
+  for (size_t i = 0; i < gs; i++) {
+    const size_t j = p->step_to[q][i];
+    if (j == SIZE_MAX) continue; /* the base's memory system, or none to step from */
+    const int mhz = sp__grid_config(g, i).memory_mhz;
+    int seen = 0;
+    for (size_t o = 0; o < s->nobs && !seen; o++)
+      seen = sp__grid_config(g, s->obs_idx[o]).memory_mhz == mhz;
+    if (seen) continue;
+    double mu = 0;
+    for (size_t t = 0; t < s->nnz0; t++) {
+      const size_t n = s->nz0[t];
+      double d = res[n * gs + i] - res[n * gs + j];
+      mu += s->w0[n] * d;
+    }
+    double v = log(out[j] / base_value) + s->prior[i] - s->prior[j] + mu;
+    if (s->floor && v < s->floor[i]) v = s->floor[i];
+    if (s->cap && v > s->cap[i]) v = s->cap[i];
+    out[i] = base_value * exp(v);
+    if (!lo || !hi) continue;
+    double ql, qh, k2 = p->widths[q].spread;
+    step_pairs(p, q, i, j, s);
+    quantiles(s->pairs, s->nnz0, s->w0, &ql, &qh);
+    double jl = log(out[j] / lo[j]), jh = log(hi[j] / out[j]);
+    double dl = k2 * (mu - ql), dh = k2 * (qh - mu), e = s->extra[i] > 0 ? s->extra[i] : 0;
+    lo[i] = out[i] * exp(-sqrt(dl * dl + jl * jl + e));
+    hi[i] = out[i] * exp(sqrt(dh * dh + jh * jh + e));
+  }
+}
+
 /* What the counters say about the kernel's launch and memory traffic. */
 typedef struct shape {
   double blocks, bps, dram;
   double busy; /* the busiest pipe's share of the base time (featplan.h) */
 } shape;
 
+/* One pass of the time prediction into out (lo and hi: its interval, or
+ * NULL), the prior reading lt (time_prior), the memory step taken apart
+ * (memory_step) when step says so. */
+static void time_pass(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s,
+                      const double *lt, int step, double *out, double *lo, double *hi) {
+  time_prior(p, sh->blocks, sh->dram, lt, s->axis, s->prior);
+  observe_extra(p, SP_TIME, obs, obs->base_time_ms, s);
+  weigh(p, SP_TIME, s);
+  weighted_mean(p, SP_TIME, s);
+  apply_cap(p, SP_TIME, s);
+  correction(p, SP_TIME, s);
+  if (lo && hi) extra_width(p, SP_TIME, s);
+  finish(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
+  if (step && steps_apart(p, s)) memory_step(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
+}
+
 /* Time over the time grid into out (lo and hi: its interval, or NULL),
- * from the features in s->feat. */
+ * from the features in s->feat.  Version 9 with a clock prior takes two
+ * passes: the first predicts the times at the base's clocks (the points
+ * t_j, which neither its interval nor its memory step changes, so it
+ * takes neither), whose log ratios the second pass's prior reads. */
 static void predict_time(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s,
                          double *out, double *lo, double *hi) {
   s->cap = s->floor = NULL;
@@ -1069,14 +1348,17 @@ static void predict_time(const sp_physet *p, const sp_observation *obs, const sh
     s->floor = s->floor_buf;
     time_floor(p, sh->busy, s->floor);
   }
-  time_prior(p, sh->blocks, sh->dram, s->axis, s->prior);
-  observe_extra(p, SP_TIME, obs, obs->base_time_ms, s);
-  weigh(p, SP_TIME, s);
-  weighted_mean(p, SP_TIME, s);
-  apply_cap(p, SP_TIME, s);
-  correction(p, SP_TIME, s);
-  if (lo && hi) extra_width(p, SP_TIME, s);
-  finish(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
+  const double *lt = NULL;
+  if (p->t_j && p->clock) {
+    const size_t ncu = p->grid[SP_TIME].n[0], nclk = clock_pairs(p);
+    time_pass(p, obs, sh, s, NULL, 0, out, NULL, NULL);
+    for (size_t c = 0; c < ncu; c++) {
+      const size_t j = p->t_j[c * nclk];
+      s->lt[j] = log(out[j] / obs->base_time_ms);
+    }
+    lt = s->lt;
+  }
+  time_pass(p, obs, sh, s, lt, 1, out, lo, hi);
 }
 
 /* s->key: everything the time prediction reads besides the model: the
@@ -1175,15 +1457,34 @@ static void finish_power(const sp_physet *p, scratch *s, double base_value, cons
   }
 }
 
+/* With the floor of another memory system's board measured by the user
+ * (sp_observation.target_floor_w), what the training board's floor at
+ * that memory clock is multiplied by: the user's floor over the training
+ * floor at the base's CU count and engine clock there; 0 without. */
+static double target_floor_scale(const sp_physet *p, const sp_observation *obs) {
+  if (!p->floor_w || !(obs->target_floor_w > 0) || !isfinite(obs->target_floor_w) ||
+      obs->target_floor_mhz == p->base.memory_mhz)
+    return 0;
+  sp_config c = {p->base.cu, p->base.engine_mhz, obs->target_floor_mhz};
+  sp_grid_point gp;
+  if (sp__grid_locate(&p->grid[SP_POWER], &c, &gp)) return 0;
+  return obs->target_floor_w / p->floor_w[sp__grid_flat(&p->grid[SP_POWER], &gp)];
+}
+
 /* The power prior at every point of the power grid for the time
  * prediction time (over the time grid, through map); 0 without a floor. */
 static void power_priors(const sp_physet *p, const sp_observation *obs, double phi,
                          const double *time, double *prior) {
   const size_t bp = p->base_at[SP_POWER];
-  for (size_t i = 0; i < p->gsize[SP_POWER]; i++)
-    prior[i] = p->floor_w ? power_prior(phi, p->floor_w[i], p->floor_w[bp],
-                                        obs->base_time_ms / time[p->map[i]])
-                          : 0;
+  const double scale = target_floor_scale(p, obs);
+  for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
+    double floor = p->floor_w ? p->floor_w[i] : 0;
+    if (scale > 0 && sp__grid_config(&p->grid[SP_POWER], i).memory_mhz == obs->target_floor_mhz)
+      floor *= scale;
+    prior[i] = p->floor_w
+                   ? power_prior(phi, floor, p->floor_w[bp], obs->base_time_ms / time[p->map[i]])
+                   : 0;
+  }
 }
 
 /* Power over the power grid.  The prior needs the time prediction (and,
@@ -1203,6 +1504,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
   double phi = p->floor_w ? base_phi(p, obs, s) : 0;
   power_priors(p, obs, phi, time, s->prior);
   observe_extra(p, SP_POWER, obs, obs->base_power_w, s);
+  keep_weights(p, s);
   if (s->nobs) reweight(p, SP_POWER, s);
   weighted_mean(p, SP_POWER, s);
   correction(p, SP_POWER, s);
@@ -1214,6 +1516,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
     double k = obs->floor_w > 0 ? p->floor_spread : 1;
     finish_power(p, s, obs->base_power_w, pab, pab + g, k, lo, hi);
   }
+  if (steps_apart(p, s)) memory_step(p, SP_POWER, s, obs->base_power_w, out, lo, hi);
   return SP_OK;
 }
 
@@ -1278,12 +1581,19 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
   if (st) return st;
   char base[64];
   sp_config_format(&p->base, base, sizeof base);
-  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n", PHYSET_VERSION,
-          p->plan.vocabulary, p->plan.nfeat, base, p->sigma);
+  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n",
+          p->bw ? PHYSET_VERSION : PHYSET_VERSION_CLOCKS, p->plan.vocabulary, p->plan.nfeat, base,
+          p->sigma);
   if (p->clock)
     fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
   else
     fprintf(af.fp, "clock none\n");
+  if (p->bw) {
+    const sp_grid *g = &p->grid[SP_TIME];
+    fprintf(af.fp, "bandwidth %zu", g->n[2]);
+    for (size_t i = 0; i < g->n[2]; i++) fprintf(af.fp, " %d %.17g", g->v[2][i], p->bw[i]);
+    fprintf(af.fp, "\nmemory widths %.17g %.17g\n", p->mem_width[SP_TIME], p->mem_width[SP_POWER]);
+  }
   fprintf(af.fp, "cu %s\npipes %s\nfloor spread %.17g\n", p->cu_bounded ? "bounded" : "blocks",
           p->pipe_floor ? "floor" : "none", p->floor_spread);
   for (int q = 0; q < 2; q++) {
@@ -1369,9 +1679,42 @@ static int read_novelty(reader *r, sp_physet *p) {
   return st ? sp__mf_bad(r, "the novelty measure is damaged or does not match the model") : SP_OK;
 }
 
-static int read_header(reader *r, sp_physet *p, const sp_config *base) {
+/* Version 9: "bandwidth N" and each memory clock of the grid with its
+ * peak bandwidth, which must be the model's description when it has one. */
+static int read_bandwidth(reader *r, sp_physet *p, const sp_memory_system *memory) {
+  const sp_grid *g = &p->grid[SP_TIME];
+  char *s = sp__mf_line(r, "bandwidth"), *end;
+  errno = 0;
+  unsigned long n = s ? strtoul(s, &end, 10) : 0;
+  if (!s || errno || n != g->n[2])
+    return sp__mf_bad(r, "expected 'bandwidth' and the grid's memory clocks");
+  if (!(p->bw = malloc(n * sizeof *p->bw))) return sp__oom(r->err);
+  for (size_t i = 0; i < n; i++) {
+    s = end;
+    long mhz = strtol(s, &end, 10);
+    if (end == s || mhz != g->v[2][i])
+      return sp__mf_bad(r, "the bandwidth line does not match the grid's memory clocks");
+    s = end;
+    p->bw[i] = strtod(s, &end);
+    if (end == s || !(p->bw[i] > 0 && isfinite(p->bw[i])))
+      return sp__mf_bad(r, "a peak bandwidth is missing or not positive");
+    if (memory && memory[i].peak_gbs != p->bw[i])
+      return sp__mf_bad(r, "the peak bandwidths do not match the model's memory systems");
+  }
+  if (*end != '\n') return sp__mf_bad(r, "more values than expected");
+  if (!(s = sp__mf_line(r, "memory")) ||
+      sscanf(s, " widths %lf %lf", &p->mem_width[SP_TIME], &p->mem_width[SP_POWER]) != 2 ||
+      !(p->mem_width[SP_TIME] >= 0 && p->mem_width[SP_TIME] <= 10) ||
+      !(p->mem_width[SP_POWER] >= 0 && p->mem_width[SP_POWER] <= 10))
+    return sp__mf_bad(r, "expected 'memory widths' and two widths in [0, 10]");
+  return SP_OK;
+}
+
+static int read_header(reader *r, sp_physet *p, const sp_config *base,
+                       const sp_memory_system *memory) {
   char voc[32], cfgtext[64];
   size_t nf;
+  int st;
   char *s;
   sp_config cfg;
   sp_error ignore;
@@ -1405,6 +1748,7 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
       return sp__mf_bad(r, "the clock prior is damaged");
     p->clock = 1;
   }
+  if (r->version >= 9 && (st = read_bandwidth(r, p, memory))) return st;
   if (!v1 && !v2) {
     if (!(s = sp__mf_line(r, "cu")) || (strcmp(s, " bounded\n") && strcmp(s, " blocks\n")))
       return sp__mf_bad(r, "expected 'cu bounded' or 'cu blocks'");
@@ -1438,8 +1782,8 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base) {
 }
 
 int sp__physet_load(const char *path, const char *const *counter_names, size_t ncounters,
-                    const sp_config *base, const sp_grid *const grid[2], sp_physet **out,
-                    sp_error *err) {
+                    const sp_config *base, const sp_grid *const grid[2],
+                    const sp_memory_system *memory, sp_physet **out, sp_error *err) {
   *out = NULL;
   sp_physet *p = calloc(1, sizeof *p);
   if (!p) return sp__oom(err);
@@ -1454,11 +1798,13 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
     else
       p->gsize[q] = sp__grid_size(&p->grid[q]);
   }
-  if (!st && cache_time_grid(p)) st = sp__oom(err);
   if (!st &&
       !(r.fp = sp__open_bounded(path, SP_METHOD_FILE_MAX_BYTES, SP_EMODEL, "method file", err)))
     st = err->status;
-  if (!st) st = read_header(&r, p, base);
+  if (!st) st = read_header(&r, p, base, memory);
+  if (!st && memory && !p->bw)
+    st = sp__mf_bad(&r, "the model describes its memory systems, the method file does not");
+  if (!st && cache_time_grid(p)) st = sp__oom(err);
   if (!st) st = read_quantity(&r, p, SP_TIME);
   if (!st) {
     st = read_quantity(&r, p, SP_POWER);
@@ -1485,7 +1831,12 @@ static int physet_fit(const sp_method_data *d, const sp_train_params *p, void **
   sp__physet_params_init(&pp);
   pp.floor_kernel = p->floor_kernel;
   pp.forest.seed = p->seed;
-  sp_physet_data pd = {d->ds, d->kernels, d->n, d->ctx.base, {d->ctx.grid[0], d->ctx.grid[1]}};
+  sp_physet_data pd = {d->ds,
+                       d->kernels,
+                       d->n,
+                       d->ctx.base,
+                       {d->ctx.grid[0], d->ctx.grid[1]},
+                       d->ctx.nmemory ? d->ctx.memory : NULL};
   sp_physet *ps = NULL;
   int st = sp__physet_fit(&pd, &pp, &ps, err);
   *state = ps;
@@ -1515,8 +1866,8 @@ static int physet_save(const void *state, const char *path, sp_error *err) {
 static int physet_load(const sp_method_context *ctx, const char *path, void **state,
                        sp_error *err) {
   sp_physet *ps = NULL;
-  int st =
-      sp__physet_load(path, ctx->counter_names, ctx->ncounters, &ctx->base, ctx->grid, &ps, err);
+  int st = sp__physet_load(path, ctx->counter_names, ctx->ncounters, &ctx->base, ctx->grid,
+                           ctx->nmemory ? ctx->memory : NULL, &ps, err);
   *state = ps;
   return st;
 }
@@ -1525,7 +1876,7 @@ static void physet_free(void *state) { sp__physet_free(state); }
 
 const sp_method_type sp__method_physet = {
     .name = "physet",
-    .needs = SP_NEEDS_COUNTERS | SP_USES_MEASURED | SP_USES_FLOOR,
+    .needs = SP_NEEDS_COUNTERS | SP_USES_MEASURED | SP_USES_FLOOR | SP_PER_BASE,
     .fit = physet_fit,
     .predict = physet_predict,
     .save = physet_save,

@@ -10,7 +10,9 @@
  * waves slows down in steps), plus, where the grid varies the clocks, the
  *   lambda * log(u * m_base / m + (1 - u) * e_base / e)
  * of a kernel that spends the share u of its time waiting on DRAM (memory
- * clock m) and the rest on the SMs (engine clock e), plus a residual.  u
+ * clock m; with the memory systems described, method file version 9, m
+ * reads as the peak bandwidth) and the rest on the SMs (engine clock e),
+ * plus a residual.  u
  * comes from the kernel's DRAM traffic at the base (featplan.h) through a
  * sigmoid u = 1 / (1 + exp(-(s / s_max - mid) / width)) fitted to the u
  * that best explains each training kernel's own surface; lambda < 1
@@ -77,6 +79,9 @@ typedef struct sp_physet_data {
   size_t n;
   sp_config base;
   const sp_grid *grid[2];
+  /* The memory systems of the time grid's memory clocks, in axis order
+   * (NULL: the memory clock stands for the memory system). */
+  const sp_memory_system *memory;
 } sp_physet_data;
 
 int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physet **out,
@@ -93,6 +98,11 @@ int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *
  * NaN when the method file has no novelty measure (versions 1-3). */
 double sp__physet_novelty(const sp_physet *p, const sp_observation *obs);
 
+/* The memory step of the time prior between the base and memory clock
+ * memory_mhz of the grid, base over target: the peak bandwidth ratio when
+ * the memory systems are described (version 9), else the clock ratio. */
+double sp__physet_memory_ratio(const sp_physet *p, int memory_mhz);
+
 /* Vocabulary of features in use ("nsight", "nvprof", "generic"). */
 const char *sp__physet_vocabulary(const sp_physet *p);
 int sp__physet_has_floor(const sp_physet *p);
@@ -101,7 +111,7 @@ int sp__physet_has_floor(const sp_physet *p);
  * the model's counter names and checks it against the file. */
 int sp__physet_save(const sp_physet *p, const char *path, sp_error *err);
 int sp__physet_load(const char *path, const char *const *counter_names, size_t ncounters,
-                    const sp_config *base, const sp_grid *const grid[2], sp_physet **out,
-                    sp_error *err);
+                    const sp_config *base, const sp_grid *const grid[2],
+                    const sp_memory_system *memory, sp_physet **out, sp_error *err);
 
 #endif

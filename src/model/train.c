@@ -322,24 +322,109 @@ static int record_provenance(trainer *t) {
   return SP_OK;
 }
 
+/* The training kernels with a time row and complete counters at base b,
+ * into kernels (room for t->n); their number. */
+static size_t kernels_at(const trainer *t, const sp_config *base, size_t *kernels) {
+  size_t n = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    const double *v;
+    double time;
+    int ok = !sp_dataset_time(t->ds, t->kernels[i], base, &time) &&
+             !sp_dataset_counters(t->ds, t->kernels[i], base, &v);
+    for (size_t c = 0; ok && c < t->ds->ncounters; c++) ok = !isnan(v[c]);
+    if (ok) kernels[n++] = t->kernels[i];
+  }
+  return n;
+}
+
+/* Fits method i at further base b of the model, on the training kernels
+ * measured there with their counters. */
+static int fit_at_base(trainer *t, sp_method_slot *slot, size_t b, size_t *kernels) {
+  sp_model *m = t->m;
+  size_t n = kernels_at(t, &m->bases[b], kernels);
+  if (n < 2) {
+    char cfg[64];
+    sp_config_format(&m->bases[b], cfg, sizeof cfg);
+    return sp__fail(t->err, SP_ENOTFOUND, t->ds->counters_path, 0, 0, "base",
+                    "%zu training kernel%s a time and counters at the further base %s; %s needs "
+                    "at least 2 there",
+                    n, n == 1 ? " has" : "s have", cfg, slot->type->name);
+  }
+  m->base_ntrain[b] = n;
+  const sp_method_data d = {t->ds, kernels, n, sp__model_method_context_at(m, b)};
+  int st = slot->type->fit(&d, t->p, &slot->at[b], t->err);
+  if (st && slot->type->free) slot->type->free(slot->at[b]);
+  if (st) slot->at[b] = NULL;
+  return st;
+}
+
 /* Fits the methods besides wu2015 that params->methods asks for, in table
  * order, on the same training kernels and grids; the last one fitted is the
  * recommended method (physet, the only one so far: issue 10, it
- * generalises better). */
+ * generalises better).  Those that can (SP_PER_BASE) are fitted at every
+ * further base too. */
 static int fit_methods(trainer *t) {
   const sp_method_data d = {t->ds, t->kernels, t->n, sp__model_method_context(t->m)};
-  int st = SP_OK;
+  size_t *kernels = t->m->nbases > 1 ? malloc((t->n + 1) * sizeof *kernels) : NULL;
+  int st = t->m->nbases > 1 && !kernels ? sp__oom(t->err) : SP_OK;
   for (size_t i = 1; sp__method_table[i] && i <= 32 && !st; i++) {
     if (!((t->p->methods >> (i - 1)) & 1u)) continue;
     void *state = NULL;
     st = sp__method_table[i]->fit(&d, t->p, &state, t->err);
     if (st && sp__method_table[i]->free)
       sp__method_table[i]->free(state);
-    else if (sp__model_add_method(t->m, sp__method_table[i], state))
+    else if (!st && sp__model_add_method(t->m, sp__method_table[i], state))
       st = sp__fail(t->err, SP_EINVAL, NULL, 0, 0, "methods", "a model carries at most %d methods",
                     SP_MODEL_MAX_METHODS);
+    sp_method_slot *slot = &t->m->methods[t->m->nmethods - 1];
+    for (size_t b = 1; !st && b < t->m->nbases && (slot->type->needs & SP_PER_BASE); b++)
+      st = fit_at_base(t, slot, b, kernels);
   }
+  free(kernels);
   return st;
+}
+
+/* The further bases: each on the time grid (and the power grid, when there
+ * is one), none twice. */
+static int setup_bases(trainer *t) {
+  sp_model *m = t->m;
+  const sp_train_params *p = t->p;
+  if (p->nextra_bases >= SP_MODEL_MAX_BASES)
+    return sp__fail(t->err, SP_EINVAL, NULL, 0, 0, "base", "a model has at most %d bases",
+                    SP_MODEL_MAX_BASES);
+  m->bases[0] = m->base;
+  m->base_ntrain[0] = t->n;
+  for (size_t i = 0; i < p->nextra_bases; i++) {
+    const sp_config *c = &p->extra_bases[i];
+    char cfg[64];
+    sp_config_format(c, cfg, sizeof cfg);
+    sp_grid_point gp;
+    for (size_t b = 0; b <= i; b++)
+      if (sp_config_equal(c, &m->bases[b]))
+        return sp__fail(t->err, SP_EINVAL, NULL, 0, 0, "base", "base %s is given twice", cfg);
+    for (int q = 0; q < 2; q++)
+      if (m->sub[q].present && sp__grid_locate(&m->sub[q].grid, c, &gp))
+        return sp__fail(t->err, SP_EGRID, t->ds->runs_path, 0, 0, "base",
+                        "base configuration %s is not on the %s grid of the data", cfg,
+                        q == SP_TIME ? "time" : "power");
+    m->bases[i + 1] = *c;
+  }
+  m->nbases = 1 + p->nextra_bases;
+  return SP_OK;
+}
+
+/* The memory systems of the time grid's memory clocks, in axis order. */
+static int setup_memory(trainer *t) {
+  sp_model *m = t->m;
+  const sp_memory_set *ms = t->p->memory;
+  if (!ms) return SP_OK;
+  int st = sp_memory_check(ms, t->ds, t->err);
+  if (st) return st;
+  const sp_grid *g = &m->sub[SP_TIME].grid;
+  if (!(m->memory = calloc(g->n[2], sizeof *m->memory))) return sp__oom(t->err);
+  for (size_t i = 0; i < g->n[2]; i++) m->memory[i] = *sp_memory_find(ms, g->v[2][i]);
+  m->nmemory = g->n[2];
+  return SP_OK;
 }
 
 const char *sp_train_method_name(size_t i) {
@@ -422,6 +507,8 @@ int sp_model_train(const sp_dataset *ds, const sp_train_params *params, sp_progr
   if (!st) st = gather_counters(&t);
   if (!st) st = build_surfaces(&t, SP_TIME, &surf[SP_TIME]);
   if (!st) st = setup_power_grid(&t);
+  if (!st) st = setup_bases(&t);
+  if (!st) st = setup_memory(&t);
   if (!st && t.m->sub[SP_POWER].present) st = build_surfaces(&t, SP_POWER, &surf[SP_POWER]);
   for (int q = 0; q < 2; q++)
     if (t.m->sub[q].present) t.total += t.m->sub[q].grid.n[0] + (t.m->sub[q].grid.n[0] > 1);

@@ -55,10 +55,10 @@ expect_error "missing network" 3 "no-net/$net" "missing"
 
 if command -v sha256sum >/dev/null 2>&1; then
   fresh version
-  sed '1s/ 2$/ 3/' good/manifest.txt >version/manifest.txt
+  sed '1s/ 2$/ 4/' good/manifest.txt >version/manifest.txt
   sign version
   predict version
-  expect_error "another format version" 3 "version/manifest.txt:1:" "field 'scalepredict-model'" "version 3"
+  expect_error "another format version" 3 "version/manifest.txt:1:" "field 'scalepredict-model'" "version 4"
 
   fresh bad-base
   sed 's/^base .*/base 32cu-1000-1375/' good/manifest.txt >bad-base/manifest.txt

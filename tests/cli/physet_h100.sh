@@ -102,6 +102,25 @@ for v in 5 6 7; do
     fail "the version $v file's predictions changed: $(diff old.csv "$V/expected.csv" | head -4)"
 done
 
+# Version 8, the bundled models/h100-sm (format 2 manifest, written before
+# the memory axis): predicts exactly what the scalepredict of commit
+# cc9f215 did (tests/data/h100-sm-expected.csv), with and without a floor.
+HSM=${SP_TOP_SRCDIR:-$sp_here/../..}/models/h100-sm
+if [ -f "$HSM/manifest.txt" ]; then
+  : >old.csv
+  for k in stream_add transpose_naive spmv_scalar_d32; do
+    for floor in "" "--floor-w 117"; do
+      # shellcheck disable=SC2086
+      sp predict --model "$HSM" --runs "$H100/runs.csv" --counters "$H100/counters.csv" \
+        --kernel $k --target all --format csv $floor
+      [ "$rc" -eq 0 ] || fail "predict $k with models/h100-sm: $(cat "$WORK/err")"
+      if [ -s old.csv ]; then tail -n +2 "$WORK/out" >>old.csv; else cat "$WORK/out" >old.csv; fi
+    done
+  done
+  cmp -s old.csv "$SP_TEST_DATA/h100-sm-expected.csv" ||
+    fail "models/h100-sm's predictions changed: $(diff old.csv "$SP_TEST_DATA/h100-sm-expected.csv" | head -4)"
+fi
+
 # A measured floor (--floor-w) narrows the power interval of a version 7
 # or later file (its 'floor spread' line) relative to the same prediction's
 # without the floor: the floor's share of the base power is then known.

@@ -14,7 +14,14 @@
 # counters.csv: those entries' H100 counters (132 and 64 SMs, 2619 MHz)
 # and their H200 counters (3201 MHz) where measured.  families.csv: their
 # families from h100-train.  H100 power is h100-train's (every session put
-# on the suite's floor); H200 power is as measured.
+# on the suite's floor); H200 power is as measured.  memory.csv: the two
+# memory systems (train and evaluate --memory).  Peak bandwidths are the
+# datasheets': the H100's 3.35 TB/s is 2 x 2619 MHz x 5120 bits / 8 =
+# 3352 GB/s; the H200's 4.8 TB/s is below 2 x 3201 x 6144 / 8 = 4917 from
+# the clock NVML reports, and it is what Nsight Compute takes as the peak
+# (its DRAM throughput, read plus write GB/s over the percent of peak,
+# reads 4811 on the 19 entries above 50%, 3352 on the H100), and the most
+# any entry gains is 1.427x, under 4800 / 3352 = 1.432.
 set -eu
 here=training/data/h100h200
 h1=training/data/h100-train
@@ -46,5 +53,11 @@ awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
 awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
          FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/families.csv" >"$tmp/families.csv"
 
-for f in runs.csv counters.csv families.csv; do mv "$tmp/$f" "$here/$f"; done
+cat >"$tmp/memory.csv" <<'EOF'
+memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb
+2619,NVIDIA H100 80GB HBM3,HBM3,5120,3352,80
+3201,NVIDIA H200,HBM3e,6144,4800,141
+EOF
+
+for f in runs.csv counters.csv families.csv memory.csv; do mv "$tmp/$f" "$here/$f"; done
 echo "merge.sh: $(($(wc -l <"$tmp/h200-entries"))) entries, $(($(wc -l <"$here/runs.csv") - 1)) runs rows, $(($(wc -l <"$here/counters.csv") - 1)) counters rows"

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test_memaxis.c: the memory axis of a model (issue 28): its memory
+ * systems and further bases in the saved model (manifest format 3) and
+ * loaded back, a model of two bases predicting each base's own training
+ * kernel from that base exactly at every configuration, the other memory
+ * system's points included, physet's memory step by peak bandwidth
+ * (method file version 9), a memory system the model has not measured
+ * (sp_model_memory_interpolate), and a model without either written as
+ * before (format 2, physet 8). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "model/physet.h"
+#include "scalepredict.h"
+#include "testutil.h"
+#include "util/sha256.h"
+
+static char *scratch;
+
+static void setup(void) { scratch = tu_mkdtemp(); }
+static void teardown(void) {
+  tu_rmtree(scratch);
+  free(scratch);
+}
+
+/* The fixture's grid: 16 and 32 CUs, 500 and 1000 MHz, memory 475 and
+ * 1375 MHz, counters at 32cu/1000/1375 and 16cu/500/475. */
+static const sp_config base0 = {32, 1000, 1375}, base1 = {16, 500, 475};
+
+/* Two memory systems whose peak bandwidth ratio (4x) is not the clock
+ * ratio (2.9x): another bus width. */
+static const char memory_csv[] =
+    "memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb\n"
+    "475,slow card,GDDR5,256,60.8,4\n"
+    "1375,fast card,HBM2,512,243.2,8\n";
+
+static sp_memory_set *load_memory(void) {
+  char *path = tu_write(scratch, "memory.csv", memory_csv);
+  sp_memory_set *ms = NULL;
+  sp_error err;
+  ck_assert_int_eq(sp_memory_load(path, &ms, &err), SP_OK);
+  free(path);
+  return ms;
+}
+
+/* physet, with the memory systems and (two_bases) the further base. */
+static sp_model *train(sp_dataset **ds, const sp_memory_set *ms, int two_bases) {
+  *ds = tu_load_fixture("train");
+  sp_error err;
+  sp_train_params tp;
+  sp_train_params_init(&tp);
+  tp.base = base0;
+  tp.clusters = 3;
+  tp.memory = ms;
+  tp.extra_bases = &base1;
+  tp.nextra_bases = two_bases ? 1 : 0;
+  sp_model *m = NULL;
+  int st = sp_model_train(*ds, &tp, NULL, NULL, &m, &err);
+  ck_assert_msg(st == SP_OK, "train: %s", err.message);
+  return m;
+}
+
+/* The memory systems and bases are the model's, and survive a save and a
+ * load with every prediction unchanged. */
+START_TEST(test_round_trip) {
+  sp_memory_set *ms = load_memory();
+  sp_dataset *ds;
+  sp_model *m = train(&ds, ms, 1), *back = NULL;
+  sp_error err;
+  char *dir = tu_path(scratch, "model");
+  ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+  ck_assert_int_eq(sp_model_load(dir, &back, &err), SP_OK);
+  for (const sp_model *x = m; x; x = x == m ? back : NULL) {
+    ck_assert_uint_eq(sp_model_memory_count(x), 2);
+    ck_assert_str_eq(sp_model_memory_at(x, 0)->name, "slow card");
+    ck_assert_str_eq(sp_model_memory_at(x, 1)->type, "HBM2");
+    ck_assert_int_eq(sp_model_memory_at(x, 1)->bus_bits, 512);
+    ck_assert_double_eq(sp_model_memory_of(x, 1375)->peak_gbs, 243.2);
+    ck_assert_ptr_null(sp_model_memory_of(x, 925));
+    ck_assert_uint_eq(sp_model_base_count(x), 2);
+    sp_config b = sp_model_base_at(x, 1);
+    ck_assert(sp_config_equal(&b, &base1));
+    ck_assert_uint_eq(sp_model_base_kernels(x, 0), 9);
+    ck_assert_uint_eq(sp_model_base_kernels(x, 1), 9);
+    ck_assert(sp_model_method_at(x, "physet", &base1));
+    ck_assert(!sp_model_method_at(x, "wu2015", &base1));
+    ck_assert(sp_model_method_at(x, "wu2015", &base0));
+  }
+  char *mpath = tu_path(dir, "manifest.txt"), *man = tu_read(mpath, NULL);
+  free(mpath);
+  ck_assert_ptr_nonnull(strstr(man, "scalepredict-model 3\n"));
+  ck_assert_ptr_nonnull(
+      strstr(man, "\nmemory_system 475 slow%20card GDDR5 256 60.799999999999997 4\n"));
+  ck_assert_ptr_nonnull(strstr(man, "\nbase_config 16cu/500/475 kernels 9\n"));
+  ck_assert_ptr_nonnull(
+      strstr(man, "\nat 16cu/500/475 file method-physet@16cu-500-475.txt sha256 "));
+  free(man);
+  char *further = tu_path(dir, "method-physet@16cu-500-475.txt");
+  ck_assert(tu_exists(further));
+  free(further);
+  double ctr[16], a[3][64], b[3][64];
+  for (int at = 0; at < 2; at++) {
+    sp_observation obs;
+    ck_assert_int_eq(sp_model_observe_at(m, ds, 4, at ? &base1 : NULL, ctr, &obs, &err), SP_OK);
+    for (int q = 0; q < 2; q++) {
+      ck_assert_int_eq(sp_model_predict_interval(m, (sp_quantity)q, &obs, a[0], a[1], a[2], NULL),
+                       SP_OK);
+      ck_assert_int_eq(
+          sp_model_predict_interval(back, (sp_quantity)q, &obs, b[0], b[1], b[2], NULL), SP_OK);
+      for (size_t i = 0; i < sp_model_config_count(m, (sp_quantity)q); i++)
+        for (int r = 0; r < 3; r++) ck_assert_double_eq(a[r][i], b[r][i]);
+    }
+  }
+  free(dir);
+  sp_model_free(back);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
+/* From either base, a training kernel is predicted exactly (its own
+ * residuals) at every configuration: its base value at its own base, and
+ * the other memory system's points; from the further base with the
+ * physet state fitted there. */
+START_TEST(test_two_bases_exact) {
+  sp_memory_set *ms = load_memory();
+  sp_dataset *ds;
+  sp_model *m = train(&ds, ms, 1);
+  sp_error err;
+  double ctr[16], out[64], lo[64], hi[64];
+  for (size_t k = 0; k < sp_dataset_kernel_count(ds); k++)
+    for (int at = 0; at < 2; at++) {
+      const sp_config *b = at ? &base1 : &base0;
+      sp_observation obs;
+      ck_assert(sp_model_observable(m, ds, k, b));
+      ck_assert_int_eq(sp_model_observe_at(m, ds, k, b, ctr, &obs, &err), SP_OK);
+      ck_assert(sp_config_equal(&obs.base, b));
+      for (int q = 0; q < 2; q++) {
+        ck_assert_int_eq(sp_model_predict_interval(m, (sp_quantity)q, &obs, out, lo, hi, NULL),
+                         SP_OK);
+        for (size_t i = 0; i < sp_model_config_count(m, (sp_quantity)q); i++) {
+          sp_config c = sp_model_config_at(m, (sp_quantity)q, i);
+          double v;
+          ck_assert_int_eq(q ? sp_dataset_power(ds, k, &c, &v) : sp_dataset_time(ds, k, &c, &v),
+                           SP_OK);
+          ck_assert_msg(fabs(out[i] / v - 1) < 1e-9,
+                        "kernel %zu from base %d, q%d, point %zu: %g, "
+                        "measured %g",
+                        k, at, q, i, out[i], v);
+          if (sp_config_equal(&c, b)) ck_assert(lo[i] == out[i] && hi[i] == out[i]);
+        }
+      }
+    }
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
+/* The observation's base: zero CU count is the model's base; another
+ * configuration is SP_EGRID; wu2015, fitted at the first base only, does
+ * not predict from the further one. */
+START_TEST(test_base_errors) {
+  sp_memory_set *ms = load_memory();
+  sp_dataset *ds;
+  sp_model *m = train(&ds, ms, 1);
+  sp_error err;
+  double ctr[16], a[64], b[64];
+  sp_observation obs;
+  ck_assert_int_eq(sp_model_observe(m, ds, 2, ctr, &obs, &err), SP_OK);
+  ck_assert_int_eq(obs.base.cu, 0);
+  ck_assert_int_eq(sp_model_predict_all(m, SP_TIME, &obs, a, NULL), SP_OK);
+  obs.base = base0;
+  ck_assert_int_eq(sp_model_predict_all(m, SP_TIME, &obs, b, NULL), SP_OK);
+  for (size_t i = 0; i < sp_model_config_count(m, SP_TIME); i++) ck_assert_double_eq(a[i], b[i]);
+  obs.base = (sp_config){16, 1000, 1375};
+  ck_assert_int_eq(sp_model_predict_all(m, SP_TIME, &obs, a, NULL), SP_EGRID);
+  ck_assert_int_eq(sp_model_observe_at(m, ds, 2, &base1, ctr, &obs, &err), SP_OK);
+  ck_assert_int_eq(sp_model_use_method(m, "wu2015"), SP_OK);
+  ck_assert_int_eq(sp_model_predict_all(m, SP_TIME, &obs, a, NULL), SP_ENOTFOUND);
+  ck_assert_int_eq(sp_model_predict(m, SP_TIME, &obs, &base0, a, NULL), SP_ENOTFOUND);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  /* A further base without counters for two training kernels. */
+  ds = tu_load_fixture("train");
+  sp_train_params tp;
+  sp_train_params_init(&tp);
+  tp.base = base0;
+  tp.clusters = 3;
+  const sp_config nocounters = {16, 1000, 1375};
+  tp.extra_bases = &nocounters;
+  tp.nextra_bases = 1;
+  m = NULL;
+  ck_assert_int_eq(sp_model_train(ds, &tp, NULL, NULL, &m, &err), SP_ENOTFOUND);
+  ck_assert_ptr_null(m);
+  ck_assert_ptr_nonnull(strstr(err.message, "further base 16cu/1000/1375"));
+  const sp_config offgrid = {24, 1000, 1375};
+  tp.extra_bases = &offgrid;
+  ck_assert_int_eq(sp_model_train(ds, &tp, NULL, NULL, &m, &err), SP_EGRID);
+  ck_assert_ptr_nonnull(strstr(err.message, "24cu/1000/1375 is not on the time grid"));
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
+/* physet's memory step: the peak bandwidth ratio with the memory systems
+ * described (method file version 9, its 'bandwidth' line), the clock ratio
+ * without (version 8, as before). */
+START_TEST(test_bandwidth_prior) {
+  sp_memory_set *ms = load_memory();
+  sp_dataset *ds;
+  sp_model *m = train(&ds, ms, 0);
+  const sp_physet *p = sp__model_slot(m, "physet")->state;
+  ck_assert_double_eq_tol(sp__physet_memory_ratio(p, 475), 243.2 / 60.8, 1e-12);
+  ck_assert_double_eq_tol(sp__physet_memory_ratio(p, 1375), 1, 1e-12);
+  sp_error err;
+  char *dir = tu_path(scratch, "bw");
+  ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+  char *path = tu_path(dir, "method-physet.txt"), *text = tu_read(path, NULL);
+  ck_assert(!strncmp(text, "physet 9\n", 9));
+  ck_assert_ptr_nonnull(
+      strstr(text, "\nbandwidth 2 475 60.799999999999997 1375 243.19999999999999\n"));
+  free(text);
+  free(path);
+  free(dir);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  m = train(&ds, NULL, 0);
+  p = sp__model_slot(m, "physet")->state;
+  ck_assert_double_eq_tol(sp__physet_memory_ratio(p, 475), 1375.0 / 475, 1e-12);
+  dir = tu_path(scratch, "clock");
+  ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+  path = tu_path(dir, "method-physet.txt");
+  text = tu_read(path, NULL);
+  ck_assert(!strncmp(text, "physet 8\n", 9));
+  ck_assert_ptr_null(strstr(text, "\nbandwidth "));
+  free(text);
+  free(path);
+  path = tu_path(dir, "manifest.txt");
+  text = tu_read(path, NULL);
+  ck_assert(!strncmp(text, "scalepredict-model 2\n", 21));
+  ck_assert_ptr_null(strstr(text, "\nmemory "));
+  ck_assert_ptr_null(strstr(text, "\nbases "));
+  free(text);
+  free(path);
+  free(dir);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
+/* A memory system that was not measured: exact at a measured system's
+ * bandwidth, log-linear in bandwidth between two, an interval that widens
+ * with the distance from the nearest measured one. */
+START_TEST(test_interpolate) {
+  sp_memory_set *ms = load_memory();
+  sp_dataset *ds;
+  sp_model *m = train(&ds, ms, 0);
+  sp_error err;
+  double ctr[16], out[64], lo[64], hi[64];
+  sp_observation obs;
+  ck_assert_int_eq(sp_model_observe(m, ds, 3, ctr, &obs, &err), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(m, SP_TIME, &obs, out, lo, hi, NULL), SP_OK);
+  const sp_config at475 = {16, 500, 475}, at1375 = {16, 500, 1375};
+  size_t i0 = sp_model_config_index(m, SP_TIME, &at475),
+         i1 = sp_model_config_index(m, SP_TIME, &at1375);
+  sp_memory_system mem;
+  double v, l, h;
+  /* The fast card's bandwidth at another clock: its value exactly. */
+  ck_assert_int_eq(sp_memory_parse("bus=512,peak=243.2", 1000, &mem, &err), SP_OK);
+  sp_config t = {16, 500, 1000};
+  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
+                   SP_OK);
+  ck_assert_double_eq(v, out[i1]);
+  ck_assert_double_eq_tol(l, lo[i1], 1e-12 * lo[i1]);
+  ck_assert_double_eq_tol(h, hi[i1], 1e-12 * hi[i1]);
+  /* Half way in log bandwidth: the geometric mean, a wider interval. */
+  mem.peak_gbs = sqrt(60.8 * 243.2);
+  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
+                   SP_OK);
+  ck_assert_double_eq_tol(v, sqrt(out[i0] * out[i1]), 1e-12 * v);
+  double d = log(2), hl = 0.5 * (log(out[i0] / lo[i0]) + log(out[i1] / lo[i1]));
+  ck_assert_double_eq_tol(log(v / l), sqrt(hl * hl + d * d), 1e-9);
+  ck_assert(h > v && l < v);
+  /* Beyond the fast card: extrapolated along the same line. */
+  mem.peak_gbs = 486.4;
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+  ck_assert_double_eq_tol(log(v), log(out[i1]) + 0.5 * (log(out[i1]) - log(out[i0])), 1e-9);
+  /* A CU count off the grid; a model without memory systems. */
+  t.cu = 24;
+  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
+                   SP_EGRID);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  m = train(&ds, NULL, 0);
+  t.cu = 16;
+  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
+                   SP_EINVAL);
+  ck_assert_ptr_nonnull(strstr(err.message, "describes no memory systems"));
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
+/* memory.csv must describe the grid's memory clocks: one it lacks is an
+ * error naming the clock. */
+START_TEST(test_memory_grid) {
+  char *path = tu_write(scratch, "half.csv",
+                        "memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb\n"
+                        "475,slow card,GDDR5,256,60.8,4\n");
+  sp_memory_set *ms = NULL;
+  sp_error err;
+  ck_assert_int_eq(sp_memory_load(path, &ms, &err), SP_OK);
+  sp_dataset *ds = tu_load_fixture("train");
+  sp_train_params tp;
+  sp_train_params_init(&tp);
+  tp.base = base0;
+  tp.clusters = 3;
+  tp.memory = ms;
+  sp_model *m = NULL;
+  ck_assert_int_eq(sp_model_train(ds, &tp, NULL, NULL, &m, &err), SP_EGRID);
+  ck_assert_ptr_null(m);
+  ck_assert_str_eq(err.file, path);
+  ck_assert_ptr_nonnull(strstr(err.message, "memory clock 1375"));
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+  free(path);
+}
+END_TEST
+
+/* Replaces from with to in dir's manifest and signs it again, so that the
+ * loader's own checks (not the checksum) must find the problem. */
+static void edit_manifest(const char *dir, const char *from, const char *to) {
+  char *path = tu_path(dir, "manifest.txt"), *text = tu_read(path, NULL);
+  char *at = strstr(text, from), *last = strstr(text, "\nsha256 ");
+  ck_assert_msg(at && last, "'%s' not in the manifest", from);
+  last[1] = '\0';
+  size_t n = strlen(text) - strlen(from) + strlen(to) + 80;
+  char *body = malloc(n);
+  ck_assert_ptr_nonnull(body);
+  snprintf(body, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  sp_sha256 h;
+  char hex[65];
+  sp__sha256_init(&h);
+  sp__sha256_update(&h, body, strlen(body));
+  sp__sha256_final_hex(&h, hex);
+  size_t len = strlen(body);
+  snprintf(body + len, n - len, "sha256 %s\n", hex);
+  FILE *fp = fopen(path, "w");
+  ck_assert_ptr_nonnull(fp);
+  fputs(body, fp);
+  ck_assert_int_eq(fclose(fp), 0);
+  free(body);
+  free(text);
+  free(path);
+}
+
+/* A format 3 manifest whose memory systems or bases contradict the grid
+ * or each other is refused at its line and field. */
+START_TEST(test_corrupt_v3) {
+  static const struct {
+    const char *from, *to, *field, *words;
+  } edits[] = {
+      {"\nmemory_system 1375 ", "\nmemory_system 1374 ", "memory", "do not match the grid"},
+      {"\nmemory 2\n", "\nmemory 1\n", "bases", "expected 'bases'"},
+      {"\nbase_config 16cu/500/475 ", "\nbase_config 24cu/500/475 ", "bases", "not on the grid"},
+      {"\nbase_config 32cu/1000/1375 ", "\nbase_config 16cu/500/475 ", "base_config",
+       "not the model's base"},
+      {"\nat 16cu/500/475 file ", "\nat 16cu/1000/475 file ", "at", "not a further base"},
+      {"\nat 16cu/500/475 file method-physet@16cu-500-475.txt", "\nat 16cu/500/475 file x.txt",
+       "at", "must be method-physet@16cu-500-475.txt"},
+  };
+  sp_memory_set *ms = load_memory();
+  sp_dataset *ds;
+  sp_model *m = train(&ds, ms, 1);
+  sp_error err;
+  char *dir = tu_path(scratch, "v3");
+  for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+    ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+    edit_manifest(dir, edits[i].from, edits[i].to);
+    sp_model *back = (sp_model *)&back;
+    sp_error_clear(&err);
+    ck_assert_int_eq(sp_model_load(dir, &back, &err), SP_EMODEL);
+    ck_assert_ptr_null(back);
+    ck_assert_int_gt(err.line, 0);
+    ck_assert_msg(!strcmp(err.field, edits[i].field) && strstr(err.message, edits[i].words),
+                  "edit %zu: field '%s': %s", i, err.field, err.message);
+  }
+  free(dir);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
+static Suite *memaxis_suite(void) {
+  Suite *s = suite_create("memaxis");
+  TCase *tc = tcase_create("memaxis");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_round_trip);
+  tcase_add_test(tc, test_two_bases_exact);
+  tcase_add_test(tc, test_base_errors);
+  tcase_add_test(tc, test_bandwidth_prior);
+  tcase_add_test(tc, test_interpolate);
+  tcase_add_test(tc, test_memory_grid);
+  tcase_add_test(tc, test_corrupt_v3);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(memaxis_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
