@@ -6,8 +6,10 @@
 # every other input (runs, counters, weights, candidates, a trace, a
 # profile, launch counts, PTX, families) each end at once with one located
 # line; a NUL byte in a sweep plan, a PTX module or a model manifest is
-# refused with FILE:LINE.  Every command runs under `timeout 20`: one that
-# is still reading then has hung, which is a failure, not a wait.
+# refused with FILE:LINE; a FIFO nobody writes reads as empty wherever it
+# is given, and so does one already read (train's checksum).  Every command
+# runs under `timeout 20`:
+# one that is still reading then has hung, which is a failure, not a wait.
 . "$(cd "$(dirname "$0")/../dse" && pwd)/lib.sh"
 
 # spt ARGS...: sp under a 20-second limit.
@@ -117,5 +119,28 @@ expect_error "a NUL byte in a PTX module" 2 "nul.ptx:4:" "NUL byte"
 spt evaluate --quiet --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --families /dev/zero \
   --repeats 1 --clusters 2 --epochs 5
 expect_error "evaluate --families /dev/zero" 2 "/dev/zero:1:1:" "NUL byte"
+
+# ---- a FIFO nobody writes, as any input (found by tests/limits/mutate.py) ----
+# Every reader opens without waiting for a writer: the FIFO reads as empty.
+mkfifo idle.fifo
+spt predict --model "$MODEL" --runs idle.fifo --counters "$NEW/counters.csv" --target all
+expect_error "predict --runs, a FIFO nobody writes" 2 "idle.fifo:1:" "empty file"
+# shellcheck disable=SC2086
+spt dse --model "$MODEL" $D --candidates idle.fifo
+expect_error "dse --candidates, a FIFO nobody writes" 2 "idle.fifo:1:" "empty file"
+spt governor --model "$MODEL" --trace idle.fifo --load-counters "$LOADS"
+expect_error "governor --trace, a FIFO nobody writes" 2 "idle.fifo:1:" "empty file"
+spt estimate --features --kernel tiny idle.fifo
+expect_error "estimate, a FIFO nobody writes" 2 "idle.fifo:" "no kernel 'tiny'"
+# train reads a FIFO written once, then checksums the training files for
+# the model's provenance: that does not wait for a second writer.
+mkfifo once.fifo
+cat "$TRAIN/runs.csv" >once.fifo &
+writer=$!
+spt train --quiet --runs once.fifo --counters "$TRAIN/counters.csv" --base "$BASE" --clusters 3 \
+  --epochs 5 --out m-once
+expect_rc "train --runs, a FIFO written once" 0
+kill "$writer" 2>/dev/null
+wait
 
 finish
