@@ -7,8 +7,8 @@
 # profile, launch counts, PTX, families) each end at once with one located
 # line; a NUL byte in a sweep plan, a PTX module or a model manifest is
 # refused with FILE:LINE; a FIFO nobody writes reads as empty wherever it
-# is given, and so does one already read (train's checksum).  Every command
-# runs under `timeout 20`:
+# is given, and so does one already read (train's checksum); the profiler's
+# log is read with the same bounds.  Every command runs under `timeout 20`:
 # one that is still reading then has hung, which is a failure, not a wait.
 . "$(cd "$(dirname "$0")/../dse" && pwd)/lib.sh"
 
@@ -142,5 +142,33 @@ spt train --quiet --runs once.fifo --counters "$TRAIN/counters.csv" --base "$BAS
 expect_rc "train --runs, a FIFO written once" 0
 kill "$writer" 2>/dev/null
 wait
+
+# ---- the profiler's log: whatever the profiler left there ----
+# A stand-in ncu puts $LOG_IS where its log (--log-file) should be.
+mkdir bin
+cat >bin/ncu <<'NCU'
+#!/bin/sh
+log=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --log-file) log=$2; shift 2 ;;
+  --csv) shift ;;
+  --*) shift 2 ;;
+  *) break ;;
+  esac
+done
+rm -f "$log" && ln -s "$LOG_IS" "$log"
+exec "$@"
+NCU
+chmod +x bin/ncu
+H100=$SP_TOP_BUILDDIR/models/h100-sm
+[ -f "$H100/manifest.txt" ] || H100=$sp_here/../../models/h100-sm
+for log in /dev/zero "$WORK/idle.fifo"; do
+  LOG_IS=$log
+  export LOG_IS
+  spt profile --model "$H100" --out plog --profiler "$WORK/bin/ncu" -- true
+  expect_error "profile, the profiler's log is $log" 2 "ncu-raw.csv"
+  no_leftovers "profile, the profiler's log is $log" plog
+done
 
 finish
