@@ -303,6 +303,9 @@ const char *sp_model_source(const sp_model *m);
 int sp_model_is_synthetic(const sp_model *m);
 size_t sp_model_counter_count(const sp_model *m);
 const char *sp_model_counter_name(const sp_model *m, size_t c);
+/* The smallest and largest value of counter c in the training data;
+ * SP_ENOTFOUND past the last counter. */
+int sp_model_counter_range(const sp_model *m, size_t c, double *min, double *max);
 /* The kernels the model was trained on (NULL past the last). */
 size_t sp_model_kernel_count(const sp_model *m);
 const char *sp_model_kernel_name(const sp_model *m, size_t k);
@@ -399,7 +402,9 @@ double sp_model_expected_error(const sp_model *m);
  * sp_model_observe, sp_model_observe_more and the accessors, so any number
  * of threads may call them on one model at once (each with its own
  * observation and output arrays; wu2015's networks are run under a lock of
- * their own).  sp_model_use_method, sp_model_set_name and
+ * their own; physet's take their scratch from a pool of four slots that
+ * the model keeps, so they allocate nothing once the slots exist unless
+ * more than four run at once).  sp_model_use_method, sp_model_set_name and
  * sp_model_set_source change the model: call them before sharing it, or
  * with no prediction running.  tests/test_threads.c checks this under
  * ThreadSanitizer (tests/sanitize.sh tsan). */
@@ -478,35 +483,52 @@ int sp_static_feature_name(const char *name);
 
 /* ---- evaluation (the paper's Section V accuracy study) ------------------- */
 
-/* Prediction methods compared by sp_evaluate.  SP_METHOD_WU2015 is the
- * paper's method as specified; the others are baselines or refinements and
- * never change what wu2015 means. */
+/* Prediction methods compared by sp_evaluate, one per line of the
+ * library's method table (src/model/method-table.h), from which the
+ * constants below are generated (tests/arch/check-methods.sh compares
+ * them; --write rewrites them).  A method's value is its bit in
+ * sp_eval_params.methods and its sp_eval_record.method.  SP_METHOD_WU2015
+ * is the paper's method as specified; the others are baselines or
+ * refinements and never change what wu2015 means.  The functions below
+ * describe every method of the table, 0 to sp_method_count() - 1, named
+ * here or not (a build may add one). */
 typedef enum sp_method {
-  SP_METHOD_WU2015 = 0, /* classifier picks one centroid per cluster set */
-  SP_METHOD_ORACLE,     /* the centroid nearest the kernel's true surface */
-  SP_METHOD_NEAREST,    /* surface of the nearest training kernel (counters) */
-  SP_METHOD_LINEAR,     /* per-target ridge fit of the log ratio on counters */
-  SP_METHOD_CONSTANT,   /* no scaling: the base value everywhere */
-  SP_METHOD_SOFT,       /* centroids blended by the network's outputs */
-  SP_METHOD_KNN,        /* distance-weighted surfaces of the 3 nearest kernels */
-  SP_METHOD_MIX,        /* engine/memory/CU shares fitted per kernel, predicted
-                           from counters by ridge regression */
-  SP_METHOD_STACK,      /* nearest, knn, linear, mix and constant blended in
-                           log space with weights chosen by leave-one-out
-                           over the training kernels */
-  SP_METHOD_PHYSET,     /* physical prior plus the residuals of similar
-                           training kernels, weighted by extremely
-                           randomized trees (docs/method.md) */
-  SP_METHOD_STATIC,     /* static features only (PTX, launch shape): the
-                           base time too, no measurement used (opt-in) */
+  /* generated from src/model/method-table.h: begin */
+  SP_METHOD_WU2015 = 0,   /* the paper's method: a centroid per cluster set, classified */
+  SP_METHOD_ORACLE = 1,   /* the centroid nearest the kernel's true surface (a bound) */
+  SP_METHOD_NEAREST = 2,  /* surface of the nearest training kernel (counters) */
+  SP_METHOD_LINEAR = 3,   /* per-target ridge fit of the log ratio on counters */
+  SP_METHOD_CONSTANT = 4, /* no scaling: the base value everywhere */
+  SP_METHOD_SOFT = 5,     /* centroids blended by the network's outputs */
+  SP_METHOD_KNN = 6,      /* distance-weighted surfaces of the 3 nearest kernels */
+  SP_METHOD_MIX = 7,      /* engine/memory/CU shares predicted by ridge regression */
+  SP_METHOD_STACK = 8,    /* nearest, knn, linear, mix, constant blended by leave-one-out */
+  SP_METHOD_PHYSET = 9,   /* physical prior plus the residuals of similar kernels */
+  SP_METHOD_STATIC = 10,  /* static features only (PTX, launch shape), base time too */
+  /* generated: end */
   SP_METHOD_COUNT
 } sp_method;
 
+/* What sets a method apart (sp_method_flags). */
+enum {
+  SP_METHOD_FLAG_CLUSTERED = 1u << 0, /* depends on the cluster count k */
+  SP_METHOD_FLAG_CARRIED = 1u << 1,   /* a model carries it (train --methods) */
+  SP_METHOD_FLAG_OPT_IN = 1u << 2,    /* compared only when asked for by name */
+  SP_METHOD_FLAG_ORACLE = 1u << 3     /* sees the measured surface: a bound */
+};
+
+/* How many methods the library has (at most 32). */
+size_t sp_method_count(void);
+/* A method's name; "unknown" past the last. */
 const char *sp_method_name(sp_method m);
 /* Parses a method name; SP_EINVAL when unknown. */
 int sp_method_parse(const char *name, sp_method *out);
 /* Whether the method's result depends on the cluster count k. */
 int sp_method_uses_clusters(sp_method m);
+/* Its SP_METHOD_FLAG_* bits; 0 past the last. */
+unsigned sp_method_flags(sp_method m);
+/* One line saying what it does, for help texts; "" past the last. */
+const char *sp_method_about(sp_method m);
 
 typedef struct sp_eval_params {
   int leave_one_out;      /* each kernel held out once (ignores holdout) */
@@ -566,9 +588,10 @@ typedef enum sp_train_plan {
   SP_TRAIN_PLAN_RANDOM    /* configurations drawn at random (seeded) */
 } sp_train_plan;
 
-/* Defaults: 20% holdout, 5 repeats, seed 1, all methods, time and power,
- * training defaults of sp_train_params_init, 1 thread; bases and clusters
- * must be set by the caller. */
+/* Defaults: 20% holdout, 5 repeats, seed 1, every method not flagged
+ * SP_METHOD_FLAG_OPT_IN, time and power, training defaults of
+ * sp_train_params_init, 1 thread; bases and clusters must be set by the
+ * caller. */
 void sp_eval_params_init(sp_eval_params *p);
 
 /* One scored prediction: a held-out kernel, from a base, at a target. */

@@ -72,3 +72,24 @@ double bench_interval(const sp_model *m, sp_observation *obs, double *out, doubl
   qsort(per, ROUNDS, sizeof *per, bench_cmp_double);
   return per[ROUNDS / 2];
 }
+
+double bench_full(const sp_model *m, sp_observation *obs, int with_power, double *out, double *pout,
+                  double *lo, double *hi, long iters, double *sink) {
+  enum { ROUNDS = 7 };
+  double per[ROUNDS];
+  sp_predict_info info;
+  for (int r = 0; r < ROUNDS; r++) {
+    double t0 = bench_now();
+    for (long i = 0; i < iters; i++) {
+      obs->base_time_ms = 1.0 + 1e-9 * (double)i;
+      sp_model_predict_interval(m, SP_TIME, obs, out, lo, hi, &info);
+      *sink += isfinite(hi[0]) ? hi[0] : out[0];
+      if (!with_power) continue;
+      sp_model_predict_interval(m, SP_POWER, obs, pout, lo, hi, NULL);
+      *sink += isfinite(hi[0]) ? hi[0] : pout[0];
+    }
+    per[r] = (bench_now() - t0) / (double)iters;
+  }
+  qsort(per, ROUNDS, sizeof *per, bench_cmp_double);
+  return per[ROUNDS / 2];
+}

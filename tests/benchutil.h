@@ -34,4 +34,11 @@ double bench_design_space(const sp_model *m, sp_observation *obs, int with_power
 double bench_interval(const sp_model *m, sp_observation *obs, double *out, double *lo, double *hi,
                       long iters, double *sink);
 
+/* The whole design space with everything a prediction can give: time and
+ * its 90% intervals with the novelty, then power and its intervals when
+ * with_power (sp_model_predict_interval twice); lo and hi hold the larger
+ * grid.  Median seconds of 7 rounds of iters such calls, as above. */
+double bench_full(const sp_model *m, sp_observation *obs, int with_power, double *out, double *pout,
+                  double *lo, double *hi, long iters, double *sink);
+
 #endif

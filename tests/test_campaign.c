@@ -10,8 +10,9 @@
 
 #include "campaign/gp.h"
 #include "campaign/lowrank.h"
-#include "campaign/plan.h"
 #include "campaign/replay.h"
+#include "campaign/round.h"
+#include "campaign/shared.h"
 #include "scalepredict.h"
 #include "testutil.h"
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "model/model.h"
+#include "model/wu2015.h"
 #include "scalepredict.h"
 #include "testutil.h"
 #include "util/sha256.h"

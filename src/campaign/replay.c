@@ -23,7 +23,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "data/dataset.h"
-#include "plan.h"
+#include "shared.h"
 #include "util/status.h"
 
 #define NOT_FOUND ((size_t)-1)

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "lowrank.h"
-#include "plan.h"
+#include "shared.h"
 
 #define NOT_FOUND ((size_t)-1)
 #define MAX_THREADS 64

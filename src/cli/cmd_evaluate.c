@@ -10,6 +10,17 @@
 
 #include "cli.h"
 
+/* The library's methods, one line each, from its method table. */
+static void print_methods(void) {
+  puts("\nMethods (--methods; * only when named):");
+  for (size_t i = 0; i < sp_method_count(); i++) {
+    char name[64];
+    snprintf(name, sizeof name, "%s%s", sp_method_name((sp_method)i),
+             sp_method_flags((sp_method)i) & SP_METHOD_FLAG_OPT_IN ? "*" : "");
+    printf("  %-10s %s\n", name, sp_method_about((sp_method)i));
+  }
+}
+
 static void usage(void) {
   puts(
       "Usage: scalepredict evaluate --runs FILE --counters FILE [options]\n"
@@ -63,16 +74,8 @@ static void usage(void) {
       "  --epochs N           network training epochs (default 500)\n"
       "  --restarts N         k-means restarts (default 10)\n"
       "Scoring:\n"
-      "  --methods LIST       comma-separated, default all: wu2015 (the paper's\n"
-      "                       method), oracle (best centroid: clustering error\n"
-      "                       alone), nearest, linear, constant, soft (centroids\n"
-      "                       blended by the network's outputs), knn, mix\n"
-      "                       (engine/memory/CU shares predicted by ridge),\n"
-      "                       stack (nearest, knn, linear, mix and constant\n"
-      "                       blended, weights by leave-one-out on the\n"
-      "                       training kernels), physet; static (static\n"
-      "                       features only, base time predicted too: asked\n"
-      "                       for by name, never by default)\n"
+      "  --methods LIST       comma-separated methods to compare (default: all\n"
+      "                       those listed below but the ones marked *)\n"
       "  --quantity Q         time, power or both (default both)\n"
       "Output:\n"
       "  --json               one JSON object on standard output\n"
@@ -91,6 +94,7 @@ static void usage(void) {
       "\n"
       "Errors are absolute percentage errors per (kernel, base, target): mean\n"
       "(MAPE), median, 90th percentile and a 10%-wide histogram.");
+  print_methods();
 }
 
 typedef struct eval_cli {
@@ -138,10 +142,12 @@ static int parse_methods(eval_cli *c) {
   for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     sp_method m;
     if (sp_method_parse(t, &m)) {
-      int rc = cli_usage_error("evaluate ",
-                               "unknown method '%s' (known: wu2015, oracle, nearest, linear, "
-                               "constant, soft, knn, mix, stack)",
-                               t);
+      char known[1024];
+      size_t used = 0;
+      for (size_t i = 0; i < sp_method_count() && used < sizeof known; i++)
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                                 sp_method_name((sp_method)i));
+      int rc = cli_usage_error("evaluate ", "unknown method '%s' (known: %s)", t, known);
       free(list);
       return rc;
     }
@@ -250,7 +256,7 @@ static void print_json(const eval_cli *c, const sp_dataset *ds, const sp_evaluat
   }
   printf(",\"methods\":{");
   int first = 1;
-  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+  for (int m = 0; m < (int)sp_method_count(); m++) {
     if (!((c->p.methods >> m) & 1u)) continue;
     printf("%s\"%s\":{", first ? "" : ",", sp_method_name((sp_method)m));
     first = 0;
@@ -296,7 +302,7 @@ static const char *protocol_name(const eval_cli *c) {
  * for the methods that give intervals. */
 static void print_intervals(const eval_cli *c, const sp_evaluation *e) {
   int header = 0;
-  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+  for (int m = 0; m < (int)sp_method_count(); m++) {
     for (int q = 0; q < 2 && ((c->p.methods >> m) & 1u); q++) {
       sp_eval_filter f;
       sp_eval_stats s;
@@ -343,7 +349,7 @@ static void print_table(const eval_cli *c, const sp_evaluation *e) {
   if (c->p.nclusters > 1) printf("..%zu", c->p.clusters[c->p.nclusters - 1]);
   printf("\n%-10s %10s %10s %10s %10s %10s %10s %10s %11s\n", "method", "time_mape", "time_med",
          "time_p90", "n", "power_mape", "power_med", "n", "energy_mape");
-  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+  for (int m = 0; m < (int)sp_method_count(); m++) {
     if (!((c->p.methods >> m) & 1u)) continue;
     sp_eval_filter f;
     sp_eval_stats t, p, en;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "workload.h"
 #include "model/space.h"
 #include "util/status.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dse.h: design-space exploration internals shared by dse.c (the analysis),
- * write.c (CSV and JSON) and report.c (the HTML report); the input files
+ * dseout.c (CSV and JSON) and report.c (the HTML report); the input files
  * have their own header, input.h.  Internal. */
 #ifndef SP_DSE_H
 #define SP_DSE_H

@@ -15,8 +15,9 @@
 
 #include "campaign/replay.h"
 #include "data/dataset.h"
-#include "evaluate.h"
-#include "methods.h"
+#include "evaluation.h"
+#include "method-rows.h"
+#include "score.h"
 #include "model/model.h"
 #include "util/status.h"
 
@@ -31,51 +32,14 @@ void sp_eval_params_init(sp_eval_params *p) {
   p->holdout = 0.2;
   p->repeats = 5;
   p->seed = 1;
-  /* All but static, which needs static feature columns most sets lack. */
-  p->methods = ((1u << SP_METHOD_COUNT) - 1) & ~(1u << SP_METHOD_STATIC);
+  /* All but the opt-in ones (static, which needs static feature columns
+   * most sets lack). */
+  p->methods = sp__eval_default_methods();
   p->quantities = (1u << SP_TIME) | (1u << SP_POWER);
   p->restarts = t.restarts;
   p->max_epochs = t.max_epochs;
   p->desired_error = t.desired_error;
   p->threads = 1;
-}
-
-/* ---- the evaluation object ---------------------------------------------------- */
-
-int sp__evaluation_push(sp_evaluation *e, const sp_eval_record *r) {
-  if (e->n == e->cap) {
-    size_t cap = e->cap ? 2 * e->cap : 4096;
-    sp_eval_record *p = realloc(e->records, cap * sizeof *p);
-    if (!p) return SP_ENOMEM;
-    e->records = p;
-    e->cap = cap;
-  }
-  e->records[e->n++] = *r;
-  return SP_OK;
-}
-
-void sp_evaluation_free(sp_evaluation *e) {
-  if (!e) return;
-  free(e->records);
-  free(e->note[0]);
-  free(e->note[1]);
-  free(e);
-}
-
-size_t sp_evaluation_count(const sp_evaluation *e) { return e->n; }
-const sp_eval_record *sp_evaluation_records(const sp_evaluation *e) { return e->records; }
-size_t sp_evaluation_splits(const sp_evaluation *e) { return e->splits; }
-const char *sp_evaluation_note(const sp_evaluation *e, sp_quantity q) {
-  return (unsigned)q < 2 ? e->note[q] : NULL;
-}
-
-int sp_evaluation_completion(const sp_evaluation *e, sp_quantity q, double *points, double *mape,
-                             double *estimated) {
-  if (!e->planned || (unsigned)q > 1) return SP_ENOTFOUND;
-  *points = e->points;
-  *mape = e->completion_mape[q];
-  *estimated = e->completion_estimate[q];
-  return SP_OK;
 }
 
 /* ---- one job ------------------------------------------------------------------- */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "data/dataset.h"
-#include "evaluate.h"
+#include "evaluation.h"
 #include "plot/heatmap.h"
 #include "plot/svgplot.h"
 #include "util/reportdir.h"
@@ -17,6 +17,10 @@
 #include "util/textout.h"
 
 static const char *const qname[2] = {"time", "power"};
+
+/* The most methods an evaluation has: one bit of sp_eval_params.methods
+ * each. */
+#define MAX_METHODS 32
 
 /* ---- grouped statistics ----------------------------------------------------- */
 
@@ -163,7 +167,7 @@ static void write_interval_fields(FILE *fp, const sp_eval_stats *s) {
 
 /* The energy rows of the summary: time x power of the paired records. */
 static void write_energy_rows(const report *r, FILE *fp) {
-  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+  for (int m = 0; m < (int)sp_method_count(); m++) {
     sp_eval_filter f;
     sp_eval_stats s;
     sp_eval_filter_init(&f);
@@ -213,7 +217,7 @@ static int csv_per_kernel(const void *r, FILE *fp) {
 static int csv_histogram(const void *data, FILE *fp) {
   const report *r = data;
   fputs("method,quantity,ape_from_pct,ape_to_pct,count,fraction\n", fp);
-  for (int m = 0; m < SP_METHOD_COUNT; m++)
+  for (int m = 0; m < (int)sp_method_count(); m++)
     for (int q = 0; q < 2; q++) {
       sp_eval_stats s;
       stats_of(r, (size_t)m, (size_t)q, SP_EVAL_ANY, SP_EVAL_ANY, &s);
@@ -269,7 +273,7 @@ static const struct {
 
 static int methods_present(const report *r, sp_quantity q, int *list) {
   int n = 0;
-  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+  for (int m = 0; m < (int)sp_method_count(); m++) {
     sp_eval_stats s;
     stats_of(r, (size_t)m, q, SP_EVAL_ANY, SP_EVAL_ANY, &s);
     if (s.n) list[n++] = m;
@@ -295,34 +299,44 @@ typedef struct plot_job {
 
 /* Paper Fig. 13: error against the number of clusters. */
 static int plot_vs_clusters(const report *r, const plot *pl, FILE *fp) {
-  int ms[SP_METHOD_COUNT], nm = methods_present(r, pl->q, ms);
-  double xs[SP_METHOD_COUNT][256], ys[SP_METHOD_COUNT][256];
-  sp_series s[SP_METHOD_COUNT];
+  int ms[MAX_METHODS], nm = methods_present(r, pl->q, ms);
+  sp_series s[MAX_METHODS];
   size_t nk = r->p->nclusters < 256 ? r->p->nclusters : 256;
+  double *xs = malloc(((size_t)nm * nk + 1) * sizeof *xs);
+  double *ys = malloc(((size_t)nm * nk + 1) * sizeof *ys);
+  if (!xs || !ys) {
+    free(xs);
+    free(ys);
+    return SP_ENOMEM;
+  }
   for (int i = 0; i < nm; i++) {
+    double *x = xs + (size_t)i * nk, *y = ys + (size_t)i * nk;
     for (size_t j = 0; j < nk; j++) {
       sp_eval_stats st;
       stats_of(r, (size_t)ms[i], pl->q, r->p->clusters[j], SP_EVAL_ANY, &st);
-      xs[i][j] = (double)r->p->clusters[j];
-      ys[i][j] = st.n ? st.mape : NAN;
+      x[j] = (double)r->p->clusters[j];
+      y[j] = st.n ? st.mape : NAN;
     }
-    s[i] = (sp_series){.name = sp_method_name((sp_method)ms[i]), .x = xs[i], .y = ys[i], .n = nk};
+    s[i] = (sp_series){.name = sp_method_name((sp_method)ms[i]), .x = x, .y = y, .n = nk};
   }
   sp_chart c = {.title = pl->title,
                 .xlabel = "clusters per set (k)",
                 .ylabel = "MAPE (%)",
                 .kind = SP_CHART_LINES};
-  return sp__svg_xy(fp, &c, s, (size_t)nm);
+  int st = sp__svg_xy(fp, &c, s, (size_t)nm);
+  free(xs);
+  free(ys);
+  return st;
 }
 
 /* Paper Figs. 14 and 17: distribution of errors in 10% bins. */
 static int plot_histogram(const report *r, const plot *pl, FILE *fp) {
-  int ms[SP_METHOD_COUNT], nm = methods_present(r, pl->q, ms);
+  int ms[MAX_METHODS], nm = methods_present(r, pl->q, ms);
   static const char *const bins[SP_EVAL_HIST_BINS] = {"0-10",  "10-20",  "20-30", "30-40",
                                                       "40-50", "50-60",  "60-70", "70-80",
                                                       "80-90", "90-100", ">100"};
-  double v[SP_METHOD_COUNT * SP_EVAL_HIST_BINS];
-  const char *names[SP_METHOD_COUNT];
+  double v[MAX_METHODS * SP_EVAL_HIST_BINS];
+  const char *names[MAX_METHODS];
   for (int i = 0; i < nm; i++) {
     sp_eval_stats st;
     stats_of(r, (size_t)ms[i], pl->q, SP_EVAL_ANY, SP_EVAL_ANY, &st);
@@ -508,7 +522,7 @@ static void plan_bases(const report *r, plan *pl, sp_quantity q, double *grid) {
 }
 
 static void plan_quantity(const report *r, plan *pl, sp_quantity q, double *grid) {
-  int ms[SP_METHOD_COUNT];
+  int ms[MAX_METHODS];
   pl->present[q] = methods_present(r, q, ms) > 0;
   if (!pl->present[q]) return;
   plot *p;
@@ -552,8 +566,8 @@ static void pick_best(report *r) {
   for (int q = 0; q < 2; q++) {
     double best = INFINITY;
     r->best[q] = -1;
-    for (int m = 0; m < SP_METHOD_COUNT; m++) {
-      if (m == SP_METHOD_ORACLE) continue; /* it sees the answer */
+    for (int m = 0; m < (int)sp_method_count(); m++) {
+      if (sp_method_flags((sp_method)m) & SP_METHOD_FLAG_ORACLE) continue; /* it sees the answer */
       sp_eval_stats s;
       stats_of(r, (size_t)m, (size_t)q, SP_EVAL_ANY, SP_EVAL_ANY, &s);
       if (s.n && s.mape < best) {
@@ -569,7 +583,7 @@ static void html_summary(const report *r, FILE *h) {
       "<table><tr><th>method</th><th>time MAPE</th><th>median</th><th>p90</th><th>n</th>"
       "<th>power MAPE</th><th>median</th><th>p90</th><th>n</th></tr>\n",
       h);
-  for (int m = 0; m < SP_METHOD_COUNT; m++) {
+  for (int m = 0; m < (int)sp_method_count(); m++) {
     sp_eval_stats s[2];
     for (int q = 0; q < 2; q++) stats_of(r, (size_t)m, (size_t)q, SP_EVAL_ANY, SP_EVAL_ANY, &s[q]);
     if (!s[0].n && !s[1].n) continue;

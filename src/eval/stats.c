@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evaluate.h"
+#include "evaluation.h"
 
 void sp_eval_filter_init(sp_eval_filter *f) {
   f->method = f->quantity = f->k = f->kernel = f->base = SP_EVAL_ANY;

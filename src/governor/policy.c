@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* policy.c: the built-in governor policies, written against the public
- * policy interface like any user's policy would be. */
+ * policy interface like any user's policy would be: besides the public
+ * header it includes util/status.h alone, for sp__fail's messages. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
 #include "scalepredict.h"
 #include "util/status.h"
 
@@ -152,12 +152,14 @@ static void reactive_free(void *state) {
  * or stay at or below 1 (a fraction, or a rate), would send the policy to
  * its lowest (or highest) clocks on every kernel. */
 static int check_percent(const sp_model *m, size_t c, sp_error *err) {
-  if (m->cmin[c] >= 0 && m->cmax[c] <= 100 && m->cmax[c] > 1) return SP_OK;
+  double lo, hi;
+  sp_model_counter_range(m, c, &lo, &hi);
+  if (lo >= 0 && hi <= 100 && hi > 1) return SP_OK;
   return sp__fail(err, SP_EINVAL, NULL, 0, 0, "policy",
                   "the reactive policy reads load counters as percent busy, but '%s' spans "
                   "%g to %g in the model's training data; choose percent-busy counters "
                   "with --load-counters ENGINE,MEMORY",
-                  m->counter_names[c], m->cmin[c], m->cmax[c]);
+                  sp_model_counter_name(m, c), lo, hi);
 }
 
 static int counter_index(const sp_model *m, const char *name, size_t *out, sp_error *err) {

@@ -2,7 +2,7 @@
 /* trace.c: the kernel trace object: reading the trace file
  * (order,kernel[,base_time_ms,base_power_w,<counters>...]), predicting its
  * kernels over the configuration space, and the public accessors.  The
- * replay (governor.c) and the output (write.c) read it. */
+ * replay (governor.c) and the output (governorout.c) read it. */
 #include "trace.h"
 
 #include <math.h>

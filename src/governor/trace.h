@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace.h: the kernel trace behind sp_governor_replay, owned by trace.c
  * (reading, prediction, accessors) and read by governor.c (replay) and
- * write.c (output).  Internal. */
+ * governorout.c (output).  Internal. */
 #ifndef SP_GOVERNOR_TRACE_H
 #define SP_GOVERNOR_TRACE_H
 

@@ -112,59 +112,135 @@ static long add_node(sp_forest *f) {
 
 /* ---- fitting ------------------------------------------------------------ */
 
+/* A drawn split of one node and its score (split_score). */
+typedef struct candidate {
+  size_t feature;
+  double thresh, score;
+  double bound;        /* how far score may be from the exact one (estimate_all) */
+  size_t nl;           /* samples going left */
+  uint64_t hash;       /* of the samples going left (sort_samples) */
+  unsigned char *goes; /* 1 for each sample of the node going left */
+  long same;           /* an earlier candidate splitting the node alike, or -1 */
+} candidate;
+
 typedef struct grower {
   const double *x, *y;
-  size_t p, m, min_leaf, ntry;
+  size_t n, p, m, min_leaf, ntry;
   uint64_t rng;
-  double *sum_l, *sum_r; /* m each */
-  size_t *feat;          /* p: feature order for sampling */
+  size_t *feat;        /* p: feature order for sampling */
+  candidate *cand;     /* ntry */
+  candidate **todo;    /* ntry: the candidates score_all scores */
+  const double **rows; /* ntry * n: each candidate's samples' outputs */
+  double *sums;        /* max(m, 34 * ntry) */
+  double *total;       /* m: the node's outputs summed (node_pure) */
+  double *sqnorm;      /* n: each sample's sum of squared outputs, in any order */
+  double *absmax;      /* n: each sample's largest output in magnitude */
+  unsigned char *goes; /* ntry * n: each candidate's candidate.goes */
+  uint64_t *tag;       /* n: a random number per sample (sort_samples) */
 } grower;
 
-/* Summed squared error of the outputs of samples idx[0..cnt) about their
- * mean, using sum_l as scratch. */
-static double node_sse(const grower *g, const size_t *idx, size_t cnt) {
-  double sq = 0, *s = g->sum_l;
-  memset(s, 0, g->m * sizeof *s);
-  for (size_t i = 0; i < cnt; i++) {
-    const double *yi = g->y + idx[i] * g->m;
-    for (size_t o = 0; o < g->m; o++) {
-      s[o] += yi[o];
-      sq += yi[o] * yi[o];
-    }
+/* Columns o..o + w of the sums of nrows rows, w = 16, 4 or 1, each added
+ * in row order (as a loop over the rows adds it); the w sums stay in
+ * registers (SIMD where there is some) while the rows go by. */
+static void sum_block(const double *const *rows, size_t nrows, size_t o, size_t w, double *sum) {
+  if (w == 16) {
+    double acc[16] = {0};
+    for (size_t r = 0; r < nrows; r++)
+#pragma GCC unroll 16
+      for (int k = 0; k < 16; k++) acc[k] += rows[r][o + k];
+    memcpy(sum, acc, sizeof acc);
+  } else if (w == 4) {
+    double acc[4] = {0};
+    for (size_t r = 0; r < nrows; r++)
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; k++) acc[k] += rows[r][o + k];
+    memcpy(sum, acc, sizeof acc);
+  } else {
+    double acc = 0;
+    for (size_t r = 0; r < nrows; r++) acc += rows[r][o];
+    *sum = acc;
   }
+}
+
+/* The width of the block of columns from o on (sum_block). */
+static size_t block_width(size_t o, size_t m) { return m - o >= 16 ? 16 : m - o >= 4 ? 4 : 1; }
+
+/* Columnwise sums of the nrows rows of m outputs (sum_block). */
+static void sum_rows(const double *const *rows, size_t nrows, size_t m, double *sum) {
+  for (size_t o = 0, w; o < m; o += w) {
+    w = block_width(o, m);
+    sum_block(rows, nrows, o, w, sum + o);
+  }
+}
+
+/* The sum of four lanes of partial sums. */
+static double lanes(const double *v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+/* Summed squared error of the outputs of samples idx[0..cnt) about their
+ * mean, with every addition in the order of a loop over the samples and,
+ * within one, over the outputs (the order the forests saved so far were
+ * grown with). */
+static double node_sse(const grower *g, const size_t *idx, size_t cnt) {
+  double sq = 0, *s = g->sums;
+  for (size_t i = 0; i < cnt; i++) g->rows[i] = g->y + idx[i] * g->m;
+  sum_rows(g->rows, cnt, g->m, s);
+  for (size_t i = 0; i < cnt; i++)
+    for (size_t o = 0; o < g->m; o++) sq += g->rows[i][o] * g->rows[i][o];
   double ss = 0;
   for (size_t o = 0; o < g->m; o++) ss += s[o] * s[o];
   return sq - ss / (double)cnt;
 }
 
-/* Score of splitting idx at (feature, thresh): the between-children sum of
- * squares, larger is better; -1 when a child would be too small. */
-static double split_score(grower *g, const size_t *idx, size_t cnt, size_t feature, double thresh) {
-  size_t nl = 0;
-  memset(g->sum_l, 0, g->m * sizeof *g->sum_l);
-  memset(g->sum_r, 0, g->m * sizeof *g->sum_r);
+/* Whether the node's outputs vary too little to split (node_sse at most
+ * PURE_SSE per sample).  The sum of squares is first taken as the sum of
+ * the samples' own (sqnorm), which is faster than node_sse's one chain of
+ * additions but rounds differently: each is within gamma_N of the exact
+ * sum of N = cnt m + cnt + m squares (gamma_N = N u / (1 - N u), u the
+ * unit roundoff), so within 4 N u of each other.  Only when that leaves the
+ * answer open is node_sse's own order used, so the answer is always
+ * node_sse's.  Leaves the node's sum of outputs (in sample order) in
+ * g->total. */
+static int node_pure(const grower *g, const size_t *idx, size_t cnt) {
+  const size_t m = g->m;
+  double sq = 0, ss = 0, *s = g->total;
   for (size_t i = 0; i < cnt; i++) {
-    const double *yi = g->y + idx[i] * g->m;
-    int left = g->x[idx[i] * g->p + feature] < thresh;
-    double *s = left ? g->sum_l : g->sum_r;
-    nl += (size_t)left;
-    for (size_t o = 0; o < g->m; o++) s[o] += yi[o];
+    g->rows[i] = g->y + idx[i] * m;
+    sq += g->sqnorm[idx[i]];
   }
-  size_t nr = cnt - nl;
-  if (nl < g->min_leaf || nr < g->min_leaf) return -1;
-  double a = 0, b = 0;
-  for (size_t o = 0; o < g->m; o++) {
-    a += g->sum_l[o] * g->sum_l[o];
-    b += g->sum_r[o] * g->sum_r[o];
-  }
-  return a / (double)nl + b / (double)nr;
+  sum_rows(g->rows, cnt, m, s);
+  for (size_t o = 0; o < m; o++) ss += s[o] * s[o];
+  const double limit = PURE_SSE * (double)cnt, sse = sq - ss / (double)cnt;
+  const double slack = 4 * ((double)(cnt * m + cnt + m) + 2) * 0x1p-53 * sq;
+  if (sse > limit + slack) return 0;
+  if (sse < limit - slack) return 1;
+  return node_sse(g, idx, cnt) <= limit;
 }
 
-/* Draws a split for idx; returns 0 and sets *feature, *thresh, or -1 when
- * no candidate separates the samples. */
-static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature, double *thresh) {
-  double best = -1;
-  /* Partial Fisher-Yates: the first ntry entries of feat are the sample. */
+/* sqnorm, absmax and tag of every sample. */
+static void sample_norms(grower *g, size_t n) {
+  uint64_t state = 0x5eed;
+  for (size_t i = 0; i < n; i++) {
+    g->tag[i] = next_u64(&state);
+    const double *yi = g->y + i * g->m;
+    double part[4] = {0}, big = 0;
+    size_t o = 0;
+    for (; o + 4 <= g->m; o += 4)
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; k++) part[k] += yi[o + k] * yi[o + k];
+    for (; o < g->m; o++) part[0] += yi[o] * yi[o];
+    for (o = 0; o < g->m; o++) big = fmax(big, fabs(yi[o]));
+    g->sqnorm[i] = lanes(part);
+    g->absmax[i] = big;
+  }
+}
+
+/* Draws the node's candidate splits: for each of ntry features drawn
+ * without replacement (a partial Fisher-Yates shuffle of feat), a
+ * threshold uniform between the samples' least and greatest value, when
+ * they differ.  Returns how many; the random draws are those of a loop
+ * that scores each candidate as it goes. */
+static size_t draw_candidates(grower *g, const size_t *idx, size_t cnt) {
+  size_t nc = 0;
   for (size_t i = 0; i < g->ntry; i++) {
     size_t j = i + (size_t)(next_u64(&g->rng) % (g->p - i));
     size_t t = g->feat[i];
@@ -180,13 +256,217 @@ static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature,
     if (!(hi > lo)) continue;
     double th = lo + (hi - lo) * next_unit(&g->rng);
     if (!(th > lo)) th = hi; /* the draw hit lo exactly: every sample would go right */
-    double sc = split_score(g, idx, cnt, fi, th);
-    if (sc > best) {
-      best = sc;
-      *feature = fi;
-      *thresh = th;
-    }
+    g->cand[nc] = (candidate){.feature = fi, .thresh = th, .goes = g->goes + nc * g->n, .same = -1};
+    nc++;
   }
+  return nc;
+}
+
+/* Which samples candidate c sends left, how many, and a hash of which:
+ * the sum of their tags, the same for the same samples in any order. */
+static void sort_samples(grower *g, const size_t *idx, size_t cnt, candidate *c) {
+  c->nl = 0;
+  c->hash = 0;
+  for (size_t i = 0; i < cnt; i++) {
+    unsigned char left = g->x[idx[i] * g->p + c->feature] < c->thresh;
+    c->goes[i] = left;
+    c->nl += left;
+    c->hash += g->tag[idx[i]] & (0 - (uint64_t)left);
+  }
+}
+
+/* Whether candidates a and b split the node's cnt samples (whose tags sum
+ * to all) alike: the same samples left, or each the other's right (the
+ * same two sums in the same order, so the same score: its two terms are
+ * added the other way round, which gives the same sum). */
+static int alike(const candidate *a, const candidate *b, size_t cnt, uint64_t all) {
+  if (a->hash == b->hash && a->nl == b->nl) return !memcmp(a->goes, b->goes, cnt);
+  if (a->hash != all - b->hash || a->nl != cnt - b->nl) return 0;
+  for (size_t i = 0; i < cnt; i++)
+    if (a->goes[i] == b->goes[i]) return 0;
+  return 1;
+}
+
+/* rows[0..nl): the outputs of the samples candidate c sends left, in
+ * sample order; rows[nl..cnt): those it sends right. */
+static void child_rows(grower *g, const size_t *idx, size_t cnt, const candidate *c,
+                       const double **rows) {
+  size_t l = 0, r = c->nl;
+  for (size_t i = 0; i < cnt; i++) rows[c->goes[i] ? l++ : r++] = g->y + idx[i] * g->m;
+}
+
+/* a[k] += s[16 k + j]^2 for j = 0..w in turn, for each k < n: one chain of
+ * additions per k, eight of them side by side in registers. */
+static void add_squares(double *a, const double *s, size_t n, size_t w) {
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    double t[8];
+    memcpy(t, a + k, sizeof t);
+    for (size_t j = 0; j < w; j++)
+#pragma GCC unroll 8
+      for (int q = 0; q < 8; q++) t[q] += s[16 * (k + q) + j] * s[16 * (k + q) + j];
+    memcpy(a + k, t, sizeof t);
+  }
+  for (; k < n; k++)
+    for (size_t j = 0; j < w; j++) a[k] += s[16 * k + j] * s[16 * k + j];
+}
+
+/* Scores of candidates c[0..nc): the between-children sum of squares,
+ * sum_o left_o^2 / nl + sum_o right_o^2 / nr, each child's sum left_o and
+ * the sums over o added in order, as a loop over the samples and then over
+ * the outputs adds them.  The outputs are taken a block of columns at a
+ * time for every candidate, so that the block of the node's outputs stays
+ * in the cache while the candidates go by. */
+static void score_all(grower *g, const size_t *idx, size_t cnt, candidate **c, size_t nc) {
+  const size_t m = g->m;
+  double *a = g->sums, *sum = g->sums + 2 * g->ntry; /* 2 nc sums, then 2 nc blocks of 16 */
+  for (size_t k = 0; k < nc; k++) {
+    child_rows(g, idx, cnt, c[k], g->rows + k * cnt);
+    a[2 * k] = a[2 * k + 1] = 0;
+  }
+  for (size_t o = 0, w; o < m; o += w) {
+    w = block_width(o, m);
+    for (size_t k = 0; k < nc; k++) {
+      const double *const *rows = g->rows + k * cnt;
+      sum_block(rows, c[k]->nl, o, w, sum + 32 * k);
+      sum_block(rows + c[k]->nl, cnt - c[k]->nl, o, w, sum + 32 * k + 16);
+    }
+    add_squares(a, sum, 2 * nc, w);
+  }
+  for (size_t k = 0; k < nc; k++)
+    c[k]->score = a[2 * k] / (double)c[k]->nl + a[2 * k + 1] / (double)(cnt - c[k]->nl);
+}
+
+/* qx += x^2 and qy += (t - x)^2 for the w = 16, 4 or 1 values of a block,
+ * in eight lanes (SIMD where there is some). */
+static void add_estimate(const double *x, const double *t, size_t w, double *qx, double *qy) {
+  if (w == 16) {
+    for (size_t j = 0; j < 16; j += 8)
+#pragma GCC unroll 8
+      for (size_t l = 0; l < 8; l++) {
+        const double y = t[j + l] - x[j + l];
+        qx[l] += x[j + l] * x[j + l];
+        qy[l] += y * y;
+      }
+    return;
+  }
+  for (size_t j = 0; j < w; j++) {
+    const double y = t[j] - x[j];
+    qx[j] += x[j] * x[j];
+    qy[j] += y * y;
+  }
+}
+
+/* An estimate of each candidate's score and a bound on how far the score
+ * that score_all computes can be from it (score and bound).  Only the
+ * smaller child's outputs are summed (in sample order, as score_all sums
+ * them); the other child's sums are the node's total less those, and the
+ * sums of squares are added up in any order.
+ *
+ * The bound, u being the unit roundoff and gamma_N = N u / (1 - N u): any
+ * sum of the node's outputs in any order is within gamma_cnt R of the
+ * exact one, R the sum of the samples' absmax, so y_o = total_o - x_o is
+ * within d_o = 4 gamma_cnt R + 2 u |y_o| of score_all's sum of the larger
+ * child, and the squares differ by at most d_o (2 |y_o| + d_o).  Summed
+ * over o, with Cauchy-Schwarz for the cross term: dev = 2 gc (1 + 2u)
+ * sqrt(A Y) + 4 u (1 + u) Y + gc^2 A, gc = 4 gamma_cnt, A = m R^2, Y =
+ * sum_o y_o^2.  Each sum of m squares is moreover within gamma_(m + 2) of
+ * its exact value in any order.  The bound is twice the sum of these
+ * terms, so that the rounding of the bound itself cannot matter. */
+static void estimate_all(grower *g, const size_t *idx, size_t cnt, candidate **c, size_t nc) {
+  const size_t m = g->m;
+  const double u = 0x1p-53, gc = 4 * (double)cnt * u / (1 - (double)cnt * u);
+  const double gm = (double)(m + 2) * u / (1 - (double)(m + 2) * u);
+  double sx[16], r = 0;
+  for (size_t i = 0; i < cnt; i++) r += g->absmax[idx[i]];
+  const double big = (double)m * r * r * (1 + 2 * gc);
+  for (size_t k = 0; k < nc; k++) {
+    const double **rows = g->rows + k * cnt;
+    child_rows(g, idx, cnt, c[k], rows);
+    const size_t nl = c[k]->nl, nr = cnt - nl, nx = nl <= nr ? nl : nr;
+    const double *const *xrows = nl <= nr ? rows : rows + nl;
+    double qx[8] = {0}, qy[8] = {0}; /* eight lanes each, added up in any order */
+    for (size_t o = 0, w; o < m; o += w) {
+      w = block_width(o, m);
+      sum_block(xrows, nx, o, w, sx);
+      add_estimate(sx, g->total + o, w, qx, qy);
+    }
+    const double ny = (double)(cnt - nx), sx2 = lanes(qx) + lanes(qx + 4);
+    const double sy2 = lanes(qy) + lanes(qy + 4);
+    const double sc = sx2 / (double)nx + sy2 / ny, y2 = sy2 * (1 + 2 * gm);
+    const double dev = 2 * gc * (1 + 2 * u) * sqrt(big * y2) + 4 * u * (1 + u) * y2 + gc * gc * big;
+    c[k]->score = sc;
+    c[k]->bound = 2 * ((dev + gm * (sy2 + dev)) / ny + gm * sx2 / (double)nx + 4 * u * sc);
+  }
+}
+
+/* Keeps in c[0..) the candidates that can have the highest score (an
+ * estimate within its bound of the best estimate less its bound), in
+ * their order, and returns how many: the split that the scores of
+ * score_all choose is among them.  The others get a score of -infinity,
+ * below any split's; when one is left, it is that split, whatever its
+ * exact score.  Any estimate that is not finite keeps every candidate. */
+static size_t contenders(grower *g, const size_t *idx, size_t cnt, candidate **c, size_t nc) {
+  estimate_all(g, idx, cnt, c, nc);
+  double low = -INFINITY;
+  for (size_t k = 0; k < nc; k++) {
+    if (!isfinite(c[k]->score) || !isfinite(c[k]->bound)) return nc;
+    low = fmax(low, c[k]->score - c[k]->bound);
+  }
+  size_t kept = 0;
+  for (size_t k = 0; k < nc; k++) {
+    if (c[k]->score + c[k]->bound >= low) {
+      c[kept++] = c[k];
+      c[k]->score = 0;
+    } else
+      c[k]->score = -INFINITY;
+  }
+  return kept;
+}
+
+/* Scores every candidate: -1 when a child would have fewer than min_leaf
+ * samples; a candidate that splits the node as an earlier one does (alike)
+ * has its score; of the others, those that can win (contenders) by
+ * score_all when there are two or more, the rest below any split's.
+ * draw_split so chooses what it would with every score. */
+static void score_candidates(grower *g, const size_t *idx, size_t cnt, size_t nc) {
+  candidate **todo = g->todo;
+  size_t ntodo = 0;
+  uint64_t all = 0;
+  for (size_t i = 0; i < cnt; i++) all += g->tag[idx[i]];
+  for (size_t k = 0; k < nc; k++) {
+    candidate *c = &g->cand[k];
+    sort_samples(g, idx, cnt, c);
+    if (c->nl < g->min_leaf || cnt - c->nl < g->min_leaf) {
+      c->score = -1;
+      continue;
+    }
+    for (size_t e = 0; e < k && c->same < 0; e++)
+      if (g->cand[e].score >= 0 && g->cand[e].same < 0 && alike(&g->cand[e], c, cnt, all))
+        c->same = (long)e;
+    if (c->same >= 0) continue;
+    c->score = 0; /* not -1: a candidate its twins may match */
+    todo[ntodo++] = c;
+  }
+  if (ntodo > 1) ntodo = contenders(g, idx, cnt, todo, ntodo);
+  if (ntodo > 1) score_all(g, idx, cnt, todo, ntodo);
+  for (size_t k = 0; k < nc; k++)
+    if (g->cand[k].same >= 0) g->cand[k].score = g->cand[g->cand[k].same].score;
+}
+
+/* Draws a split for idx; returns 0 and sets *feature, *thresh, or -1 when
+ * no candidate separates the samples.  The first of the best-scoring
+ * candidates wins. */
+static int draw_split(grower *g, const size_t *idx, size_t cnt, size_t *feature, double *thresh) {
+  double best = -1;
+  size_t nc = draw_candidates(g, idx, cnt);
+  score_candidates(g, idx, cnt, nc);
+  for (size_t k = 0; k < nc; k++)
+    if (g->cand[k].score > best) {
+      best = g->cand[k].score;
+      *feature = g->cand[k].feature;
+      *thresh = g->cand[k].thresh;
+    }
   return best >= 0 ? 0 : -1;
 }
 
@@ -218,7 +498,7 @@ static int grow_tree(sp_forest *f, grower *g, size_t t, pending *stack) {
     pending pd = stack[--top];
     size_t *s = idx + pd.lo, feature = 0;
     double thresh = 0;
-    int leaf = pd.cnt < 2 * g->min_leaf || node_sse(g, s, pd.cnt) <= PURE_SSE * (double)pd.cnt ||
+    int leaf = pd.cnt < 2 * g->min_leaf || node_pure(g, s, pd.cnt) ||
                draw_split(g, s, pd.cnt, &feature, &thresh);
     if (leaf) {
       f->nodes[pd.node] = (node){-1, 0, t * f->n + pd.lo, pd.cnt};
@@ -241,20 +521,38 @@ int sp__forest_fit(const double *x, size_t n, size_t p, const double *y, size_t 
   *out = NULL;
   if (!n || !p || !m || !fp->trees || !fp->min_leaf) return SP_EINVAL;
   sp_forest *f = forest_alloc(n, p, fp->trees);
-  grower g = {.x = x, .y = y, .p = p, .m = m, .min_leaf = fp->min_leaf};
+  grower g = {.x = x, .y = y, .n = n, .p = p, .m = m, .min_leaf = fp->min_leaf};
   double share = fp->max_features > 0 && fp->max_features <= 1 ? fp->max_features : 1;
   g.ntry = (size_t)ceil(share * (double)p);
   g.rng = (uint64_t)fp->seed * 0x2545f4914f6cdd1dULL + 1;
-  g.sum_l = malloc(2 * m * sizeof *g.sum_l);
-  g.sum_r = g.sum_l ? g.sum_l + m : NULL;
   g.feat = malloc(p * sizeof *g.feat);
+  g.cand = malloc(g.ntry * sizeof *g.cand);
+  g.todo = malloc(g.ntry * sizeof *g.todo);
+  g.rows = malloc(g.ntry * n * sizeof *g.rows);
+  g.sums = malloc((m > 34 * g.ntry ? m : 34 * g.ntry) * sizeof *g.sums);
+  g.total = malloc(m * sizeof *g.total);
+  g.sqnorm = malloc(2 * n * sizeof *g.sqnorm);
+  g.absmax = g.sqnorm ? g.sqnorm + n : NULL;
+  g.goes = malloc(g.ntry * n);
+  g.tag = malloc(n * sizeof *g.tag);
   pending *stack = malloc((n + 1) * sizeof *stack);
-  int st = f && g.sum_l && g.feat && stack ? SP_OK : SP_ENOMEM;
+  int st = f && g.feat && g.cand && g.todo && g.rows && g.sums && g.total && g.sqnorm && g.goes &&
+                   g.tag && stack
+               ? SP_OK
+               : SP_ENOMEM;
+  if (!st) sample_norms(&g, n);
   for (size_t i = 0; !st && i < p; i++) g.feat[i] = i;
   for (size_t t = 0; !st && t < fp->trees; t++) st = grow_tree(f, &g, t, stack);
   if (!st) st = compact(f) ? SP_ENOMEM : SP_OK;
-  free(g.sum_l);
   free(g.feat);
+  free(g.cand);
+  free(g.todo);
+  free(g.rows);
+  free(g.sums);
+  free(g.total);
+  free(g.sqnorm);
+  free(g.goes);
+  free(g.tag);
   free(stack);
   if (st) {
     sp__forest_free(f);
@@ -328,31 +626,48 @@ static int compact(sp_forest *f) {
   return st;
 }
 
-/* Trees walked side by side: their nodes' cache misses overlap. */
-#define LANES 8
+/* One step from inner node c toward xq: its left child (which follows it)
+ * or its right one. */
+static const cnode *step(const cnode *cn, const cnode *c, const double *xq) {
+  return xq[c->feature] < c->u.thresh ? c + 1 : &cn[c->right];
+}
 
+/* The leaf of one tree for xq, from node c on. */
+static const cnode *leaf_of(const cnode *cn, const cnode *c, const double *xq) {
+  while (c->feature >= 0) c = step(cn, c, xq);
+  return c;
+}
+
+/* Adds the share of leaf c to the weights of its samples. */
+static void add_leaf(const sp_forest *f, const cnode *c, double scale, double *w) {
+  const uint32_t *smp = f->csamples + c->right;
+  double share = scale / (double)c->u.count;
+  for (uint32_t i = 0; i < c->u.count; i++) w[smp[i]] += share;
+}
+
+/* Eight trees at a time go down side by side (their node loads overlap;
+ * eight variables, which stay in registers where an array would not) while
+ * none has reached its leaf, then each the rest of its way; the leaves are
+ * added in tree order, as one tree after another adds them. */
 void sp__forest_weights(const sp_forest *f, const double *xq, double *w) {
   memset(w, 0, f->n * sizeof *w);
   const double scale = 1.0 / (double)f->ntrees;
-  for (size_t t0 = 0; t0 < f->ntrees; t0 += LANES) {
-    const size_t lanes = f->ntrees - t0 < LANES ? f->ntrees - t0 : LANES;
-    const cnode *nd[LANES];
-    for (size_t l = 0; l < lanes; l++) nd[l] = &f->cnodes[f->croot[t0 + l]];
-    for (int inner = 1; inner;) {
-      inner = 0;
-      for (size_t l = 0; l < lanes; l++) {
-        const cnode *c = nd[l];
-        if (c->feature < 0) continue;
-        nd[l] = xq[c->feature] < c->u.thresh ? c + 1 : &f->cnodes[c->right];
-        inner = 1;
-      }
+  const cnode *cn = f->cnodes;
+  const uint32_t *root = f->croot;
+  size_t t = 0;
+  for (; t + 8 <= f->ntrees; t += 8) {
+    const cnode *a = &cn[root[t]], *b = &cn[root[t + 1]], *c = &cn[root[t + 2]];
+    const cnode *d = &cn[root[t + 3]], *e = &cn[root[t + 4]], *g = &cn[root[t + 5]];
+    const cnode *h = &cn[root[t + 6]], *k = &cn[root[t + 7]];
+    while (a->feature >= 0 && b->feature >= 0 && c->feature >= 0 && d->feature >= 0 &&
+           e->feature >= 0 && g->feature >= 0 && h->feature >= 0 && k->feature >= 0) {
+      a = step(cn, a, xq), b = step(cn, b, xq), c = step(cn, c, xq), d = step(cn, d, xq);
+      e = step(cn, e, xq), g = step(cn, g, xq), h = step(cn, h, xq), k = step(cn, k, xq);
     }
-    for (size_t l = 0; l < lanes; l++) {
-      const uint32_t *smp = f->csamples + nd[l]->right;
-      double share = scale / (double)nd[l]->u.count;
-      for (uint32_t i = 0; i < nd[l]->u.count; i++) w[smp[i]] += share;
-    }
+    const cnode *lane[8] = {a, b, c, d, e, g, h, k};
+    for (int l = 0; l < 8; l++) add_leaf(f, leaf_of(cn, lane[l], xq), scale, w);
   }
+  for (; t < f->ntrees; t++) add_leaf(f, leaf_of(cn, &cn[root[t]], xq), scale, w);
 }
 
 /* ---- text form ------------------------------------------------------------ */

@@ -10,7 +10,8 @@
  * sp_train_params.methods asks for, the saved model lists them with their
  * files, loading finds each listed name in the table, and prediction calls
  * the method in use.  Adding a method is one new file that defines its type
- * and one line in method-table.h.
+ * and one line in method-table.h (kind carried), which evaluation, the
+ * public sp_method list and the tool's lists and help take up too.
  *
  * wu2015, the paper's method, is the model's core: its state is the grids
  * and cluster sets every model has (model.h), trained by train.c and saved
@@ -88,7 +89,7 @@ typedef struct sp_method_type {
   double (*expected_error)(const void *state);
 } sp_method_type;
 
-/* The table (methods.c, from method-table.h): every method a model can
+/* The table (method.c, from method-table.h): every method a model can
  * carry, wu2015 first, NULL-terminated.  Method i > 0 is fitted when bit
  * (1u << (i - 1)) of sp_train_params.methods is set. */
 extern const sp_method_type *const sp__method_table[];

@@ -6,7 +6,7 @@
  * Training (train.c), prediction (predict.c), the methods (wu2015.c,
  * physet.c) and the saved-model directory (modelio.c) build on this file;
  * it calls none of them, and reaches the methods only through their types
- * (method.h: the table in methods.c, and each type's free). */
+ * (method.h: the table in method.c, and each type's free). */
 #include "model.h"
 
 #include <math.h>
@@ -126,6 +126,12 @@ size_t sp_model_counter_count(const sp_model *m) { return m->ncounters; }
 const char *sp_model_counter_name(const sp_model *m, size_t c) {
   return c < m->ncounters ? m->counter_names[c] : NULL;
 }
+int sp_model_counter_range(const sp_model *m, size_t c, double *min, double *max) {
+  if (c >= m->ncounters) return SP_ENOTFOUND;
+  *min = m->cmin[c];
+  *max = m->cmax[c];
+  return SP_OK;
+}
 
 size_t sp_model_kernel_count(const sp_model *m) { return m->ntrain; }
 const char *sp_model_kernel_name(const sp_model *m, size_t k) {
@@ -152,15 +158,6 @@ size_t sp_model_config_index(const sp_model *m, sp_quantity q, const sp_config *
 }
 
 /* ---- methods ------------------------------------------------------------- */
-
-const sp_method_type *sp__method_find(const char *name, size_t *index) {
-  for (size_t i = 0; sp__method_table[i]; i++)
-    if (!strcmp(sp__method_table[i]->name, name)) {
-      if (index) *index = i;
-      return sp__method_table[i];
-    }
-  return NULL;
-}
 
 int sp__model_add_method(sp_model *m, const sp_method_type *type, void *state) {
   if (m->nmethods == SP_MODEL_MAX_METHODS) {

@@ -126,11 +126,4 @@ int sp__check_positive(const double *v, size_t n);
 /* The method of m named name, or NULL when m does not carry it. */
 const sp_method_slot *sp__model_slot(const sp_model *m, const char *name);
 
-/* ---- wu2015.c ------------------------------------------------------------ */
-
-/* Predicts every grid point of q from explicit cluster choices (one per set,
- * in set order); used for oracle evaluation. */
-int sp__model_predict_choice(const sp_model *m, sp_quantity q, const size_t *choice,
-                             double base_value, double *out);
-
 #endif

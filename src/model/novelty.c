@@ -35,10 +35,12 @@ static sp_novelty *novelty_alloc(size_t n, size_t p) {
   return NULL;
 }
 
-/* Squared scaled distance between a and b. */
-static double dist2(const sp_novelty *nv, const double *a, const double *b) {
+/* Squared scaled distance between a and b, or, once the partial sum
+ * reaches bound, that partial sum: the terms are not negative, so the
+ * whole sum would not be below bound either. */
+static double dist2(const sp_novelty *nv, const double *a, const double *b, double bound) {
   double s = 0;
-  for (size_t i = 0; i < nv->p; i++) {
+  for (size_t i = 0; i < nv->p && s < bound; i++) {
     double d = (a[i] - b[i]) * nv->scale[i];
     s += d * d;
   }
@@ -50,7 +52,7 @@ static double nearest2(const sp_novelty *nv, const double *xq, size_t skip) {
   double best = INFINITY;
   for (size_t j = 0; j < nv->n; j++) {
     if (j == skip) continue;
-    double d = dist2(nv, xq, nv->x + j * nv->p);
+    double d = dist2(nv, xq, nv->x + j * nv->p, best);
     best = d < best ? d : best;
   }
   return best;

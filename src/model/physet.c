@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,19 @@ static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04};
 static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06};
 static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05};
 
+/* Predictions take their scratch from a pool of this many (scratch_get):
+ * as many threads predict at once without allocating; more allocate. */
+#define SLOTS 4
+/* A slot remembers its last time prediction (the power prior needs it)
+ * for observations with at most this many extra measurements. */
+#define MEMO_EXTRA 16
+
+typedef struct scratch scratch;
+typedef struct pool {
+  atomic_int busy[SLOTS];
+  scratch *slot[SLOTS];
+} pool;
+
 struct sp_physet {
   sp_featplan plan;
   size_t n; /* training kernels */
@@ -84,13 +99,22 @@ struct sp_physet {
    * clock ratios, so that the prior reads no grid on the prediction path. */
   int *t_cu;
   double *t_er, *t_mr;
-  double *res[2]; /* n * gsize[q] residual surfaces (log units) */
+  double *t_logclock; /* log of the slower clock ratio, per clock pair */
+  double *res[2];     /* n * gsize[q] residual surfaces (log units) */
   sp_forest *forest[2];
   double *floor_w;     /* gsize[SP_POWER] floor watts on our board, or NULL */
   double *logphi;      /* n: log floor share at the base, or NULL */
   double floor_spread; /* with a measured floor (version 7 on), else 1 */
   widths widths[2];    /* the interval's widths per quantity */
   sp_novelty *novelty; /* the training kernels' features, or NULL (v1-v3) */
+  /* Derived when fitted or read (index_model), for the prediction path: */
+  size_t *map;        /* power grid point -> time grid point, or NULL */
+  size_t base_at[2];  /* the base's grid point */
+  int logphi_finite;  /* every logphi is finite (a fit can underflow one) */
+  double *d2base[2];  /* squared log distance of each grid point to the base */
+  uint32_t *rank[2];  /* gsize[q] * n: kernel j's place at point i, residuals */
+  uint32_t *order[2]; /* ascending (ties by kernel), and the kernel in place r */
+  pool *pool;
 };
 
 void sp__physet_params_init(sp_physet_params *pp) {
@@ -101,6 +125,8 @@ void sp__physet_params_init(sp_physet_params *pp) {
   pp->cu_mode = SP_PHYSET_CU_AUTO;
   pp->pipe_floor = 1;
 }
+
+static void scratch_free(scratch *s);
 
 void sp__physet_free(sp_physet *p) {
   if (!p) return;
@@ -115,6 +141,15 @@ void sp__physet_free(sp_physet *p) {
   free(p->t_cu);
   free(p->t_er);
   free(p->t_mr);
+  free(p->t_logclock);
+  free(p->map);
+  for (int q = 0; q < 2; q++) {
+    free(p->d2base[q]);
+    free(p->rank[q]);
+    free(p->order[q]);
+  }
+  for (int i = 0; p->pool && i < SLOTS; i++) scratch_free(p->pool->slot[i]);
+  free(p->pool);
   free(p);
 }
 
@@ -150,13 +185,23 @@ static double block_bound(double blocks, double bps, int cu, int cu_base) {
   return one > waves ? one : waves;
 }
 
+/* The time grid is CU counts x clock pairs, the clock pair varying
+ * fastest: the prior's and the cap's terms depend on one of the two alone,
+ * so each is computed once per CU count into axis[0..ncu) and summed per
+ * grid point, the same sums as term by term. */
+static size_t clock_pairs(const sp_physet *p) {
+  return p->grid[SP_TIME].n[1] * p->grid[SP_TIME].n[2];
+}
+
 /* cap[i]: the most the log time ratio may be at grid point i (block_bound,
  * plus the slower of the two clock ratios, plus the slack). */
-static void time_cap(const sp_physet *p, double blocks, double bps, double *cap) {
-  for (size_t i = 0; i < p->gsize[SP_TIME]; i++) {
-    double clock = p->t_er[i] > p->t_mr[i] ? p->t_er[i] : p->t_mr[i];
-    cap[i] = block_bound(blocks, bps, p->t_cu[i], p->base.cu) + log(clock) + CU_BOUND_SLACK;
-  }
+static void time_cap(const sp_physet *p, double blocks, double bps, double *axis, double *cap) {
+  const size_t ncu = p->grid[SP_TIME].n[0], nclk = clock_pairs(p);
+  for (size_t c = 0; c < ncu; c++)
+    axis[c] = block_bound(blocks, bps, p->grid[SP_TIME].v[0][c], p->base.cu);
+  for (size_t c = 0; c < ncu; c++)
+    for (size_t e = 0; e < nclk; e++)
+      cap[c * nclk + e] = axis[c] + p->t_logclock[e] + CU_BOUND_SLACK;
 }
 
 /* floor[i]: the least the log time ratio may be at grid point i: the
@@ -167,27 +212,37 @@ static void time_floor(const sp_physet *p, double busy, double *floor) {
     floor[i] = log(busy * p->base.cu / p->t_cu[i] * p->t_er[i]);
 }
 
-static void time_prior(const sp_physet *p, double blocks, double dram, double *prior) {
-  const size_t g = p->gsize[SP_TIME];
-  for (size_t i = 0; i < g; i++)
-    prior[i] = p->cu_bounded ? 0 : block_prior(blocks, p->t_cu[i], p->base.cu);
+/* axis: room for one term per CU count and one per clock pair. */
+static void time_prior(const sp_physet *p, double blocks, double dram, double *axis,
+                       double *prior) {
+  const size_t ncu = p->grid[SP_TIME].n[0], nclk = clock_pairs(p);
+  double *clk = axis + ncu;
+  for (size_t c = 0; c < ncu; c++)
+    axis[c] = p->cu_bounded ? 0 : block_prior(blocks, p->grid[SP_TIME].v[0][c], p->base.cu);
+  for (size_t c = 0; c < ncu; c++)
+    for (size_t e = 0; e < nclk; e++) prior[c * nclk + e] = axis[c];
   if (!p->clock) return;
   double u = share_u(p, dram), w = p->clock_w;
-  for (size_t i = 0; i < g; i++) prior[i] += w * log(u * p->t_mr[i] + (1 - u) * p->t_er[i]);
+  /* t_mr and t_er of the first nclk points are those of every clock pair. */
+  for (size_t e = 0; e < nclk; e++) clk[e] = log(u * p->t_mr[e] + (1 - u) * p->t_er[e]);
+  for (size_t c = 0; c < ncu; c++)
+    for (size_t e = 0; e < nclk; e++) prior[c * nclk + e] += w * clk[e];
 }
 
-/* Fills t_cu, t_er and t_mr from the time grid. */
+/* Fills t_cu, t_er, t_mr and t_logclock from the time grid. */
 static int cache_time_grid(sp_physet *p) {
   const size_t g = p->gsize[SP_TIME];
   p->t_cu = malloc(g * sizeof *p->t_cu);
   p->t_er = malloc(g * sizeof *p->t_er);
   p->t_mr = malloc(g * sizeof *p->t_mr);
-  if (!p->t_cu || !p->t_er || !p->t_mr) return SP_ENOMEM;
+  p->t_logclock = malloc(g * sizeof *p->t_logclock);
+  if (!p->t_cu || !p->t_er || !p->t_mr || !p->t_logclock) return SP_ENOMEM;
   for (size_t i = 0; i < g; i++) {
     sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
     p->t_cu[i] = c.cu;
     p->t_er[i] = (double)p->base.engine_mhz / c.engine_mhz;
     p->t_mr[i] = (double)p->base.memory_mhz / c.memory_mhz;
+    p->t_logclock[i] = log(p->t_er[i] > p->t_mr[i] ? p->t_er[i] : p->t_mr[i]);
   }
   return SP_OK;
 }
@@ -215,6 +270,88 @@ static double power_prior(double phi_base, double floor_c, double floor_b, doubl
   double phi = phi_base * floor_c / floor_b;
   phi = phi < 0 ? 0 : phi > PHI_MAX ? PHI_MAX : phi;
   return log(phi + (1 - phi) * time_ratio_inv);
+}
+
+/* Squared distance between two configurations in log space. */
+static double config_dist2(const sp_config *a, const sp_config *b) {
+  double d0 = log((double)a->cu / b->cu), d1 = log((double)a->engine_mhz / b->engine_mhz),
+         d2 = log((double)a->memory_mhz / b->memory_mhz);
+  return d0 * d0 + d1 * d1 + d2 * d2;
+}
+
+/* ---- what prediction reads, derived when fitted or read ------------------ */
+
+/* One residual and its kernel, for ranking the kernels at one grid point. */
+typedef struct ranked {
+  double v;
+  uint32_t j;
+} ranked;
+
+/* Residuals in ascending order, equal ones (0 and -0 too) by kernel: what
+ * a stable sort of them in kernel order gives. */
+static int cmp_ranked(const void *a, const void *b) {
+  const ranked *x = a, *y = b;
+  int c = (x->v > y->v) - (x->v < y->v);
+  return c ? c : (x->j > y->j) - (x->j < y->j);
+}
+
+/* rank[q] and order[q]: the kernels' order by residual at each grid point,
+ * so that the interval's weighted quantiles (tails) need no sort. */
+static int index_residuals(sp_physet *p, sp_quantity q) {
+  const size_t n = p->n, g = p->gsize[q];
+  if (n >= UINT32_MAX) return SP_ENOMEM;
+  p->rank[q] = malloc(g * n * sizeof *p->rank[q]);
+  p->order[q] = malloc(g * n * sizeof *p->order[q]);
+  ranked *r = malloc(n * sizeof *r);
+  int st = p->rank[q] && p->order[q] && r ? SP_OK : SP_ENOMEM;
+  for (size_t i = 0; !st && i < g; i++) {
+    for (size_t j = 0; j < n; j++) r[j] = (ranked){p->res[q][j * g + i], (uint32_t)j};
+    qsort(r, n, sizeof *r, cmp_ranked);
+    for (size_t k = 0; k < n; k++) {
+      p->order[q][i * n + k] = r[k].j;
+      p->rank[q][i * n + r[k].j] = (uint32_t)k;
+    }
+  }
+  free(r);
+  return st;
+}
+
+/* d2base[q]: each grid point's squared log distance to the base. */
+static int index_distances(sp_physet *p, sp_quantity q) {
+  if (!(p->d2base[q] = malloc(p->gsize[q] * sizeof *p->d2base[q]))) return SP_ENOMEM;
+  for (size_t i = 0; i < p->gsize[q]; i++) {
+    sp_config c = sp__grid_config(&p->grid[q], i);
+    p->d2base[q][i] = config_dist2(&c, &p->base);
+  }
+  return SP_OK;
+}
+
+/* Index in the time grid of each power grid point (the power grid is a
+ * sub-grid of the time grid); map stays NULL, and power predictions fail
+ * with SP_EGRID, when it is not. */
+static int index_power_grid(sp_physet *p) {
+  if (!(p->map = malloc(p->gsize[SP_POWER] * sizeof *p->map))) return SP_ENOMEM;
+  if (power_to_time(p, p->map)) {
+    free(p->map);
+    p->map = NULL;
+  }
+  return SP_OK;
+}
+
+/* Everything the prediction path reads besides the fitted or saved state,
+ * and the pool of scratch (empty until the first prediction). */
+static int index_model(sp_physet *p) {
+  int st = (p->pool = calloc(1, sizeof *p->pool)) ? SP_OK : SP_ENOMEM;
+  for (int i = 0; !st && i < SLOTS; i++) atomic_init(&p->pool->busy[i], 0);
+  for (int q = 0; q < 1 + p->has_power && !st; q++) {
+    p->base_at[q] = base_index(p, (sp_quantity)q);
+    st = index_distances(p, (sp_quantity)q);
+    if (!st) st = index_residuals(p, (sp_quantity)q);
+  }
+  if (!st && p->has_power) st = index_power_grid(p);
+  p->logphi_finite = 1;
+  for (size_t j = 0; p->logphi && j < p->n; j++) p->logphi_finite &= isfinite(p->logphi[j]) != 0;
+  return st;
 }
 
 /* ---- fitting ------------------------------------------------------------- */
@@ -347,9 +484,10 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
   if (!varies || !(pp->clock_weight > 0) || !(p->s_max > 0)) return SP_OK;
   const double *et = p->t_er, *mt = p->t_mr;
   double *y = malloc(g * sizeof *y), *x = malloc(n * sizeof *x), *u = malloc(n * sizeof *u);
-  int st = y && x && u ? SP_OK : sp__oom(f->err);
+  double *axis = malloc((g + 1) * sizeof *axis);
+  int st = y && x && u && axis ? SP_OK : sp__oom(f->err);
   for (size_t j = 0; !st && j < n; j++) {
-    time_prior(p, f->blocks[j], 0, y); /* the CU prior alone: clock is still off */
+    time_prior(p, f->blocks[j], 0, axis, y); /* the CU prior alone: clock is still off */
     for (size_t i = 0; i < g; i++) y[i] = f->lt[j * g + i] - y[i];
     x[j] = (isfinite(f->dram[j]) ? f->dram[j] : 0) / p->s_max;
     u[j] = best_u(et, mt, y, g);
@@ -362,6 +500,7 @@ static int fit_clock(fitter *f, const sp_physet_params *pp) {
   free(y);
   free(x);
   free(u);
+  free(axis);
   return st;
 }
 
@@ -391,13 +530,13 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
   int st = fit_clock(f, pp);
   if (st) return st;
   p->res[SP_TIME] = malloc(f->d->n * g * sizeof(double));
-  double *prior = malloc(g * sizeof *prior);
+  double *prior = malloc((2 * g + 1) * sizeof *prior);
   if (!p->res[SP_TIME] || !prior) {
     free(prior);
     return sp__oom(f->err);
   }
   for (size_t j = 0; j < f->d->n; j++) {
-    time_prior(p, f->blocks[j], f->dram[j], prior);
+    time_prior(p, f->blocks[j], f->dram[j], prior + g, prior);
     for (size_t i = 0; i < g; i++) p->res[SP_TIME][j * g + i] = f->lt[j * g + i] - prior[i];
   }
   free(prior);
@@ -507,6 +646,7 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
     st = sp__oom(err);
   if (!st && p->has_power) st = gather_floor(&f, pp->floor_kernel);
   if (!st && p->has_power) st = fit_power(&f, pp);
+  if (!st && index_model(p)) st = sp__oom(err);
   free(f.feat);
   free(f.blocks);
   free(f.bps);
@@ -522,58 +662,148 @@ int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physe
 
 /* ---- prediction ------------------------------------------------------------ */
 
-/* A training kernel's residual at one grid point and its weight. */
+/* A training kernel's residual at one grid point, and the kernel. */
 typedef struct wval {
-  double v, w;
+  double v;
+  size_t j;
 } wval;
 
-/* Scratch for one prediction, on the heap only when the model is large. */
+/* Scratch for one prediction, sized by the model: its pool (scratch_get)
+ * keeps SLOTS of them, so that a prediction allocates nothing. */
 typedef struct scratch {
-  double *w, *prior, *mean, *corr;
-  double *cap;     /* most the log ratio may be at each point, or NULL */
-  double *floor;   /* least the log ratio may be at each point, or NULL */
-  double *extra;   /* squared width added to the interval (extra_width) */
-  wval *pairs;     /* n: residuals and weights, sorted for the interval */
-  double *obs_val; /* residual seen at each observed grid point */
-  size_t *obs_idx;
+  double *w;       /* n: the forest's weights */
+  size_t *nz, nnz; /* the kernels whose weight is not 0, ascending */
+  wval *pairs;     /* n: residuals and kernels, sorted for the interval */
+  uint64_t *bits;  /* n bits: ranks present at one grid point */
+  double *prior, *mean, *corr;
+  double *cap;   /* most the log ratio may be at each point, or NULL */
+  double *floor; /* least the log ratio may be at each point, or NULL */
+  double *cap_buf, *floor_buf;
+  double *extra;            /* squared width added to the interval (extra_width) */
+  double *axis;             /* the prior's terms per CU count and per clock pair */
+  double *time;             /* 3 gsize[TIME]: time and its interval (power's prior) */
+  double *pab;              /* 2 gsize[POWER]: the prior at the interval's ends */
+  double *feat;             /* nfeat: the kernel's features */
+  double *obs_val;          /* residual seen at each observed grid point */
+  size_t *obs_idx, obs_cap; /* ... room for obs_cap of them */
   size_t nobs;
+  size_t skip, wait; /* sort_pairs' back-off */
+  /* What the time prediction depends on (memo_key), for this prediction
+   * (key, nkey: 0 when too long to keep) and for the one in time (memo,
+   * nmemo), and what time holds: 0 nothing, 1 time, 2 with its interval. */
+  double *key, *memo;
+  size_t nkey, nmemo;
+  int held;
 } scratch;
 
 static void scratch_free(scratch *s) {
+  if (!s) return;
   free(s->w);
-  free(s->prior);
-  free(s->mean);
-  free(s->corr);
-  free(s->cap);
-  free(s->floor);
-  free(s->extra);
+  free(s->nz);
   free(s->pairs);
+  free(s->bits);
+  free(s->prior);
   free(s->obs_val);
   free(s->obs_idx);
+  free(s->key);
+  free(s);
 }
 
-static int scratch_alloc(scratch *s, size_t n, size_t g, size_t nobs) {
-  memset(s, 0, sizeof *s);
+/* Room for the observation's extra measurements: the arrays grow once for
+ * a caller that gives more than the grid has points, then stay. */
+static int scratch_fit_obs(scratch *s, size_t nextra) {
+  if (nextra + 1 <= s->obs_cap) return SP_OK;
+  double *v = realloc(s->obs_val, (nextra + 1) * sizeof *v);
+  if (v) s->obs_val = v;
+  size_t *i = realloc(s->obs_idx, (nextra + 1) * sizeof *i);
+  if (i) s->obs_idx = i;
+  if (!v || !i) return SP_ENOMEM;
+  s->obs_cap = nextra + 1;
+  return SP_OK;
+}
+
+/* The longest memo key: the base time, the shape, the features and four
+ * values per extra measurement (memo_key). */
+static size_t memo_room(const sp_physet *p) { return 5 + p->plan.nfeat + 4 * MEMO_EXTRA; }
+
+/* One block of doubles for every per-point array: g for prior, mean,
+ * corr, cap, floor and extra each, g + 1 for axis, 3 g for time, 2 g for
+ * pab, and the features; another for the two memo keys. */
+static scratch *scratch_new(const sp_physet *p) {
+  const size_t n = p->n, g = p->gsize[SP_TIME], words = (n + 63) / 64;
+  scratch *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
   s->w = malloc(n * sizeof *s->w);
-  s->prior = malloc(g * sizeof *s->prior);
-  s->mean = malloc(g * sizeof *s->mean);
-  s->corr = calloc(g, sizeof *s->corr);
-  s->extra = malloc(g * sizeof *s->extra);
+  s->nz = malloc(n * sizeof *s->nz);
   s->pairs = malloc(n * sizeof *s->pairs);
-  s->obs_val = malloc((nobs + 1) * sizeof *s->obs_val);
-  s->obs_idx = malloc((nobs + 1) * sizeof *s->obs_idx);
-  if (s->w && s->prior && s->mean && s->corr && s->extra && s->pairs && s->obs_val && s->obs_idx)
-    return SP_OK;
-  scratch_free(s);
-  return SP_ENOMEM;
+  s->bits = malloc(words * sizeof *s->bits);
+  s->prior = malloc((12 * g + 1 + p->plan.nfeat) * sizeof *s->prior);
+  s->key = malloc(2 * memo_room(p) * sizeof *s->key);
+  if (!s->w || !s->nz || !s->pairs || !s->bits || !s->prior || !s->key || scratch_fit_obs(s, g)) {
+    scratch_free(s);
+    return NULL;
+  }
+  s->mean = s->prior + g;
+  s->corr = s->mean + g;
+  s->cap_buf = s->corr + g;
+  s->floor_buf = s->cap_buf + g;
+  s->extra = s->floor_buf + g;
+  s->axis = s->extra + g;
+  s->time = s->axis + g + 1;
+  s->pab = s->time + 3 * g;
+  s->feat = s->pab + 2 * g;
+  s->memo = s->key + memo_room(p);
+  return s;
+}
+
+/* Scratch for one prediction: a free slot of the model's pool (made on its
+ * first use), or, when every slot is taken by another thread, a scratch of
+ * its own; *slot says which, for scratch_put. */
+static scratch *scratch_get(const sp_physet *p, size_t nextra, int *slot) {
+  pool *pl = p->pool;
+  for (int i = 0; i < SLOTS; i++) {
+    if (atomic_exchange_explicit(&pl->busy[i], 1, memory_order_acquire)) continue;
+    if (!pl->slot[i]) pl->slot[i] = scratch_new(p);
+    if (pl->slot[i] && !scratch_fit_obs(pl->slot[i], nextra)) {
+      *slot = i;
+      return pl->slot[i];
+    }
+    atomic_store_explicit(&pl->busy[i], 0, memory_order_release);
+    return NULL;
+  }
+  *slot = -1;
+  scratch *s = scratch_new(p);
+  if (s && scratch_fit_obs(s, nextra)) {
+    scratch_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void scratch_put(const sp_physet *p, scratch *s, int slot) {
+  if (slot < 0)
+    scratch_free(s);
+  else
+    atomic_store_explicit(&p->pool->busy[slot], 0, memory_order_release);
+}
+
+/* The kernels with a weight, in ascending order (branch-free: most have
+ * none). */
+static void list_weighted(size_t n, scratch *s) {
+  size_t k = 0;
+  for (size_t j = 0; j < n; j++) {
+    s->nz[k] = j;
+    k += s->w[j] != 0;
+  }
+  s->nnz = k;
 }
 
 /* Multiplies w by the likelihood of the observed residuals under each
  * training kernel's residual surface, then renormalizes. */
-static void reweight(const sp_physet *p, sp_quantity q, const scratch *s, double *w) {
+static void reweight(const sp_physet *p, sp_quantity q, scratch *s) {
   const size_t g = p->gsize[q];
   const double *res = p->res[q];
-  double best = -INFINITY, total = 0;
+  double *w = s->w, best = -INFINITY, total = 0;
   for (size_t j = 0; j < p->n; j++) {
     double ll = 0;
     for (size_t o = 0; o < s->nobs; o++) {
@@ -589,32 +819,41 @@ static void reweight(const sp_physet *p, sp_quantity q, const scratch *s, double
     total += w[j];
   }
   for (size_t j = 0; j < p->n; j++) w[j] /= total;
+  list_weighted(p->n, s);
 }
 
-static void weighted_mean(const sp_physet *p, sp_quantity q, const double *w, double *mean) {
+/* The weights of q's forest for the kernel's features, then reweighted by
+ * the observed points when there are any. */
+static void weigh(const sp_physet *p, sp_quantity q, scratch *s) {
+  sp__forest_weights(p->forest[q], s->feat, s->w);
+  list_weighted(p->n, s);
+  if (s->nobs) reweight(p, q, s);
+}
+
+/* Sums over the kernels with a weight only, in ascending order: the same
+ * sums as over every kernel skipping the zero weights. */
+static void weighted_mean(const sp_physet *p, sp_quantity q, scratch *s) {
   const size_t g = p->gsize[q];
+  double *mean = s->mean;
   memset(mean, 0, g * sizeof *mean);
-  for (size_t j = 0; j < p->n; j++) {
-    if (w[j] == 0) continue;
-    const double *r = p->res[q] + j * g;
-    for (size_t i = 0; i < g; i++) mean[i] += w[j] * r[i];
+  for (size_t t = 0; t < s->nnz; t++) {
+    const double w = s->w[s->nz[t]], *r = p->res[q] + s->nz[t] * g;
+    for (size_t i = 0; i < g; i++) mean[i] += w * r[i];
   }
 }
 
-/* Squared distance between two configurations in log space. */
-static double config_dist2(const sp_config *a, const sp_config *b) {
-  double d0 = log((double)a->cu / b->cu), d1 = log((double)a->engine_mhz / b->engine_mhz),
-         d2 = log((double)a->memory_mhz / b->memory_mhz);
-  return d0 * d0 + d1 * d1 + d2 * d2;
-}
-
 /* corr[i]: the mismatch at the observed points, interpolated by inverse
- * squared distance with the base as a point of zero mismatch. */
-static void correction(const sp_physet *p, sp_quantity q, const scratch *s) {
+ * squared distance with the base as a point of zero mismatch; 0 without
+ * observed points. */
+static void correction(const sp_physet *p, sp_quantity q, scratch *s) {
   const sp_grid *g = &p->grid[q];
+  if (!s->nobs) {
+    memset(s->corr, 0, p->gsize[q] * sizeof *s->corr);
+    return;
+  }
   for (size_t i = 0; i < p->gsize[q]; i++) {
     sp_config c = sp__grid_config(g, i);
-    double db = config_dist2(&c, &p->base), num = 0, den = db > 0 ? 1 / db : INFINITY;
+    double db = p->d2base[q][i], num = 0, den = db > 0 ? 1 / db : INFINITY;
     if (isinf(den)) {
       s->corr[i] = 0;
       continue;
@@ -651,32 +890,98 @@ static void observe_extra(const sp_physet *p, sp_quantity q, const sp_observatio
   }
 }
 
-static int cmp_wval(const void *a, const void *b) {
-  double x = ((const wval *)a)->v, y = ((const wval *)b)->v;
-  return (x > y) - (x < y);
+/* The kernels with a weight at grid point i into s->pairs, ordered by
+ * residual and, among equal residuals, by kernel: the order a stable sort
+ * of the residuals in kernel order gives.  It is read off the ranks
+ * computed at load (index_residuals) through a bitmap of the ranks
+ * present, without sorting. */
+static void ranked_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) {
+  const size_t n = p->n, g = p->gsize[q], words = (n + 63) / 64, nnz = s->nnz;
+  const uint32_t *rank = p->rank[q] + i * n, *order = p->order[q] + i * n;
+  const size_t *nz = s->nz;
+  const double *res = p->res[q] + i;
+  uint64_t *bits = s->bits;
+  wval *pairs = s->pairs;
+  for (size_t b = 0; b < words; b++) bits[b] = 0;
+  for (size_t t = 0; t < nnz; t++) {
+    uint32_t r = rank[nz[t]];
+    bits[r / 64] |= (uint64_t)1 << (r % 64);
+  }
+  size_t k = 0;
+  for (size_t b = 0; b < words; b++)
+    for (uint64_t m = bits[b]; m; m &= m - 1) {
+      size_t j = order[b * 64 + (size_t)__builtin_ctzll(m)];
+      pairs[k++] = (wval){res[j * g], j};
+    }
+}
+
+static int before(const wval *a, const wval *b) {
+  return a->v < b->v || (a->v == b->v && a->j < b->j);
+}
+
+/* The same order at grid point i from the order of point i - 1 in
+ * s->pairs, by insertion: neighbouring points mostly order the kernels
+ * alike, so this is a pass over them.  Gives up (0) after a few moves per
+ * kernel, leaving the pairs to ranked_pairs. */
+static int resorted_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) {
+  const size_t g = p->gsize[q], k = s->nnz;
+  const double *res = p->res[q] + i;
+  wval *b = s->pairs;
+  size_t moves = 0;
+  if (k) b[0].v = res[b[0].j * g];
+  for (size_t t = 1; t < k; t++) {
+    b[t].v = res[b[t].j * g];
+    if (b[t].v > b[t - 1].v || !before(&b[t], &b[t - 1])) continue;
+    wval x = b[t];
+    size_t u = t;
+    for (; u > 0 && before(&x, &b[u - 1]); u--) b[u] = b[u - 1];
+    b[u] = x;
+    if ((moves += t - u) > k) return 0;
+  }
+  return 1;
+}
+
+/* The pairs of grid point i in order: by insertion from point i - 1's
+ * order where that is cheap (the clock axes of a DVFS grid), else from
+ * the ranks (the H100's SM counts, and where the CU count changes).  After
+ * the insertion gives up, it is not tried for 1, 2, 4, ... points. */
+static void sort_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) {
+  if (i == 0) {
+    s->skip = s->wait = 0;
+  } else if (s->wait) {
+    s->wait--;
+  } else if (resorted_pairs(p, q, i, s)) {
+    s->skip = 0;
+    return;
+  } else {
+    s->skip = s->skip ? 2 * s->skip : 1;
+    s->wait = s->skip;
+  }
+  ranked_pairs(p, q, i, s);
 }
 
 /* The TAIL and 1 - TAIL weighted quantiles of the residuals at grid point
  * i: for each, the smallest residual whose cumulative weight (over every
- * residual not above it) reaches the share.  buf holds n pairs. */
-static void tails(const sp_physet *p, sp_quantity q, const double *w, size_t i, wval *buf,
-                  double *lo, double *hi) {
-  const size_t g = p->gsize[q];
-  size_t k = 0;
-  for (size_t j = 0; j < p->n; j++)
-    if (w[j] != 0) buf[k++] = (wval){p->res[q][j * g + i], w[j]};
-  qsort(buf, k, sizeof *buf, cmp_wval);
+ * residual not above it, added in order) reaches the share.  Called for
+ * i = 0, 1, ... in turn (the order at i - 1 is where resorted_pairs
+ * starts). */
+static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo, double *hi) {
+  sort_pairs(p, q, i, s);
+  const size_t k = s->nnz;
+  const wval *buf = s->pairs;
+  const double *w = s->w;
   double acc = 0;
   *lo = *hi = INFINITY;
-  for (size_t j = 0; j < k;) {
-    size_t e = j;
-    while (e < k && buf[e].v == buf[j].v) acc += buf[e++].w; /* ties count together */
-    if (acc >= TAIL && isinf(*lo)) *lo = buf[j].v;
+  for (size_t j = 0, e = 0; j < k; j = e) {
+    const double v = buf[j].v;
+    do acc += w[buf[e++].j]; /* ties count together */
+    while (e < k && buf[e].v == v);
+    if (!(acc >= TAIL)) continue;
+    if (isinf(*lo)) *lo = v;
     if (acc >= 1 - TAIL) {
-      *hi = buf[j].v;
+      *hi = v;
       break;
     }
-    j = e;
   }
   if (isinf(*hi) && k) *hi = buf[k - 1].v; /* rounding left the total under 1 - TAIL */
   if (isinf(*lo) && k) *lo = buf[k - 1].v;
@@ -702,18 +1007,17 @@ static void apply_cap(const sp_physet *p, sp_quantity q, scratch *s) {
  * point i adds for its distance from the nearest measured configuration
  * (the base or an observed point); -1 at a measured point, where the
  * prediction is the measurement and the interval shrinks to it. */
-static void extra_width(const sp_physet *p, sp_quantity q, const scratch *s, double *extra) {
+static void extra_width(const sp_physet *p, sp_quantity q, scratch *s) {
   const sp_grid *g = &p->grid[q];
+  const widths *w = &p->widths[q];
   for (size_t i = 0; i < p->gsize[q]; i++) {
-    sp_config c = sp__grid_config(g, i);
-    double d2 = config_dist2(&c, &p->base);
+    double d2 = p->d2base[q][i];
     for (size_t o = 0; o < s->nobs; o++) {
-      sp_config oc = sp__grid_config(g, s->obs_idx[o]);
+      sp_config c = sp__grid_config(g, i), oc = sp__grid_config(g, s->obs_idx[o]);
       double d = config_dist2(&c, &oc);
       d2 = d < d2 ? d : d2;
     }
-    const widths *w = &p->widths[q];
-    extra[i] = d2 > 0 ? w->floor * w->floor + w->per_log * w->per_log * d2 : -1;
+    s->extra[i] = d2 > 0 ? w->floor * w->floor + w->per_log * w->per_log * d2 : -1;
   }
 }
 
@@ -731,14 +1035,14 @@ static void widen(double base_value, double mid, double dl, double dh, double ex
   *hi = base_value * exp(h < cap ? h : cap > mid ? cap : mid);
 }
 
-static void finish(const sp_physet *p, sp_quantity q, const scratch *s, const double *w,
-                   double base_value, double *out, double *lo, double *hi) {
+static void finish(const sp_physet *p, sp_quantity q, scratch *s, double base_value, double *out,
+                   double *lo, double *hi) {
   for (size_t i = 0; i < p->gsize[q]; i++) {
     double c = s->corr[i], mid = s->prior[i] + s->mean[i] + c;
     out[i] = base_value * exp(mid);
     if (!lo || !hi) continue;
     double ql, qh;
-    tails(p, q, w, i, s->pairs, &ql, &qh);
+    tails(p, q, i, s, &ql, &qh);
     double l = capped(s, i, ql) + c, h = capped(s, i, qh) + c, k = p->widths[q].spread;
     widen(base_value, mid, k * (mid - l), k * (h - mid), s->extra[i],
           s->cap ? s->cap[i] + c : INFINITY, s->floor ? s->floor[i] + c : -INFINITY, &lo[i],
@@ -752,44 +1056,104 @@ typedef struct shape {
   double busy; /* the busiest pipe's share of the base time (featplan.h) */
 } shape;
 
-static int predict_time(const sp_physet *p, const sp_observation *obs, const double *feat,
-                        const shape *sh, double *out, double *lo, double *hi) {
-  scratch s;
-  const size_t g = p->gsize[SP_TIME];
-  if (scratch_alloc(&s, p->n, g, obs->nextra)) return SP_ENOMEM;
+/* Time over the time grid into out (lo and hi: its interval, or NULL),
+ * from the features in s->feat. */
+static void predict_time(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s,
+                         double *out, double *lo, double *hi) {
+  s->cap = s->floor = NULL;
   if (p->cu_bounded && sh->blocks >= 1 && sh->bps >= 1) {
-    if (!(s.cap = malloc(g * sizeof *s.cap))) {
-      scratch_free(&s);
-      return SP_ENOMEM;
-    }
-    time_cap(p, sh->blocks, sh->bps, s.cap);
+    s->cap = s->cap_buf;
+    time_cap(p, sh->blocks, sh->bps, s->axis, s->cap);
   }
   if (p->pipe_floor && sh->busy > 0) {
-    if (!(s.floor = malloc(g * sizeof *s.floor))) {
-      scratch_free(&s);
-      return SP_ENOMEM;
-    }
-    time_floor(p, sh->busy, s.floor);
+    s->floor = s->floor_buf;
+    time_floor(p, sh->busy, s->floor);
   }
-  sp__forest_weights(p->forest[SP_TIME], feat, s.w);
-  time_prior(p, sh->blocks, sh->dram, s.prior);
-  observe_extra(p, SP_TIME, obs, obs->base_time_ms, &s);
-  if (s.nobs) reweight(p, SP_TIME, &s, s.w);
-  weighted_mean(p, SP_TIME, s.w, s.mean);
-  apply_cap(p, SP_TIME, &s);
-  if (s.nobs) correction(p, SP_TIME, &s);
-  if (lo && hi) extra_width(p, SP_TIME, &s, s.extra);
-  finish(p, SP_TIME, &s, s.w, obs->base_time_ms, out, lo, hi);
-  scratch_free(&s);
-  return SP_OK;
+  time_prior(p, sh->blocks, sh->dram, s->axis, s->prior);
+  observe_extra(p, SP_TIME, obs, obs->base_time_ms, s);
+  weigh(p, SP_TIME, s);
+  weighted_mean(p, SP_TIME, s);
+  apply_cap(p, SP_TIME, s);
+  correction(p, SP_TIME, s);
+  if (lo && hi) extra_width(p, SP_TIME, s);
+  finish(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
+}
+
+/* s->key: everything the time prediction reads besides the model: the
+ * base time, the launch shape, the features and the extra time
+ * measurements (nkey 0, nothing to remember, when there are too many). */
+static void memo_key(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s) {
+  double *k = s->key;
+  s->nkey = 0;
+  if (obs->nextra > MEMO_EXTRA) return;
+  *k++ = obs->base_time_ms;
+  *k++ = sh->blocks;
+  *k++ = sh->bps;
+  *k++ = sh->dram;
+  *k++ = sh->busy;
+  memcpy(k, s->feat, p->plan.nfeat * sizeof *k);
+  k += p->plan.nfeat;
+  for (size_t e = 0; e < obs->nextra; e++) {
+    *k++ = obs->extra_config[e].cu;
+    *k++ = obs->extra_config[e].engine_mhz;
+    *k++ = obs->extra_config[e].memory_mhz;
+    *k++ = obs->extra_time_ms ? obs->extra_time_ms[e] : NAN;
+  }
+  s->nkey = (size_t)(k - s->key);
+}
+
+/* Whether s->time holds the time prediction for this key, with its
+ * interval when asked (bit for bit the same inputs: the same outputs). */
+static int memo_holds(const scratch *s, int interval) {
+  return s->nkey && s->held > interval && s->nmemo == s->nkey &&
+         !memcmp(s->memo, s->key, s->nkey * sizeof *s->key);
+}
+
+/* Keeps the time prediction just made (out, and lo and hi when not NULL)
+ * in s->time under this prediction's key. */
+static void memo_keep(const sp_physet *p, scratch *s, const double *out, const double *lo,
+                      const double *hi) {
+  const size_t g = p->gsize[SP_TIME];
+  s->held = 0;
+  if (!s->nkey) return;
+  if (out != s->time) memcpy(s->time, out, g * sizeof *out);
+  if (lo && hi && lo != s->time + g) {
+    memcpy(s->time + g, lo, g * sizeof *lo);
+    memcpy(s->time + 2 * g, hi, g * sizeof *hi);
+  }
+  memcpy(s->memo, s->key, s->nkey * sizeof *s->key);
+  s->nmemo = s->nkey;
+  s->held = lo && hi ? 2 : 1;
+}
+
+/* Time over the time grid, as predict_time, from the memo when it holds
+ * this kernel's, else predicted and kept. */
+static void time_of(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s,
+                    double *out, double *lo, double *hi) {
+  const size_t g = p->gsize[SP_TIME];
+  const int interval = lo && hi;
+  if (memo_holds(s, interval)) {
+    if (out != s->time) memcpy(out, s->time, g * sizeof *out);
+    if (interval && lo != s->time + g) {
+      memcpy(lo, s->time + g, g * sizeof *lo);
+      memcpy(hi, s->time + 2 * g, g * sizeof *hi);
+    }
+    return;
+  }
+  predict_time(p, obs, sh, s, out, lo, hi);
+  memo_keep(p, s, out, lo, hi);
 }
 
 /* phi at the base: the user's floor when measured, else the similar
- * training kernels' (weights w). */
-static double base_phi(const sp_physet *p, const sp_observation *obs, const double *w) {
+ * training kernels'.  A kernel without weight adds a zero, which changes
+ * no sum, unless its log phi is infinite (0 * inf is NaN). */
+static double base_phi(const sp_physet *p, const sp_observation *obs, const scratch *s) {
   if (obs->floor_w > 0) return obs->floor_w / obs->base_power_w;
   double lp = 0;
-  for (size_t j = 0; j < p->n; j++) lp += w[j] * p->logphi[j];
+  if (!p->logphi_finite)
+    for (size_t j = 0; j < p->n; j++) lp += s->w[j] * p->logphi[j];
+  else
+    for (size_t t = 0; t < s->nnz; t++) lp += s->w[s->nz[t]] * p->logphi[s->nz[t]];
   return exp(lp);
 }
 
@@ -797,12 +1161,12 @@ static double base_phi(const sp_physet *p, const sp_observation *obs, const doub
  * uncertainty the time interval carries into the prior (pa, pb: the prior
  * at the slow and the fast end of the time interval), added in quadrature
  * and multiplied by k. */
-static void finish_power(const sp_physet *p, const scratch *s, const double *w, double base_value,
-                         const double *pa, const double *pb, double k, double *lo, double *hi) {
+static void finish_power(const sp_physet *p, scratch *s, double base_value, const double *pa,
+                         const double *pb, double k, double *lo, double *hi) {
   for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
     double mid = s->prior[i] + s->mean[i] + s->corr[i];
     double ql, qh;
-    tails(p, SP_POWER, w, i, s->pairs, &ql, &qh);
+    tails(p, SP_POWER, i, s, &ql, &qh);
     const widths *v = &p->widths[SP_POWER];
     double dl = v->spread * (s->mean[i] - ql), dp = v->prior * (s->prior[i] - pa[i]);
     double dh = v->spread * (qh - s->mean[i]), dq = v->prior * (pb[i] - s->prior[i]);
@@ -812,89 +1176,77 @@ static void finish_power(const sp_physet *p, const scratch *s, const double *w, 
 }
 
 /* The power prior at every point of the power grid for the time
- * prediction time (over the time grid, through map). */
+ * prediction time (over the time grid, through map); 0 without a floor. */
 static void power_priors(const sp_physet *p, const sp_observation *obs, double phi,
-                         const size_t *map, const double *time, double *prior) {
-  size_t bp = base_index(p, SP_POWER);
+                         const double *time, double *prior) {
+  const size_t bp = p->base_at[SP_POWER];
   for (size_t i = 0; i < p->gsize[SP_POWER]; i++)
     prior[i] = p->floor_w ? power_prior(phi, p->floor_w[i], p->floor_w[bp],
-                                        obs->base_time_ms / time[map[i]])
+                                        obs->base_time_ms / time[p->map[i]])
                           : 0;
 }
 
-static int predict_power(const sp_physet *p, const sp_observation *obs, const double *feat,
-                         const shape *sh, double *out, double *lo, double *hi) {
-  const size_t g = p->gsize[SP_POWER], gt = p->gsize[SP_TIME];
+/* Power over the power grid.  The prior needs the time prediction (and,
+ * for the interval, its interval) only with a floor: without one it is 0
+ * whatever the time. */
+static int predict_power(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s,
+                         double *out, double *lo, double *hi) {
+  const size_t gt = p->gsize[SP_TIME], g = p->gsize[SP_POWER];
   const int interval = lo && hi;
-  double *time = malloc((interval ? 3 : 1) * gt * sizeof *time);
-  double *pab = interval ? malloc(2 * g * sizeof *pab) : NULL;
-  size_t *map = malloc(g * sizeof *map);
-  scratch s;
-  int st = time && map && (pab || !interval) && !scratch_alloc(&s, p->n, g, obs->nextra)
-               ? SP_OK
-               : SP_ENOMEM;
-  if (st) {
-    free(time);
-    free(pab);
-    free(map);
-    return st;
+  double *time = s->time, *pab = s->pab;
+  if (!p->map) return SP_EGRID;
+  if (p->floor_w)
+    time_of(p, obs, sh, s, time, interval ? time + gt : NULL, interval ? time + 2 * gt : NULL);
+  s->cap = s->floor = NULL;
+  sp__forest_weights(p->forest[SP_POWER], s->feat, s->w);
+  list_weighted(p->n, s);
+  double phi = p->floor_w ? base_phi(p, obs, s) : 0;
+  power_priors(p, obs, phi, time, s->prior);
+  observe_extra(p, SP_POWER, obs, obs->base_power_w, s);
+  if (s->nobs) reweight(p, SP_POWER, s);
+  weighted_mean(p, SP_POWER, s);
+  correction(p, SP_POWER, s);
+  finish(p, SP_POWER, s, obs->base_power_w, out, NULL, NULL);
+  if (interval) {
+    extra_width(p, SP_POWER, s);
+    power_priors(p, obs, phi, time + 2 * gt, pab);
+    power_priors(p, obs, phi, time + gt, pab + g);
+    double k = obs->floor_w > 0 ? p->floor_spread : 1;
+    finish_power(p, s, obs->base_power_w, pab, pab + g, k, lo, hi);
   }
-  st = power_to_time(p, map);
-  if (!st)
-    st = predict_time(p, obs, feat, sh, time, interval ? time + gt : NULL,
-                      interval ? time + 2 * gt : NULL);
-  if (!st) {
-    sp__forest_weights(p->forest[SP_POWER], feat, s.w);
-    double phi = p->floor_w ? base_phi(p, obs, s.w) : 0;
-    power_priors(p, obs, phi, map, time, s.prior);
-    observe_extra(p, SP_POWER, obs, obs->base_power_w, &s);
-    if (s.nobs) reweight(p, SP_POWER, &s, s.w);
-    weighted_mean(p, SP_POWER, s.w, s.mean);
-    if (s.nobs) correction(p, SP_POWER, &s);
-    finish(p, SP_POWER, &s, s.w, obs->base_power_w, out, NULL, NULL);
-    if (interval) {
-      extra_width(p, SP_POWER, &s, s.extra);
-      power_priors(p, obs, phi, map, time + 2 * gt, pab);
-      power_priors(p, obs, phi, map, time + gt, pab + g);
-      double k = obs->floor_w > 0 ? p->floor_spread : 1;
-      finish_power(p, &s, s.w, obs->base_power_w, pab, pab + g, k, lo, hi);
-    }
-  }
-  free(time);
-  free(pab);
-  free(map);
-  scratch_free(&s);
-  return st;
+  return SP_OK;
 }
 
 int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *obs, double *out,
                        double *lo, double *hi) {
   if (q == SP_POWER && (!p->has_power || !(obs->base_power_w > 0))) return SP_ENOPOWER;
   if (!(obs->base_time_ms > 0) || !isfinite(obs->base_time_ms)) return SP_EINVAL;
-  double stackf[SP_FEATURES_MAX + 1];
-  double *feat =
-      p->plan.nfeat <= SP_FEATURES_MAX + 1 ? stackf : malloc(p->plan.nfeat * sizeof *feat);
-  if (!feat) return SP_ENOMEM;
-  sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, feat);
+  int slot;
+  scratch *s = scratch_get(p, obs->nextra, &slot);
+  if (!s) return SP_ENOMEM;
+  sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, s->feat);
   shape sh = {sp__features_blocks(&p->plan, obs->counters),
               sp__features_blocks_per_sm(&p->plan, obs->counters),
               sp__features_dram(&p->plan, obs->counters),
               sp__features_pipe_busy(&p->plan, obs->counters)};
-  int st = q == SP_TIME ? predict_time(p, obs, feat, &sh, out, lo, hi)
-                        : predict_power(p, obs, feat, &sh, out, lo, hi);
-  if (feat != stackf) free(feat);
+  int st = SP_OK;
+  memo_key(p, obs, &sh, s);
+  if (q == SP_TIME)
+    time_of(p, obs, &sh, s, out, lo, hi);
+  else
+    st = predict_power(p, obs, &sh, s, out, lo, hi);
+  scratch_put(p, s, slot);
   return st;
 }
 
 double sp__physet_novelty(const sp_physet *p, const sp_observation *obs) {
   if (!p->novelty || !(obs->base_time_ms > 0) || !isfinite(obs->base_time_ms)) return NAN;
-  double stackf[SP_FEATURES_MAX + 1];
-  double *feat =
-      p->plan.nfeat <= SP_FEATURES_MAX + 1 ? stackf : malloc(p->plan.nfeat * sizeof *feat);
-  if (!feat) return NAN;
-  sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, feat);
-  double v = sp__novelty_of(p->novelty, feat);
-  if (feat != stackf) free(feat);
+  int slot;
+  scratch *s = scratch_get(p, 0, &slot);
+  if (!s) return NAN;
+  sp__features_compute(&p->plan, obs->counters, obs->base_time_ms, s->feat);
+  double v = sp__novelty_of(p->novelty, s->feat);
+  scratch_put(p, s, slot);
   return v;
 }
 
@@ -1114,6 +1466,7 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
   }
   if (!st && r.version >= 4) st = read_novelty(&r, p);
   if (!st && !sp__mf_line(&r, "end")) st = sp__mf_bad(&r, "expected 'end'");
+  if (!st && index_model(p)) st = sp__oom(err);
   if (r.fp) fclose(r.fp);
   free(r.buf);
   if (st) {

@@ -3,7 +3,7 @@
  * (docs/estimate.md): no profiled run, so the base time is predicted too.
  *
  * It uses the model's counters that are static features
- * (static/ptx.h: PTX opcode parts, the per-thread mix, registers, shared
+ * (ptx/ptx.h: PTX opcode parts, the per-thread mix, registers, shared
  * memory, the launch shape) and no others, so a model trained on a set with
  * activity counters besides (the V100 set's DCGM columns) ignores them.
  * Features are log(1 + count).  One extremely randomized forest
@@ -25,7 +25,7 @@
 #include "method.h"
 #include "mfread.h"
 #include "model.h"
-#include "static/ptx.h"
+#include "ptx/ptx.h"
 #include "util/fsutil.h"
 #include "util/inread.h"
 #include "util/status.h"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "model.h"
+#include "wu2015.h"
 
 /* Cluster sets per submodel are bounded by CU counts; this bound keeps
  * prediction free of heap allocation. */

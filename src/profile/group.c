@@ -4,7 +4,7 @@
  * median time, the counters of the launch that has it, and their number.
  * A kernel launched at several shapes becomes one entry per shape, named
  * with its shape.  Entries keep the order of their first launches. */
-#include "profile.h"
+#include "group.h"
 
 #include <math.h>
 #include <stdio.h>

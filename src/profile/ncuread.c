@@ -8,7 +8,7 @@
  * or damaged (ncu killed, a full disk), which is refused rather than read
  * as a smaller application.  So is a launch whose time is not a positive
  * number. */
-#include "profile.h"
+#include "ncuread.h"
 
 #include <math.h>
 #include <stdio.h>

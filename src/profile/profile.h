@@ -75,21 +75,9 @@ struct sp_profile {
 /* Adds a launch (kernel and shape copied); its values start NaN. */
 int sp__profile_push(sp_profile *p, const char *kernel, const char *shape, long line,
                      sp__launch **out, sp_error *err);
-/* Groups the launches into entries (group.c). */
-int sp__profile_group(sp_profile *p, sp_error *err);
-/* A launch's time in ms, NaN when the profile has none. */
-double sp__launch_ms(const sp_profile *p, const sp__launch *l);
 /* Index of metric name among the wanted ones, or (size_t)-1. */
 size_t sp__profile_metric(const sp_profile *p, const char *name);
 
-/* The readers (ncuread.c, rocread.c): whether a header row is their
- * format's; taking it (the wanted metrics are set); then each later row. */
-int sp__ncu_is_header(const char *const *fields, size_t n);
-int sp__ncu_header(sp_profile *p, const char *const *fields, size_t n, sp_error *err);
-int sp__ncu_row(sp_profile *p, const char *const *fields, size_t n, long line, sp_error *err);
-int sp__roc_is_header(const char *const *fields, size_t n);
-int sp__roc_header(sp_profile *p, const char *const *fields, size_t n, sp_error *err);
-int sp__roc_row(sp_profile *p, const char *const *fields, size_t n, long line, sp_error *err);
 /* Column of name in a header row, or -1. */
 long sp__profile_column(const char *const *fields, size_t n, const char *name);
 

@@ -14,7 +14,7 @@
  * (rocprofv3 writes one row per counter unless asked for its dimensions).
  * Every row must be as wide as the header (a shorter one is a file cut
  * off), and its stamps must give a positive time. */
-#include "profile.h"
+#include "rocread.h"
 
 #include <math.h>
 #include <stdio.h>

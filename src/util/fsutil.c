@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* fsutil.c: crash-safe output (temporary file or directory + fsync + rename). */
+/* fsutil.c: crash-safe output (temporary file or directory + fsync + rename),
+ * checked by outguard.c before it is built and again before it is renamed
+ * into place, and the marker files of directory outputs. */
 #include "fsutil.h"
 
 #include <dirent.h>
@@ -12,38 +14,9 @@
 #include <unistd.h>
 
 #include "outguard.h"
+#include "path.h"
 #include "status.h"
 #include "tmpreg.h"
-
-char *sp__path_join(const char *dir, const char *name) {
-  size_t a = strlen(dir), b = strlen(name);
-  char *p = malloc(a + b + 2);
-  if (!p) return NULL;
-  memcpy(p, dir, a);
-  size_t at = a;
-  if (a && dir[a - 1] != '/') p[at++] = '/';
-  memcpy(p + at, name, b + 1);
-  return p;
-}
-
-char *sp__dup_parent(const char *path) {
-  const char *slash = strrchr(path, '/');
-  if (!slash) return strdup(".");
-  if (slash == path) return strdup("/");
-  return strndup(path, (size_t)(slash - path));
-}
-
-void sp__sync_parent(const char *path) {
-  char *parent = sp__dup_parent(path);
-  if (!parent) return;
-  int fd = open(parent, O_RDONLY | O_DIRECTORY);
-  if (fd >= 0) {
-    /* A failed directory fsync only weakens durability, not correctness. */
-    (void)fsync(fd);
-    close(fd);
-  }
-  free(parent);
-}
 
 /* Why path could not be created (errno e): a directory that refuses new
  * entries is named as such, not as the path that does not exist yet. */
@@ -139,12 +112,6 @@ void sp__atomic_abort(sp_atomic_file *af) {
   memset(af, 0, sizeof *af);
 }
 
-char *sp__strip_slashes(const char *dir) {
-  size_t n = strlen(dir);
-  while (n > 1 && dir[n - 1] == '/') n--;
-  return strndup(dir, n);
-}
-
 /* mkdtemp on "NAME<suffix>XXXXXX" beside name; the malloc'ed path or NULL. */
 static char *sibling_dir(const char *name, const char *suffix) {
   size_t n = strlen(name) + strlen(suffix) + 8;
@@ -181,25 +148,6 @@ int sp__tmpdir_create(const char *dir_arg, sp_output_kind kind, char **tmp, sp_e
   if (!st) st = make_tmpdir(dir, kind, tmp, err);
   free(dir);
   return st;
-}
-
-void sp__tree_remove(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *e;
-  char p[PATH_MAX];
-  while ((e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    int n = snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-    if (n < 0 || (size_t)n >= sizeof p) continue;
-    struct stat st;
-    if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-      sp__tree_remove(p);
-    else
-      unlink(p);
-  }
-  closedir(d);
-  rmdir(dir);
 }
 
 void sp__tmpdir_remove(const char *tmp) {
@@ -260,5 +208,22 @@ int sp__tmpdir_commit(const char *tmp, const char *dir_arg, sp_output_kind kind,
   int st = sp__output_mark(tmp, kind, err);
   if (!st) st = commit_dir(tmp, dir, kind, err);
   free(dir);
+  return st;
+}
+
+int sp__output_mark(const char *dir, sp_output_kind kind, sp_error *err) {
+  const char *name;
+  char *text = NULL, *path = NULL;
+  int st = sp__output_marker(dir, kind, &name, &text, err);
+  if (!st && !(path = sp__path_join(dir, name)))
+    st = sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
+  sp_atomic_file af;
+  if (!st) st = sp__atomic_open(&af, path, err);
+  if (!st) {
+    fputs(text, af.fp);
+    st = sp__atomic_commit(&af, err);
+  }
+  free(path);
+  free(text);
   return st;
 }

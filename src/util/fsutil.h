@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "path.h" /* the path helpers every output uses */
 #include "scalepredict.h"
 
 typedef struct sp_atomic_file {
@@ -40,17 +41,8 @@ void sp__tmpdir_remove(const char *tmp);
 /* The same after a failure: err, when it names a file inside tmp, is made
  * to name it inside dir, the path the user gave. */
 void sp__tmpdir_abort(const char *tmp, const char *dir, sp_error *err);
-/* Removes a directory tree created by the library. */
-void sp__tree_remove(const char *dir);
-/* fsync a path's parent directory (after a rename). */
-void sp__sync_parent(const char *path);
-/* The malloc'ed directory part of path ("." when it has none), or NULL. */
-char *sp__dup_parent(const char *path);
-/* A malloc'ed copy of dir without trailing slashes: "out/" names the
- * directory out, whose temporary sibling is "out.tmp-XXXXXX", not
- * "out/.tmp-XXXXXX". */
-char *sp__strip_slashes(const char *dir);
-/* Joins dir and name into a malloc'ed path, or NULL. */
-char *sp__path_join(const char *dir, const char *name);
+/* Writes kind's marker file into dir (sp__output_marker): the files
+ * written there so far, which the next output of the kind may replace. */
+int sp__output_mark(const char *dir, sp_output_kind kind, sp_error *err);
 
 #endif

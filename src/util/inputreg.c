@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
+#include "path.h"
 #include "scalepredict.h"
 #include "status.h"
 

@@ -24,8 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
 #include "inputreg.h"
+#include "path.h"
 #include "status.h"
 
 #define MARK_FIRST "written by scalepredict"
@@ -208,23 +208,27 @@ static int listable(const void *marker, const char *name) {
   return strcmp(name, marker) && !strchr(name, '\n');
 }
 
-int sp__output_mark(const char *dir, sp_output_kind kind, sp_error *err) {
+int sp__output_marker(const char *dir, sp_output_kind kind, const char **name, char **text,
+                      sp_error *err) {
   names written = {0};
+  *name = kinds[kind].marker;
+  *text = NULL;
   if (list_dir(dir, listable, kinds[kind].marker, &written))
     return sp__fail(err, SP_EIO, dir, 0, 0, NULL, "cannot list the directory: %s", strerror(errno));
-  char *path = sp__path_join(dir, kinds[kind].marker);
-  int st = path ? SP_OK : sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-  sp_atomic_file af;
-  if (!st) st = sp__atomic_open(&af, path, err);
-  if (!st) {
-    fprintf(af.fp, MARK_FIRST " %s: this %s may be replaced by the next one\n", SP_VERSION_STRING,
+  size_t size = 0;
+  FILE *m = open_memstream(text, &size);
+  if (m) {
+    fprintf(m, MARK_FIRST " %s: this %s may be replaced by the next one\n", SP_VERSION_STRING,
             kinds[kind].name);
-    for (size_t i = 0; i < written.n; i++) fprintf(af.fp, "file %s\n", written.v[i]);
-    st = sp__atomic_commit(&af, err);
+    for (size_t i = 0; i < written.n; i++) fprintf(m, "file %s\n", written.v[i]);
   }
-  free(path);
   names_free(&written);
-  return st;
+  if (!m || fclose(m) != 0) {
+    if (m) free(*text);
+    *text = NULL;
+    return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
+  }
+  return SP_OK;
 }
 
 /* Whether dir holds k's marker, and the names it lists into *listed

@@ -11,9 +11,11 @@
 
 #include "scalepredict.h"
 
-/* Writes the marker file of a directory kind (model, report, profile)
- * into dir, listing every other entry of dir: the files the next output of
- * the kind may replace. */
-int sp__output_mark(const char *dir, sp_output_kind kind, sp_error *err);
+/* The marker file of a directory kind (model, report, profile) for dir:
+ * its name (*name) and its text (*text, malloc'ed), which lists every other
+ * entry of dir: the files the next output of the kind may replace.  The
+ * writer is fsutil.c's sp__output_mark. */
+int sp__output_marker(const char *dir, sp_output_kind kind, const char **name, char **text,
+                      sp_error *err);
 
 #endif

@@ -19,7 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "path.h"
 #include "scalepredict.h"
 
 #define SLOTS 16

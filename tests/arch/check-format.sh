@@ -14,6 +14,7 @@ done
 [ -n "$cf" ] || { echo "check-format: skipped: clang-format is not installed"; exit 77; }
 [ -f .clang-format ] || { echo "check-format: no .clang-format at $top"; exit 1; }
 bad=0
+# shellcheck disable=SC2044 # the tree's C file names have no blanks
 for f in $(find src include tests greenctx training -type f \( -name '*.c' -o -name '*.h' \) \
   ! -path 'tests/fuzz/corpus/*' ! -path 'tests/fuzz/regress/*' ! -path 'tests/data/*' \
   ! -path '*/.libs/*' ! -path '*/.deps/*' 2>/dev/null); do

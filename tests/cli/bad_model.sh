@@ -41,7 +41,8 @@ predict edited
 expect_error "one edited byte" 3 "edited/manifest.txt" "checksum"
 
 fresh edited-net
-net=$(ls good | grep '^time-set-.*\.net$' | head -n 1)
+for net in good/time-set-*.net; do break; done
+net=${net#good/}
 sed '/^connections/s/\([0-9]\)e/\1\1e/' good/"$net" >edited-net/"$net"
 cmp -s good/"$net" edited-net/"$net" && fail "the network edit changed nothing"
 predict edited-net

@@ -88,6 +88,7 @@ sp surfaces --runs "$TRAIN/runs.csv" --out surf
 expect_rc "surfaces" 0
 n=$(find dse-rep gov-rep eval-rep surf -name '*.csv' | wc -l)
 [ "$n" -gt 10 ] || fail "the reports and surfaces hold only $n CSV files"
+# shellcheck disable=SC2044 # the report's file names have no blanks
 for f in $(find dse-rep gov-rep eval-rep surf -name '*.csv'); do
   grep -q "$cr" "$f" && fail "$f has a CR: every CSV ends its lines in LF"
 done

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # variables for the tests that source this file
 # lib.sh: shared setup for the CLI tests, sourced by each tests/cli/*.sh.
 #
 # The environment (set by tests/Makefile.am) names the program under test

@@ -9,6 +9,7 @@
 # (hand-made: no AMD GPU here).  A stand-in `ncu` first in PATH plays the
 # profiler: it records its arguments, writes a fixture (or an error) as its
 # log and runs the program.
+# shellcheck source=lib.sh
 . "${srcdir:-.}/cli/lib.sh"
 P=$SP_TEST_DATA/profile
 H100=$SP_TOP_BUILDDIR/models/h100-sm

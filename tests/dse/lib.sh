@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # variables for the tests that source this file
 # lib.sh: setup shared by tests/dse/*.sh on top of tests/cli/lib.sh: a model
 # trained on the hand-made fixtures of tests/data (three exact scaling
 # classes, see its README), and a comma-decimal locale when one can be had.

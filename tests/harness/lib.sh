@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
 # lib.sh: helpers shared by the harness tests (sourced).
 # Environment (tests/harness/Makefile.am): SP_RUNNER, SP_TOP_SRCDIR (the
 # source tree, whose training/suites.txt lists the suites), SP_HARNESS_DATA,

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Every portable suite kernel, small size, through OpenCL (pocl's CPU device
-# in CI): each result is checked against its host reference before its row
-# is written, and every row has the runs.csv format; CUDA-only kernels are
-# skipped without failing the run.
+# Every portable kernel of the core suite and of the held-out suites, small
+# size, through OpenCL (pocl's CPU device in CI): each result is checked
+# against its host reference before its row is written, and every row has
+# the runs.csv format; CUDA-only kernels are skipped without failing the
+# run.
 . "${srcdir:-.}/lib.sh"
 
 "$SP_RUNNER" --backend opencl --kernels stream_copy --cu 1 --engine-mhz 0 \
@@ -37,4 +38,21 @@ grep -q '^backend: opencl$' "$scratch/meta.txt" || fail "metadata lacks the back
 grep -q '^failures: 0$' "$scratch/meta.txt" || fail "metadata reports failures"
 grep -qx "kernels_skipped_cuda_only: $ncuda" "$scratch/meta.txt" || fail "metadata lacks the skipped count"
 [ "$(wc -l <"$scratch/details.csv")" -eq $((rows + 1)) ] || fail "details.csv rows"
+
+# The held-out suites of the registry the same way (they are measured once
+# and never trained on, so a kernel broken by a shared header must show up
+# here, not on the device): every portable kernel checked, one row each.
+"$SP_RUNNER" --list --suite heldout | cut -f1 | sort >"$scratch/held"
+if [ -s "$scratch/held" ]; then
+  POCL_CPU_MAX_CU_COUNT=1 "$SP_RUNNER" --backend opencl --suite heldout --kernels all --cu 1 \
+    --engine-mhz 2385 --memory-mhz 1375 --runs "$scratch/held.csv" --size small \
+    --min-time-ms 2 --power-window-ms 0 --warmup-ms 1 --power none >"$scratch/held.out" 2>&1 ||
+    { cat "$scratch/held.out" >&2; fail "sp-runner failed on the held-out suites"; }
+  check_runs "$scratch/held.csv"
+  sed -n 's/^sp-runner: \([a-z0-9_]*\): skipped: .*\.cu is CUDA C++.*/\1/p' "$scratch/held.out" |
+    sort >"$scratch/held-cuda"
+  { tail -n +2 "$scratch/held.csv" | cut -d, -f1; cat "$scratch/held-cuda"; } | sort >"$scratch/held-rows"
+  cmp -s "$scratch/held" "$scratch/held-rows" ||
+    fail "held-out rows do not name every portable kernel once: $(tr '\n' ' ' <"$scratch/held-rows")"
+fi
 exit 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """compare.py: predicted against measured times of the example application
-(docs/accuracy.md, "Your own application").
+(docs/accuracy.md, "Your own application: the profile example").
 
     scalepredict predict --model h100-sm --profile h100-profile --target all \
         --format csv > predicted.csv

@@ -13,12 +13,12 @@ t0=$(date +%s)
 log() { echo "measure: $* at $(($(date +%s) - t0)) s ($(date -u +%H:%M:%S))" >>"$D/sweep.log"; }
 log start
 sh training/data/h100-sm/collect.sh probe "$D"
-log probe done
+log "probe done"
 SP_KERNELS=idle_spin sh training/data/h100-sm/collect.sh sweep-each "$D" >>"$D/sweep.log" 2>&1
-log idle_spin done
+log "idle_spin done"
 SP_TIME_LIMIT=${SWEEP_LIMIT:-300} SP_KERNELS=$(cat kernels.txt) \
   sh training/data/h100-sm/collect.sh sweep-each "$D" >>"$D/sweep.log" 2>&1
-log sweep done
+log "sweep done"
 SP_KERNELS=$(cat kernels.txt) timeout -s TERM "${COUNTERS_LIMIT:-150}" \
   sh training/data/h100-sm/collect.sh counters "$D" >>"$D/sweep.log" 2>&1
 log counters done, status $?

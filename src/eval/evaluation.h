@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* evaluate.h: the evaluation object, owned by evaluate.c (the driver that
- * fills it); methods.c appends records to it, stats.c and report.c read it.
- * Internal. */
-#ifndef SP_EVALUATE_H
-#define SP_EVALUATE_H
+/* evaluation.h: the evaluation object (evaluation.c): the driver
+ * (evaluate.c) fills it, scoring (score.c) appends records to it, stats.c
+ * and report.c read it.  Internal. */
+#ifndef SP_EVALUATION_H
+#define SP_EVALUATION_H
 
 #include "scalepredict.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* write.c: governor comparisons as JSON, CSV and an HTML report. */
+/* governorout.c: governor comparisons as JSON, CSV and an HTML report. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* methods.h: the evaluation's methods, between the driver (evaluate.c:
- * splits, jobs, worker threads) and the per-method scoring (methods.c).
- * Internal. */
-#ifndef SP_METHODS_H
-#define SP_METHODS_H
+/* job.h: one (split, base) job of an evaluation and its per-quantity
+ * cache, which the driver (evaluate.c) runs, scoring (score.c) fills and
+ * the compared methods (compare.c) read.  Internal. */
+#ifndef SP_JOB_H
+#define SP_JOB_H
 
 #include <stddef.h>
 
 #include "baselines.h"
 #include "ensemble.h"
-#include "evaluate.h"
+#include "evaluation.h"
 #include "model/model.h"
 #include "scalepredict.h"
 
@@ -56,16 +56,5 @@ typedef struct sp_eval_job {
   double *members;        /* stack method: every member's log ratios */
   size_t pred_cap, scratch_cap, blend_cap, members_cap;
 } sp_eval_job;
-
-/* Scores every held-out kernel of j with every requested method for
- * quantity q of model m (trained with nclusters clusters); the cache c is
- * built on first use.  first_count: whether nclusters is the job's first
- * cluster count, when the methods that use no clusters are scored too.  Fills j->err on failure. */
-int sp__eval_score_quantity(sp_eval_job *j, const sp_model *m, sp_quantity q, sp_eval_cache *c,
-                            unsigned nclusters, int first_count);
-void sp__eval_cache_free(sp_eval_cache *c, size_t nk);
-/* The bits of sp_train_params.methods that fit the methods of p the model
- * carries (physet), for the training of a job's first cluster count. */
-unsigned sp__eval_train_methods(const sp_eval_params *p);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* input.c: the workload weights and candidate product files of dse. */
-#include "input.h"
+/* workload.c: the workload weights and candidate product files of dse. */
+#include "workload.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* write.c: a plan as CSV: the next batches, the kernels' status, and the
+/* planout.c: a plan as CSV: the next batches, the kernels' status, and the
  * completed surfaces (runs.csv plus a source column).  '.' decimals
  * whatever the locale, LF line ends, names quoted when they need it. */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* write.c: a profile as the model's input, written as a new directory at
+/* profileout.c: a profile as the model's input, written as a new directory at
  * once: runs.csv (each entry's median time at the base configuration),
  * counters.csv (the model's counters, computed by metricmap.c from the
  * entry's median launch), launches.csv (how often each entry ran, its

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* input.h: the files dse reads besides the model and the dataset: the
  * workload (kernel,weight) and the candidate products (name,config), owned
- * by input.c.  Internal. */
+ * by workload.c.  Internal. */
 #ifndef SP_DSE_INPUT_H
 #define SP_DSE_INPUT_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* write.c: dse results as CSV tables and JSON. */
+/* dseout.c: dse results as CSV tables and JSON. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
