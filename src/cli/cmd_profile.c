@@ -110,6 +110,7 @@ typedef struct line_search {
   const char *text;
   char *buf;
   size_t size;
+  int found;
 } line_search;
 
 static int match_line(void *user, char *line, long ln, sp_error *err) {
@@ -118,7 +119,8 @@ static int match_line(void *user, char *line, long ln, sp_error *err) {
   (void)err;
   if (!strstr(line, s->text)) return 0;
   snprintf(s->buf, s->size, "%s", line);
-  return 1;
+  s->found = 1;
+  return 1; /* stops the reading; not a status, which found tells apart */
 }
 
 /* The first line of file holding text, into buf; 0 when found.  The log is
@@ -126,10 +128,11 @@ static int match_line(void *user, char *line, long ln, sp_error *err) {
  * input: a NUL byte (/dev/zero), a line over 1 MiB or more than 10 million
  * lines end the search, and a FIFO nobody writes reads as empty. */
 static int find_line(const char *file, const char *text, char *buf, size_t size) {
-  line_search s = {text, buf, size};
+  line_search s = {text, buf, size, 0};
   sp_error err;
   sp_error_clear(&err);
-  return cli_read_lines(file, (size_t)1 << 20, 10000000, match_line, &s, &err) == 1 ? 0 : -1;
+  cli_read_lines(file, (size_t)1 << 20, 10000000, match_line, &s, &err);
+  return s.found ? 0 : -1;
 }
 
 /* Why ncu's run gave nothing to read, with the fix; EXIT_SYSTEM. */

@@ -31,7 +31,9 @@ static int bounded(int fd, size_t max, char *why, size_t size) {
 FILE *sp__open_input(const char *path) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return NULL;
-  /* Blocking again once open: a writer that comes later is waited for. */
+  /* Blocking again once open: a writer that has opened the FIFO is waited
+   * for; one that opens it only after the first read is not (the FIFO has
+   * read as empty by then). */
   int flags = fcntl(fd, F_GETFL);
   FILE *fp = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
   if (!fp) {
