@@ -3,9 +3,11 @@
 # sanitize.sh: the test suite under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the CLI integration tests under valgrind memcheck (docs/reliability.md).
 #
-# Usage: tests/sanitize.sh [asan|valgrind|tsan|all]     (default: all)
+# Usage: tests/sanitize.sh [asan|mutate|valgrind|tsan|all]     (default: all)
 #   SP_SANITIZE_BUILD  build directory to use (default: a fresh temporary
 #                      one, removed when everything passed)
+#   SP_MUTANTS         mutants per input for the mutate stage (default 30:
+#                      about 1,900 runs, two minutes on two cores)
 #   CC                 compiler for the ASan build (default: clang when
 #                      installed, else gcc); the valgrind build uses gcc
 #   MAKEFLAGS          passed on (e.g. -j2)
@@ -20,6 +22,12 @@
 #             (tests/sanitize/lsan.supp).  CC and LDFLAGS are exported, so
 #             that a test building a program against the installed (and
 #             instrumented) library links the sanitizer runtime too.
+#   mutate    the hostile mutation pass (tests/limits/mutate.py) on the
+#             ASan build's scalepredict (built first when the asan stage
+#             did not run): SP_MUTANTS seeded mutants of every input of
+#             every command; fails on any sanitizer report, death by a
+#             signal, hang, undocumented exit status or error that is not
+#             one line.  The failing mutants are kept in BUILD/mutate-failures.
 #   valgrind  a static build (-O1 -g); every scalepredict command of
 #             tests/cli/*.sh runs under valgrind memcheck (--leak-check=full,
 #             definite/indirect/possible leaks are errors,
@@ -33,8 +41,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 what=${1:-all}
-case "$what" in asan | valgrind | tsan | all) ;; *)
-  echo "usage: tests/sanitize.sh [asan|valgrind|tsan|all]" >&2
+case "$what" in asan | mutate | valgrind | tsan | all) ;; *)
+  echo "usage: tests/sanitize.sh [asan|mutate|valgrind|tsan|all]" >&2
   exit 2
   ;;
 esac
@@ -91,9 +99,15 @@ count_results() {
 }
 
 failed=0
-stage_asan() {
+asan_cc() {
   local cc=${CC:-}
   [ -n "$cc" ] || { command -v clang >/dev/null && cc=clang || cc=gcc; }
+  echo "$cc"
+}
+
+stage_asan() {
+  local cc
+  cc=$(asan_cc)
   local obj="$build/asan" t0=$SECONDS
   rm -rf "$obj"
   mkdir -p "$obj"
@@ -115,6 +129,40 @@ stage_asan() {
   echo "asan:     $cc -fsanitize=address,undefined, make check: $pass passed, $fail failed ($((SECONDS - t0)) s)$([ $rc -eq 0 ] || echo "; exit $rc, see $log")"
   if [ $rc -ne 0 ]; then
     report_failures "$obj"
+    failed=1
+  fi
+}
+
+stage_mutate() {
+  local obj="$build/asan" t0=$SECONDS n=${SP_MUTANTS:-30}
+  local log="$build/mutate.log"
+  if ! command -v python3 >/dev/null; then
+    echo "mutate:   python3 is not installed (./install-deps installs it)"
+    failed=1
+    return
+  fi
+  set +e
+  # The asan stage's build (brought up to date: nothing to do after that
+  # stage), else one of its own, without the check.
+  local cc
+  cc=$(asan_cc)
+  mkdir -p "$obj"
+  (cd "$obj" &&
+    { [ -f Makefile ] || "$build/src/configure" CC="$cc" CFLAGS="-g -O1" --enable-sanitizers; } &&
+    make -j"$jobs") >"$obj/build.log" 2>&1 || {
+    echo "mutate:   the ASan build failed, see $obj/build.log"
+    failed=1
+    set -e
+    return
+  }
+  rm -rf "$build/mutate-failures"
+  python3 "$here/limits/mutate.py" --scalepredict "$obj/src/scalepredict" --srcdir "$build/src" \
+    -n "$n" --jobs "$jobs" --keep "$build/mutate-failures" >"$log" 2>&1
+  local rc=$?
+  set -e
+  echo "mutate:   $(tail -n 1 "$log" | sed 's/^mutate: //') ($((SECONDS - t0)) s)$([ $rc -eq 0 ] || echo "; exit $rc, see $log")"
+  if [ $rc -ne 0 ]; then
+    grep -v '^|' "$log" | tail -20 >&2
     failed=1
   fi
 }
@@ -182,10 +230,12 @@ stage_tsan() {
 
 case "$what" in
 asan) stage_asan ;;
+mutate) stage_mutate ;;
 valgrind) stage_valgrind ;;
 tsan) stage_tsan ;;
 all)
   stage_asan
+  stage_mutate
   stage_valgrind
   stage_tsan
   ;;

@@ -401,6 +401,9 @@ START_TEST(bad_candidate_files) {
   bad_candidates("name,config\n,32cu/1000/1375\n", SP_EPARSE, "empty");
   bad_candidates("name,config\nx,32cu/1000/1375,9\n", SP_EPARSE, "fields");
   bad_candidates("", SP_EPARSE, "empty file");
+  /* A header alone was an empty ranking, exit 0 (found by fuzz_workload). */
+  bad_candidates("name,config\n", SP_EPARSE, ":2: no candidates");
+  bad_candidates("name,cu,engine_mhz,memory_mhz,extra\n", SP_EPARSE, ":2: no candidates");
 }
 END_TEST
 

@@ -617,16 +617,42 @@ static int family_index(families *f, const char *name, size_t *g, sp_error *err)
   return SP_OK;
 }
 
+/* The CSV field at *p, unquoted in place (RFC 4180: a quoted field may hold
+ * commas and doubled quotes); *p moves past its comma, or to NULL at the
+ * end of the line.  NULL when a quote is not closed before the line ends or
+ * is followed by anything but a comma. */
+static char *csv_cell(char **p) {
+  char *field = *p, *r = *p, *w = *p;
+  if (*r != '"') {
+    char *comma = strchr(r, ',');
+    *p = comma ? comma + 1 : NULL;
+    if (comma) *comma = '\0';
+    return field;
+  }
+  for (r++;; r++) {
+    if (!*r) return NULL;
+    if (*r == '"' && r[1] != '"') break;
+    if (*r == '"') r++;
+    *w++ = *r;
+  }
+  if (r[1] && r[1] != ',') return NULL;
+  *p = r[1] ? r + 2 : NULL;
+  *w = '\0';
+  return field;
+}
+
 static int family_line(void *user, char *line, long ln, sp_error *err) {
   families *f = user;
-  char *comma = strchr(line, ',');
-  if (ln == 1 && !strcmp(line, "kernel,family")) return SP_OK;
-  if (!comma || comma == line || !comma[1])
-    return sp_error_set(err, SP_EPARSE, f->c->families, ln, 0, NULL, "expected 'kernel,family'");
-  *comma = '\0';
-  size_t k = sp_dataset_kernel_index(f->ds, line), g;
+  char *p = line;
+  char *kernel = csv_cell(&p);
+  char *family = kernel && p ? csv_cell(&p) : NULL; /* further columns are read past */
+  if (ln == 1 && family && !strcmp(kernel, "kernel") && !strcmp(family, "family")) return SP_OK;
+  if (!family || !*kernel || !*family)
+    return sp_error_set(err, SP_EPARSE, f->c->families, ln, 0, NULL,
+                        "expected 'kernel,family' (CSV: quote a name that holds a comma)");
+  size_t k = sp_dataset_kernel_index(f->ds, kernel), g;
   if (k == (size_t)-1) return SP_OK; /* a family list may cover more kernels than the data */
-  int st = family_index(f, comma + 1, &g, err);
+  int st = family_index(f, family, &g, err);
   if (!st) f->c->groups[k] = (unsigned)g;
   return st;
 }

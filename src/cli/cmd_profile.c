@@ -125,17 +125,33 @@ static int end_as(int sig, int rc) {
   return rc;
 }
 
-/* The first line of file holding text, into buf; 0 when found. */
+typedef struct line_search {
+  const char *text;
+  char *buf;
+  size_t size;
+  int found;
+} line_search;
+
+static int match_line(void *user, char *line, long ln, sp_error *err) {
+  line_search *s = user;
+  (void)ln;
+  (void)err;
+  if (!strstr(line, s->text)) return 0;
+  snprintf(s->buf, s->size, "%s", line);
+  s->found = 1;
+  return 1; /* stops the reading; not a status, which found tells apart */
+}
+
+/* The first line of file holding text, into buf; 0 when found.  The log is
+ * whatever the profiler left, so it is read with the bounds of every text
+ * input: a NUL byte (/dev/zero), a line over 1 MiB or more than 10 million
+ * lines end the search, and a FIFO nobody writes reads as empty. */
 static int find_line(const char *file, const char *text, char *buf, size_t size) {
-  FILE *fp = fopen(file, "r");
-  int found = -1;
-  while (fp && found && fgets(buf, (int)size, fp))
-    if (strstr(buf, text)) {
-      buf[strcspn(buf, "\r\n")] = '\0';
-      found = 0;
-    }
-  if (fp) fclose(fp);
-  return found;
+  line_search s = {text, buf, size, 0};
+  sp_error err;
+  sp_error_clear(&err);
+  cli_read_lines(file, (size_t)1 << 20, 10000000, match_line, &s, &err);
+  return s.found ? 0 : -1;
 }
 
 /* Why ncu's run gave nothing to read, with the fix; EXIT_SYSTEM. */

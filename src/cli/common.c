@@ -34,23 +34,44 @@ int cli_exit_for(int status) {
   }
 }
 
+/* Writes "scalepredict: TEXT" as one line on standard error: a control
+ * character that a value quoted in TEXT holds (a newline in an option's
+ * value or in a file name) is escaped as \n, \r, \t or \xNN. */
+static void put_error(const char *text) {
+  fputs("scalepredict: ", stderr);
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+    if (*p >= 0x20 && *p != 0x7F)
+      fputc(*p, stderr);
+    else if (*p == '\n' || *p == '\r' || *p == '\t')
+      fprintf(stderr, "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
+    else
+      fprintf(stderr, "\\x%02X", *p);
+  }
+  fputc('\n', stderr);
+}
+
 int cli_fail(const sp_error *err) {
   /* An I/O error naming no file, while standard output is in error, is
    * that output's: cli_close_stdout reports it, naming it and the cause. */
   if (err->status == SP_EIO && !err->file[0] && ferror(stdout)) return EXIT_SYSTEM;
   char buf[2048];
   sp_error_format(err, buf, sizeof buf);
-  fprintf(stderr, "scalepredict: %s\n", buf);
+  put_error(buf);
   return cli_exit_for(err->status);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "scalepredict: ");
+  va_list ap, again;
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  va_copy(again, ap);
+  const int n = vsnprintf(NULL, 0, fmt, ap);
+  char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (text) vsnprintf(text, (size_t)n + 1, fmt, again);
+  va_end(again);
   va_end(ap);
-  fprintf(stderr, "\nTry 'scalepredict %s--help' for more information.\n", cmd ? cmd : "");
+  put_error(text ? text : "invalid usage (out of memory to say more)");
+  free(text);
+  fprintf(stderr, "Try 'scalepredict %s--help' for more information.\n", cmd ? cmd : "");
   return EXIT_USAGE;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/inread.h"
 #include "util/status.h"
 #include "util/textout.h"
 
@@ -152,7 +153,7 @@ static void free_reader(reader *r) {
 }
 
 int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) {
-  FILE *fp = fopen(path, "rb");
+  FILE *fp = sp__open_input(path);
   if (!fp) return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
   struct csv_parser p;
   if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {

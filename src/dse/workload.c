@@ -194,6 +194,9 @@ int sp__dse_read_candidates(const char *path, sp_dse_named_config **out, size_t 
   sp__c_numeric_end(&loc);
   if (!st && c.col_name < 0)
     st = sp__fail(err, SP_EPARSE, path, 1, 0, NULL, "empty file: no name,config header");
+  /* As an empty workload: asked to rank, the user gets a ranking or why not. */
+  if (!st && c.n == 0)
+    st = sp__fail(err, SP_EPARSE, path, 2, 0, NULL, "no candidates: the file names no product");
   if (st) {
     sp__dse_named_free(c.c, c.n);
     return st;

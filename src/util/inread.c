@@ -28,6 +28,22 @@ static int bounded(int fd, size_t max, char *why, size_t size) {
   return 0;
 }
 
+FILE *sp__open_input(const char *path) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  /* Blocking again once open: a writer that has opened the FIFO is waited
+   * for; one that opens it only after the first read is not (the FIFO has
+   * read as empty by then). */
+  int flags = fcntl(fd, F_GETFL);
+  FILE *fp = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+  if (!fp) {
+    int e = errno;
+    close(fd);
+    errno = e;
+  }
+  return fp;
+}
+
 FILE *sp__open_bounded(const char *path, size_t max, int status, const char *what, sp_error *err) {
   /* Non-blocking, so that a FIFO nobody writes to is refused rather than
    * waited on; a regular file reads the same either way. */
@@ -83,7 +99,7 @@ static int read_all(FILE *fp, size_t max, char **buf, size_t *n) {
 int sp__read_text(const char *path, size_t max, const char *what, char **text, size_t *n,
                   sp_error *err) {
   *text = NULL;
-  FILE *fp = fopen(path, "rb");
+  FILE *fp = sp__open_input(path);
   if (!fp) return sp__fail(err, SP_EIO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
   char *buf;
   int st = read_all(fp, max, &buf, n);

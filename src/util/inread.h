@@ -13,6 +13,12 @@
 
 #include "scalepredict.h"
 
+/* Opens path for reading as fopen(path, "rb") does, but without waiting
+ * for a writer: a FIFO nobody has opened reads as empty instead of blocking
+ * the caller forever.  Any other file (a pipe, a device) reads as usual.
+ * NULL with errno set on failure. */
+FILE *sp__open_input(const char *path);
+
 /* Opens path for reading when it is a regular file of at most max bytes;
  * otherwise NULL, with err (when not NULL) naming the file as `what` and
  * why: it is missing, is not a regular file, or is too large (each with

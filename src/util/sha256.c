@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "inread.h"
+
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -101,7 +103,8 @@ int sp__sha256_stream(FILE *fp, size_t max, char hex[65]) {
 }
 
 int sp__sha256_file(const char *path, char hex[65]) {
-  FILE *fp = fopen(path, "rb");
+  /* A FIFO read once already (train --runs FIFO) is not waited on again. */
+  FILE *fp = sp__open_input(path);
   if (!fp) return -1;
   int st = sp__sha256_stream(fp, (size_t)-1, hex);
   fclose(fp);

@@ -6,8 +6,10 @@
 # every other input (runs, counters, weights, candidates, a trace, a
 # profile, launch counts, PTX, families) each end at once with one located
 # line; a NUL byte in a sweep plan, a PTX module or a model manifest is
-# refused with FILE:LINE.  Every command runs under `timeout 20`: one that
-# is still reading then has hung, which is a failure, not a wait.
+# refused with FILE:LINE; a FIFO nobody writes reads as empty wherever it
+# is given, and so does one already read (train's checksum); the profiler's
+# log is read with the same bounds.  Every command runs under `timeout 20`:
+# one that is still reading then has hung, which is a failure, not a wait.
 . "$(cd "$(dirname "$0")/../dse" && pwd)/lib.sh"
 
 # spt ARGS...: sp under a 20-second limit.
@@ -117,5 +119,56 @@ expect_error "a NUL byte in a PTX module" 2 "nul.ptx:4:" "NUL byte"
 spt evaluate --quiet --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --families /dev/zero \
   --repeats 1 --clusters 2 --epochs 5
 expect_error "evaluate --families /dev/zero" 2 "/dev/zero:1:1:" "NUL byte"
+
+# ---- a FIFO nobody writes, as any input (found by tests/limits/mutate.py) ----
+# Every reader opens without waiting for a writer: the FIFO reads as empty.
+mkfifo idle.fifo
+spt predict --model "$MODEL" --runs idle.fifo --counters "$NEW/counters.csv" --target all
+expect_error "predict --runs, a FIFO nobody writes" 2 "idle.fifo:1:" "empty file"
+# shellcheck disable=SC2086
+spt dse --model "$MODEL" $D --candidates idle.fifo
+expect_error "dse --candidates, a FIFO nobody writes" 2 "idle.fifo:1:" "empty file"
+spt governor --model "$MODEL" --trace idle.fifo --load-counters "$LOADS"
+expect_error "governor --trace, a FIFO nobody writes" 2 "idle.fifo:1:" "empty file"
+spt estimate --features --kernel tiny idle.fifo
+expect_error "estimate, a FIFO nobody writes" 2 "idle.fifo:" "no kernel 'tiny'"
+# train reads a FIFO written once, then checksums the training files for
+# the model's provenance: that does not wait for a second writer.
+mkfifo once.fifo
+cat "$TRAIN/runs.csv" >once.fifo &
+writer=$!
+spt train --quiet --runs once.fifo --counters "$TRAIN/counters.csv" --base "$BASE" --clusters 3 \
+  --epochs 5 --out m-once
+expect_rc "train --runs, a FIFO written once" 0
+kill "$writer" 2>/dev/null
+wait
+
+# ---- the profiler's log: whatever the profiler left there ----
+# A stand-in ncu puts $LOG_IS where its log (--log-file) should be.
+mkdir bin
+cat >bin/ncu <<'NCU'
+#!/bin/sh
+log=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --log-file) log=$2; shift 2 ;;
+  --csv) shift ;;
+  --*) shift 2 ;;
+  *) break ;;
+  esac
+done
+rm -f "$log" && ln -s "$LOG_IS" "$log"
+exec "$@"
+NCU
+chmod +x bin/ncu
+H100=$SP_TOP_BUILDDIR/models/h100-sm
+[ -f "$H100/manifest.txt" ] || H100=$sp_here/../../models/h100-sm
+for log in /dev/zero "$WORK/idle.fifo"; do
+  LOG_IS=$log
+  export LOG_IS
+  spt profile --model "$H100" --out plog --profiler "$WORK/bin/ncu" -- true
+  expect_error "profile, the profiler's log is $log" 2 "ncu-raw.csv"
+  no_leftovers "profile, the profiler's log is $log" plog
+done
 
 finish

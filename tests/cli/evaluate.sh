@@ -241,4 +241,23 @@ sp evaluate --runs "$WORK/base-only/runs.csv" --counters "$WORK/base-only/counte
   --clusters 3 --base 32cu/1000/1375 --quiet
 expect_rc "the base where counters are" 0
 
+# --families is CSV (issue 26, found by tests/limits/mutate.py): a kernel
+# name with a comma is quoted there, as in runs.csv; a quote left open is
+# refused at its line.
+{
+  echo kernel,family
+  echo '"reduce<float, 256>",reduce'
+  printf '%s\n' sgemm,dense spmv,sparse nbody,dense stream.copy,stream bfs,sparse \
+    mandelbrot,compute transpose,stream '"kmeans.assign","com""pute"'
+} >fam.csv
+sp evaluate --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --families fam.csv \
+  --clusters 2 --epochs 5 --restarts 1 --methods nearest --quiet --json
+expect_rc "a families file with a quoted name" 0
+grep -qF '"protocol":"leave-one-family-out"' "$WORK/out" ||
+  fail "a families file with a quoted name: not by family: $(head -c 300 "$WORK/out")"
+sed 's/^"reduce<float, 256>"/"reduce<float, 256>/' fam.csv >fam-open.csv
+sp evaluate --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --families fam-open.csv \
+  --clusters 2 --epochs 5 --restarts 1 --methods nearest --quiet
+expect_error "a quote left open in a families file" 2 "fam-open.csv:2:" "expected 'kernel,family'"
+
 finish

@@ -5,7 +5,8 @@
 # unknown option; the governor's hints name --load-counters, not C fields,
 # and load counters that are not percentages are refused instead of
 # silently running at the lowest clocks.  An empty output path is a usage
-# error.  (Full-disk messages naming the
+# error; a control character in a value an error quotes is escaped (\n),
+# so that it stays one line.  (Full-disk messages naming the
 # user's path, not a temporary one, and SIGTERM leaving no temporary are in
 # write_errors.sh and outputs_kept.sh.)
 . "$(cd "$(dirname "$0")/../dse" && pwd)/lib.sh"
@@ -63,5 +64,16 @@ sp $GOV --policies reactive --load-counters sq.valu_busy,tcp.hit.rate
 expect_error "a fraction as a load counter" 1 "tcp.hit.rate" "percent busy" "--load-counters"
 sp $GOV --policies reactive --load-counters "$LOADS"
 expect_rc "percent-busy load counters" 0
+
+# A control character in an option's value or a path is shown escaped, so
+# that an error stays one line (found by tests/limits/mutate.py).
+sp profile --model "$MODEL" --out p --vendor "$(printf 'nv\nid\001ia')"
+expect_rc "a newline in an option's value" 1
+if [ "$(wc -l <err)" -ne 2 ] || ! grep -qF "not 'nv\\nid\\x01ia'" err ||
+  ! grep -q "^Try 'scalepredict profile --help'" err; then
+  fail "a newline in an option's value: $(cat err)"
+fi
+sp info --model "$(printf 'a\nb')"
+expect_error "a newline in a path" 3 'a\nb/manifest.txt'
 
 finish

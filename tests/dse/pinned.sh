@@ -90,7 +90,7 @@ done
 
 # Leave one family out, with further measurements and a floor kernel
 # (physet's inputs), on the training fixture less the kernel whose name holds
-# a comma (the families file is plain kernel,family lines).
+# a comma (as the pinned output was made).
 mkdir -p fam
 grep -v '^"reduce' "$TRAIN/runs.csv" >fam/runs.csv
 grep -v '^"reduce' "$TRAIN/counters.csv" >fam/counters.csv
