@@ -9,8 +9,14 @@
 #
 # runs.csv: for each such entry its 13 H100 rows, then its 13 H200 rows
 # (an entry with fewer than 13 H200 rows is left out); idle_spin's H200 rows
-# are the idle floor of the H200 session (h200-train/idle-floor.csv; one
-# card, one floor: the README there says why that holds for every row).
+# are the idle floor of the first H200 session (h200-train/idle-floor.csv,
+# its first session); every other H200 row's power is scaled, at its SM
+# count, by that floor over the floor of its own session (the last session
+# that started before the row's date in h200-train/details.csv; a row older
+# than every session belongs to the first), as h100-train's merge.sh does
+# for the H100's sessions: two cards or two sessions differ by a factor
+# while their ratios agree.  Rows of the first session are copied as they
+# are.
 # counters.csv: those entries' H100 counters (132 and 64 SMs, 2619 MHz)
 # and their H200 counters (3201 MHz) where measured.  families.csv: their
 # families from h100-train.  H100 power is h100-train's (every session put
@@ -39,9 +45,34 @@ fi
 echo idle_spin >>"$tmp/h200-entries"
 awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
          FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/runs.csv" >"$tmp/runs.csv"
-awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
-         FNR > 1 && ($1 in keep)' "$tmp/h200-entries" "$h2/runs.csv" >>"$tmp/runs.csv"
-awk -F, -v OFS=, 'FNR > 1 { $1 = ""; sub(/^,/, ""); print }' "$h2/idle-floor.csv" >>"$tmp/runs.csv"
+# Sessions by start: 20261127T203716Z is 2026-11-27T20:37:16Z.
+awk -F, -v OFS=, '
+  function iso(s) { return substr(s, 1, 4) "-" substr(s, 5, 2) "-" substr(s, 7, 5) ":" substr(s, 12, 2) ":" substr(s, 14) }
+  FILENAME == ARGV[1] { keep[$1] = 1; next }
+  FILENAME == ARGV[2] {
+    if (FNR == 1) next
+    if (!($1 in seen)) { seen[$1] = 1; ses[++n] = $1; start[n] = iso($1) }
+    floor[$1, $3] = $7
+    if (n == 1) { $1 = ""; sub(/^,/, ""); first = first $0 "\n" }
+    next
+  }
+  FILENAME == ARGV[3] { if (FNR > 1) date[$1, $2] = $NF; next }
+  FNR == 1 {
+    for (i = 2; i <= n; i++) if (start[i] < start[i - 1]) { print "merge.sh: idle-floor.csv sessions out of order" > "/dev/stderr"; exit 1 }
+    next
+  }
+  $1 in keep {
+    s = 1
+    for (i = 2; i <= n; i++) if (start[i] <= date[$1, $2]) s = i
+    if (s > 1) {
+      if (!((ses[1], $2) in floor) || !((ses[s], $2) in floor) || floor[ses[s], $2] <= 0) {
+        print "merge.sh: no idle floor at " $2 " SMs in session " ses[s] > "/dev/stderr"; exit 1
+      }
+      $6 = sprintf("%.2f", $6 * floor[ses[1], $2] / floor[ses[s], $2])
+    }
+    print
+  }
+  END { printf "%s", first }' "$tmp/h200-entries" "$h2/idle-floor.csv" "$h2/details.csv" "$h2/runs.csv" >>"$tmp/runs.csv"
 
 head -1 "$h1/counters.csv" >"$tmp/h1"
 head -1 "$h2/counters.csv" | cmp -s - "$tmp/h1" ||
