@@ -4,6 +4,7 @@
 #ifndef SP_CLI_H
 #define SP_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "scalepredict.h"
@@ -52,6 +53,93 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
   "                    leave out the kernels of runs.csv that counters.csv has no\n" \
   "                    row of (else an error); noted on standard error"
 int cli_data_option(int c, const char *arg, const char *cmd);
+
+/* A command's options as one table (options.c): each row gives
+ * getopt_long an option and --help its lines, so that the two cannot
+ * drift; rows of kind CLI_TEXT are lines of the help only (headings, blank
+ * lines).  --help itself (-h) is every table's without a row.  What a row
+ * does with its value:
+ *   CLI_STRING  stores the argument (const char *) at offset of the context
+ *   CLI_FLAG    sets the int at offset to 1
+ *   CLI_COUNT   an integer from 1 to 1000000 into the unsigned at offset
+ *   CLI_DATA    cli_data_option(code, ...): the counters.csv options
+ *   CLI_CALL    set(context, argument, command prefix): parses and checks
+ *               the value, 0 or the exit status of a usage error */
+typedef enum { CLI_TEXT, CLI_STRING, CLI_FLAG, CLI_COUNT, CLI_DATA, CLI_CALL } cli_option_kind;
+typedef int (*cli_setter)(void *ctx, const char *arg, const char *cmd);
+typedef struct cli_option {
+  cli_option_kind kind;
+  const char *name; /* the long name, or NULL: a short option alone */
+  int short_name;   /* its short option, or 0 */
+  const char *arg;  /* the value's name in the help, NULL: no value */
+  size_t offset;    /* CLI_STRING, CLI_FLAG, CLI_COUNT: the field */
+  cli_setter set;   /* CLI_CALL */
+  int code;         /* CLI_DATA: CLI_OPT_IGNORE_COUNTER ... */
+  const char *help; /* the help's lines, LF between them (CLI_TEXT: as is);
+                       NULL: the usage lines of the head name it */
+  int column;       /* where the help starts, 0: the command's column */
+} cli_option;
+typedef struct cli_command {
+  const char *prefix;    /* "evaluate " for the messages */
+  const char *optstring; /* getopt_long's, ":h" for most */
+  int operands;          /* arguments beside the options are the command's */
+  const char *head;      /* the help before the options */
+  const cli_option *opts;
+  size_t nopts;
+  int column;         /* where the options' help starts */
+  const char *tail;   /* the help after them, or NULL */
+  void (*more)(void); /* prints the help's end, or NULL */
+} cli_command;
+#define CLI_ROW_TEXT(text) \
+  { CLI_TEXT, NULL, 0, NULL, 0, NULL, 0, text, 0 }
+#define CLI_ROW(kind, name, arg, type, field, help) \
+  { kind, name, 0, arg, offsetof(type, field), NULL, 0, help, 0 }
+#define CLI_ROW_CALL(name, arg, set, help) \
+  { CLI_CALL, name, 0, arg, 0, set, 0, help, 0 }
+#define CLI_ROW_FORCE                                                 \
+  {                                                                   \
+    CLI_CALL, "force", 0, NULL, 0, cli_set_force, 0,                  \
+        "replace an output path that holds files scalepredict did\n"  \
+        "not write, also files added inside an older output, which\n" \
+        "are removed with it (by default they are kept and the\n"     \
+        "command fails); an input of the command is never replaced",  \
+        20                                                            \
+  }
+#define CLI_ROWS_DATA                                                                    \
+  {CLI_DATA,                                                                             \
+   "ignore-counter",                                                                     \
+   0,                                                                                    \
+   "NAME",                                                                               \
+   0,                                                                                    \
+   NULL,                                                                                 \
+   CLI_OPT_IGNORE_COUNTER,                                                               \
+   "drop every counters.csv column named NAME (repeatable; a\n"                          \
+   "duplicated column is otherwise an error)",                                           \
+   20},                                                                                  \
+      {CLI_DATA,                                                                         \
+       "skip-unknown-kernels",                                                           \
+       0,                                                                                \
+       NULL,                                                                             \
+       0,                                                                                \
+       NULL,                                                                             \
+       CLI_OPT_SKIP_UNKNOWN,                                                             \
+       "skip counters.csv rows of kernels runs.csv lacks (else an\n"                     \
+       "error); what was skipped is noted on standard error",                            \
+       20},                                                                              \
+  {                                                                                      \
+    CLI_DATA, "skip-kernels-without-counters", 0, NULL, 0, NULL, CLI_OPT_SKIP_UNCOUNTED, \
+        "leave out the kernels of runs.csv that counters.csv has no\n"                   \
+        "row of (else an error); noted on standard error",                               \
+        20                                                                               \
+  }
+/* --force's setter (sp_output_set_force). */
+int cli_set_force(void *ctx, const char *arg, const char *cmd);
+/* Parses argv by the table: 0 with *done set after --help, else 0 or the
+ * exit status of a usage error (the message printed).  Arguments beside
+ * the options are an error unless cmd->operands (then from optind). */
+int cli_parse_options(const cli_command *cmd, void *ctx, int argc, char **argv, int *done);
+/* The command's help on standard output, its option list from the table. */
+void cli_print_help(const cli_command *cmd);
 int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err);
 
 /* Refuses, before any work, an output path the save would refuse: 0, or

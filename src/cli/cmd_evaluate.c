@@ -21,84 +21,6 @@ static void print_methods(void) {
   }
 }
 
-static void usage(void) {
-  puts(
-      "Usage: scalepredict evaluate --runs FILE --counters FILE [options]\n"
-      "\n"
-      "Measures prediction accuracy on kernels the model never saw (the paper's\n"
-      "Section V): kernels are held out, a model is trained on the rest for every\n"
-      "base configuration and cluster count, and each held-out kernel is predicted\n"
-      "at every other configuration by every method.  Held-out kernels never touch\n"
-      "clustering, normalization or classifier training.\n"
-      "\n"
-      "Protocol:\n"
-      "  --holdout F          fraction held out per random split (default 0.2)\n"
-      "  --repeats N          random splits (default 5)\n"
-      "  --leave-one-out      hold out each kernel once instead\n"
-      "  --families FILE      leave one family out: FILE is CSV with the columns\n"
-      "                       kernel,family; every kernel of a family is held\n"
-      "                       out together (no variant of it is trained on)\n"
-      "  --also-measured CFG[,CFG...]\n"
-      "                       held-out kernels count as measured at these\n"
-      "                       configurations too (methods that use further\n"
-      "                       measurements, physet, see them; they are not scored)\n"
-      "  --floor-kernel NAME  the kernel whose power is the board's floor at each\n"
-      "                       configuration (physet's power prior)\n"
-      "  --memory FILE        memory.csv describing the data's memory clocks (train\n"
-      "                       --memory): physet's memory step by peak bandwidth\n"
-      "  --floor-known        with --floor-kernel: each held-out kernel's power is\n"
-      "                       predicted as by a user who measured the floor at\n"
-      "                       the base (predict --floor-w): that kernel's power\n"
-      "                       at the base\n"
-      "  --seed S             seed for splits, k-means and networks (default 1)\n"
-      "  --train-plan adaptive|random\n"
-      "                       train from fewer measurements: every kernel's\n"
-      "                       surface is first completed from --train-points of\n"
-      "                       its configurations (the base among them), chosen by\n"
-      "                       an adaptive plan or at random, read from the data;\n"
-      "                       held-out kernels are still scored against every\n"
-      "                       measurement (one base only)\n"
-      "  --train-points N|A/B configurations measured per kernel: N, or the\n"
-      "                       fraction A/B of the grid (rounded, at least 1)\n"
-      "  --train-batch B      the adaptive plan's batch (default 4)\n"
-      "  --train-target E     adaptive: a kernel is done once its estimated surface\n"
-      "                       error is within E percent; --train-points is then\n"
-      "                       the most it may measure (default: the whole grid)\n"
-      "  --train-surrogate gp|shared\n"
-      "                       what completes the surfaces: a Gaussian process per\n"
-      "                       kernel (gp, the default), or a low-rank completion\n"
-      "                       shared by the training kernels of each split plus a\n"
-      "                       process per kernel on the residual (shared)\n"
-      "Models:\n"
-      "  --base B[,B...]      base configuration(s): CFG, 'middle' (default: the\n"
-      "                       middle value of every axis) or 'all'\n"
-      "  --clusters K|A:B:S   cluster count, or a range such as 2:20:2 (default 12)\n"
-      "  --epochs N           network training epochs (default 500)\n"
-      "  --restarts N         k-means restarts (default 10)\n"
-      "Scoring:\n"
-      "  --methods LIST       comma-separated methods to compare (default: all\n"
-      "                       those listed below but the ones marked *)\n"
-      "  --quantity Q         time, power or both (default both)\n"
-      "Output:\n"
-      "  --json               one JSON object on standard output\n"
-      "  --format F           table (default) or json (the same as --json)\n"
-      "  --report DIR         CSV tables, SVG plots and index.html in DIR (a new or\n"
-      "                       empty directory or an older report); index.html\n"
-      "                       shows the plots inline\n"
-      "  --report-predictions with --report: also predictions.csv, every\n"
-      "                       prediction (kernel, target, method, predicted,\n"
-      "                       measured, error, interval): large, about 100 MB\n"
-      "                       on the synthetic set (every method)\n" CLI_FORCE_HELP
-      "\n" CLI_DATA_HELP
-      "\n"
-      "  --threads N          worker threads (default: the online CPUs)\n"
-      "  --quiet              no progress on standard error\n"
-      "\n"
-      "Errors are absolute percentage errors per (kernel, base, target): mean\n"
-      "(MAPE), median, 90th percentile and a 10%-wide histogram.");
-  print_methods();
-}
-
 typedef struct eval_cli {
   const char *runs, *counters, *base_spec, *cluster_spec, *methods, *report;
   const char *train_points;
@@ -376,176 +298,180 @@ static void print_table(const eval_cli *c, const sp_evaluation *e) {
       printf("note: %s\n", sp_evaluation_note(e, (sp_quantity)q));
 }
 
-static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
-  static const struct option opts[] = {{"runs", required_argument, 0, 'r'},
-                                       {"counters", required_argument, 0, 'c'},
-                                       {"holdout", required_argument, 0, 'H'},
-                                       {"repeats", required_argument, 0, 'n'},
-                                       {"leave-one-out", no_argument, 0, 'L'},
-                                       {"seed", required_argument, 0, 's'},
-                                       {"base", required_argument, 0, 'b'},
-                                       {"clusters", required_argument, 0, 'k'},
-                                       {"epochs", required_argument, 0, 'e'},
-                                       {"restarts", required_argument, 0, 'R'},
-                                       {"methods", required_argument, 0, 'm'},
-                                       {"quantity", required_argument, 0, 'q'},
-                                       {"json", no_argument, 0, 'j'},
-                                       {"report", required_argument, 0, 'o'},
-                                       {"report-predictions", no_argument, 0, 'E'},
-                                       {"format", required_argument, 0, 'T'},
-                                       {"threads", required_argument, 0, 't'},
-                                       {"quiet", no_argument, 0, 'Q'},
-                                       {"families", required_argument, 0, 'F'},
-                                       {"also-measured", required_argument, 0, 'A'},
-                                       {"floor-kernel", required_argument, 0, 'f'},
-                                       {"floor-known", no_argument, 0, 'W'},
-                                       {"memory", required_argument, 0, 'Y'},
-                                       {"force", no_argument, 0, CLI_OPT_FORCE},
-                                       {"train-plan", required_argument, 0, 'P'},
-                                       {"train-points", required_argument, 0, 'N'},
-                                       {"train-batch", required_argument, 0, 'B'},
-                                       {"train-target", required_argument, 0, 'G'},
-                                       {"train-surrogate", required_argument, 0, 'U'},
-                                       CLI_DATA_OPTIONS,
-                                       {"help", no_argument, 0, 'h'},
-                                       {0, 0, 0, 0}};
-  int ch;
+/* The options' setters that check their values (cli_option). */
+static int set_format(void *ctx, const char *arg, const char *cmd) {
+  return cli_parse_format_tables(cmd, arg, &((eval_cli *)ctx)->json);
+}
+
+static int set_train_plan(void *ctx, const char *arg, const char *cmd) {
+  eval_cli *c = ctx;
+  if (!strcmp(arg, "adaptive"))
+    c->p.train_plan = SP_TRAIN_PLAN_ADAPTIVE;
+  else if (!strcmp(arg, "random"))
+    c->p.train_plan = SP_TRAIN_PLAN_RANDOM;
+  else
+    return cli_usage_error(cmd, "--train-plan must be adaptive or random, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int set_train_surrogate(void *ctx, const char *arg, const char *cmd) {
+  eval_cli *c = ctx;
+  if ((c->p.train_surrogate = sp_surrogate_parse(arg)) < 0)
+    return cli_usage_error(cmd, "--train-surrogate must be gp or shared, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int set_train_batch(void *ctx, const char *arg, const char *cmd) {
   unsigned long v;
+  if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000000)
+    return cli_usage_error(cmd, "--train-batch needs an integer from 1 to 1000000");
+  ((eval_cli *)ctx)->p.train_batch = v;
+  return EXIT_OK;
+}
+
+static int set_train_target(void *ctx, const char *arg, const char *cmd) {
+  eval_cli *c = ctx;
   char *end;
-  opterr = 0;
-  *done = 0;
-  while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    int rc = cli_data_option(ch, optarg, "evaluate ");
-    if (rc > 0) return rc;
-    if (!rc) continue;
-    switch (ch) {
-      case 'r':
-        c->runs = optarg;
-        break;
-      case 'c':
-        c->counters = optarg;
-        break;
-      case 'b':
-        c->base_spec = optarg;
-        break;
-      case 'k':
-        c->cluster_spec = optarg;
-        break;
-      case 'm':
-        c->methods = optarg;
-        break;
-      case 'o':
-        c->report = optarg;
-        break;
-      case 'E':
-        c->report_opts.predictions = 1;
-        break;
-      case 'j':
-        c->json = 1;
-        break;
-      case 'T': {
-        int bad = cli_parse_format_tables("evaluate ", optarg, &c->json);
-        if (bad) return bad;
-        break;
-      }
-      case 'Q':
-        c->quiet = 1;
-        break;
-      case CLI_OPT_FORCE:
-        sp_output_set_force(1);
-        break;
-      case 'L':
-        c->p.leave_one_out = 1;
-        break;
-      case 'F':
-        c->families = optarg;
-        break;
-      case 'A':
-        c->also = optarg;
-        break;
-      case 'f':
-        c->p.floor_kernel = optarg;
-        break;
-      case 'W':
-        c->p.floor_known = 1;
-        break;
-      case 'Y':
-        c->memory = optarg;
-        break;
-      case 'P':
-        if (!strcmp(optarg, "adaptive"))
-          c->p.train_plan = SP_TRAIN_PLAN_ADAPTIVE;
-        else if (!strcmp(optarg, "random"))
-          c->p.train_plan = SP_TRAIN_PLAN_RANDOM;
-        else
-          return cli_usage_error("evaluate ", "--train-plan must be adaptive or random, not '%s'",
-                                 optarg);
-        break;
-      case 'N':
-        c->train_points = optarg;
-        break;
-      case 'U':
-        if ((c->p.train_surrogate = sp_surrogate_parse(optarg)) < 0)
-          return cli_usage_error("evaluate ", "--train-surrogate must be gp or shared, not '%s'",
-                                 optarg);
-        break;
-      case 'B':
-        if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
-          return cli_usage_error("evaluate ", "--train-batch needs an integer from 1 to 1000000");
-        c->p.train_batch = v;
-        break;
-      case 'G':
-        c->p.train_target = strtod(optarg, &end);
-        if (*end || end == optarg || !(c->p.train_target > 0) || !isfinite(c->p.train_target))
-          return cli_usage_error("evaluate ",
-                                 "--train-target needs a positive percentage, not '%s'", optarg);
-        break;
-      case 'H':
-        c->p.holdout = strtod(optarg, &end);
-        if (*end || !(c->p.holdout > 0 && c->p.holdout < 1))
-          return cli_usage_error("evaluate ",
-                                 "--holdout needs a fraction between 0 and 1, not '%s'", optarg);
-        break;
-      case 'q':
-        if (!strcmp(optarg, "time"))
-          c->p.quantities = 1u << SP_TIME;
-        else if (!strcmp(optarg, "power"))
-          c->p.quantities = 1u << SP_POWER;
-        else if (!strcmp(optarg, "both"))
-          c->p.quantities = (1u << SP_TIME) | (1u << SP_POWER);
-        else
-          return cli_usage_error("evaluate ", "--quantity must be time, power or both");
-        break;
-      case 's':
-        if (cli_parse_ulong(optarg, &v))
-          return cli_usage_error("evaluate ", "--seed needs a non-negative integer");
-        c->p.seed = v;
-        break;
-      case 'n':
-      case 'e':
-      case 'R':
-      case 't':
-        if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000000)
-          return cli_usage_error("evaluate ", "'%s' needs an integer from 1 to 1000000",
-                                 argv[optind - 2]);
-        if (ch == 'n')
-          c->p.repeats = (unsigned)v;
-        else if (ch == 'e')
-          c->p.max_epochs = (unsigned)v;
-        else if (ch == 'R')
-          c->p.restarts = (unsigned)v;
-        else
-          c->p.threads = (unsigned)v;
-        break;
-      case 'h':
-        usage();
-        *done = 1;
-        return EXIT_OK;
-      default:
-        return cli_bad_option("evaluate ", ch, argv);
-    }
-  }
-  if (optind < argc) return cli_usage_error("evaluate ", "unexpected argument '%s'", argv[optind]);
+  c->p.train_target = strtod(arg, &end);
+  if (*end || end == arg || !(c->p.train_target > 0) || !isfinite(c->p.train_target))
+    return cli_usage_error(cmd, "--train-target needs a positive percentage, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int set_holdout(void *ctx, const char *arg, const char *cmd) {
+  eval_cli *c = ctx;
+  char *end;
+  c->p.holdout = strtod(arg, &end);
+  if (*end || !(c->p.holdout > 0 && c->p.holdout < 1))
+    return cli_usage_error(cmd, "--holdout needs a fraction between 0 and 1, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int set_quantity(void *ctx, const char *arg, const char *cmd) {
+  eval_cli *c = ctx;
+  if (!strcmp(arg, "time"))
+    c->p.quantities = 1u << SP_TIME;
+  else if (!strcmp(arg, "power"))
+    c->p.quantities = 1u << SP_POWER;
+  else if (!strcmp(arg, "both"))
+    c->p.quantities = (1u << SP_TIME) | (1u << SP_POWER);
+  else
+    return cli_usage_error(cmd, "--quantity must be time, power or both");
+  return EXIT_OK;
+}
+
+static int set_seed(void *ctx, const char *arg, const char *cmd) {
+  unsigned long v;
+  if (cli_parse_ulong(arg, &v)) return cli_usage_error(cmd, "--seed needs a non-negative integer");
+  ((eval_cli *)ctx)->p.seed = v;
+  return EXIT_OK;
+}
+
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, eval_cli, field, help)
+static const cli_option options[] = {
+    ROW(CLI_STRING, "runs", "FILE", runs, NULL),
+    ROW(CLI_STRING, "counters", "FILE", counters, NULL),
+    CLI_ROW_TEXT("Protocol:\n"),
+    CLI_ROW_CALL("holdout", "F", set_holdout, "fraction held out per random split (default 0.2)"),
+    ROW(CLI_COUNT, "repeats", "N", p.repeats, "random splits (default 5)"),
+    ROW(CLI_FLAG, "leave-one-out", NULL, p.leave_one_out, "hold out each kernel once instead"),
+    ROW(CLI_STRING, "families", "FILE", families,
+        "leave one family out: FILE is CSV with the columns\n"
+        "kernel,family; every kernel of a family is held\n"
+        "out together (no variant of it is trained on)"),
+    ROW(CLI_STRING, "also-measured", "CFG[,CFG...]", also,
+        "held-out kernels count as measured at these\n"
+        "configurations too (methods that use further\n"
+        "measurements, physet, see them; they are not scored)"),
+    ROW(CLI_STRING, "floor-kernel", "NAME", p.floor_kernel,
+        "the kernel whose power is the board's floor at each\n"
+        "configuration (physet's power prior)"),
+    ROW(CLI_STRING, "memory", "FILE", memory,
+        "memory.csv describing the data's memory clocks (train\n"
+        "--memory): physet's memory step by peak bandwidth"),
+    ROW(CLI_FLAG, "floor-known", NULL, p.floor_known,
+        "with --floor-kernel: each held-out kernel's power is\n"
+        "predicted as by a user who measured the floor at\n"
+        "the base (predict --floor-w): that kernel's power\n"
+        "at the base"),
+    CLI_ROW_CALL("seed", "S", set_seed, "seed for splits, k-means and networks (default 1)"),
+    CLI_ROW_CALL("train-plan", "adaptive|random", set_train_plan,
+                 "train from fewer measurements: every kernel's\n"
+                 "surface is first completed from --train-points of\n"
+                 "its configurations (the base among them), chosen by\n"
+                 "an adaptive plan or at random, read from the data;\n"
+                 "held-out kernels are still scored against every\n"
+                 "measurement (one base only)"),
+    ROW(CLI_STRING, "train-points", "N|A/B", train_points,
+        "configurations measured per kernel: N, or the\n"
+        "fraction A/B of the grid (rounded, at least 1)"),
+    CLI_ROW_CALL("train-batch", "B", set_train_batch, "the adaptive plan's batch (default 4)"),
+    CLI_ROW_CALL("train-target", "E", set_train_target,
+                 "adaptive: a kernel is done once its estimated surface\n"
+                 "error is within E percent; --train-points is then\n"
+                 "the most it may measure (default: the whole grid)"),
+    CLI_ROW_CALL("train-surrogate", "gp|shared", set_train_surrogate,
+                 "what completes the surfaces: a Gaussian process per\n"
+                 "kernel (gp, the default), or a low-rank completion\n"
+                 "shared by the training kernels of each split plus a\n"
+                 "process per kernel on the residual (shared)"),
+    CLI_ROW_TEXT("Models:\n"),
+    ROW(CLI_STRING, "base", "B[,B...]", base_spec,
+        "base configuration(s): CFG, 'middle' (default: the\n"
+        "middle value of every axis) or 'all'"),
+    ROW(CLI_STRING, "clusters", "K|A:B:S", cluster_spec,
+        "cluster count, or a range such as 2:20:2 (default 12)"),
+    ROW(CLI_COUNT, "epochs", "N", p.max_epochs, "network training epochs (default 500)"),
+    ROW(CLI_COUNT, "restarts", "N", p.restarts, "k-means restarts (default 10)"),
+    CLI_ROW_TEXT("Scoring:\n"),
+    ROW(CLI_STRING, "methods", "LIST", methods,
+        "comma-separated methods to compare (default: all\n"
+        "those listed below but the ones marked *)"),
+    CLI_ROW_CALL("quantity", "Q", set_quantity, "time, power or both (default both)"),
+    CLI_ROW_TEXT("Output:\n"),
+    ROW(CLI_FLAG, "json", NULL, json, "one JSON object on standard output"),
+    CLI_ROW_CALL("format", "F", set_format, "table (default) or json (the same as --json)"),
+    ROW(CLI_STRING, "report", "DIR", report,
+        "CSV tables, SVG plots and index.html in DIR (a new or\n"
+        "empty directory or an older report); index.html\n"
+        "shows the plots inline"),
+    ROW(CLI_FLAG, "report-predictions", NULL, report_opts.predictions,
+        "with --report: also predictions.csv, every\n"
+        "prediction (kernel, target, method, predicted,\n"
+        "measured, error, interval): large, about 100 MB\n"
+        "on the synthetic set (every method)"),
+    CLI_ROW_FORCE,
+    CLI_ROWS_DATA,
+    ROW(CLI_COUNT, "threads", "N", p.threads, "worker threads (default: the online CPUs)"),
+    ROW(CLI_FLAG, "quiet", NULL, quiet, "no progress on standard error"),
+};
+
+static const cli_command command = {
+    .prefix = "evaluate ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict evaluate --runs FILE --counters FILE [options]\n"
+        "\n"
+        "Measures prediction accuracy on kernels the model never saw (the paper's\n"
+        "Section V): kernels are held out, a model is trained on the rest for every\n"
+        "base configuration and cluster count, and each held-out kernel is predicted\n"
+        "at every other configuration by every method.  Held-out kernels never touch\n"
+        "clustering, normalization or classifier training.\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 23,
+    .tail =
+        "\n"
+        "Errors are absolute percentage errors per (kernel, base, target): mean\n"
+        "(MAPE), median, 90th percentile and a 10%-wide histogram.\n",
+    .more = print_methods,
+};
+
+/* The table's options, then what holds between them. */
+static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
+  int rc = cli_parse_options(&command, c, argc, argv, done);
+  if (rc || *done) return rc;
   if (!c->runs || !c->counters)
     return cli_usage_error("evaluate ", "--runs and --counters are required");
   if (c->p.train_target > 0 && c->p.train_plan != SP_TRAIN_PLAN_ADAPTIVE)
@@ -559,8 +485,8 @@ static int parse_args(eval_cli *c, int argc, char **argv, int *done) {
     return cli_usage_error("evaluate ", "--floor-known needs --floor-kernel (the floor's kernel)");
   if (c->report_opts.predictions && !c->report)
     return cli_usage_error("evaluate ", "--report-predictions needs --report DIR");
-  int rc = cli_add_inputs("--runs", c->runs, "--counters", c->counters, "--families", c->families,
-                          "--memory", c->memory, (char *)NULL);
+  rc = cli_add_inputs("--runs", c->runs, "--counters", c->counters, "--families", c->families,
+                      "--memory", c->memory, (char *)NULL);
   if (!rc && c->report) rc = cli_check_output(c->report, SP_OUTPUT_REPORT);
   if (!rc) rc = parse_clusters(c);
   return rc ? rc : parse_methods(c);

@@ -38,55 +38,26 @@
  * residuals match those measurements (a Gaussian in log space of width
  * sigma), and the remaining mismatch is interpolated (inverse squared
  * distance in log-configuration space, zero at the base) so that the
- * prediction passes through every measured point. */
+ * prediction passes through every measured point.
+ *
+ * The method's files: the state (physet_state.h), the priors
+ * (physet_prior.c), the scratch pool (physet_pool.c), the fit
+ * (physet_fit.c), the method file (physet_file.c), the type of method.h
+ * (physet_method.c), and here the type's life and prediction. */
 #ifndef SP_PHYSET_H
 #define SP_PHYSET_H
 
 #include <stddef.h>
 
-#include "forest.h"
+#include "physet_prior.h"
 #include "scalepredict.h"
-#include "surface.h"
 
-typedef struct sp_physet sp_physet;
-
-/* The CU axis: the block prior (log ceil(B / cu) / ceil(B / cu_base)), or
- * no prior with the block bound as a cap ("bounded"); AUTO takes bounded
- * when every training kernel's launch shape (blocks, blocks per CU) is
- * known. */
-typedef enum { SP_PHYSET_CU_AUTO, SP_PHYSET_CU_BLOCKS, SP_PHYSET_CU_BOUNDED } sp_physet_cu_mode;
-
-typedef struct sp_physet_params {
-  sp_forest_params forest;
-  sp_physet_cu_mode cu_mode;
-  double sigma;             /* reweighting width, log units */
-  double clock_weight;      /* lambda of the clock prior, [0, 1]; 0: none */
-  const char *floor_kernel; /* kernel whose power is the floor, or NULL */
-  int pipe_floor;           /* with a bounded CU axis, keep time above the
-                               busiest pipe's bound (featplan.h) */
-} sp_physet_params;
-
-/* The forest defaults, sigma 0.05, clock weight 0.75, no floor kernel,
- * CU mode AUTO, the pipe floor on. */
-void sp__physet_params_init(sp_physet_params *pp);
-
-/* Training input: kernels[0..n) of ds, measured at base, over the time grid
- * and the power grid (NULL: no power model).  Counters are ds's, in ds's
- * order, which is the model's. */
-typedef struct sp_physet_data {
-  const sp_dataset *ds;
-  const size_t *kernels;
-  size_t n;
-  sp_config base;
-  const sp_grid *grid[2];
-  /* The memory systems of the time grid's memory clocks, in axis order
-   * (NULL: the memory clock stands for the memory system). */
-  const sp_memory_system *memory;
-} sp_physet_data;
-
-int sp__physet_fit(const sp_physet_data *d, const sp_physet_params *pp, sp_physet **out,
-                   sp_error *err);
 void sp__physet_free(sp_physet *p);
+
+/* Everything the prediction path reads besides the fitted or saved state,
+ * and the pool of scratch (empty until the first prediction): after a fit
+ * or a load.  SP_ENOMEM. */
+int sp__physet_index_model(sp_physet *p);
 
 /* Predicts q at every point of its grid (out: grid size values).  lo and hi
  * (either may be NULL) receive a 90% interval.  SP_ENOPOWER when the
@@ -98,20 +69,8 @@ int sp__physet_predict(const sp_physet *p, sp_quantity q, const sp_observation *
  * NaN when the method file has no novelty measure (versions 1-3). */
 double sp__physet_novelty(const sp_physet *p, const sp_observation *obs);
 
-/* The memory step of the time prior between the base and memory clock
- * memory_mhz of the grid, base over target: the peak bandwidth ratio when
- * the memory systems are described (version 9), else the clock ratio. */
-double sp__physet_memory_ratio(const sp_physet *p, int memory_mhz);
-
 /* Vocabulary of features in use ("nsight", "nvprof", "generic"). */
 const char *sp__physet_vocabulary(const sp_physet *p);
 int sp__physet_has_floor(const sp_physet *p);
-
-/* Text file of the method's state.  Load re-derives the feature plan from
- * the model's counter names and checks it against the file. */
-int sp__physet_save(const sp_physet *p, const char *path, sp_error *err);
-int sp__physet_load(const char *path, const char *const *counter_names, size_t ncounters,
-                    const sp_config *base, const sp_grid *const grid[2],
-                    const sp_memory_system *memory, sp_physet **out, sp_error *err);
 
 #endif
