@@ -78,7 +78,8 @@ static const char USAGE[] =
     "  --suite-dir NAME=DIR  suite NAME's device sources are in DIR (NAME\n"
     "                      common: the shared device headers); repeatable\n"
     "                      (default: the registry's folder in the build's\n"
-    "                      source tree, else the installed copy)\n"
+    "                      source tree, else under the current directory,\n"
+    "                      else the installed copy)\n"
     "  --kernel-dir DIR    the same as --suite-dir core=DIR\n"
     "\n"
     "Exit status: 0 ok, 1 a kernel failed (others were still measured),\n"
@@ -396,13 +397,17 @@ static int is_dir(const char *path) {
   return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The option's value, else the source tree's folder when present, else
- * the installed one (path holds the two). */
+/* The option's value, else the build's source tree's folder when present,
+ * else the same folder under the current directory (a copy of the
+ * repository run from its root, as on a device the tree was carried to),
+ * else the installed one (path holds the first and the last). */
 static const char *default_dir(const char *given, const char *folder, const char *name,
                                char path[BK_PATH_MAX]) {
   if (given) return given;
   snprintf(path, BK_PATH_MAX, "%s/%s", SP_SRCDIR, folder);
-  if (!is_dir(path)) snprintf(path, BK_PATH_MAX, "%s/%s", SP_SUITES_INSTALLED, name);
+  if (is_dir(path)) return path;
+  if (is_dir(folder)) return folder;
+  snprintf(path, BK_PATH_MAX, "%s/%s", SP_SUITES_INSTALLED, name);
   return path;
 }
 

@@ -31,10 +31,9 @@ phase=$1
 out=$2
 here=training/data/h100-sm
 runner=${SP_RUNNER:-training/runner/sp-runner}
-# Every suite's source folder, as sp-runner and sp-counters take them
-# (--suite-dir NAME=FOLDER from the registry, training/suites.txt: paths
-# without blanks, passed unquoted).
-dirs=$(sh training/suites.sh runner-dirs) || exit 2
+# Every suite's source folder: sp-runner finds it from the registry
+# (training/suites.txt, compiled in), under the current directory when the
+# build's source tree is not here: run from the repository root.
 suite=${SP_SUITE:-core}
 levels=8,16,24,32,40,48,56,64,80,96,112,128,132
 mkdir -p "$out"
@@ -81,7 +80,7 @@ sweep|sweep-each)
         break
       fi
       # shellcheck disable=SC2086
-      "$runner" --backend cuda --suite "$suite" $dirs --kernels "$k" \
+      "$runner" --backend cuda --suite "$suite" --kernels "$k" \
         --cu "${SP_LEVELS:-$levels}" \
         --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
         --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-} \
@@ -91,7 +90,7 @@ sweep|sweep-each)
   fi
   # shellcheck disable=SC2086
   timeout -s TERM "${SP_TIME_LIMIT:-540}" "$runner" --backend cuda \
-    --suite "$suite" $dirs --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
+    --suite "$suite" --kernels "${SP_KERNELS:-all}" --cu "${SP_LEVELS:-$levels}" \
     --engine-mhz "$e" --memory-mhz "$m" --runs "$out/runs.csv" \
     --detail "$out/details.csv" --meta "$out/metadata.txt" ${SP_RUNNER_ARGS:-}
   echo "sweep exit status $?"
@@ -105,9 +104,8 @@ counters)
     cp "$here/counters.csv" "$out/counters.csv"
   fi
   for cu in ${SP_BASES:-132 64}; do
-    # shellcheck disable=SC2086
     SP_RUNNER=$runner training/runner/sp-counters --cu "$cu" --engine-mhz "$e" \
-      --memory-mhz "$m" --counters "$out/counters.csv" $dirs --suite "$suite" \
+      --memory-mhz "$m" --counters "$out/counters.csv" --suite "$suite" \
       --kernels "${SP_KERNELS:-all}" --keep "$out/ncu${SP_NCU_TAG:-}"
     echo "counters at $cu SMs: exit status $?"
   done

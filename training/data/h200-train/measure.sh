@@ -88,8 +88,6 @@ sweep)
   ;;
 counters)
   bases=${3:-132}
-  # Every suite's source folder (--suite-dir NAME=FOLDER, from the registry).
-  dirs=$(sh training/suites.sh runner-dirs) || exit 2
   c=$(nvidia-smi --query-gpu=clocks.max.sm,clocks.max.mem --format=csv,noheader,nounits | head -1 | tr -d ' ')
   cf=$w/counters.csv
   [ -f "$cf" ] || cf=/dev/null
@@ -104,9 +102,8 @@ counters)
       [ -f "$chunk" ] || continue
       left=$((limit - ($(date +%s) - t0)))
       if [ "$left" -lt 60 ]; then log "time limit: $chunk left"; break; fi
-      # shellcheck disable=SC2086
       timeout -s TERM "$left" training/runner/sp-counters --cu "$cu" --engine-mhz "${c%,*}" \
-        --memory-mhz "${c#*,}" --counters "$w/counters.csv" $dirs --suite all \
+        --memory-mhz "${c#*,}" --counters "$w/counters.csv" --suite all \
         --kernels "$(paste -sd, "$chunk")" --keep "$w/ncu-$stamp/${chunk##*/}" \
         >>"$w/counters-log.txt" 2>&1
       log "counters at $cu SMs, ${chunk##*/} ($(wc -l <"$chunk") entries): status $?"

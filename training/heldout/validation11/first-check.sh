@@ -24,8 +24,6 @@ d=${OUT:?first-check.sh: OUT is not set}/first-check
 PATH=$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin
 export PATH
 mkdir -p "$d"
-# Every suite's source folder (--suite-dir NAME=FOLDER, from the registry).
-dirs=$(sh training/suites.sh runner-dirs) || exit 2
 q='name,pci.bus_id,uuid,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,power.draw,power.limit,temperature.gpu'
 {
   date -u
@@ -33,8 +31,7 @@ q='name,pci.bus_id,uuid,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks
 } >"$d/env.txt" 2>&1
 t0=$(date +%s)
 for k in $("$runner" --list --suite validation11 | cut -f1); do
-  # shellcheck disable=SC2086
-  timeout -s TERM 90 "$runner" --backend cuda --suite validation11 $dirs --kernels "$k" \
+  timeout -s TERM 90 "$runner" --backend cuda --suite validation11 --kernels "$k" \
     --cu "$levels" --engine-mhz auto --memory-mhz auto --runs "$d/runs.csv" \
     --detail "$d/details.csv" --meta "$d/metadata.txt" --min-time-ms 20 \
     --power-window-ms 0 --warmup-ms 2 --power none >>"$d/log.txt" 2>&1
