@@ -69,7 +69,11 @@ struct sp_profile {
   sp__entry *entries;
   char *device;
   size_t nmissing;
-  char **missing; /* wanted metrics the profile lacks */
+  char **missing;    /* wanted metrics the profile lacks */
+  int second_sms;    /* the second point's SM count, 0: none */
+  double *second_ms; /* per entry, its median time there */
+  char *second_path; /* the second pass's CSV, copied into the profile */
+  char *note;        /* profile.txt's "second:" line, or NULL */
 };
 
 /* Adds a launch (kernel and shape copied); its values start NaN. */
@@ -77,6 +81,11 @@ int sp__profile_push(sp_profile *p, const char *kernel, const char *shape, long 
                      sp__launch **out, sp_error *err);
 /* Index of metric name among the wanted ones, or (size_t)-1. */
 size_t sp__profile_metric(const sp_profile *p, const char *name);
+
+/* Reads path as sp_profile_load does, for model m's metrics, or with m
+ * NULL for the launch times and SM counts alone (vendor's context
+ * metrics). */
+int sp__profile_load(const char *path, const sp_model *m, sp_profile **out, sp_error *err);
 
 /* Column of name in a header row, or -1. */
 long sp__profile_column(const char *const *fields, size_t n, const char *name);
