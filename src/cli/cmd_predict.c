@@ -778,13 +778,38 @@ static int resolve_measured(const sp_model *m, const char *spec, measured_set *m
   ms->time = malloc(n * sizeof *ms->time);
   ms->power = malloc(n * sizeof *ms->power);
   if (!ms->cfg || !ms->got || !ms->time || !ms->power) return err->status = SP_ENOMEM;
-  if (!spec) return SP_OK;
+  if (!spec || !strcmp(spec, "none")) return SP_OK;
   if (!strcmp(spec, "all")) {
     for (size_t i = 0; i + 1 < n; i++) ms->cfg[ms->n++] = sp_model_config_at(m, SP_TIME, i);
     return SP_OK;
   }
   int st = cli_parse_config_list(spec, ms->cfg, n - 1, &ms->n, err);
   return st == SP_ENOMEM ? st : st ? usage_config(err, "--use-measured") : SP_OK;
+}
+
+/* A profile's second point (docs/profile.md, "Two points"): without
+ * --use-measured, the configurations of the model's grid other than the
+ * bases where the profile measured kernels too are used as --use-measured
+ * uses them, and said so on standard error. */
+static void profile_measured(const sp_model *m, const sp_dataset *ds, measured_set *ms) {
+  for (size_t i = 0; i < sp_model_config_count(m, SP_TIME); i++) {
+    sp_config c = sp_model_config_at(m, SP_TIME, i);
+    int at = 0, base = 0;
+    for (size_t b = 0; b < sp_model_base_count(m); b++) {
+      sp_config x = sp_model_base_at(m, b);
+      base |= sp_config_equal(&x, &c);
+    }
+    for (size_t k = 0; !base && !at && k < sp_dataset_kernel_count(ds); k++)
+      at = !isnan(measured(ds, k, &c, SP_TIME));
+    if (!at) continue;
+    char cfg[64];
+    sp_config_format(&c, cfg, sizeof cfg);
+    fprintf(stderr,
+            "scalepredict: note: the profile measured %s too: the predictions pass through "
+            "it (as --use-measured %s; --use-measured none to predict from the base alone)\n",
+            cfg, cfg);
+    ms->cfg[ms->n++] = c;
+  }
 }
 
 /* --target-floor-w: the floor of another memory system's board, which
@@ -828,6 +853,7 @@ int cli_predict_run(const predict_opts *o) {
   if (!st) st = resolve_targets(m, o->target, o->target_memory, &t, &err);
   if (!st) st = check_target_floor(m, o, &t, &err);
   if (!st) st = cli_dataset_load(o->runs, o->counters, &ds, &err);
+  if (!st && o->weights && !o->use_measured) profile_measured(m, ds, &ms);
   size_t k0 = 0, k1 = ds ? sp_dataset_kernel_count(ds) : 0;
   if (!st && o->kernel) {
     k0 = sp_dataset_kernel_index(ds, o->kernel);
@@ -931,7 +957,11 @@ static void usage(void) {
       "                    also use each kernel's measured rows at these\n"
       "                    configurations: physet passes its prediction through\n"
       "                    them (a second SM count cuts the H100 error about 3x,\n"
-      "                    docs/accuracy.md); their errors then read 0\n"
+      "                    docs/accuracy.md); their errors then read 0; none:\n"
+      "                    no other.  With --profile, the configurations the\n"
+      "                    profile measured besides the base (its second SM\n"
+      "                    count, 'scalepredict profile') are used unless this\n"
+      "                    is given, and a note says so\n"
       "  --floor-w WATTS   the board's power at the base configuration with nothing\n"
       "                    but an idle kernel running, measured with the kernels\n"
       "                    (e.g. sp-runner's idle_spin): physet then anchors the\n"
