@@ -1254,6 +1254,9 @@ int sp_profile_add_second(sp_profile *p, const char *path, int sms, sp_error *er
 int sp_profile_set_note(sp_profile *p, const char *note);
 /* The second point's SM count, 0 when p has none. */
 int sp_profile_second_sms(const sp_profile *p);
+/* The second point's configuration of the profile directory dir, from
+ * its profile.txt ("second: CFG"); SP_ENOTFOUND when it has none. */
+int sp_profile_dir_second(const char *dir, sp_config *cfg);
 /* Replaces the profile directory dir that sp_profile_write wrote for p
  * with one that adds p's second point or note, all at once: until the
  * rename, dir stays as it was. */

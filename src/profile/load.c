@@ -10,6 +10,7 @@
 
 #include "data/csvread.h"
 #include "group.h"
+#include "load.h"
 #include "ncuread.h"
 #include "profile.h"
 #include "rocread.h"

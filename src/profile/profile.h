@@ -82,11 +82,6 @@ int sp__profile_push(sp_profile *p, const char *kernel, const char *shape, long 
 /* Index of metric name among the wanted ones, or (size_t)-1. */
 size_t sp__profile_metric(const sp_profile *p, const char *name);
 
-/* Reads path as sp_profile_load does, for model m's metrics, or with m
- * NULL for the launch times and SM counts alone (vendor's context
- * metrics). */
-int sp__profile_load(const char *path, const sp_model *m, sp_profile **out, sp_error *err);
-
 /* Column of name in a header row, or -1. */
 long sp__profile_column(const char *const *fields, size_t n, const char *name);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "group.h"
+#include "load.h"
 #include "profile.h"
 #include "util/status.h"
 
@@ -82,6 +83,28 @@ int sp_profile_second_choice(const char *model_dir, const sp_model *m, const sp_
 }
 
 int sp_profile_second_sms(const sp_profile *p) { return p->second_sms; }
+
+/* "second: CFG" (a point, not "none: ...") from a profile.txt line. */
+static int second_line(const char *line, sp_config *cfg) {
+  char text[128];
+  sp_error err;
+  if (strncmp(line, "second: ", 8) || strncmp(line + 8, "none", 4) == 0) return -1;
+  size_t n = strcspn(line + 8, ": \r\n");
+  if (n >= sizeof text) return -1;
+  memcpy(text, line + 8, n);
+  text[n] = '\0';
+  return sp_config_parse(text, cfg, &err) ? -1 : 0;
+}
+
+int sp_profile_dir_second(const char *dir, sp_config *cfg) {
+  char path[4096], line[1024];
+  if (snprintf(path, sizeof path, "%s/profile.txt", dir) >= (int)sizeof path) return SP_ENOTFOUND;
+  FILE *fp = fopen(path, "r");
+  int found = 0;
+  while (fp && !found && fgets(line, sizeof line, fp)) found = second_line(line, cfg) == 0;
+  if (fp) fclose(fp);
+  return found ? SP_OK : SP_ENOTFOUND;
+}
 
 int sp_profile_set_note(sp_profile *p, const char *note) {
   char *s = note ? strdup(note) : NULL;
