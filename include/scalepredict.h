@@ -1224,6 +1224,44 @@ const char *sp_profile_missing(const sp_profile *p, size_t i);
  * whose values read n/a is an error before anything is written. */
 int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir, sp_error *err);
 
+/* ---- the second SM count (docs/profile.md, "Two points") ----------------
+ * On NVIDIA, profile runs the program a second time on a green context of
+ * fewer SMs (the preload library of greenctx/) for the launch times alone,
+ * and the profile holds both points: a model that uses a further measured
+ * configuration (physet) then predicts from two. */
+
+/* The ncu metrics of the second pass, comma-separated: the launch time and
+ * the SM count each launch ran on. */
+const char *sp_profile_second_metrics(void);
+/* The SM count model m (saved in model_dir) measures second at base: the
+ * SM count of its file second-sms.txt ("second_sms N", a level of the grid
+ * at base's clocks below base's) when it has one, else the grid's level
+ * nearest half of base's SM count.  Into why (size bytes) a line saying
+ * which; SP_ENOTFOUND when the grid has no level below base's. */
+int sp_profile_second_choice(const char *model_dir, const sp_model *m, const sp_config *base,
+                             int *sms, char *why, size_t size);
+/* Reads the second pass's ncu raw CSV at path (sp_profile_second_metrics)
+ * and matches it to p: the same number of launches, each the same kernel at
+ * the same launch shape as p's launch of that rank, each on exactly sms SMs
+ * (launch__sm_count).  p then holds each entry's median time there, which
+ * sp_profile_write and sp_profile_rewrite write as runs.csv rows at sms
+ * SMs (and the CSV as profile-second-raw.csv).  A mismatch is an error at
+ * its line and column, and p gains no second point; the CSV is still kept
+ * (profile-second-raw.csv), so that the line can be read. */
+int sp_profile_add_second(sp_profile *p, const char *path, int sms, sp_error *err);
+/* A line for profile.txt's "second:" key: why p has no second point, or
+ * how its SM count was chosen (copied; NULL clears it). */
+int sp_profile_set_note(sp_profile *p, const char *note);
+/* The second point's SM count, 0 when p has none. */
+int sp_profile_second_sms(const sp_profile *p);
+/* The second point's configuration of the profile directory dir, from
+ * its profile.txt ("second: CFG"); SP_ENOTFOUND when it has none. */
+int sp_profile_dir_second(const char *dir, sp_config *cfg);
+/* Replaces the profile directory dir that sp_profile_write wrote for p
+ * with one that adds p's second point or note, all at once: until the
+ * rename, dir stays as it was. */
+int sp_profile_rewrite(const sp_profile *p, const sp_config *base, const char *dir, sp_error *err);
+
 /* ==== end of profiles ===================================================== */
 
 /* ==== measurement campaigns (campaign/; docs/sweeps.md, "Adaptive plans") ===

@@ -238,6 +238,7 @@ typedef struct predict_opts {
   const char *use_measured;  /* NULL, "all" or a list of configurations */
   double floor_w;            /* the board's floor at the base (W), 0: not given */
   const char *weights;       /* launches.csv of a profile: application rows */
+  const char *profile_dir;   /* --profile's directory, or NULL */
   const char *target_memory; /* --target-memory: an unmeasured memory system */
   double target_floor_w;     /* the target card's floor (W), 0: not given */
 } predict_opts;

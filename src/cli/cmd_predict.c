@@ -778,13 +778,34 @@ static int resolve_measured(const sp_model *m, const char *spec, measured_set *m
   ms->time = malloc(n * sizeof *ms->time);
   ms->power = malloc(n * sizeof *ms->power);
   if (!ms->cfg || !ms->got || !ms->time || !ms->power) return err->status = SP_ENOMEM;
-  if (!spec) return SP_OK;
+  if (!spec || !strcmp(spec, "none")) return SP_OK;
   if (!strcmp(spec, "all")) {
     for (size_t i = 0; i + 1 < n; i++) ms->cfg[ms->n++] = sp_model_config_at(m, SP_TIME, i);
     return SP_OK;
   }
   int st = cli_parse_config_list(spec, ms->cfg, n - 1, &ms->n, err);
   return st == SP_ENOMEM ? st : st ? usage_config(err, "--use-measured") : SP_OK;
+}
+
+/* A profile's second point (docs/profile.md, "Two points"): without
+ * --use-measured, the configuration its profile.txt names ("second:
+ * CFG"), where it is on the model's grid, is used as --use-measured uses
+ * it. */
+static void profile_measured(const sp_model *m, const char *dir, measured_set *ms) {
+  sp_config c;
+  if (dir && sp_profile_dir_second(dir, &c) == SP_OK &&
+      sp_model_config_index(m, SP_TIME, &c) != (size_t)-1)
+    ms->cfg[ms->n++] = c;
+}
+
+/* Says that the prediction passed through the profile's second point. */
+static void note_profile_measured(const measured_set *ms) {
+  char cfg[64];
+  sp_config_format(&ms->cfg[0], cfg, sizeof cfg);
+  fprintf(stderr,
+          "scalepredict: note: the profile measured %s too: the predictions pass through it "
+          "(as --use-measured %s; --use-measured none to predict from the base alone)\n",
+          cfg, cfg);
 }
 
 /* --target-floor-w: the floor of another memory system's board, which
@@ -828,6 +849,7 @@ int cli_predict_run(const predict_opts *o) {
   if (!st) st = resolve_targets(m, o->target, o->target_memory, &t, &err);
   if (!st) st = check_target_floor(m, o, &t, &err);
   if (!st) st = cli_dataset_load(o->runs, o->counters, &ds, &err);
+  if (!st && !o->use_measured) profile_measured(m, o->profile_dir, &ms);
   size_t k0 = 0, k1 = ds ? sp_dataset_kernel_count(ds) : 0;
   if (!st && o->kernel) {
     k0 = sp_dataset_kernel_index(ds, o->kernel);
@@ -848,6 +870,7 @@ int cli_predict_run(const predict_opts *o) {
   const int multi = m && sp_model_base_count(m) > 1;
   printer p = {o, m, 0, 0, NAME_COLUMN_MIN, multi, multi || (m && sp_model_memory_count(m) > 0)};
   if (!st) print_all(&p, &pr);
+  if (!st && ms.n && !o->use_measured) note_profile_measured(&ms);
   predictor_free(&pr);
   free(weights);
   if (st && !err.status) err.status = st;
@@ -931,7 +954,11 @@ static void usage(void) {
       "                    also use each kernel's measured rows at these\n"
       "                    configurations: physet passes its prediction through\n"
       "                    them (a second SM count cuts the H100 error about 3x,\n"
-      "                    docs/accuracy.md); their errors then read 0\n"
+      "                    docs/accuracy.md); their errors then read 0; none:\n"
+      "                    no other.  With --profile, the profile's second SM\n"
+      "                    count (profile.txt's 'second:' line, 'scalepredict\n"
+      "                    profile') is used unless this is given, and a note\n"
+      "                    says so\n"
       "  --floor-w WATTS   the board's power at the base configuration with nothing\n"
       "                    but an idle kernel running, measured with the kernels\n"
       "                    (e.g. sp-runner's idle_spin): physet then anchors the\n"
@@ -1002,6 +1029,7 @@ int cmd_predict(int argc, char **argv) {
         o.runs = prof.runs;
         o.counters = prof.counters;
         o.weights = prof.launches;
+        o.profile_dir = prof.dir;
         break;
       case 'F':
         if (cli_parse_positive(optarg, &o.floor_w))

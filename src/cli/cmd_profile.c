@@ -24,7 +24,16 @@ typedef struct profile_opts {
   const char *profiler; /* NULL: the vendor's profiler from PATH */
   int vendor;           /* SP_VENDOR_NVIDIA (ncu) or SP_VENDOR_AMD (rocprofv3) */
   char **argv;          /* the program and its arguments, or NULL */
+  const char *second;   /* --second-sms: NULL (auto), "auto", "none" or N */
+  const char *model_dir;
 } profile_opts;
+
+/* The second pass's plan: its SM count (0: none), and why (or why not). */
+typedef struct second_plan {
+  int sms;
+  char why[PATH_MAX + 256];
+  char preload[PATH_MAX];
+} second_plan;
 
 /* "the profile lacks N metrics the model needs: a, b, ..." in full: the
  * library's message holds only what fits. */
@@ -68,16 +77,33 @@ static int several_bases(const sp_model *m, const char *model) {
   return EXIT_USAGE;
 }
 
-/* Reads the profile at path and writes the model's input into o->out. */
-static int convert(const profile_opts *o, const sp_model *m, const char *path) {
+/* The configuration profiled: --base, or the model's. */
+static int profiled_base(const profile_opts *o, const sp_model *m, sp_config *base) {
+  sp_error err;
+  sp_error_clear(&err);
+  *base = sp_model_base(m);
+  if (o->base && sp_config_parse(o->base, base, &err))
+    return cli_usage_error("profile ", "--base: %s", err.message);
+  return EXIT_OK;
+}
+
+/* Reads the profile at path and writes the model's input into o->out,
+ * with note as profile.txt's "second:" line (NULL: none); the profile
+ * read is kept in *kept when kept is not NULL and it was written. */
+static int convert_as(const profile_opts *o, const sp_model *m, const char *path, const char *note,
+                      sp_profile **kept) {
   sp_error err;
   sp_error_clear(&err);
   sp_profile *p = NULL;
-  sp_config base = sp_model_base(m);
-  int st = o->base ? sp_config_parse(o->base, &base, &err) : SP_OK;
-  if (st) return cli_usage_error("profile ", "--base: %s", err.message);
+  sp_config base;
+  int st = profiled_base(o, m, &base);
+  if (st) return st;
   st = sp_profile_load(path, m, &p, &err);
-  if (st) return cli_fail(&err);
+  if (!st && note) st = sp_profile_set_note(p, note) ? (err.status = SP_ENOMEM) : SP_OK;
+  if (st) {
+    sp_profile_free(p);
+    return cli_fail(&err);
+  }
   int rc = EXIT_OK;
   if (sp_profile_launch_count(p) == 0) {
     fprintf(stderr,
@@ -94,8 +120,15 @@ static int convert(const profile_opts *o, const sp_model *m, const char *path) {
            sp_profile_launch_count(p), sp_profile_entry_count(p),
            *sp_profile_device(p) ? sp_profile_device(p) : "not recorded", sp_model_name(m));
   }
-  sp_profile_free(p);
+  if (rc == EXIT_OK && kept)
+    *kept = p;
+  else
+    sp_profile_free(p);
   return rc;
+}
+
+static int convert(const profile_opts *o, const sp_model *m, const char *path) {
+  return convert_as(o, m, path, NULL, NULL);
 }
 
 /* The full path of program name found on PATH, into buf; 0 when found. */
@@ -356,6 +389,240 @@ static int run_rocprof(const profile_opts *o, const sp_model *m) {
   return end_as(sig, rc);
 }
 
+/* ---- the second point (docs/profile.md, "Two points") ------------------ */
+
+/* The preload library: $SP_GREENCTX_PRELOAD, the build tree's (greenctx/
+ * .libs up to three folders above the tool), or the installed one; 0 when
+ * it is there. */
+static int find_preload(char *buf, size_t size) {
+  static const char lib[] = "libscalepredict-greenctx-preload.so";
+  const char *env = getenv("SP_GREENCTX_PRELOAD");
+  if (env && *env) {
+    snprintf(buf, size, "%s", env);
+    return access(buf, R_OK);
+  }
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  for (int up = 0; n > 0 && up < 3; up++) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) break;
+    *slash = '\0';
+    n = slash - exe;
+    int w = snprintf(buf, size, "%s/greenctx/.libs/%s", exe, lib);
+    if (w > 0 && (size_t)w < size && access(buf, R_OK) == 0) return 0;
+  }
+  snprintf(buf, size, "%s/%s", SP_PKGLIBDIR, lib);
+  return access(buf, R_OK);
+}
+
+/* Whether sms is an SM count of m's grid below base's, at its clocks. */
+static int below_on_grid(const sp_model *m, const sp_config *base, long sms) {
+  sp_config c = *base;
+  c.cu = (int)sms;
+  return sms >= 1 && sms < base->cu && sp_model_config_index(m, SP_TIME, &c) != (size_t)-1;
+}
+
+/* The second pass's SM count by --second-sms (auto: the model's choice),
+ * 0 with the reason in s->why where there is none; EXIT_USAGE for an SM
+ * count the model cannot use. */
+static int plan_second(const profile_opts *o, const sp_model *m, const sp_config *base,
+                       second_plan *s) {
+  const char *want = o->second ? o->second : "auto";
+  char *end;
+  s->sms = 0;
+  if (!strcmp(want, "none")) {
+    snprintf(s->why, sizeof s->why, "not measured (--second-sms none)");
+    return EXIT_OK;
+  }
+  if (!strcmp(want, "auto")) {
+    if (sp_profile_second_choice(o->model_dir, m, base, &s->sms, s->why, sizeof s->why)) s->sms = 0;
+  } else {
+    long n = strtol(want, &end, 10);
+    if (*end || !below_on_grid(m, base, n))
+      return cli_usage_error("profile ",
+                             "--second-sms must be auto, none or an SM count of the model's "
+                             "grid below the base's %d, not '%s'",
+                             base->cu, want);
+    s->sms = (int)n;
+    snprintf(s->why, sizeof s->why, "chosen with --second-sms %ld", n);
+  }
+  if (s->sms && find_preload(s->preload, sizeof s->preload)) {
+    snprintf(s->why, sizeof s->why,
+             "the preload library %s is not there (install scalepredict, or set "
+             "SP_GREENCTX_PRELOAD to libscalepredict-greenctx-preload.so)",
+             s->preload);
+    s->sms = 0;
+  }
+  return EXIT_OK;
+}
+
+typedef struct preload_status {
+  int ok, sms, processes;
+  long pid;
+  char error[512];
+} preload_status;
+
+static int status_line(void *user, char *line, long ln, sp_error *err) {
+  preload_status *ps = user;
+  long pid = 0;
+  int n = 0;
+  (void)ln, (void)err;
+  if (sscanf(line, "ok %d pid %ld", &n, &pid) == 2) {
+    ps->ok++;
+    ps->sms = n;
+  } else if (sscanf(line, "error pid %ld:", &pid) == 1 && !ps->error[0]) {
+    const char *why = strchr(line, ':');
+    snprintf(ps->error, sizeof ps->error, "%s", why ? why + 2 : line);
+  }
+  if (pid && pid != ps->pid) ps->processes++;
+  ps->pid = pid;
+  return 0;
+}
+
+/* Why the preload did not put the program on sms SMs, into why; 0 when
+ * it did, in one process. */
+static int preload_failed(const char *file, const char *program, int sms, char *why, size_t size) {
+  preload_status ps = {0, 0, 0, 0, ""};
+  sp_error err;
+  sp_error_clear(&err);
+  cli_read_lines(file, 4096, 100000, status_line, &ps, &err);
+  if (ps.error[0])
+    snprintf(why, size, "the preload could not enter a green context of %d SMs in '%s': %s", sms,
+             program, ps.error);
+  else if (ps.ok == 0)
+    snprintf(why, size,
+             "the preload did not start in '%s' (a script or a launcher that runs "
+             "another program?): run the binary that launches the kernels",
+             program);
+  else if (ps.processes > 1)
+    snprintf(why, size,
+             "'%s' ran as %d processes: a second SM count is measured for a single "
+             "process only",
+             program, ps.processes);
+  else if (ps.sms != sms)
+    snprintf(why, size, "the green context has %d SMs, not %d", ps.sms, sms);
+  else
+    return 0;
+  return -1;
+}
+
+/* Sets name=value for the child, keeping the old value in *old. */
+static void set_env(const char *name, const char *value, char **old) {
+  const char *v = getenv(name);
+  *old = v ? strdup(v) : NULL;
+  setenv(name, value, 1);
+}
+
+static void restore_env(const char *name, char *old) {
+  if (old)
+    setenv(name, old, 1);
+  else
+    unsetenv(name);
+  free(old);
+}
+
+/* Runs ncu's second pass with the preload; its exit status, or -1. */
+static int run_preloaded(const profile_opts *o, const char *ncu, const char *program,
+                         const second_plan *s, const char *log, const char *status, int *sig) {
+  size_t n = 0;
+  while (o->argv[n]) n++;
+  char **args = calloc(n + 20, sizeof *args);
+  if (!args) return -1;
+  const char *fixed[] = {ncu,
+                         "--clock-control",
+                         "none",
+                         "--csv",
+                         "--page",
+                         "raw",
+                         "--print-units",
+                         "base",
+                         "--print-kernel-base",
+                         "demangled",
+                         "--metrics",
+                         sp_profile_second_metrics(),
+                         "--log-file",
+                         log};
+  size_t a = 0;
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
+  args[a++] = (char *)program;
+  for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
+  char sms[16], preload[2 * PATH_MAX + 2], *old[5];
+  const char *prev = getenv("LD_PRELOAD");
+  snprintf(sms, sizeof sms, "%d", s->sms);
+  snprintf(preload, sizeof preload, "%s%s%s", s->preload, prev && *prev ? ":" : "",
+           prev ? prev : "");
+  set_env("LD_PRELOAD", preload, &old[0]);
+  set_env("SP_GREEN_SMS", sms, &old[1]);
+  set_env("SP_GREEN_EXE", program, &old[2]);
+  set_env("SP_GREEN_STATUS", status, &old[3]);
+  int rc = cli_run_child(args, sig);
+  restore_env("LD_PRELOAD", old[0]);
+  restore_env("SP_GREEN_SMS", old[1]);
+  restore_env("SP_GREEN_EXE", old[2]);
+  restore_env("SP_GREEN_STATUS", old[3]);
+  free(args);
+  return rc;
+}
+
+/* Why the second pass gave no point, into why (0: it did); the second
+ * pass's CSV is matched to p's launches. */
+static int second_failed(const profile_opts *o, sp_profile *p, const second_plan *s,
+                         const char *log, const char *status, int exit, char *why, size_t size) {
+  char line[1024];
+  sp_error err;
+  sp_error_clear(&err);
+  if (exit < 0) {
+    snprintf(why, size, "ncu could not be run for the second pass");
+    return -1;
+  }
+  if (preload_failed(status, o->argv[0], s->sms, why, size)) return -1;
+  if (exit != 0) {
+    int e = find_line(log, "==ERROR==", line, sizeof line) == 0;
+    snprintf(why, size, "'%s' failed at %d SMs under ncu (exit status %d)%s%s", o->argv[0], s->sms,
+             exit, e ? ": " : "", e ? line : "");
+    return -1;
+  }
+  if (sp_profile_add_second(p, log, s->sms, &err) == SP_OK) return 0;
+  /* The CSV is kept in the profile: the error names it there. */
+  snprintf(why, size, "%s/profile-second-raw.csv:%ld:%ld: %s%s%s%s", o->out, err.line, err.column,
+           err.field[0] ? "field '" : "", err.field, err.field[0] ? "': " : "", err.message);
+  return -1;
+}
+
+/* After the base pass wrote o->out: the program again at s->sms SMs, its
+ * launch times added to the profile, or one point with the reason said. */
+static int second_pass(const profile_opts *o, const char *ncu, const char *program,
+                       const second_plan *s, sp_profile *p, const sp_config *base) {
+  char dir[PATH_MAX], log[PATH_MAX + 32], status[PATH_MAX + 32], why[2048];
+  sp_error err;
+  sp_error_clear(&err);
+  if (temp_log(dir, log)) return EXIT_SYSTEM;
+  snprintf(status, sizeof status, "%s/preload-status", dir);
+  fprintf(stderr, "scalepredict: second pass: '%s' at %d SMs (%s)\n", o->argv[0], s->sms, s->why);
+  int sig = 0;
+  int exit = run_preloaded(o, ncu, program, s, log, status, &sig);
+  if (interrupted(sig)) {
+    remove_temp(dir);
+    return end_as(sig, EXIT_SYSTEM);
+  }
+  int failed = second_failed(o, p, s, log, status, exit, why, sizeof why);
+  int st = sp_profile_set_note(p, failed ? why : s->why);
+  if (!st) st = sp_profile_rewrite(p, base, o->out, &err);
+  remove_temp(dir);
+  if (st) {
+    if (!err.status) err.status = st;
+    fprintf(stderr, "scalepredict: %s holds the base pass's profile, whole (one point)\n", o->out);
+    return cli_fail(&err);
+  }
+  if (failed)
+    fprintf(stderr, "scalepredict: note: one point only: %s\n", why);
+  else
+    printf("%s: the same %zu entries at %d SMs too (runs.csv): predict --profile uses them\n",
+           o->out, sp_profile_entry_count(p), s->sms);
+  return EXIT_OK;
+}
+
 static int run_ncu(const profile_opts *o, const sp_model *m) {
   char ncu[PATH_MAX], program[PATH_MAX];
   if (find_ncu(o, ncu, sizeof ncu)) return EXIT_SYSTEM;
@@ -367,6 +634,11 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
     return EXIT_USAGE;
   }
   sp_error err;
+  second_plan plan;
+  sp_config base;
+  int rc = profiled_base(o, m, &base);
+  if (!rc) rc = plan_second(o, m, &base, &plan);
+  if (rc) return rc;
   char *metrics = NULL;
   if (sp_profile_metric_list(m, SP_VENDOR_NVIDIA, &metrics, &err)) return cli_fail(&err);
   char dir[PATH_MAX], log[PATH_MAX + 32];
@@ -377,7 +649,9 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
   size_t n = 0;
   while (o->argv[n]) n++;
   char **args = calloc(n + 20, sizeof *args);
-  int rc = EXIT_SYSTEM, sig = 0;
+  int sig = 0;
+  sp_profile *p = NULL;
+  rc = EXIT_SYSTEM;
   if (args) {
     size_t a = 0;
     const char *fixed[] = {ncu,
@@ -399,18 +673,27 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
     for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
     int status = cli_run_child(args, &sig);
     rc = status < 0 || interrupted(sig) ? EXIT_SYSTEM : explain_ncu(log, status, o->argv[0]);
-    if (status >= 0 && rc == EXIT_OK) rc = convert(o, m, log);
+    if (status >= 0 && rc == EXIT_OK) rc = convert_as(o, m, log, plan.sms ? NULL : plan.why, &p);
   }
   free(args);
   free(metrics);
   remove_temp(dir);
-  return end_as(sig, rc);
+  if (interrupted(sig)) {
+    sp_profile_free(p);
+    return end_as(sig, rc);
+  }
+  if (rc == EXIT_OK && plan.sms == 0)
+    fprintf(stderr, "scalepredict: note: one point only: %s\n", plan.why);
+  if (rc == EXIT_OK && plan.sms) rc = second_pass(o, ncu, program, &plan, p, &base);
+  sp_profile_free(p);
+  return rc;
 }
 
 static void usage(void) {
   puts(
       "Usage: scalepredict profile --model DIR|NAME --out DIR [--base CFG]\n"
       "                            [--vendor nvidia|amd] [--profiler PATH]\n"
+      "                            [--second-sms auto|none|N]\n"
       "                            -- PROGRAM [ARGS...]\n"
       "       scalepredict profile --model DIR|NAME --out DIR [--base CFG] --import FILE\n"
       "\n"
@@ -424,7 +707,16 @@ static void usage(void) {
       "With a program it runs, on NVIDIA GPUs,\n"
       "  ncu --clock-control none --csv --page raw --print-units base\n"
       "      --print-kernel-base demangled --metrics <what the model needs> PROGRAM ...\n"
-      "(ncu replays each launch a few times; clocks are left alone), and on AMD GPUs\n"
+      "(ncu replays each launch a few times; clocks are left alone), then again with\n"
+      "the preload libscalepredict-greenctx-preload.so and SP_GREEN_SMS=N for the\n"
+      "launch times alone (--metrics gpu__time_duration.sum,launch__sm_count): the\n"
+      "program, unchanged, runs on a green context of N SMs, and runs.csv gets each\n"
+      "entry's time at N SMs too, which predict --profile passes its predictions\n"
+      "through.  Where that cannot work (the preload fails, a launcher script, several\n"
+      "processes, launches from other threads or contexts, other launches than the\n"
+      "first pass's) the profile keeps one point, saying why on standard error and\n"
+      "in profile.txt ('second: none: ...'); interrupted then, the first pass's\n"
+      "profile stays whole.  On AMD GPUs\n"
       "(--vendor amd) rocprofv3 --pmc <the model's counters> --kernel-trace\n"
       "--output-format csv -- PROGRAM ....  With --import it\n"
       "reads a profile you have: an ncu raw CSV of any metric set (ncu --set full\n"
@@ -444,6 +736,11 @@ static void usage(void) {
       "                    --vendor amd, on PATH)\n"
       "  --vendor V        nvidia (default: run ncu) or amd (run rocprofv3 --pmc with\n"
       "                    the model's counters --kernel-trace --output-format csv)\n"
+      "  --second-sms auto|none|N\n"
+      "                    the SM count of the second pass (ncu only): auto (the\n"
+      "                    default) the model's choice, its second-sms.txt, else\n"
+      "                    the grid's level nearest half the base's; none: one\n"
+      "                    point; N: a level of the model's grid below the base\n"
       "\n"
       "Exit status: 1 usage, 2 the profile is damaged (a row of another width\n"
       "than its header's, a launch time that is not a positive number), lacks\n"
@@ -453,11 +750,15 @@ static void usage(void) {
 }
 
 int cmd_profile(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"model", required_argument, 0, 'm'},    {"out", required_argument, 0, 'o'},
-      {"base", required_argument, 0, 'b'},     {"import", required_argument, 0, 'i'},
-      {"profiler", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'},
-      {"vendor", required_argument, 0, 'v'},   {0, 0, 0, 0}};
+  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
+                                       {"out", required_argument, 0, 'o'},
+                                       {"base", required_argument, 0, 'b'},
+                                       {"import", required_argument, 0, 'i'},
+                                       {"profiler", required_argument, 0, 'p'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {"vendor", required_argument, 0, 'v'},
+                                       {"second-sms", required_argument, 0, 's'},
+                                       {0, 0, 0, 0}};
   profile_opts o = {0};
   int c;
   opterr = 0;
@@ -477,6 +778,9 @@ int cmd_profile(int argc, char **argv) {
         break;
       case 'p':
         o.profiler = optarg;
+        break;
+      case 's':
+        o.second = optarg;
         break;
       case 'v':
         if (!strcmp(optarg, "nvidia"))
@@ -514,6 +818,7 @@ int cmd_profile(int argc, char **argv) {
   int st = cli_find_model(o.model, dir, sizeof dir, &err);
   if (!st) st = sp_model_load(dir, &m, &err);
   if (st) return cli_fail(&err);
+  o.model_dir = dir;
   if (!o.base && sp_model_base_count(m) > 1) {
     rc = several_bases(m, o.model);
     sp_model_free(m);

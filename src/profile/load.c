@@ -10,6 +10,7 @@
 
 #include "data/csvread.h"
 #include "group.h"
+#include "load.h"
 #include "ncuread.h"
 #include "profile.h"
 #include "rocread.h"
@@ -48,7 +49,7 @@ static int add_missing(sp_profile *p, const char *what) {
  * counter the vendor has no metric for is missing as a whole. */
 static int want_model(sp_profile *p, const sp_model *m) {
   int st = SP_OK;
-  p->ncounters = sp_model_counter_count(m);
+  p->ncounters = m ? sp_model_counter_count(m) : 0;
   p->rules = calloc(p->ncounters + 1, sizeof *p->rules);
   p->at = calloc(p->ncounters + 1, sizeof *p->at);
   if (!p->rules || !p->at) return SP_ENOMEM;
@@ -116,7 +117,7 @@ static int list_missing(sp_profile *p) {
   return st;
 }
 
-int sp_profile_load(const char *path, const sp_model *m, sp_profile **out, sp_error *err) {
+int sp__profile_load(const char *path, const sp_model *m, sp_profile **out, sp_error *err) {
   sp_profile *p = calloc(1, sizeof *p);
   *out = NULL;
   if (!p || !(p->path = strdup(path))) {
@@ -138,6 +139,11 @@ int sp_profile_load(const char *path, const sp_model *m, sp_profile **out, sp_er
   }
   *out = p;
   return SP_OK;
+}
+
+int sp_profile_load(const char *path, const sp_model *m, sp_profile **out, sp_error *err) {
+  if (!m) return sp__fail(err, SP_EINVAL, path, 0, 0, "model", "no model");
+  return sp__profile_load(path, m, out, err);
 }
 
 int sp_profile_metric_list(const sp_model *m, int vendor, char **out, sp_error *err) {

@@ -72,6 +72,9 @@ void sp_profile_free(sp_profile *p) {
   free(p->rules);
   free(p->at);
   free(p->device);
+  free(p->second_ms);
+  free(p->second_path);
+  free(p->note);
   free(p->path);
   free(p);
 }

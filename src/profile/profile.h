@@ -69,7 +69,11 @@ struct sp_profile {
   sp__entry *entries;
   char *device;
   size_t nmissing;
-  char **missing; /* wanted metrics the profile lacks */
+  char **missing;    /* wanted metrics the profile lacks */
+  int second_sms;    /* the second point's SM count, 0: none */
+  double *second_ms; /* per entry, its median time there */
+  char *second_path; /* the second pass's CSV, copied into the profile */
+  char *note;        /* profile.txt's "second:" line, or NULL */
 };
 
 /* Adds a launch (kernel and shape copied); its values start NaN. */

@@ -5,6 +5,8 @@
  * entry's median launch), launches.csv (how often each entry ran, its
  * total time, the kernel and launch shape), profile.txt (the device and
  * clocks the profile saw) and profile-raw.csv (the profile as read),
+ * with a second point (second.c) its rows in runs.csv and its CSV as
+ * profile-second-raw.csv,
  * marked .scalepredict-profile: no other kind of output replaces it.
  * Everything is checked before a byte is written. */
 #include "profile.h"
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/fsutil.h"
 #include "util/reportdir.h"
 #include "util/status.h"
 #include "util/textout.h"
@@ -24,6 +27,7 @@ typedef struct output {
   const sp_profile *p;
   sp_config base;
   double *counters; /* entry e's counter c at [e * ncounters + c] */
+  const char *raw;  /* the profile as read: p->path, or the copy a rewrite keeps */
 } output;
 
 static double counter_of(const sp_profile *p, const sp__launch *l, size_t c) {
@@ -100,6 +104,12 @@ static int write_runs(const void *data, FILE *fp) {
     key_columns(o, fp, o->p->entries[e].name);
     fprintf(fp, ",%.6g," SP_CSV_EOL, o->p->entries[e].median_ms);
   }
+  /* The second point: the same entries at its SM count, the base's clocks. */
+  for (size_t e = 0; o->p->second_sms && e < o->p->nentries; e++) {
+    sp__csv_quoted(fp, o->p->entries[e].name);
+    fprintf(fp, ",%d,%d,%d,%.6g," SP_CSV_EOL, o->p->second_sms, o->base.engine_mhz,
+            o->base.memory_mhz, o->p->second_ms[e]);
+  }
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
@@ -173,12 +183,19 @@ static int write_info(const void *data, FILE *fp) {
       fprintf(fp, "metric %s: %g x %s (the profile lacks it)\n", p->metrics[i], p->scale[i],
               p->source[i]);
   fprintf(fp, "launches: %zu\nentries: %zu\n", p->nlaunches, p->nentries);
+  if (p->second_sms) {
+    sp_config c = o->base;
+    c.cu = p->second_sms;
+    sp_config_format(&c, base, sizeof base);
+    fprintf(fp, "second: %s%s%s\n", base, p->note ? ": " : "", p->note ? p->note : "");
+  } else if (p->note) {
+    fprintf(fp, "second: none: %s\n", p->note);
+  }
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
-static int copy_raw(const void *data, FILE *fp) {
-  const sp_profile *p = ((const output *)data)->p;
-  FILE *in = fopen(p->path, "rb");
+static int copy_file(const char *path, FILE *fp) {
+  FILE *in = fopen(path, "rb");
   char buf[65536];
   size_t n;
   if (!in) return SP_EIO;
@@ -187,6 +204,14 @@ static int copy_raw(const void *data, FILE *fp) {
   int st = ferror(in) || ferror(fp) ? SP_EIO : SP_OK;
   fclose(in);
   return st;
+}
+
+static int copy_raw(const void *data, FILE *fp) {
+  return copy_file(((const output *)data)->raw, fp);
+}
+
+static int copy_second(const void *data, FILE *fp) {
+  return copy_file(((const output *)data)->p->second_path, fp);
 }
 
 static int write_all(const output *o, const char *dir, sp_error *err) {
@@ -204,9 +229,23 @@ static int write_all(const output *o, const char *dir, sp_error *err) {
   int st = sp__reportdir_begin_as(&d, dir, SP_OUTPUT_PROFILE, err);
   for (size_t i = 0; i < sizeof files / sizeof *files && !st; i++)
     st = sp__reportdir_file(&d, files[i].name, files[i].fn, o, err);
+  if (!st && o->p->second_path)
+    st = sp__reportdir_file(&d, "profile-second-raw.csv", copy_second, o, err);
   if (!st) st = sp__reportdir_commit(&d, err);
   sp__reportdir_abort(&d, err);
   sp__c_numeric_end(&loc);
+  return st;
+}
+
+static int write_profile(const sp_profile *p, const sp_config *base, const char *dir,
+                         const char *raw, sp_error *err) {
+  int st = check(p, base, err);
+  output o = {p, *base, NULL, raw};
+  if (!st && !(o.counters = malloc((p->nentries * p->ncounters + 1) * sizeof *o.counters)))
+    st = sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
+  if (!st) st = compute(&o, err);
+  if (!st) st = write_all(&o, dir, err);
+  free(o.counters);
   return st;
 }
 
@@ -216,12 +255,19 @@ int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir
     return sp__fail(err, SP_EIO, dir, 0, 0, NULL,
                     "already exists: a profile is written into a new directory, "
                     "never over one");
-  int st = check(p, base, err);
-  output o = {p, *base, NULL};
-  if (!st && !(o.counters = malloc((p->nentries * p->ncounters + 1) * sizeof *o.counters)))
-    st = sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
-  if (!st) st = compute(&o, err);
-  if (!st) st = write_all(&o, dir, err);
-  free(o.counters);
+  return write_profile(p, base, dir, p->path, err);
+}
+
+int sp_profile_rewrite(const sp_profile *p, const sp_config *base, const char *dir, sp_error *err) {
+  struct stat sb;
+  if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+    return sp__fail(err, SP_EIO, dir, 0, 0, NULL,
+                    "no profile directory to add the second point to");
+  /* The profile as read was copied in by sp_profile_write; p's own source
+   * may be gone (the profiler's temporary output). */
+  char *raw = sp__path_join(dir, "profile-raw.csv");
+  if (!raw) return sp__fail(err, SP_ENOMEM, dir, 0, 0, NULL, "out of memory");
+  int st = write_profile(p, base, dir, raw, err);
+  free(raw);
   return st;
 }

@@ -240,7 +240,9 @@ NCU
 chmod +x bin/ncu
 FAKE_ARGS=$WORK/args
 export FAKE_ARGS
-FAKE_NCU=$P/h100-example-ncu.csv PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run1 -- true
+# The base pass alone (the second pass is tests/cli/profile_second.sh's).
+FAKE_NCU=$P/h100-example-ncu.csv PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run1 \
+  --second-sms none -- true
 expect_rc "run under ncu" 0
 expect_out "run under ncu" "24 kernel launches as 6 entries"
 for want in "--clock-control none" "--csv" "--page raw" "--print-units base" \

@@ -23,7 +23,18 @@
 
 #include <cuda_runtime.h>
 
+#ifdef APP_UNAWARE
+// Built with -DAPP_UNAWARE the program knows nothing of green contexts: the
+// two-point profile's preload (docs/profile.md, "Two points") puts it on N
+// SMs from outside.
+static int sp_greenctx_from_env(int *actual, char *err, size_t size) {
+  (void)err, (void)size;
+  *actual = 0;
+  return 0;
+}
+#else
 #include "scalepredict_greenctx.h"
+#endif
 
 #define CHECK(call)                                                          \
   do {                                                                       \

@@ -9,6 +9,14 @@
 #
 #   OUT=results SP=scalepredict docs/examples/profile/measure-h100.sh
 #
+# With TWO=1 it shows the two-point profile (docs/profile.md, "Two
+# points") instead: the example built a second time unaware of green
+# contexts (-DAPP_UNAWARE), profiled with its second pass through the
+# preload (greenctx/.libs/libscalepredict-greenctx-preload.so, or
+# $SP_GREENCTX_PRELOAD), the preload checked alone (probe at 64 SMs), the
+# same 13 SM counts timed, and the profile predicted with and without its
+# second point for compare.py.
+#
 # Nothing here changes a GPU setting: ncu runs with --clock-control none.
 set -u
 OUT=${OUT:-results}
@@ -30,6 +38,31 @@ for n in 8 64 132; do
   printf '%s,' "$n"
   SP_GREEN_SMS=$n "$app" --probe
 done >"$OUT/probe.csv" 2>&1
+
+if [ "${TWO:-0}" = 1 ]; then
+  plain=$OUT/app-plain
+  nvcc -O3 -arch=sm_90 -DAPP_UNAWARE -o "$plain" docs/examples/profile/app.cu || exit 1
+  pre=${SP_GREENCTX_PRELOAD:-greenctx/.libs/libscalepredict-greenctx-preload.so}
+  # The preload alone: the unaware binary's SM ids at 64 SMs, and its status.
+  LD_PRELOAD=$pre SP_GREEN_SMS=64 SP_GREEN_STATUS=$OUT/preload-status.txt "$plain" --probe \
+    >"$OUT/probe-preload.csv" 2>&1
+  SP_GREENCTX_PRELOAD=$pre "$SP" profile --model models/h100-sm --out "$OUT/profile" \
+    -- "$plain" --iters "$ITERS" >"$OUT/profile.log" 2>&1
+  echo "scalepredict profile: exit status $?" >>"$OUT/profile.log"
+  for n in $LEVELS; do
+    SP_GREEN_SMS=$n "$app" --time --iters "$ITERS"
+  done >"$OUT/times.csv" 2>"$OUT/times.log"
+  "$SP" predict --model models/h100-sm --profile "$OUT/profile" --target all --format csv \
+    >"$OUT/predicted-two.csv" 2>"$OUT/predict-two.log"
+  "$SP" predict --model models/h100-sm --profile "$OUT/profile" --target all --format csv \
+    --use-measured none >"$OUT/predicted-one.csv" 2>>"$OUT/predict-two.log"
+  for p in one two; do
+    echo "== $p point(s)"
+    python3 docs/examples/profile/compare.py "$OUT/predicted-$p.csv" "$OUT/times.csv"
+  done >"$OUT/compare.txt" 2>&1
+  rm -f "$app" "$plain"
+  exit 0
+fi
 
 # The profile, as a user makes it.
 "$SP" profile --model models/h100-sm --out "$OUT/profile" -- "$app" --iters "$ITERS" \
