@@ -689,120 +689,105 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
   return rc;
 }
 
-static void usage(void) {
-  puts(
-      "Usage: scalepredict profile --model DIR|NAME --out DIR [--base CFG]\n"
-      "                            [--vendor nvidia|amd] [--profiler PATH]\n"
-      "                            [--second-sms auto|none|N]\n"
-      "                            -- PROGRAM [ARGS...]\n"
-      "       scalepredict profile --model DIR|NAME --out DIR [--base CFG] --import FILE\n"
-      "\n"
-      "Profiles your own application at the model's base configuration and writes\n"
-      "what 'predict' and 'export' read (--profile DIR) into a new directory:\n"
-      "runs.csv (each kernel's median time), counters.csv (the model's counters),\n"
-      "launches.csv (launch counts and total times), profile.txt (device and clocks)\n"
-      "and profile-raw.csv (the profiler's output).  A kernel launched at several\n"
-      "launch shapes is one entry per shape.\n"
-      "\n"
-      "With a program it runs, on NVIDIA GPUs,\n"
-      "  ncu --clock-control none --csv --page raw --print-units base\n"
-      "      --print-kernel-base demangled --metrics <what the model needs> PROGRAM ...\n"
-      "(ncu replays each launch a few times; clocks are left alone), then again with\n"
-      "the preload libscalepredict-greenctx-preload.so and SP_GREEN_SMS=N for the\n"
-      "launch times alone (--metrics gpu__time_duration.sum,launch__sm_count): the\n"
-      "program, unchanged, runs on a green context of N SMs, and runs.csv gets each\n"
-      "entry's time at N SMs too, which predict --profile passes its predictions\n"
-      "through.  Where that cannot work (the preload fails, a launcher script, several\n"
-      "processes, launches from other threads or contexts, other launches than the\n"
-      "first pass's) the profile keeps one point, saying why on standard error and\n"
-      "in profile.txt ('second: none: ...'); interrupted then, the first pass's\n"
-      "profile stays whole.  On AMD GPUs\n"
-      "(--vendor amd) rocprofv3 --pmc <the model's counters> --kernel-trace\n"
-      "--output-format csv -- PROGRAM ....  With --import it\n"
-      "reads a profile you have: an ncu raw CSV of any metric set (ncu --set full\n"
-      "--csv --page raw --print-units base) or a rocprofv3 counter CSV\n"
-      "(rocprofv3 --pmc ... --output-format csv).\n"
-      "\n"
-      "  --model DIR|NAME  the model (a directory, or a bundled model's name:\n"
-      "                    'scalepredict models')\n"
-      "  --out DIR         the directory to create (an existing one is refused)\n"
-      "  --base CFG        the configuration profiled (default: the model's base;\n"
-      "                    required with a model of several bases, one per card:\n"
-      "                    the base of the card you profile on)\n"
-      "  --import FILE     convert this profile instead of running a program (an\n"
-      "                    Nsight Compute report, FILE.ncu-rep, is read through\n"
-      "                    'ncu --import FILE --csv --page raw')\n"
-      "  --profiler PATH   the profiler to run (default: ncu, or rocprofv3 with\n"
-      "                    --vendor amd, on PATH)\n"
-      "  --vendor V        nvidia (default: run ncu) or amd (run rocprofv3 --pmc with\n"
-      "                    the model's counters --kernel-trace --output-format csv)\n"
-      "  --second-sms auto|none|N\n"
-      "                    the SM count of the second pass (ncu only): auto (the\n"
-      "                    default) the model's choice, its second-sms.txt, else\n"
-      "                    the grid's level nearest half the base's; none: one\n"
-      "                    point; N: a level of the model's grid below the base\n"
-      "\n"
-      "Exit status: 1 usage, 2 the profile is damaged (a row of another width\n"
-      "than its header's, a launch time that is not a positive number), lacks\n"
-      "metrics or launches, 3 model, 4 the profiler is missing, not permitted, or\n"
-      "the program failed; interrupted (SIGINT, SIGTERM, SIGHUP), it passes the\n"
-      "signal on to the profiler, removes what it wrote and ends by the signal.");
+static int set_vendor(void *ctx, const char *arg, const char *cmd) {
+  profile_opts *o = ctx;
+  if (!strcmp(arg, "nvidia"))
+    o->vendor = SP_VENDOR_NVIDIA;
+  else if (!strcmp(arg, "amd"))
+    o->vendor = SP_VENDOR_AMD;
+  else
+    return cli_usage_error(cmd, "--vendor must be nvidia or amd, not '%s'", arg);
+  return 0;
 }
 
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, profile_opts, field, help)
+static const cli_option options[] = {
+    ROW(CLI_STRING, "model", "DIR|NAME", model,
+        "the model (a directory, or a bundled model's name:\n"
+        "'scalepredict models')"),
+    ROW(CLI_STRING, "out", "DIR", out, "the directory to create (an existing one is refused)"),
+    ROW(CLI_STRING, "base", "CFG", base,
+        "the configuration profiled (default: the model's base;\n"
+        "required with a model of several bases, one per card:\n"
+        "the base of the card you profile on)"),
+    ROW(CLI_STRING, "import", "FILE", import,
+        "convert this profile instead of running a program (an\n"
+        "Nsight Compute report, FILE.ncu-rep, is read through\n"
+        "'ncu --import FILE --csv --page raw')"),
+    ROW(CLI_STRING, "profiler", "PATH", profiler,
+        "the profiler to run (default: ncu, or rocprofv3 with\n"
+        "--vendor amd, on PATH)"),
+    CLI_ROW_CALL("vendor", "V", set_vendor,
+                 "nvidia (default: run ncu) or amd (run rocprofv3 --pmc with\n"
+                 "the model's counters --kernel-trace --output-format csv)"),
+    ROW(CLI_STRING, "second-sms", "auto|none|N", second,
+        "the SM count of the second pass (ncu only): auto (the\n"
+        "default) the model's choice, its second-sms.txt, else\n"
+        "the grid's level nearest half the base's; none: one\n"
+        "point; N: a level of the model's grid below the base"),
+};
+#undef ROW
+
+static const cli_command command = {
+    .prefix = "profile ",
+    .optstring = "+:h",
+    .operands = 1,
+    .head =
+        "Usage: scalepredict profile --model DIR|NAME --out DIR [--base CFG]\n"
+        "                            [--vendor nvidia|amd] [--profiler PATH]\n"
+        "                            [--second-sms auto|none|N]\n"
+        "                            -- PROGRAM [ARGS...]\n"
+        "       scalepredict profile --model DIR|NAME --out DIR [--base CFG] --import FILE\n"
+        "\n"
+        "Profiles your own application at the model's base configuration and writes\n"
+        "what 'predict' and 'export' read (--profile DIR) into a new directory:\n"
+        "runs.csv (each kernel's median time), counters.csv (the model's counters),\n"
+        "launches.csv (launch counts and total times), profile.txt (device and clocks)\n"
+        "and profile-raw.csv (the profiler's output).  A kernel launched at several\n"
+        "launch shapes is one entry per shape.\n"
+        "\n"
+        "With a program it runs, on NVIDIA GPUs,\n"
+        "  ncu --clock-control none --csv --page raw --print-units base\n"
+        "      --print-kernel-base demangled --metrics <what the model needs> PROGRAM ...\n"
+        "(ncu replays each launch a few times; clocks are left alone), then again with\n"
+        "the preload libscalepredict-greenctx-preload.so and SP_GREEN_SMS=N for the\n"
+        "launch times alone (--metrics gpu__time_duration.sum,launch__sm_count): the\n"
+        "program, unchanged, runs on a green context of N SMs, and runs.csv gets each\n"
+        "entry's time at N SMs too, which predict --profile passes its predictions\n"
+        "through.  Where that cannot work (the preload fails, a launcher script, several\n"
+        "processes, launches from other threads or contexts, other launches than the\n"
+        "first pass's) the profile keeps one point, saying why on standard error and\n"
+        "in profile.txt ('second: none: ...'); interrupted then, the first pass's\n"
+        "profile stays whole.  On AMD GPUs\n"
+        "(--vendor amd) rocprofv3 --pmc <the model's counters> --kernel-trace\n"
+        "--output-format csv -- PROGRAM ....  With --import it\n"
+        "reads a profile you have: an ncu raw CSV of any metric set (ncu --set full\n"
+        "--csv --page raw --print-units base) or a rocprofv3 counter CSV\n"
+        "(rocprofv3 --pmc ... --output-format csv).\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 20,
+    .tail =
+        "\n"
+        "Exit status: 1 usage, 2 the profile is damaged (a row of another width\n"
+        "than its header's, a launch time that is not a positive number), lacks\n"
+        "metrics or launches, 3 model, 4 the profiler is missing, not permitted, or\n"
+        "the program failed; interrupted (SIGINT, SIGTERM, SIGHUP), it passes the\n"
+        "signal on to the profiler, removes what it wrote and ends by the signal.\n",
+};
+
 int cmd_profile(int argc, char **argv) {
-  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
-                                       {"out", required_argument, 0, 'o'},
-                                       {"base", required_argument, 0, 'b'},
-                                       {"import", required_argument, 0, 'i'},
-                                       {"profiler", required_argument, 0, 'p'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {"vendor", required_argument, 0, 'v'},
-                                       {"second-sms", required_argument, 0, 's'},
-                                       {0, 0, 0, 0}};
   profile_opts o = {0};
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-    switch (c) {
-      case 'm':
-        o.model = optarg;
-        break;
-      case 'o':
-        o.out = optarg;
-        break;
-      case 'b':
-        o.base = optarg;
-        break;
-      case 'i':
-        o.import = optarg;
-        break;
-      case 'p':
-        o.profiler = optarg;
-        break;
-      case 's':
-        o.second = optarg;
-        break;
-      case 'v':
-        if (!strcmp(optarg, "nvidia"))
-          o.vendor = SP_VENDOR_NVIDIA;
-        else if (!strcmp(optarg, "amd"))
-          o.vendor = SP_VENDOR_AMD;
-        else
-          return cli_usage_error("profile ", "--vendor must be nvidia or amd, not '%s'", optarg);
-        break;
-      case 'h':
-        usage();
-        return EXIT_OK;
-      default:
-        return cli_usage_error("profile ", "unknown or incomplete option '%s'", argv[optind - 1]);
-    }
-  }
+  int done;
+  int rc = cli_parse_options(&command, &o, argc, argv, &done);
+  if (rc || done) return rc;
   if (optind < argc) o.argv = argv + optind;
   if (!o.model || !o.out) return cli_usage_error("profile ", "--model and --out are required");
   if (!o.import == !o.argv)
     return cli_usage_error("profile ", "give either --import FILE or -- PROGRAM [ARGS...]");
   if (!*o.out) return cli_usage_error("profile ", "--out: the output path is empty");
-  int rc = cli_add_inputs("--model", o.model, "--import", o.import, (char *)NULL);
+  rc = cli_add_inputs("--model", o.model, "--import", o.import, (char *)NULL);
   if (rc) return rc;
   struct stat sb;
   if (stat(o.out, &sb) == 0) {

@@ -23,7 +23,7 @@ table_names() {
 help_names() {
   {
     sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}--\([a-z0-9-]*\).*/\2/p' "$1"
-    sed '/^$/q' "$1" | grep -o -- '--[a-z0-9-]*' | sed 's/^--//'
+    sed '/^$/q' "$1" | grep -o -- '--[a-z0-9][a-z0-9-]*' | sed 's/^--//'
   } | sort -u
 }
 
