@@ -10,8 +10,7 @@
 set -u
 top=${SP_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 limit=60
-not_yet='cmd_export.c:cmd_export 88
-cmd_profile.c:cmd_profile 76
+not_yet='cmd_profile.c:cmd_profile 76
 cmd_dse.c:set_option 70
 cmd_surfaces.c:cmd_surfaces 68
 cmd_estimate.c:parse 61'
