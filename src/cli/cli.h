@@ -64,8 +64,19 @@ int cli_data_option(int c, const char *arg, const char *cmd);
  *   CLI_COUNT   an integer from 1 to 1000000 into the unsigned at offset
  *   CLI_DATA    cli_data_option(code, ...): the counters.csv options
  *   CLI_CALL    set(context, argument, command prefix): parses and checks
- *               the value, 0 or the exit status of a usage error */
-typedef enum { CLI_TEXT, CLI_STRING, CLI_FLAG, CLI_COUNT, CLI_DATA, CLI_CALL } cli_option_kind;
+ *               the value, 0 or the exit status of a usage error
+ *   CLI_OTHER   an option of another command that shares the parser (plan
+ *               and complete): refused as unknown, by its whole name; not
+ *               in the help */
+typedef enum {
+  CLI_TEXT,
+  CLI_STRING,
+  CLI_FLAG,
+  CLI_COUNT,
+  CLI_DATA,
+  CLI_CALL,
+  CLI_OTHER
+} cli_option_kind;
 typedef int (*cli_setter)(void *ctx, const char *arg, const char *cmd);
 typedef struct cli_option {
   cli_option_kind kind;
@@ -96,6 +107,8 @@ typedef struct cli_command {
   { kind, name, 0, arg, offsetof(type, field), NULL, 0, help, 0 }
 #define CLI_ROW_CALL(name, arg, set, help) \
   { CLI_CALL, name, 0, arg, 0, set, 0, help, 0 }
+#define CLI_ROW_OTHER(name, arg) \
+  { CLI_OTHER, name, 0, arg, 0, NULL, 0, NULL, 0 }
 #define CLI_ROW_FORCE                                                 \
   {                                                                   \
     CLI_CALL, "force", 0, NULL, 0, cli_set_force, 0,                  \

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_dse.c: scalepredict dse, design-space exploration of a workload. */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,61 +13,6 @@ typedef struct dse_opts {
   cli_profile prof; /* --profile's files */
   sp_dse_params p;
 } dse_opts;
-
-static void usage(void) {
-  puts(
-      "Usage: scalepredict dse --model DIR --runs FILE --counters FILE\n"
-      "       scalepredict dse --model DIR --profile DIR [options]\n"
-      "                        [--method NAME] [--weights FILE] [--reference CFG] [--power-cap W]\n"
-      "                        [--time-budget X] [--candidates FILE] [--rank-by OBJ]\n"
-      "                        [--grid-interp N] [--report DIR] [--json] [--force]\n"
-      "                        [--ignore-counter NAME] [--skip-unknown-kernels]\n"
-      "\n"
-      "Predicts a workload (the kernels of runs.csv/counters.csv, measured once at\n"
-      "the model's base configuration) at every configuration of the model's grid\n"
-      "and reports the best configuration for each objective (minimum time, energy,\n"
-      "energy-delay product, energy-delay-squared product, time under a power cap,\n"
-      "energy within a time budget), the Pareto fronts of time vs energy and time vs\n"
-      "power, how strongly each axis moves time, power and energy (per kernel and for\n"
-      "the workload, with a compute-bound / bandwidth-bound / neither class) and a\n"
-      "ranking of candidate products.  Energy is power x time (mJ); the workload's\n"
-      "time and energy are weighted sums over its kernels; its peak power is the\n"
-      "highest kernel power, which is what the power cap limits.\n"
-      "\n"
-      "  --model DIR         saved model (from 'scalepredict train'); needs power\n"
-      "  --method NAME       prediction method the model carries (default: the\n"
-      "                      model's recommended method; 'scalepredict train'\n"
-      "                      prints them)\n"
-      "  --runs FILE         the kernels' runs.csv (a row at the model's base)\n"
-      "  --counters FILE     the kernels' counters.csv (a row at the model's base)\n"
-      "  --weights FILE      CSV kernel,weight (or count/invocations): the workload;\n"
-      "                      default every kernel of --runs, weight 1\n"
-      "  --profile DIR       what 'scalepredict profile' wrote: its runs.csv,\n"
-      "                      counters.csv and, as --weights, launches.csv (the\n"
-      "                      application's launch counts).  dse ranks by energy, so\n"
-      "                      runs.csv needs each kernel's power_w at the base, which\n"
-      "                      ncu does not record: fill it in from your own reading\n"
-      "  --reference CFG     configuration the budget and ratios refer to\n"
-      "                      (default: the model's base)\n"
-      "  --power-cap W       cap on peak power for the capped objective\n"
-      "  --time-budget X     allowed time as a multiple of the reference's (1.2 = 20%\n"
-      "                      slower) for the budgeted objective\n"
-      "  --candidates FILE   CSV name,config or name,cu,engine_mhz,memory_mhz\n"
-      "  --rank-by OBJ       candidate ranking: time, energy, edp (default), ed2p,\n"
-      "                      min-time-capped, min-energy-budget\n"
-      "  --grid-interp N     N-1 extra clocks between neighbouring grid clocks,\n"
-      "                      predicted by log-linear interpolation (default 1: none)\n"
-      "  --report DIR        write an HTML report with plots and every table as CSV\n"
-      "                      (a new or empty directory or an older report, replaced\n"
-      "                      atomically)\n"
-      "  --json              print JSON instead of tables\n"
-      "  --format F          table (default) or json (the same as --json)\n" CLI_FORCE_HELP
-      "\n" CLI_DATA_HELP
-      "\n"
-      "\n"
-      "A constraint that no configuration meets is an error naming the closest\n"
-      "configuration; nothing is written then.");
-}
 
 /* ---- text output ---------------------------------------------------------- */
 
@@ -229,76 +173,133 @@ static int run(const dse_opts *o) {
   return rc;
 }
 
-static int set_option(dse_opts *o, int c, const char *arg) {
-  unsigned long v;
-  sp_error err;
-  switch (c) {
-    case 'm':
-      o->model_dir = arg;
-      break;
-    case 'M':
-      o->method = arg;
-      break;
-    case 'r':
-      o->runs = arg;
-      break;
-    case 'c':
-      o->counters = arg;
-      break;
-    case 'w':
-      o->p.weights_path = arg;
-      break;
-    case 'F':
-      if (cli_profile_paths(arg, "dse ", &o->prof)) return EXIT_USAGE;
-      o->runs = o->prof.runs;
-      o->counters = o->prof.counters;
-      o->p.weights_path = o->prof.launches;
-      break;
-    case 'C':
-      o->p.candidates_path = arg;
-      break;
-    case 'o':
-      o->report = arg;
-      break;
-    case 'j':
-      o->json = 1;
-      break;
-    case 'f':
-      return cli_parse_format_tables("dse ", arg, &o->json);
-    case CLI_OPT_FORCE:
-      sp_output_set_force(1);
-      break;
-    case 'R':
-      if (sp_config_parse(arg, &o->p.reference, &err))
-        return cli_usage_error("dse ", "--reference: %s", err.message);
-      break;
-    case 'P':
-      if (cli_parse_positive(arg, &o->p.power_cap_w))
-        return cli_usage_error("dse ", "--power-cap must be a positive number of watts, not '%s'",
-                               arg);
-      break;
-    case 'T':
-      if (cli_parse_positive(arg, &o->p.time_budget))
-        return cli_usage_error("dse ", "--time-budget must be a positive factor, not '%s'", arg);
-      break;
-    case 'k':
-      if ((o->p.rank_by = sp_dse_objective_parse(arg)) < 0)
-        return cli_usage_error("dse ",
-                               "--rank-by must be time, energy, edp, ed2p, "
-                               "min-time-capped or min-energy-budget, not '%s'",
-                               arg);
-      break;
-    case 'g':
-      if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000)
-        return cli_usage_error(
-            "dse ", "--grid-interp must be a whole number from 1 to 1000, not '%s'", arg);
-      o->p.grid_interp = (unsigned)v;
-      break;
-    default:
-      return -1;
-  }
-  return 0;
+/* The options' setters that check their values (cli_option). */
+static int set_profile(void *ctx, const char *arg, const char *cmd) {
+  dse_opts *o = ctx;
+  if (cli_profile_paths(arg, cmd, &o->prof)) return EXIT_USAGE;
+  o->runs = o->prof.runs;
+  o->counters = o->prof.counters;
+  o->p.weights_path = o->prof.launches;
+  return EXIT_OK;
 }
+
+static int set_format(void *ctx, const char *arg, const char *cmd) {
+  return cli_parse_format_tables(cmd, arg, &((dse_opts *)ctx)->json);
+}
+
+static int set_reference(void *ctx, const char *arg, const char *cmd) {
+  sp_error err;
+  if (sp_config_parse(arg, &((dse_opts *)ctx)->p.reference, &err))
+    return cli_usage_error(cmd, "--reference: %s", err.message);
+  return EXIT_OK;
+}
+
+static int set_power_cap(void *ctx, const char *arg, const char *cmd) {
+  if (cli_parse_positive(arg, &((dse_opts *)ctx)->p.power_cap_w))
+    return cli_usage_error(cmd, "--power-cap must be a positive number of watts, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int set_time_budget(void *ctx, const char *arg, const char *cmd) {
+  if (cli_parse_positive(arg, &((dse_opts *)ctx)->p.time_budget))
+    return cli_usage_error(cmd, "--time-budget must be a positive factor, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int set_rank_by(void *ctx, const char *arg, const char *cmd) {
+  if ((((dse_opts *)ctx)->p.rank_by = sp_dse_objective_parse(arg)) < 0)
+    return cli_usage_error(cmd,
+                           "--rank-by must be time, energy, edp, ed2p, "
+                           "min-time-capped or min-energy-budget, not '%s'",
+                           arg);
+  return EXIT_OK;
+}
+
+static int set_grid_interp(void *ctx, const char *arg, const char *cmd) {
+  unsigned long v;
+  if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000)
+    return cli_usage_error(cmd, "--grid-interp must be a whole number from 1 to 1000, not '%s'",
+                           arg);
+  ((dse_opts *)ctx)->p.grid_interp = (unsigned)v;
+  return EXIT_OK;
+}
+
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, dse_opts, field, help)
+static const cli_option options[] = {
+    ROW(CLI_STRING, "model", "DIR", model_dir,
+        "saved model (from 'scalepredict train'); needs power"),
+    ROW(CLI_STRING, "method", "NAME", method,
+        "prediction method the model carries (default: the\n"
+        "model's recommended method; 'scalepredict train'\n"
+        "prints them)"),
+    ROW(CLI_STRING, "runs", "FILE", runs, "the kernels' runs.csv (a row at the model's base)"),
+    ROW(CLI_STRING, "counters", "FILE", counters,
+        "the kernels' counters.csv (a row at the model's base)"),
+    ROW(CLI_STRING, "weights", "FILE", p.weights_path,
+        "CSV kernel,weight (or count/invocations): the workload;\n"
+        "default every kernel of --runs, weight 1"),
+    CLI_ROW_CALL("profile", "DIR", set_profile,
+                 "what 'scalepredict profile' wrote: its runs.csv,\n"
+                 "counters.csv and, as --weights, launches.csv (the\n"
+                 "application's launch counts).  dse ranks by energy, so\n"
+                 "runs.csv needs each kernel's power_w at the base, which\n"
+                 "ncu does not record: fill it in from your own reading"),
+    CLI_ROW_CALL("reference", "CFG", set_reference,
+                 "configuration the budget and ratios refer to\n"
+                 "(default: the model's base)"),
+    CLI_ROW_CALL("power-cap", "W", set_power_cap, "cap on peak power for the capped objective"),
+    CLI_ROW_CALL("time-budget", "X", set_time_budget,
+                 "allowed time as a multiple of the reference's (1.2 = 20%\n"
+                 "slower) for the budgeted objective"),
+    ROW(CLI_STRING, "candidates", "FILE", p.candidates_path,
+        "CSV name,config or name,cu,engine_mhz,memory_mhz"),
+    CLI_ROW_CALL("rank-by", "OBJ", set_rank_by,
+                 "candidate ranking: time, energy, edp (default), ed2p,\n"
+                 "min-time-capped, min-energy-budget"),
+    CLI_ROW_CALL("grid-interp", "N", set_grid_interp,
+                 "N-1 extra clocks between neighbouring grid clocks,\n"
+                 "predicted by log-linear interpolation (default 1: none)"),
+    ROW(CLI_STRING, "report", "DIR", report,
+        "write an HTML report with plots and every table as CSV\n"
+        "(a new or empty directory or an older report, replaced\n"
+        "atomically)"),
+    ROW(CLI_FLAG, "json", NULL, json, "print JSON instead of tables"),
+    CLI_ROW_CALL("format", "F", set_format, "table (default) or json (the same as --json)"),
+    CLI_ROW_FORCE,
+    CLI_ROWS_DATA,
+};
+
+static const cli_command command = {
+    .prefix = "dse ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict dse --model DIR --runs FILE --counters FILE\n"
+        "       scalepredict dse --model DIR --profile DIR [options]\n"
+        "                        [--method NAME] [--weights FILE] [--reference CFG] [--power-cap "
+        "W]\n"
+        "                        [--time-budget X] [--candidates FILE] [--rank-by OBJ]\n"
+        "                        [--grid-interp N] [--report DIR] [--json] [--force]\n"
+        "                        [--ignore-counter NAME] [--skip-unknown-kernels]\n"
+        "\n"
+        "Predicts a workload (the kernels of runs.csv/counters.csv, measured once at\n"
+        "the model's base configuration) at every configuration of the model's grid\n"
+        "and reports the best configuration for each objective (minimum time, energy,\n"
+        "energy-delay product, energy-delay-squared product, time under a power cap,\n"
+        "energy within a time budget), the Pareto fronts of time vs energy and time vs\n"
+        "power, how strongly each axis moves time, power and energy (per kernel and for\n"
+        "the workload, with a compute-bound / bandwidth-bound / neither class) and a\n"
+        "ranking of candidate products.  Energy is power x time (mJ); the workload's\n"
+        "time and energy are weighted sums over its kernels; its peak power is the\n"
+        "highest kernel power, which is what the power cap limits.\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 22,
+    .tail =
+        "\n"
+        "A constraint that no configuration meets is an error naming the closest\n"
+        "configuration; nothing is written then.\n",
+};
 
 /* What dse reads, which its report never replaces. */
 static int add_inputs(const dse_opts *o) {
@@ -309,41 +310,12 @@ static int add_inputs(const dse_opts *o) {
                         "--candidates", o->p.candidates_path, (char *)NULL);
 }
 
+/* The table's options, then what holds between them. */
 int cmd_dse(int argc, char **argv) {
-  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
-                                       {"runs", required_argument, 0, 'r'},
-                                       {"counters", required_argument, 0, 'c'},
-                                       {"weights", required_argument, 0, 'w'},
-                                       {"reference", required_argument, 0, 'R'},
-                                       {"power-cap", required_argument, 0, 'P'},
-                                       {"time-budget", required_argument, 0, 'T'},
-                                       {"candidates", required_argument, 0, 'C'},
-                                       {"rank-by", required_argument, 0, 'k'},
-                                       {"grid-interp", required_argument, 0, 'g'},
-                                       {"report", required_argument, 0, 'o'},
-                                       {"json", no_argument, 0, 'j'},
-                                       {"format", required_argument, 0, 'f'},
-                                       {"method", required_argument, 0, 'M'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {"force", no_argument, 0, CLI_OPT_FORCE},
-                                       {"profile", required_argument, 0, 'F'},
-                                       CLI_DATA_OPTIONS,
-                                       {0, 0, 0, 0}};
   dse_opts o = {0};
   sp_dse_params_init(&o.p);
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    if (c == 'h') {
-      usage();
-      return EXIT_OK;
-    }
-    int rc = cli_data_option(c, optarg, "dse ");
-    if (rc < 0) rc = set_option(&o, c, optarg);
-    if (rc > 0) return rc;
-    if (rc < 0) return cli_bad_option("dse ", c, argv);
-  }
-  if (optind < argc) return cli_usage_error("dse ", "unexpected argument '%s'", argv[optind]);
+  int done, rc = cli_parse_options(&command, &o, argc, argv, &done);
+  if (rc || done) return rc;
   if (!o.model_dir || !o.runs || !o.counters)
     return cli_usage_error("dse ",
                            "--model, and --runs and --counters (or --profile), are "
@@ -352,7 +324,7 @@ int cmd_dse(int argc, char **argv) {
     return cli_usage_error("dse ", "--rank-by min-time-capped needs --power-cap");
   if (o.p.rank_by == SP_DSE_MIN_ENERGY_BUDGET && !(o.p.time_budget > 0))
     return cli_usage_error("dse ", "--rank-by min-energy-budget needs --time-budget");
-  int rc = add_inputs(&o);
+  rc = add_inputs(&o);
   if (!rc && o.report) rc = cli_check_output(o.report, SP_OUTPUT_REPORT);
   if (rc) return rc;
   return run(&o);

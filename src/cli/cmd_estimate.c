@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,34 +16,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-static const char usage[] =
-    "Usage: scalepredict estimate --model DIR|NAME --kernel NAME --grid X[,Y[,Z]]\n"
-    "                             --block X[,Y[,Z]] [--shared BYTES]\n"
-    "                             [--format table|csv|json] [--features] FILE\n"
-    "\n"
-    "Estimates a kernel's time at every configuration of the model's grid from\n"
-    "its code alone, without a profiled run: the base time and the scaling\n"
-    "surface both come from the model's static method (train it with\n"
-    "'train --methods static' on data with PTX opcode columns).  A static\n"
-    "estimate is much less accurate than a prediction from a measured run: the\n"
-    "expected error printed is the model's cross-validated estimate, and\n"
-    "docs/estimate.md gives the held-out figures and what the code cannot say.\n"
-    "\n"
-    "  FILE              PTX (.ptx), a .cu or .cl source compiled to PTX with\n"
-    "                    nvcc -x cu -ptx -arch=sm_90 ($NVCC, else nvcc in PATH), or\n"
-    "                    a CUDA binary (an executable, library, object, .cubin or\n"
-    "                    .fatbin) whose embedded PTX 'cuobjdump -ptx' prints\n"
-    "                    ($CUOBJDUMP, else cuobjdump in PATH); the module that\n"
-    "                    holds the kernel is read\n"
-    "  --model DIR|NAME  a model carrying the static method\n"
-    "  --kernel NAME     the kernel: its .entry name or its function name\n"
-    "  --grid X[,Y[,Z]]  blocks per grid axis\n"
-    "  --block X[,Y[,Z]] threads per block axis\n"
-    "  --shared BYTES    dynamic shared memory per block (default 0)\n"
-    "  --format FMT      table (default), csv or json\n"
-    "  --features        print the static features read (name,value) and stop\n"
-    "  -I DIR            an include directory for nvcc (repeatable, at most 8)";
 
 typedef struct estimate_opts {
   const char *model, *kernel, *file;
@@ -71,57 +42,89 @@ static int parse_dims(const char *s, unsigned long v[3]) {
   return -1;
 }
 
+/* The options' setters that check their values (cli_option). */
+static int set_grid(void *ctx, const char *arg, const char *cmd) {
+  estimate_opts *o = ctx;
+  if (parse_dims(arg, o->launch.grid))
+    return cli_usage_error(cmd, "--grid: '%s' is not X[,Y[,Z]]", arg);
+  o->have_grid = 1;
+  return EXIT_OK;
+}
+
+static int set_block(void *ctx, const char *arg, const char *cmd) {
+  estimate_opts *o = ctx;
+  if (parse_dims(arg, o->launch.block))
+    return cli_usage_error(cmd, "--block: '%s' is not X[,Y[,Z]]", arg);
+  o->have_block = 1;
+  return EXIT_OK;
+}
+
+static int set_shared(void *ctx, const char *arg, const char *cmd) {
+  if (cli_parse_ulong(arg, &((estimate_opts *)ctx)->launch.shared_bytes))
+    return cli_usage_error(cmd, "--shared: '%s' is not a byte count", arg);
+  return EXIT_OK;
+}
+
+static int set_format(void *ctx, const char *arg, const char *cmd) {
+  if (cli_parse_format(arg, &((estimate_opts *)ctx)->format))
+    return cli_usage_error(cmd, "--format: '%s' is not table, csv or json", arg);
+  return EXIT_OK;
+}
+
+static int set_include(void *ctx, const char *arg, const char *cmd) {
+  estimate_opts *o = ctx;
+  if (o->nincludes == 8) return cli_usage_error(cmd, "more than 8 -I directories");
+  o->includes[o->nincludes++] = arg;
+  return EXIT_OK;
+}
+
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, estimate_opts, field, help)
+static const cli_option options[] = {
+    CLI_ROW_TEXT("  FILE              PTX (.ptx), a .cu or .cl source compiled to PTX with\n"
+                 "                    nvcc -x cu -ptx -arch=sm_90 ($NVCC, else nvcc in PATH), or\n"
+                 "                    a CUDA binary (an executable, library, object, .cubin or\n"
+                 "                    .fatbin) whose embedded PTX 'cuobjdump -ptx' prints\n"
+                 "                    ($CUOBJDUMP, else cuobjdump in PATH); the module that\n"
+                 "                    holds the kernel is read\n"),
+    ROW(CLI_STRING, "model", "DIR|NAME", model, "a model carrying the static method"),
+    ROW(CLI_STRING, "kernel", "NAME", kernel, "the kernel: its .entry name or its function name"),
+    CLI_ROW_CALL("grid", "X[,Y[,Z]]", set_grid, "blocks per grid axis"),
+    CLI_ROW_CALL("block", "X[,Y[,Z]]", set_block, "threads per block axis"),
+    CLI_ROW_CALL("shared", "BYTES", set_shared, "dynamic shared memory per block (default 0)"),
+    CLI_ROW_CALL("format", "FMT", set_format, "table (default), csv or json"),
+    ROW(CLI_FLAG, "features", NULL, features,
+        "print the static features read (name,value) and stop"),
+    {CLI_CALL, NULL, 'I', "DIR", 0, set_include, 0,
+     "an include directory for nvcc (repeatable, at most 8)", 0},
+};
+
+static const cli_command command = {
+    .prefix = "estimate ",
+    .optstring = ":I:h",
+    .operands = 1,
+    .head =
+        "Usage: scalepredict estimate --model DIR|NAME --kernel NAME --grid X[,Y[,Z]]\n"
+        "                             --block X[,Y[,Z]] [--shared BYTES]\n"
+        "                             [--format table|csv|json] [--features] FILE\n"
+        "\n"
+        "Estimates a kernel's time at every configuration of the model's grid from\n"
+        "its code alone, without a profiled run: the base time and the scaling\n"
+        "surface both come from the model's static method (train it with\n"
+        "'train --methods static' on data with PTX opcode columns).  A static\n"
+        "estimate is much less accurate than a prediction from a measured run: the\n"
+        "expected error printed is the model's cross-validated estimate, and\n"
+        "docs/estimate.md gives the held-out figures and what the code cannot say.\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 20,
+};
+
+/* The table's options, then what holds between them: 0, -1 after --help,
+ * else the exit status of a usage error. */
 static int parse(int argc, char **argv, estimate_opts *o) {
-  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
-                                       {"kernel", required_argument, 0, 'k'},
-                                       {"grid", required_argument, 0, 'g'},
-                                       {"block", required_argument, 0, 'b'},
-                                       {"shared", required_argument, 0, 's'},
-                                       {"format", required_argument, 0, 'f'},
-                                       {"features", no_argument, 0, 'F'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {0, 0, 0, 0}};
-  int c;
-  while ((c = getopt_long(argc, argv, ":I:h", opts, NULL)) != -1) {
-    switch (c) {
-      case 'm':
-        o->model = optarg;
-        break;
-      case 'k':
-        o->kernel = optarg;
-        break;
-      case 'g':
-        if (parse_dims(optarg, o->launch.grid))
-          return cli_usage_error("estimate ", "--grid: '%s' is not X[,Y[,Z]]", optarg);
-        o->have_grid = 1;
-        break;
-      case 'b':
-        if (parse_dims(optarg, o->launch.block))
-          return cli_usage_error("estimate ", "--block: '%s' is not X[,Y[,Z]]", optarg);
-        o->have_block = 1;
-        break;
-      case 's':
-        if (cli_parse_ulong(optarg, &o->launch.shared_bytes))
-          return cli_usage_error("estimate ", "--shared: '%s' is not a byte count", optarg);
-        break;
-      case 'f':
-        if (cli_parse_format(optarg, &o->format))
-          return cli_usage_error("estimate ", "--format: '%s' is not table, csv or json", optarg);
-        break;
-      case 'F':
-        o->features = 1;
-        break;
-      case 'I':
-        if (o->nincludes == 8) return cli_usage_error("estimate ", "more than 8 -I directories");
-        o->includes[o->nincludes++] = optarg;
-        break;
-      case 'h':
-        puts(usage);
-        return -1;
-      default:
-        return cli_bad_option("estimate ", c, argv);
-    }
-  }
+  int done, rc = cli_parse_options(&command, o, argc, argv, &done);
+  if (rc || done) return rc ? rc : -1;
   if (optind + 1 != argc)
     return cli_usage_error("estimate ", optind < argc ? "one FILE only" : "FILE is required");
   o->file = argv[optind];

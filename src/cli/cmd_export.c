@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_export.c: scalepredict export, the prediction matrix as CSV. */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,41 +11,8 @@ typedef struct export_opts {
   const char *model_dir, *method, *runs, *counters, *out;
   const char *launches; /* --profile's launches.csv, or NULL */
   sp_export_params p;
+  cli_profile prof;
 } export_opts;
-
-static void usage(void) {
-  puts(
-      "Usage: scalepredict export --model DIR --runs FILE --counters FILE\n"
-      "       scalepredict export --model DIR --profile DIR\n"
-      "                           [--method NAME] [--layout long|wide]\n"
-      "                           [--with-measured] [--grid-interp N] [--out FILE]\n"
-      "                           [--ignore-counter NAME] [--skip-unknown-kernels]\n"
-      "                           [--force]\n"
-      "\n"
-      "Writes every kernel's predicted time, power and energy at every configuration\n"
-      "of the model's grid as CSV that spreadsheets open without fuss: RFC 4180\n"
-      "quoting where needed, LF line ends as every CSV of the tool, a header row\n"
-      "whose names carry the units (time_ms, power_w, energy_mj), '.' as the\n"
-      "decimal separator whatever the locale.  Every kernel is checked before anything is "
-      "written.\n"
-      "\n"
-      "  --model DIR       saved model\n"
-      "  --method NAME     prediction method the model carries (default: the model's\n"
-      "                    recommended method; 'scalepredict train' prints them)\n"
-      "  --runs FILE       the kernels' runs.csv (a row at the model's base)\n"
-      "  --counters FILE   the kernels' counters.csv (a row at the model's base)\n"
-      "  --profile DIR     what 'scalepredict profile' wrote: its runs.csv and\n"
-      "                    counters.csv, and after the kernels the whole application,\n"
-      "                    '(application)': time and energy summed over the kernels\n"
-      "                    times launches.csv's counts, power = energy / time\n"
-      "  --layout L        long (default): one row per kernel and configuration;\n"
-      "                    wide: one row per kernel, columns QUANTITY@CONFIG\n"
-      "  --with-measured   add the measured time and power where --runs has them and\n"
-      "                    the signed errors, 100 x (predicted - measured) / measured\n"
-      "  --grid-interp N   N-1 extra clocks between neighbouring grid clocks\n"
-      "  --out FILE        write FILE atomically instead of standard output (a new or\n"
-      "                    empty file or an older export)\n" CLI_DATA_HELP "\n" CLI_FORCE_HELP);
-}
 
 /* Notes about counters outside the training range, before the output. */
 static void notes(const sp_model *m, const sp_dataset *ds) {
@@ -90,89 +56,100 @@ static int run(const export_opts *o) {
   return rc;
 }
 
-int cmd_export(int argc, char **argv) {
-  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
-                                       {"runs", required_argument, 0, 'r'},
-                                       {"counters", required_argument, 0, 'c'},
-                                       {"layout", required_argument, 0, 'l'},
-                                       {"with-measured", no_argument, 0, 'w'},
-                                       {"grid-interp", required_argument, 0, 'g'},
-                                       {"out", required_argument, 0, 'o'},
-                                       {"method", required_argument, 0, 'M'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {"force", no_argument, 0, CLI_OPT_FORCE},
-                                       {"profile", required_argument, 0, 'P'},
-                                       CLI_DATA_OPTIONS,
-                                       {0, 0, 0, 0}};
-  export_opts o = {0};
-  cli_profile prof;
-  sp_export_params_init(&o.p);
+/* The options' setters that check their values (cli_option). */
+static int set_profile(void *ctx, const char *arg, const char *cmd) {
+  export_opts *o = ctx;
+  if (cli_profile_paths(arg, cmd, &o->prof)) return EXIT_USAGE;
+  o->runs = o->prof.runs;
+  o->counters = o->prof.counters;
+  o->launches = o->prof.launches;
+  return EXIT_OK;
+}
+
+static int set_layout(void *ctx, const char *arg, const char *cmd) {
+  export_opts *o = ctx;
+  if (!strcmp(arg, "long"))
+    o->p.layout = SP_EXPORT_LONG;
+  else if (!strcmp(arg, "wide"))
+    o->p.layout = SP_EXPORT_WIDE;
+  else
+    return cli_usage_error(cmd, "--layout must be long or wide, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int set_grid_interp(void *ctx, const char *arg, const char *cmd) {
   unsigned long v;
-  int c, rc;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    if ((rc = cli_data_option(c, optarg, "export ")) >= 0) {
-      if (rc) return rc;
-      continue;
-    }
-    switch (c) {
-      case 'm':
-        o.model_dir = optarg;
-        break;
-      case 'M':
-        o.method = optarg;
-        break;
-      case 'r':
-        o.runs = optarg;
-        break;
-      case 'c':
-        o.counters = optarg;
-        break;
-      case 'o':
-        o.out = optarg;
-        break;
-      case 'P':
-        if (cli_profile_paths(optarg, "export ", &prof)) return EXIT_USAGE;
-        o.runs = prof.runs;
-        o.counters = prof.counters;
-        o.launches = prof.launches;
-        break;
-      case 'w':
-        o.p.with_measured = 1;
-        break;
-      case CLI_OPT_FORCE:
-        sp_output_set_force(1);
-        break;
-      case 'l':
-        if (!strcmp(optarg, "long"))
-          o.p.layout = SP_EXPORT_LONG;
-        else if (!strcmp(optarg, "wide"))
-          o.p.layout = SP_EXPORT_WIDE;
-        else
-          return cli_usage_error("export ", "--layout must be long or wide, not '%s'", optarg);
-        break;
-      case 'g':
-        if (cli_parse_ulong(optarg, &v) || v < 1 || v > 1000)
-          return cli_usage_error("export ",
-                                 "--grid-interp must be a whole number from 1 to "
-                                 "1000, not '%s'",
-                                 optarg);
-        o.p.grid_interp = (unsigned)v;
-        break;
-      case 'h':
-        usage();
-        return EXIT_OK;
-      default:
-        return cli_bad_option("export ", c, argv);
-    }
-  }
-  if (optind < argc) return cli_usage_error("export ", "unexpected argument '%s'", argv[optind]);
+  if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000)
+    return cli_usage_error(cmd, "--grid-interp must be a whole number from 1 to 1000, not '%s'",
+                           arg);
+  ((export_opts *)ctx)->p.grid_interp = (unsigned)v;
+  return EXIT_OK;
+}
+
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, export_opts, field, help)
+static const cli_option options[] = {
+    ROW(CLI_STRING, "model", "DIR", model_dir, "saved model"),
+    ROW(CLI_STRING, "method", "NAME", method,
+        "prediction method the model carries (default: the model's\n"
+        "recommended method; 'scalepredict train' prints them)"),
+    ROW(CLI_STRING, "runs", "FILE", runs, "the kernels' runs.csv (a row at the model's base)"),
+    ROW(CLI_STRING, "counters", "FILE", counters,
+        "the kernels' counters.csv (a row at the model's base)"),
+    CLI_ROW_CALL("profile", "DIR", set_profile,
+                 "what 'scalepredict profile' wrote: its runs.csv and\n"
+                 "counters.csv, and after the kernels the whole application,\n"
+                 "'(application)': time and energy summed over the kernels\n"
+                 "times launches.csv's counts, power = energy / time"),
+    CLI_ROW_CALL("layout", "L", set_layout,
+                 "long (default): one row per kernel and configuration;\n"
+                 "wide: one row per kernel, columns QUANTITY@CONFIG"),
+    ROW(CLI_FLAG, "with-measured", NULL, p.with_measured,
+        "add the measured time and power where --runs has them and\n"
+        "the signed errors, 100 x (predicted - measured) / measured"),
+    CLI_ROW_CALL("grid-interp", "N", set_grid_interp,
+                 "N-1 extra clocks between neighbouring grid clocks"),
+    ROW(CLI_STRING, "out", "FILE", out,
+        "write FILE atomically instead of standard output (a new or\n"
+        "empty file or an older export)"),
+    CLI_ROWS_DATA,
+    CLI_ROW_FORCE,
+};
+
+static const cli_command command = {
+    .prefix = "export ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict export --model DIR --runs FILE --counters FILE\n"
+        "       scalepredict export --model DIR --profile DIR\n"
+        "                           [--method NAME] [--layout long|wide]\n"
+        "                           [--with-measured] [--grid-interp N] [--out FILE]\n"
+        "                           [--ignore-counter NAME] [--skip-unknown-kernels]\n"
+        "                           [--force]\n"
+        "\n"
+        "Writes every kernel's predicted time, power and energy at every configuration\n"
+        "of the model's grid as CSV that spreadsheets open without fuss: RFC 4180\n"
+        "quoting where needed, LF line ends as every CSV of the tool, a header row\n"
+        "whose names carry the units (time_ms, power_w, energy_mj), '.' as the\n"
+        "decimal separator whatever the locale.  Every kernel is checked before "
+        "anything is written.\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 20,
+};
+
+/* The table's options, then what holds between them. */
+int cmd_export(int argc, char **argv) {
+  export_opts o = {0};
+  sp_export_params_init(&o.p);
+  int done, rc = cli_parse_options(&command, &o, argc, argv, &done);
+  if (rc || done) return rc;
   if (!o.model_dir || !o.runs || !o.counters)
     return cli_usage_error("export ",
                            "--model, and --runs and --counters (or --profile), are "
                            "required");
   const char *data = o.launches ? "--profile" : "--runs";
-  rc = cli_add_inputs("--profile", o.launches ? prof.dir : NULL, "--model", o.model_dir, data,
+  rc = cli_add_inputs("--profile", o.launches ? o.prof.dir : NULL, "--model", o.model_dir, data,
                       o.runs, data, o.counters, data, o.launches, (char *)NULL);
   if (!rc && o.out) rc = cli_check_output(o.out, SP_OUTPUT_EXPORT);
   if (rc) return rc;

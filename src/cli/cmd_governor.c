@@ -2,7 +2,6 @@
 /* cmd_governor.c: scalepredict governor, replaying a kernel trace through
  * DVFS / CU power-gating policies. */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,65 +15,6 @@ typedef struct gov_opts {
   int json;
   sp_governor_params p;
 } gov_opts;
-
-static void usage(void) {
-  puts(
-      "Usage: scalepredict governor --model DIR --trace FILE [--method NAME]\n"
-      "                             [--policies LIST]\n"
-      "                             [--runs FILE [--counters FILE]] [--reference CFG]\n"
-      "                             [--power-cap W] [--slowdown X]\n"
-      "                             [--switch-latency-us U] [--switch-energy-mj E]\n"
-      "                             [--load-counters ENGINE,MEMORY]\n"
-      "                             [--report DIR] [--json] [--force]\n"
-      "                             [--ignore-counter NAME] [--skip-unknown-kernels]\n"
-      "\n"
-      "Replays a kernel trace through governor policies that pick a configuration\n"
-      "(CU count, engine and memory clock) before each kernel, and compares their\n"
-      "total time, energy, energy-delay product, average and peak power, power-cap\n"
-      "violations and switching.  Each invocation's outcome is measured where --runs\n"
-      "has the kernel at the chosen configuration and predicted by the model\n"
-      "elsewhere.  The GPU starts at the reference configuration.\n"
-      "\n"
-      "The trace is CSV with the columns order,kernel and optionally base_time_ms,\n"
-      "base_power_w and the model's counters (measured at the model's base\n"
-      "configuration).  A kernel's first row that has them supplies its base data;\n"
-      "kernels without any take it from --runs/--counters.\n"
-      "\n"
-      "Policies (default: all, oracle only with --runs):\n"
-      "  reference   the reference configuration throughout\n"
-      "  best-edp    one configuration with the least predicted EDP for the whole\n"
-      "              trace (within the cap and the slowdown limit on total time)\n"
-      "  model       per kernel, the least predicted energy within the cap and the\n"
-      "              slowdown limit, switching costs included\n"
-      "  reactive    ondemand-like: clocks follow the previous kernel's load\n"
-      "              counters (percent busy); steps down after a cap overshoot; left\n"
-      "              out of the default list when the model lacks the counters\n"
-      "  oracle      as model, but choosing on measured data\n"
-      "\n"
-      "  --model DIR             saved model with a power model\n"
-      "  --method NAME           prediction method the model carries (default: the\n"
-      "                          model's recommended method; 'scalepredict train'\n"
-      "                          prints them)\n"
-      "  --trace FILE            the kernel trace\n"
-      "  --policies LIST         comma-separated policy names\n"
-      "  --runs FILE             measurements: ground truth, the oracle's data and base\n"
-      "                          data for trace kernels without it\n"
-      "  --counters FILE         counters for trace kernels without them\n"
-      "  --reference CFG         start and reference configuration (default: the\n"
-      "                          model's base)\n"
-      "  --power-cap W           power cap; violations are counted per invocation\n"
-      "  --slowdown X            per-kernel time limit as a multiple of the time at the\n"
-      "                          reference (1.1 = 10% slower)\n"
-      "  --switch-latency-us U   time per changed axis (default 0; at most 1e9)\n"
-      "  --switch-energy-mj E    energy per changed axis (default 0; at most 1e9)\n"
-      "  --load-counters E,M     the reactive policy's engine and memory load counters\n"
-      "                          (default VALUBusy,MemUnitBusy)\n"
-      "  --report DIR            HTML report with plots, summary.csv and steps.csv\n"
-      "                          (a new or empty directory or an older report)\n"
-      "  --json                  print JSON instead of a table\n"
-      "  --format F              table (default) or json (the same as --json)\n" CLI_FORCE_HELP
-      "\n" CLI_DATA_HELP);
-}
 
 static int add_policy(const char *name, const sp_governor_policy **out, size_t *n) {
   const sp_governor_policy *p = sp_governor_builtin(name);
@@ -199,78 +139,138 @@ static int run(const gov_opts *o) {
   return rc;
 }
 
-static int set_number(const char *arg, const char *opt, double *out, int positive) {
+/* The options' setters that check their values (cli_option). */
+static int parse_number(const char *arg, const char *opt, double *out, int positive) {
   if (positive ? cli_parse_positive(arg, out) : cli_parse_nonnegative(arg, out))
     return cli_usage_error("governor ", "%s must be a %s number, not '%s'", opt,
                            positive ? "positive" : "non-negative", arg);
   return 0;
 }
 
-static int set_load_counters(gov_opts *o, const char *arg) {
+static int set_power_cap(void *ctx, const char *arg, const char *cmd) {
+  (void)cmd;
+  return parse_number(arg, "--power-cap", &((gov_opts *)ctx)->p.power_cap_w, 1);
+}
+
+static int set_slowdown(void *ctx, const char *arg, const char *cmd) {
+  (void)cmd;
+  return parse_number(arg, "--slowdown", &((gov_opts *)ctx)->p.slowdown, 1);
+}
+
+static int set_switch_latency(void *ctx, const char *arg, const char *cmd) {
+  (void)cmd;
+  return parse_number(arg, "--switch-latency-us", &((gov_opts *)ctx)->p.switch_latency_us, 0);
+}
+
+static int set_switch_energy(void *ctx, const char *arg, const char *cmd) {
+  (void)cmd;
+  return parse_number(arg, "--switch-energy-mj", &((gov_opts *)ctx)->p.switch_energy_mj, 0);
+}
+
+static int set_load_counters(void *ctx, const char *arg, const char *cmd) {
+  gov_opts *o = ctx;
   free(o->load_counters);
   o->load_counters = strdup(arg);
   char *comma = o->load_counters ? strchr(o->load_counters, ',') : NULL;
   if (!comma || comma == o->load_counters || !comma[1] || strchr(comma + 1, ','))
-    return cli_usage_error("governor ", "--load-counters must be ENGINE,MEMORY, not '%s'", arg);
+    return cli_usage_error(cmd, "--load-counters must be ENGINE,MEMORY, not '%s'", arg);
   *comma = '\0';
   o->p.engine_load_counter = o->load_counters;
   o->p.memory_load_counter = comma + 1;
   return 0;
 }
 
-static int set_option(gov_opts *o, int c, const char *arg) {
-  sp_error err;
-  switch (c) {
-    case 'm':
-      o->model_dir = arg;
-      return 0;
-    case 'M':
-      o->method = arg;
-      return 0;
-    case 't':
-      o->trace = arg;
-      return 0;
-    case 'r':
-      o->runs = arg;
-      return 0;
-    case 'c':
-      o->counters = arg;
-      return 0;
-    case 'o':
-      o->report = arg;
-      return 0;
-    case 'l':
-      o->policies = arg;
-      return 0;
-    case 'j':
-      o->json = 1;
-      return 0;
-    case 'f':
-      return cli_parse_format_tables("governor ", arg, &o->json);
-    case CLI_OPT_FORCE:
-      sp_output_set_force(1);
-      return 0;
-    case 'C':
-      return set_load_counters(o, arg);
-    case 'P':
-      return set_number(arg, "--power-cap", &o->p.power_cap_w, 1);
-    case 'S':
-      return set_number(arg, "--slowdown", &o->p.slowdown, 1);
-    case 'L':
-      return set_number(arg, "--switch-latency-us", &o->p.switch_latency_us, 0);
-    case 'E':
-      return set_number(arg, "--switch-energy-mj", &o->p.switch_energy_mj, 0);
-    case 'R':
-      if (sp_config_parse(arg, &o->p.reference, &err))
-        return cli_usage_error("governor ", "--reference: %s", err.message);
-      return 0;
-    default:
-      return -1;
-  }
+static int set_format(void *ctx, const char *arg, const char *cmd) {
+  return cli_parse_format_tables(cmd, arg, &((gov_opts *)ctx)->json);
 }
 
-static int check_options(const gov_opts *o, int argc, char **argv) {
-  if (optind < argc) return cli_usage_error("governor ", "unexpected argument '%s'", argv[optind]);
+static int set_reference(void *ctx, const char *arg, const char *cmd) {
+  sp_error err;
+  if (sp_config_parse(arg, &((gov_opts *)ctx)->p.reference, &err))
+    return cli_usage_error(cmd, "--reference: %s", err.message);
+  return 0;
+}
+
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, gov_opts, field, help)
+static const cli_option options[] = {
+    ROW(CLI_STRING, "model", "DIR", model_dir, "saved model with a power model"),
+    ROW(CLI_STRING, "method", "NAME", method,
+        "prediction method the model carries (default: the\n"
+        "model's recommended method; 'scalepredict train'\n"
+        "prints them)"),
+    ROW(CLI_STRING, "trace", "FILE", trace, "the kernel trace"),
+    ROW(CLI_STRING, "policies", "LIST", policies, "comma-separated policy names"),
+    ROW(CLI_STRING, "runs", "FILE", runs,
+        "measurements: ground truth, the oracle's data and base\n"
+        "data for trace kernels without it"),
+    ROW(CLI_STRING, "counters", "FILE", counters, "counters for trace kernels without them"),
+    CLI_ROW_CALL("reference", "CFG", set_reference,
+                 "start and reference configuration (default: the\n"
+                 "model's base)"),
+    CLI_ROW_CALL("power-cap", "W", set_power_cap,
+                 "power cap; violations are counted per invocation"),
+    CLI_ROW_CALL("slowdown", "X", set_slowdown,
+                 "per-kernel time limit as a multiple of the time at the\n"
+                 "reference (1.1 = 10% slower)"),
+    CLI_ROW_CALL("switch-latency-us", "U", set_switch_latency,
+                 "time per changed axis (default 0; at most 1e9)"),
+    CLI_ROW_CALL("switch-energy-mj", "E", set_switch_energy,
+                 "energy per changed axis (default 0; at most 1e9)"),
+    CLI_ROW_CALL("load-counters", "E,M", set_load_counters,
+                 "the reactive policy's engine and memory load counters\n"
+                 "(default VALUBusy,MemUnitBusy)"),
+    ROW(CLI_STRING, "report", "DIR", report,
+        "HTML report with plots, summary.csv and steps.csv\n"
+        "(a new or empty directory or an older report)"),
+    ROW(CLI_FLAG, "json", NULL, json, "print JSON instead of a table"),
+    CLI_ROW_CALL("format", "F", set_format, "table (default) or json (the same as --json)"),
+    CLI_ROW_FORCE,
+    CLI_ROWS_DATA,
+};
+
+static const cli_command command = {
+    .prefix = "governor ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict governor --model DIR --trace FILE [--method NAME]\n"
+        "                             [--policies LIST]\n"
+        "                             [--runs FILE [--counters FILE]] [--reference CFG]\n"
+        "                             [--power-cap W] [--slowdown X]\n"
+        "                             [--switch-latency-us U] [--switch-energy-mj E]\n"
+        "                             [--load-counters ENGINE,MEMORY]\n"
+        "                             [--report DIR] [--json] [--force]\n"
+        "                             [--ignore-counter NAME] [--skip-unknown-kernels]\n"
+        "\n"
+        "Replays a kernel trace through governor policies that pick a configuration\n"
+        "(CU count, engine and memory clock) before each kernel, and compares their\n"
+        "total time, energy, energy-delay product, average and peak power, power-cap\n"
+        "violations and switching.  Each invocation's outcome is measured where --runs\n"
+        "has the kernel at the chosen configuration and predicted by the model\n"
+        "elsewhere.  The GPU starts at the reference configuration.\n"
+        "\n"
+        "The trace is CSV with the columns order,kernel and optionally base_time_ms,\n"
+        "base_power_w and the model's counters (measured at the model's base\n"
+        "configuration).  A kernel's first row that has them supplies its base data;\n"
+        "kernels without any take it from --runs/--counters.\n"
+        "\n"
+        "Policies (default: all, oracle only with --runs):\n"
+        "  reference   the reference configuration throughout\n"
+        "  best-edp    one configuration with the least predicted EDP for the whole\n"
+        "              trace (within the cap and the slowdown limit on total time)\n"
+        "  model       per kernel, the least predicted energy within the cap and the\n"
+        "              slowdown limit, switching costs included\n"
+        "  reactive    ondemand-like: clocks follow the previous kernel's load\n"
+        "              counters (percent busy); steps down after a cap overshoot; left\n"
+        "              out of the default list when the model lacks the counters\n"
+        "  oracle      as model, but choosing on measured data\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 26,
+};
+
+/* What holds between the options. */
+static int check_options(const gov_opts *o) {
   if (!o->model_dir || !o->trace)
     return cli_usage_error("governor ", "--model and --trace are required");
   if (o->counters && !o->runs) return cli_usage_error("governor ", "--counters needs --runs");
@@ -283,42 +283,11 @@ static int check_options(const gov_opts *o, int argc, char **argv) {
 }
 
 int cmd_governor(int argc, char **argv) {
-  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
-                                       {"trace", required_argument, 0, 't'},
-                                       {"runs", required_argument, 0, 'r'},
-                                       {"counters", required_argument, 0, 'c'},
-                                       {"policies", required_argument, 0, 'l'},
-                                       {"reference", required_argument, 0, 'R'},
-                                       {"power-cap", required_argument, 0, 'P'},
-                                       {"slowdown", required_argument, 0, 'S'},
-                                       {"switch-latency-us", required_argument, 0, 'L'},
-                                       {"switch-energy-mj", required_argument, 0, 'E'},
-                                       {"load-counters", required_argument, 0, 'C'},
-                                       {"report", required_argument, 0, 'o'},
-                                       {"json", no_argument, 0, 'j'},
-                                       {"format", required_argument, 0, 'f'},
-                                       {"method", required_argument, 0, 'M'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {"force", no_argument, 0, CLI_OPT_FORCE},
-                                       CLI_DATA_OPTIONS,
-                                       {0, 0, 0, 0}};
   gov_opts o = {0};
   sp_governor_params_init(&o.p);
-  int c;
-  opterr = 0;
-  int rc = 0;
-  while (!rc && (c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    if (c == 'h') {
-      usage();
-      free(o.load_counters);
-      return EXIT_OK;
-    }
-    rc = cli_data_option(c, optarg, "governor ");
-    if (rc < 0) rc = set_option(&o, c, optarg);
-    if (rc < 0) rc = cli_bad_option("governor ", c, argv);
-  }
-  if (!rc) rc = check_options(&o, argc, argv);
-  if (!rc) rc = run(&o);
+  int done, rc = cli_parse_options(&command, &o, argc, argv, &done);
+  if (!rc && !done) rc = check_options(&o);
+  if (!rc && !done) rc = run(&o);
   free(o.load_counters);
   return rc;
 }

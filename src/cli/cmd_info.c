@@ -3,7 +3,6 @@
  * scalepredict models (the bundled ones). */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,49 +118,48 @@ static void print_info(const sp_model *m, const char *dir, int all_kernels) {
       dir);
 }
 
+typedef struct info_cli {
+  const char *spec;
+  int all;
+} info_cli;
+
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, info_cli, field, help)
+static const cli_option options[] = {
+    ROW(CLI_STRING, "model", "DIR|NAME", spec,
+        "the model (a directory, or a bundled model's name)"),
+    ROW(CLI_FLAG, "kernels", NULL, all, "list every training kernel (default: the first 12)"),
+};
+
+static const cli_command command = {
+    .prefix = "info ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict info --model DIR|NAME [--kernels]\n"
+        "\n"
+        "Prints the model's base (and further bases, with the methods that predict\n"
+        "from each), the memory systems it describes (the cards it was measured\n"
+        "on: name, type, bus width, peak bandwidth, capacity), grid, methods,\n"
+        "training kernels (--kernels: all of them), provenance, and its counters\n"
+        "with the profiler metrics each is computed from (NVIDIA Nsight Compute,\n"
+        "AMD rocprofv3) and the list to ask the profiler for.\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 20,
+};
+
 int cmd_info(int argc, char **argv) {
-  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
-                                       {"kernels", no_argument, 0, 'k'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {0, 0, 0, 0}};
-  const char *spec = NULL;
-  int all = 0, c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-    switch (c) {
-      case 'm':
-        spec = optarg;
-        break;
-      case 'k':
-        all = 1;
-        break;
-      case 'h':
-        puts(
-            "Usage: scalepredict info --model DIR|NAME [--kernels]\n"
-            "\n"
-            "Prints the model's base (and further bases, with the methods that predict\n"
-            "from each), the memory systems it describes (the cards it was measured\n"
-            "on: name, type, bus width, peak bandwidth, capacity), grid, methods,\n"
-            "training kernels (--kernels: all of them), provenance, and its counters\n"
-            "with the profiler metrics each is computed from (NVIDIA Nsight Compute,\n"
-            "AMD rocprofv3) and the list to ask the profiler for.\n"
-            "\n"
-            "  --model DIR|NAME  the model (a directory, or a bundled model's name)\n"
-            "  --kernels         list every training kernel (default: the first 12)");
-        return EXIT_OK;
-      default:
-        return cli_usage_error("info ", "unknown or incomplete option '%s'", argv[optind - 1]);
-    }
-  }
-  if (optind < argc) return cli_usage_error("info ", "unexpected argument '%s'", argv[optind]);
-  if (!spec) return cli_usage_error("info ", "--model is required");
+  info_cli c = {0};
+  int done, rc = cli_parse_options(&command, &c, argc, argv, &done);
+  if (rc || done) return rc;
+  if (!c.spec) return cli_usage_error("info ", "--model is required");
   char dir[PATH_MAX];
   sp_error err;
   sp_model *m = NULL;
-  int st = cli_find_model(spec, dir, sizeof dir, &err);
+  int st = cli_find_model(c.spec, dir, sizeof dir, &err);
   if (!st) st = sp_model_load(dir, &m, &err);
   if (st) return cli_fail(&err);
-  print_info(m, dir, all);
+  print_info(m, dir, c.all);
   sp_model_free(m);
   return EXIT_OK;
 }

@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,85 +33,6 @@ typedef struct plan_cli {
 
 static const char *const axis_option[3] = {"--cu", "--engine-mhz", "--memory-mhz"};
 static const char *const axis_key[3] = {"cu", "engine_mhz", "memory_mhz"};
-
-static void usage_plan(void) {
-  puts(
-      "Usage: scalepredict plan [--runs FILE] --grid PLAN | --cu L --engine-mhz L\n"
-      "                         --memory-mhz L [--kernels LIST] [--base CFG]\n"
-      "                         [--batch B] [--budget N|A/B] [--target-error E]\n"
-      "                         [--total-budget N]\n"
-      "                         [--surrogate gp|shared] [--seed S] [--status] [--quiet]\n"
-      "\n"
-      "An adaptive measurement plan: fits, per kernel, a surrogate of its scaling\n"
-      "surface (a Gaussian process on log time and log power over the logarithms of\n"
-      "the three axes) to the rows of FILE measured on the grid, and prints the\n"
-      "configurations to measure next, where the surrogate is least sure, as CSV:\n"
-      "  kernel,cu,engine_mhz,memory_mhz\n"
-      "A kernel's base configuration comes first.  A kernel is done when the whole\n"
-      "grid is measured, at the budget, or once its estimated surface error (the\n"
-      "surrogate's mean predicted relative standard deviation over the grid\n"
-      "configurations not measured) is within the target.  Only the header is\n"
-      "printed once every kernel is done.  Measure the configurations, append their\n"
-      "rows to FILE and run plan again.\n"
-      "\n"
-      "  --runs FILE        runs.csv measured so far; rows marked completed in a\n"
-      "                     source column do not count.  A missing or empty FILE\n"
-      "                     means nothing measured yet (then give --kernels)\n"
-      "  --grid PLAN        the grid of an sp-sweep plan: its cu, engine_mhz and\n"
-      "                     memory_mhz keys\n"
-      "  --cu L, --engine-mhz L, --memory-mhz L\n"
-      "                     the grid's values, comma-separated (an axis not given\n"
-      "                     takes FILE's values)\n"
-      "  --kernels LIST     the kernels to plan, comma-separated (default: FILE's)\n"
-      "  --base CFG         measured first (default: the middle of the grid, the\n"
-      "                     lower-middle value of every axis)\n"
-      "  --batch B          configurations per kernel and round (default 4)\n"
-      "  --budget N|A/B     measured configurations per kernel at which it is done;\n"
-      "                     A/B: that fraction of the grid (default: none)\n"
-      "  --target-error E   estimated surface error, in percent, at which a kernel\n"
-      "                     is done (default: none)\n"
-      "  --total-budget N   measured configurations over all the kernels at which\n"
-      "                     the campaign is done: a round names at most what is\n"
-      "                     left, the kernels' bases first, then the kernels whose\n"
-      "                     estimated error is largest (default: none)\n"
-      "  --surrogate gp|shared\n"
-      "                     gp (the default): a process per kernel, on its own\n"
-      "                     measurements; shared: the kernels' log ratios to their\n"
-      "                     base completed together at low rank, the prior mean of\n"
-      "                     a process per kernel on the residual, and each round's\n"
-      "                     first configuration common to every kernel measuring\n"
-      "                     (docs/sweeps.md, \"The shared surrogate\")\n"
-      "  --seed S           the shared surrogate's cross-validation folds (default 1):\n"
-      "                     the same seed and rows give the same plan\n"
-      "  --status           print one row per kernel instead:\n"
-      "                     kernel,measured,grid,error_time_pct,error_power_pct,\n"
-      "                     state,next (state: measuring, budget, target or grid)\n"
-      "  --quiet            no summary on standard error");
-}
-
-static void usage_complete(void) {
-  puts(
-      "Usage: scalepredict complete --runs FILE [--grid PLAN | --cu L --engine-mhz L\n"
-      "                             --memory-mhz L] [--kernels LIST] [--out FILE]\n"
-      "                             [--surrogate gp|shared] [--seed S] [--force]\n"
-      "\n"
-      "Completes every kernel's surface from the rows of FILE measured on the grid:\n"
-      "one row per kernel and grid configuration, the runs.csv columns plus source,\n"
-      "  kernel,cu,engine_mhz,memory_mhz,time_ms,power_w,source\n"
-      "measured configurations as measured (source 'measured'), the others the\n"
-      "surrogate of 'scalepredict plan' (source 'completed'; power empty for a\n"
-      "kernel without power).  train and evaluate read such a file as runs.csv\n"
-      "(plan does not count its completed rows as measured).  A kernel with\n"
-      "nothing measured on the grid is an error.\n"
-      "\n"
-      "  --runs FILE        runs.csv measured so far\n"
-      "  --grid PLAN, --cu L, --engine-mhz L, --memory-mhz L, --kernels LIST,\n"
-      "  --surrogate gp|shared, --seed S\n"
-      "                     as for 'scalepredict plan' (default: FILE's grid and\n"
-      "                     kernels, gp, seed 1)\n"
-      "  --out FILE         write FILE atomically instead of standard output (a new\n"
-      "                     or empty file or an older completion)\n" CLI_FORCE_HELP);
-}
 
 /* ---- the grid ------------------------------------------------------------------ */
 
@@ -218,119 +138,177 @@ static int resolve_budget(plan_cli *c, size_t grid) {
 
 /* ---- the command line ------------------------------------------------------------ */
 
-static int number_option(plan_cli *c, int ch, const char *arg) {
-  unsigned long v;
-  char *end;
-  if (ch == 'B') {
-    if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000000)
-      return cli_usage_error(c->cmd, "--batch needs an integer from 1 to 1000000, not '%s'", arg);
-    c->p.batch = v;
-    return EXIT_OK;
-  }
-  if (ch == 'T') {
-    if (cli_parse_ulong(arg, &v) || v < 1)
-      return cli_usage_error(c->cmd, "--total-budget needs a positive integer, not '%s'", arg);
-    c->p.total_budget = v;
-    return EXIT_OK;
-  }
-  c->p.target_error = strtod(arg, &end);
-  if (*end || end == arg || !(c->p.target_error > 0) || !isfinite(c->p.target_error))
-    return cli_usage_error(c->cmd, "--target-error needs a positive percentage, not '%s'", arg);
+/* The options' setters that check their values (cli_option). */
+static int set_surrogate(void *ctx, const char *arg, const char *cmd) {
+  if ((((plan_cli *)ctx)->p.surrogate = sp_surrogate_parse(arg)) < 0)
+    return cli_usage_error(cmd, "--surrogate must be gp or shared, not '%s'", arg);
   return EXIT_OK;
 }
 
+static int set_seed(void *ctx, const char *arg, const char *cmd) {
+  if (cli_parse_ulong(arg, &((plan_cli *)ctx)->p.seed))
+    return cli_usage_error(cmd, "--seed: '%s' is not a whole number", arg);
+  return EXIT_OK;
+}
+
+static int set_batch(void *ctx, const char *arg, const char *cmd) {
+  unsigned long v;
+  if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000000)
+    return cli_usage_error(cmd, "--batch needs an integer from 1 to 1000000, not '%s'", arg);
+  ((plan_cli *)ctx)->p.batch = v;
+  return EXIT_OK;
+}
+
+static int set_total_budget(void *ctx, const char *arg, const char *cmd) {
+  unsigned long v;
+  if (cli_parse_ulong(arg, &v) || v < 1)
+    return cli_usage_error(cmd, "--total-budget needs a positive integer, not '%s'", arg);
+  ((plan_cli *)ctx)->p.total_budget = v;
+  return EXIT_OK;
+}
+
+static int set_target_error(void *ctx, const char *arg, const char *cmd) {
+  plan_cli *c = ctx;
+  char *end;
+  c->p.target_error = strtod(arg, &end);
+  if (*end || end == arg || !(c->p.target_error > 0) || !isfinite(c->p.target_error))
+    return cli_usage_error(cmd, "--target-error needs a positive percentage, not '%s'", arg);
+  return EXIT_OK;
+}
+
+/* Each command takes its own options only: the other's are rows of kind
+ * CLI_OTHER, refused by their whole name. */
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, plan_cli, field, help)
+static const cli_option plan_options[] = {
+    ROW(CLI_STRING, "runs", "FILE", runs,
+        "runs.csv measured so far; rows marked completed in a\n"
+        "source column do not count.  A missing or empty FILE\n"
+        "means nothing measured yet (then give --kernels)"),
+    ROW(CLI_STRING, "grid", "PLAN", grid_file,
+        "the grid of an sp-sweep plan: its cu, engine_mhz and\n"
+        "memory_mhz keys"),
+    ROW(CLI_STRING, "cu", "L", axis_spec[0], NULL),
+    ROW(CLI_STRING, "engine-mhz", "L", axis_spec[1], NULL),
+    ROW(CLI_STRING, "memory-mhz", "L", axis_spec[2], NULL),
+    CLI_ROW_TEXT("  --cu L, --engine-mhz L, --memory-mhz L\n"
+                 "                     the grid's values, comma-separated (an axis not given\n"
+                 "                     takes FILE's values)\n"),
+    ROW(CLI_STRING, "kernels", "LIST", kernels,
+        "the kernels to plan, comma-separated (default: FILE's)"),
+    ROW(CLI_STRING, "base", "CFG", base,
+        "measured first (default: the middle of the grid, the\n"
+        "lower-middle value of every axis)"),
+    CLI_ROW_CALL("batch", "B", set_batch, "configurations per kernel and round (default 4)"),
+    ROW(CLI_STRING, "budget", "N|A/B", budget,
+        "measured configurations per kernel at which it is done;\n"
+        "A/B: that fraction of the grid (default: none)"),
+    CLI_ROW_CALL("target-error", "E", set_target_error,
+                 "estimated surface error, in percent, at which a kernel\n"
+                 "is done (default: none)"),
+    CLI_ROW_CALL("total-budget", "N", set_total_budget,
+                 "measured configurations over all the kernels at which\n"
+                 "the campaign is done: a round names at most what is\n"
+                 "left, the kernels' bases first, then the kernels whose\n"
+                 "estimated error is largest (default: none)"),
+    CLI_ROW_CALL("surrogate", "gp|shared", set_surrogate,
+                 "gp (the default): a process per kernel, on its own\n"
+                 "measurements; shared: the kernels' log ratios to their\n"
+                 "base completed together at low rank, the prior mean of\n"
+                 "a process per kernel on the residual, and each round's\n"
+                 "first configuration common to every kernel measuring\n"
+                 "(docs/sweeps.md, \"The shared surrogate\")"),
+    CLI_ROW_CALL("seed", "S", set_seed,
+                 "the shared surrogate's cross-validation folds (default 1):\n"
+                 "the same seed and rows give the same plan"),
+    ROW(CLI_FLAG, "status", NULL, status,
+        "print one row per kernel instead:\n"
+        "kernel,measured,grid,error_time_pct,error_power_pct,\n"
+        "state,next (state: measuring, budget, target or grid)"),
+    ROW(CLI_FLAG, "quiet", NULL, quiet, "no summary on standard error"),
+    CLI_ROW_OTHER("out", "FILE"),
+    CLI_ROW_OTHER("force", NULL),
+};
+
+static const cli_option complete_options[] = {
+    ROW(CLI_STRING, "runs", "FILE", runs, "runs.csv measured so far"),
+    ROW(CLI_STRING, "grid", "PLAN", grid_file, NULL),
+    ROW(CLI_STRING, "cu", "L", axis_spec[0], NULL),
+    ROW(CLI_STRING, "engine-mhz", "L", axis_spec[1], NULL),
+    ROW(CLI_STRING, "memory-mhz", "L", axis_spec[2], NULL),
+    ROW(CLI_STRING, "kernels", "LIST", kernels, NULL),
+    CLI_ROW_CALL("surrogate", "gp|shared", set_surrogate, NULL),
+    CLI_ROW_CALL("seed", "S", set_seed, NULL),
+    CLI_ROW_TEXT("  --grid PLAN, --cu L, --engine-mhz L, --memory-mhz L, --kernels LIST,\n"
+                 "  --surrogate gp|shared, --seed S\n"
+                 "                     as for 'scalepredict plan' (default: FILE's grid and\n"
+                 "                     kernels, gp, seed 1)\n"),
+    ROW(CLI_STRING, "out", "FILE", out,
+        "write FILE atomically instead of standard output (a new\n"
+        "or empty file or an older completion)"),
+    CLI_ROW_FORCE,
+    CLI_ROW_OTHER("base", "CFG"),
+    CLI_ROW_OTHER("batch", "B"),
+    CLI_ROW_OTHER("budget", "N|A/B"),
+    CLI_ROW_OTHER("target-error", "E"),
+    CLI_ROW_OTHER("total-budget", "N"),
+    CLI_ROW_OTHER("status", NULL),
+    CLI_ROW_OTHER("quiet", NULL),
+};
+
+static const cli_command plan_command = {
+    .prefix = "plan ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict plan [--runs FILE] --grid PLAN | --cu L --engine-mhz L\n"
+        "                         --memory-mhz L [--kernels LIST] [--base CFG]\n"
+        "                         [--batch B] [--budget N|A/B] [--target-error E]\n"
+        "                         [--total-budget N]\n"
+        "                         [--surrogate gp|shared] [--seed S] [--status] [--quiet]\n"
+        "\n"
+        "An adaptive measurement plan: fits, per kernel, a surrogate of its scaling\n"
+        "surface (a Gaussian process on log time and log power over the logarithms of\n"
+        "the three axes) to the rows of FILE measured on the grid, and prints the\n"
+        "configurations to measure next, where the surrogate is least sure, as CSV:\n"
+        "  kernel,cu,engine_mhz,memory_mhz\n"
+        "A kernel's base configuration comes first.  A kernel is done when the whole\n"
+        "grid is measured, at the budget, or once its estimated surface error (the\n"
+        "surrogate's mean predicted relative standard deviation over the grid\n"
+        "configurations not measured) is within the target.  Only the header is\n"
+        "printed once every kernel is done.  Measure the configurations, append their\n"
+        "rows to FILE and run plan again.\n"
+        "\n",
+    .opts = plan_options,
+    .nopts = sizeof plan_options / sizeof *plan_options,
+    .column = 21,
+};
+
+static const cli_command complete_command = {
+    .prefix = "complete ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict complete --runs FILE [--grid PLAN | --cu L --engine-mhz L\n"
+        "                             --memory-mhz L] [--kernels LIST] [--out FILE]\n"
+        "                             [--surrogate gp|shared] [--seed S] [--force]\n"
+        "\n"
+        "Completes every kernel's surface from the rows of FILE measured on the grid:\n"
+        "one row per kernel and grid configuration, the runs.csv columns plus source,\n"
+        "  kernel,cu,engine_mhz,memory_mhz,time_ms,power_w,source\n"
+        "measured configurations as measured (source 'measured'), the others the\n"
+        "surrogate of 'scalepredict plan' (source 'completed'; power empty for a\n"
+        "kernel without power).  train and evaluate read such a file as runs.csv\n"
+        "(plan does not count its completed rows as measured).  A kernel with\n"
+        "nothing measured on the grid is an error.\n"
+        "\n",
+    .opts = complete_options,
+    .nopts = sizeof complete_options / sizeof *complete_options,
+    .column = 21,
+};
+
+/* The table's options, then what holds between them. */
 static int parse_args(plan_cli *c, int argc, char **argv, int *done) {
-  static const struct option opts[] = {{"runs", required_argument, 0, 'r'},
-                                       {"grid", required_argument, 0, 'g'},
-                                       {"cu", required_argument, 0, 'C'},
-                                       {"engine-mhz", required_argument, 0, 'E'},
-                                       {"memory-mhz", required_argument, 0, 'M'},
-                                       {"kernels", required_argument, 0, 'k'},
-                                       {"base", required_argument, 0, 'b'},
-                                       {"batch", required_argument, 0, 'B'},
-                                       {"budget", required_argument, 0, 'n'},
-                                       {"target-error", required_argument, 0, 't'},
-                                       {"total-budget", required_argument, 0, 'T'},
-                                       {"status", no_argument, 0, 's'},
-                                       {"surrogate", required_argument, 0, 'S'},
-                                       {"seed", required_argument, 0, 'd'},
-                                       {"quiet", no_argument, 0, 'q'},
-                                       {"out", required_argument, 0, 'o'},
-                                       {"force", no_argument, 0, CLI_OPT_FORCE},
-                                       {"help", no_argument, 0, 'h'},
-                                       {0, 0, 0, 0}};
   const int complete = !strcmp(c->cmd, "complete ");
-  int ch, rc, at = -1;
-  opterr = 0;
-  *done = 0;
-  while ((ch = getopt_long(argc, argv, ":h", opts, &at)) != -1) {
-    /* Each command takes its own options only. */
-    const int plan_only = ch > 0 && ch < 128 && strchr("bBnTtsq", ch) != NULL;
-    const int complete_only = ch == 'o' || ch == CLI_OPT_FORCE;
-    if ((complete && plan_only) || (!complete && complete_only))
-      return cli_usage_error(c->cmd, "unknown option '--%s'", opts[at].name);
-    switch (ch) {
-      case 'r':
-        c->runs = optarg;
-        break;
-      case 'g':
-        c->grid_file = optarg;
-        break;
-      case 'C':
-        c->axis_spec[0] = optarg;
-        break;
-      case 'E':
-        c->axis_spec[1] = optarg;
-        break;
-      case 'M':
-        c->axis_spec[2] = optarg;
-        break;
-      case 'k':
-        c->kernels = optarg;
-        break;
-      case 'b':
-        c->base = optarg;
-        break;
-      case 'n':
-        c->budget = optarg;
-        break;
-      case 's':
-        c->status = 1;
-        break;
-      case 'S':
-        if ((c->p.surrogate = sp_surrogate_parse(optarg)) < 0)
-          return cli_usage_error(c->cmd, "--surrogate must be gp or shared, not '%s'", optarg);
-        break;
-      case 'd':
-        if (cli_parse_ulong(optarg, &c->p.seed))
-          return cli_usage_error(c->cmd, "--seed: '%s' is not a whole number", optarg);
-        break;
-      case 'q':
-        c->quiet = 1;
-        break;
-      case 'o':
-        c->out = optarg;
-        break;
-      case CLI_OPT_FORCE:
-        sp_output_set_force(1);
-        break;
-      case 'B':
-      case 'T':
-      case 't':
-        if ((rc = number_option(c, ch, optarg))) return rc;
-        break;
-      case 'h':
-        if (complete)
-          usage_complete();
-        else
-          usage_plan();
-        *done = 1;
-        return EXIT_OK;
-      default:
-        return cli_bad_option(c->cmd, ch, argv);
-    }
-  }
-  if (optind < argc) return cli_usage_error(c->cmd, "unexpected argument '%s'", argv[optind]);
+  int rc = cli_parse_options(complete ? &complete_command : &plan_command, c, argc, argv, done);
+  if (rc || *done) return rc;
   if (complete && !c->runs) return cli_usage_error(c->cmd, "--runs is required");
   if (!c->runs && !c->kernels) return cli_usage_error(c->cmd, "--runs or --kernels is required");
   for (int a = 0; a < 3 && !c->grid_file; a++)

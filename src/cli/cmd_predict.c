@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_predict.c: scalepredict predict, and the output of predictions. */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -883,183 +882,154 @@ int cli_predict_run(const predict_opts *o) {
   return rc;
 }
 
-static void usage(void) {
-  puts(
-      "Usage: scalepredict predict --model DIR --runs FILE --counters FILE\n"
-      "                            --target CFG|all [--base CFG] [--kernel NAME]\n"
-      "                            [--format table|csv|json] [--method NAME]\n"
-      "                            [--use-measured CFG,...] [--floor-w WATTS]\n"
-      "                            [--target-memory SPEC] [--target-floor-w WATTS]\n"
-      "       scalepredict predict --model DIR --profile DIR --target CFG|all [...]\n"
-      "                            [--ignore-counter NAME] [--skip-unknown-kernels]\n"
-      "\n"
-      "Predicts each kernel's time (and power, when the model has a power model and\n"
-      "the kernel's base row has power) at the target configuration, or at every\n"
-      "configuration of the model's grid with --target all.  Each kernel needs a\n"
-      "runs.csv row and a counters.csv row at the model's base configuration, or at\n"
-      "any of its bases when it has several (train --base A,B: an H100 run or an H200\n"
-      "run): each kernel is predicted from the first base where it has both (noted\n"
-      "when it has them at several; --base chooses), shown as 'from' in the table.\n"
-      "Rows at other configurations, when present, are shown as measured values\n"
-      "with the prediction's signed percentage error,\n"
-      "100 x (predicted - measured) / measured.  A model with a memory axis (several\n"
-      "bases, or memory systems described: train --memory) adds, in CSV and JSON,\n"
-      "speedup, base (the base the kernel was predicted from) and outside_grid, and\n"
-      "in the table a speedup column: the base time over the predicted time (at\n"
-      "132cu/1980/3201 from an H100 run at 132 SMs: what the H200 buys the kernel);\n"
-      "other models print the columns they always did.\n"
-      "Rows of kernels the model was trained on are\n"
-      "marked (in_training in CSV and JSON, '*' in the table): their errors are\n"
-      "in-sample.  clamped_counters (CSV, JSON) counts the kernel's counters outside\n"
-      "the training range, clamped to it (also noted on standard error).\n"
-      "With physet, each prediction has a 90% interval (time_lo90_ms .. time_hi90_ms,\n"
-      "power_lo90_w .. power_hi90_w; the table shows time's) and the kernel a\n"
-      "novelty: its distance to the nearest training kernel over the training\n"
-      "kernels' own spacing.  Above 1, or with a clamped counter, the kernel is\n"
-      "outside the training data (outside_training; noted in the table and on\n"
-      "standard error): trust its prediction less (docs/method.md).\n"
-      "The table shows a kernel name with control characters escaped (\\n) and,\n"
-      "beyond 64 characters, shortened in the middle ('...'); CSV and JSON give\n"
-      "every name exactly.\n"
-      "\n"
-      "  --model DIR       saved model (from 'scalepredict train')\n"
-      "  --profile DIR     what 'scalepredict profile' wrote: its runs.csv and\n"
-      "                    counters.csv, and after the kernels one row per target\n"
-      "                    for the whole application, '(application)': the sum of\n"
-      "                    its kernels' times weighted by launches.csv's counts, its\n"
-      "                    90% interval (the kernels' interval ends summed alike:\n"
-      "                    docs/profile.md), and its average power (energy / time)\n"
-      "                    where power is known\n"
-      "  --runs FILE       the new kernels' runs.csv\n"
-      "  --counters FILE   the new kernels' counters.csv\n"
-      "  --base CFG        the base whose rows every kernel is predicted from: the\n"
-      "                    model's base or one of its further bases\n"
-      "  --target CFG|all  configuration to predict, or all of them\n"
-      "  --target-memory mhz=MHZ,bus=BITS[,type=T][,peak=GBS][,capacity=GB][,name=N]\n"
-      "                    a memory system the model has not measured, described: a\n"
-      "                    --target whose memory clock is off the grid (mhz= may then\n"
-      "                    be left out), or with --target all every CU count and\n"
-      "                    engine clock of the grid at MHZ too; each value is\n"
-      "                    interpolated in log peak bandwidth (default 2 x MHZ x\n"
-      "                    BITS / 8) between the model's measured memory systems,\n"
-      "                    with a wider 90% interval, and the row is flagged\n"
-      "                    'outside the measured grid' (outside_grid in CSV and\n"
-      "                    JSON; docs/method.md, \"physet: the memory axis\")\n"
-      "  --kernel NAME     only this kernel\n"
-      "  --format FMT      table (default), csv or json\n"
-      "  --method NAME     prediction method the model carries, e.g. wu2015 or physet\n"
-      "                    (default: the model's recommended method; see the\n"
-      "                    manifest's 'recommended' line)\n"
-      "  --use-measured CFG[,CFG...]|all\n"
-      "                    also use each kernel's measured rows at these\n"
-      "                    configurations: physet passes its prediction through\n"
-      "                    them (a second SM count cuts the H100 error about 3x,\n"
-      "                    docs/accuracy.md); their errors then read 0; none:\n"
-      "                    no other.  With --profile, the profile's second SM\n"
-      "                    count (profile.txt's 'second:' line, 'scalepredict\n"
-      "                    profile') is used unless this is given, and a note\n"
-      "                    says so\n"
-      "  --floor-w WATTS   the board's power at the base configuration with nothing\n"
-      "                    but an idle kernel running, measured with the kernels\n"
-      "                    (e.g. sp-runner's idle_spin): physet then anchors the\n"
-      "                    predicted power on this board's own floor rather than\n"
-      "                    on the training board's (two boards of one model can\n"
-      "                    read 10-15% apart); with the floor known, the power\n"
-      "                    interval is narrower (docs/method.md)\n"
-      "  --target-floor-w WATTS\n"
-      "                    the same floor measured on the board of the target's\n"
-      "                    memory system (with --target all: the grid's other one),\n"
-      "                    when you have that card too: physet scales the training\n"
-      "                    board's floor there to it\n" CLI_DATA_HELP);
+typedef struct predict_cli {
+  predict_opts o;
+  cli_profile prof;
+} predict_cli;
+
+/* The options' setters that check their values (cli_option). */
+static int set_profile(void *ctx, const char *arg, const char *cmd) {
+  predict_cli *c = ctx;
+  if (cli_profile_paths(arg, cmd, &c->prof)) return EXIT_USAGE;
+  c->o.runs = c->prof.runs;
+  c->o.counters = c->prof.counters;
+  c->o.weights = c->prof.launches;
+  c->o.profile_dir = c->prof.dir;
+  return EXIT_OK;
 }
 
+static int set_floor_w(void *ctx, const char *arg, const char *cmd) {
+  if (cli_parse_positive(arg, &((predict_cli *)ctx)->o.floor_w))
+    return cli_usage_error(cmd, "--floor-w must be a positive number of watts, not '%s'", arg);
+  return EXIT_OK;
+}
+
+static int set_target_floor_w(void *ctx, const char *arg, const char *cmd) {
+  if (cli_parse_positive(arg, &((predict_cli *)ctx)->o.target_floor_w))
+    return cli_usage_error(cmd, "--target-floor-w must be a positive number of watts, not '%s'",
+                           arg);
+  return EXIT_OK;
+}
+
+static int set_format(void *ctx, const char *arg, const char *cmd) {
+  if (cli_parse_format(arg, &((predict_cli *)ctx)->o.format))
+    return cli_usage_error(cmd, "--format must be table, csv or json, not '%s'", arg);
+  return EXIT_OK;
+}
+
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, predict_cli, field, help)
+static const cli_option options[] = {
+    ROW(CLI_STRING, "model", "DIR", o.model_dir, "saved model (from 'scalepredict train')"),
+    CLI_ROW_CALL("profile", "DIR", set_profile,
+                 "what 'scalepredict profile' wrote: its runs.csv and\n"
+                 "counters.csv, and after the kernels one row per target\n"
+                 "for the whole application, '(application)': the sum of\n"
+                 "its kernels' times weighted by launches.csv's counts, its\n"
+                 "90% interval (the kernels' interval ends summed alike:\n"
+                 "docs/profile.md), and its average power (energy / time)\n"
+                 "where power is known"),
+    ROW(CLI_STRING, "runs", "FILE", o.runs, "the new kernels' runs.csv"),
+    ROW(CLI_STRING, "counters", "FILE", o.counters, "the new kernels' counters.csv"),
+    ROW(CLI_STRING, "base", "CFG", o.base,
+        "the base whose rows every kernel is predicted from: the\n"
+        "model's base or one of its further bases"),
+    ROW(CLI_STRING, "target", "CFG|all", o.target, "configuration to predict, or all of them"),
+    ROW(CLI_STRING, "target-memory", "mhz=MHZ,bus=BITS[,type=T][,peak=GBS][,capacity=GB][,name=N]",
+        o.target_memory,
+        "a memory system the model has not measured, described: a\n"
+        "--target whose memory clock is off the grid (mhz= may then\n"
+        "be left out), or with --target all every CU count and\n"
+        "engine clock of the grid at MHZ too; each value is\n"
+        "interpolated in log peak bandwidth (default 2 x MHZ x\n"
+        "BITS / 8) between the model's measured memory systems,\n"
+        "with a wider 90% interval, and the row is flagged\n"
+        "'outside the measured grid' (outside_grid in CSV and\n"
+        "JSON; docs/method.md, \"physet: the memory axis\")"),
+    ROW(CLI_STRING, "kernel", "NAME", o.kernel, "only this kernel"),
+    CLI_ROW_CALL("format", "FMT", set_format, "table (default), csv or json"),
+    ROW(CLI_STRING, "method", "NAME", o.method,
+        "prediction method the model carries, e.g. wu2015 or physet\n"
+        "(default: the model's recommended method; see the\n"
+        "manifest's 'recommended' line)"),
+    ROW(CLI_STRING, "use-measured", "CFG[,CFG...]|all", o.use_measured,
+        "also use each kernel's measured rows at these\n"
+        "configurations: physet passes its prediction through\n"
+        "them (a second SM count cuts the H100 error about 3x,\n"
+        "docs/accuracy.md); their errors then read 0; none:\n"
+        "no other.  With --profile, the profile's second SM\n"
+        "count (profile.txt's 'second:' line, 'scalepredict\n"
+        "profile') is used unless this is given, and a note\n"
+        "says so"),
+    CLI_ROW_CALL("floor-w", "WATTS", set_floor_w,
+                 "the board's power at the base configuration with nothing\n"
+                 "but an idle kernel running, measured with the kernels\n"
+                 "(e.g. sp-runner's idle_spin): physet then anchors the\n"
+                 "predicted power on this board's own floor rather than\n"
+                 "on the training board's (two boards of one model can\n"
+                 "read 10-15% apart); with the floor known, the power\n"
+                 "interval is narrower (docs/method.md)"),
+    CLI_ROW_CALL("target-floor-w", "WATTS", set_target_floor_w,
+                 "the same floor measured on the board of the target's\n"
+                 "memory system (with --target all: the grid's other one),\n"
+                 "when you have that card too: physet scales the training\n"
+                 "board's floor there to it"),
+    CLI_ROWS_DATA,
+};
+
+static const cli_command command = {
+    .prefix = "predict ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict predict --model DIR --runs FILE --counters FILE\n"
+        "                            --target CFG|all [--base CFG] [--kernel NAME]\n"
+        "                            [--format table|csv|json] [--method NAME]\n"
+        "                            [--use-measured CFG,...] [--floor-w WATTS]\n"
+        "                            [--target-memory SPEC] [--target-floor-w WATTS]\n"
+        "       scalepredict predict --model DIR --profile DIR --target CFG|all [...]\n"
+        "                            [--ignore-counter NAME] [--skip-unknown-kernels]\n"
+        "\n"
+        "Predicts each kernel's time (and power, when the model has a power model and\n"
+        "the kernel's base row has power) at the target configuration, or at every\n"
+        "configuration of the model's grid with --target all.  Each kernel needs a\n"
+        "runs.csv row and a counters.csv row at the model's base configuration, or at\n"
+        "any of its bases when it has several (train --base A,B: an H100 run or an H200\n"
+        "run): each kernel is predicted from the first base where it has both (noted\n"
+        "when it has them at several; --base chooses), shown as 'from' in the table.\n"
+        "Rows at other configurations, when present, are shown as measured values\n"
+        "with the prediction's signed percentage error,\n"
+        "100 x (predicted - measured) / measured.  A model with a memory axis (several\n"
+        "bases, or memory systems described: train --memory) adds, in CSV and JSON,\n"
+        "speedup, base (the base the kernel was predicted from) and outside_grid, and\n"
+        "in the table a speedup column: the base time over the predicted time (at\n"
+        "132cu/1980/3201 from an H100 run at 132 SMs: what the H200 buys the kernel);\n"
+        "other models print the columns they always did.\n"
+        "Rows of kernels the model was trained on are\n"
+        "marked (in_training in CSV and JSON, '*' in the table): their errors are\n"
+        "in-sample.  clamped_counters (CSV, JSON) counts the kernel's counters outside\n"
+        "the training range, clamped to it (also noted on standard error).\n"
+        "With physet, each prediction has a 90% interval (time_lo90_ms .. time_hi90_ms,\n"
+        "power_lo90_w .. power_hi90_w; the table shows time's) and the kernel a\n"
+        "novelty: its distance to the nearest training kernel over the training\n"
+        "kernels' own spacing.  Above 1, or with a clamped counter, the kernel is\n"
+        "outside the training data (outside_training; noted in the table and on\n"
+        "standard error): trust its prediction less (docs/method.md).\n"
+        "The table shows a kernel name with control characters escaped (\\n) and,\n"
+        "beyond 64 characters, shortened in the middle ('...'); CSV and JSON give\n"
+        "every name exactly.\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 20,
+};
+
+/* The table's options, then what holds between them. */
 int cmd_predict(int argc, char **argv) {
-  static const struct option opts[] = {{"model", required_argument, 0, 'm'},
-                                       {"runs", required_argument, 0, 'r'},
-                                       {"counters", required_argument, 0, 'c'},
-                                       {"base", required_argument, 0, 'b'},
-                                       {"target", required_argument, 0, 't'},
-                                       {"kernel", required_argument, 0, 'k'},
-                                       {"format", required_argument, 0, 'f'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {"method", required_argument, 0, 'M'},
-                                       {"use-measured", required_argument, 0, 'u'},
-                                       {"floor-w", required_argument, 0, 'F'},
-                                       {"profile", required_argument, 0, 'P'},
-                                       {"target-memory", required_argument, 0, 'Y'},
-                                       {"target-floor-w", required_argument, 0, 'G'},
-                                       CLI_DATA_OPTIONS,
-                                       {0, 0, 0, 0}};
-  predict_opts o = {0};
-  cli_profile prof;
-  int c, rc;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    if ((rc = cli_data_option(c, optarg, "predict ")) >= 0) {
-      if (rc) return rc;
-      continue;
-    }
-    switch (c) {
-      case 'm':
-        o.model_dir = optarg;
-        break;
-      case 'r':
-        o.runs = optarg;
-        break;
-      case 'c':
-        o.counters = optarg;
-        break;
-      case 'b':
-        o.base = optarg;
-        break;
-      case 't':
-        o.target = optarg;
-        break;
-      case 'k':
-        o.kernel = optarg;
-        break;
-      case 'M':
-        o.method = optarg;
-        break;
-      case 'u':
-        o.use_measured = optarg;
-        break;
-      case 'P':
-        if (cli_profile_paths(optarg, "predict ", &prof)) return EXIT_USAGE;
-        o.runs = prof.runs;
-        o.counters = prof.counters;
-        o.weights = prof.launches;
-        o.profile_dir = prof.dir;
-        break;
-      case 'F':
-        if (cli_parse_positive(optarg, &o.floor_w))
-          return cli_usage_error("predict ",
-                                 "--floor-w must be a positive number of watts, not '%s'", optarg);
-        break;
-      case 'G':
-        if (cli_parse_positive(optarg, &o.target_floor_w))
-          return cli_usage_error(
-              "predict ", "--target-floor-w must be a positive number of watts, not '%s'", optarg);
-        break;
-      case 'Y':
-        o.target_memory = optarg;
-        break;
-      case 'f':
-        if (cli_parse_format(optarg, &o.format))
-          return cli_usage_error("predict ", "--format must be table, csv or json, not '%s'",
-                                 optarg);
-        break;
-      case 'h':
-        usage();
-        return EXIT_OK;
-      default:
-        return cli_bad_option("predict ", c, argv);
-    }
-  }
-  if (optind < argc) return cli_usage_error("predict ", "unexpected argument '%s'", argv[optind]);
-  if (!o.model_dir || !o.runs || !o.counters || !o.target)
+  predict_cli c = {0};
+  int done, rc = cli_parse_options(&command, &c, argc, argv, &done);
+  if (rc || done) return rc;
+  if (!c.o.model_dir || !c.o.runs || !c.o.counters || !c.o.target)
     return cli_usage_error("predict ",
                            "--model, --runs and --counters (or --profile), and "
                            "--target are required");
-  return cli_predict_run(&o);
+  return cli_predict_run(&c.o);
 }

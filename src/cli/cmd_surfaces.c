@@ -2,7 +2,6 @@
 /* cmd_surfaces.c: scalepredict surfaces, the scaling values as CSV. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,27 +10,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-static void usage(void) {
-  puts(
-      "Usage: scalepredict surfaces --runs FILE [--kernel NAME]\n"
-      "                             [--quantity time|power|both] [--out DIR]\n"
-      "                             [--force]\n"
-      "\n"
-      "Writes every kernel's scaling surface (paper Section III-B): the ratio\n"
-      "between each pair of neighbouring grid configurations along the engine,\n"
-      "memory and CU axes.  One CSV per quantity, DIR/time.csv and DIR/power.csv,\n"
-      "with the columns\n"
-      "  kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,memory_to,ratio\n"
-      "where ratio = value(to) / value(from).  A hole in the grid is an error naming\n"
-      "the missing configuration.\n"
-      "\n"
-      "  --runs FILE        kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
-      "  --kernel NAME      only this kernel\n"
-      "  --quantity Q       time (default), power, or both\n"
-      "  --out DIR          output directory (default: surfaces); the files in it\n"
-      "                     are replaced only when they are older surfaces\n" CLI_FORCE_HELP);
-}
 
 static void quantity_path(const char *dir, int q, char *path, size_t size) {
   snprintf(path, size, "%s/%s.csv", dir, q == SP_TIME ? "time" : "power");
@@ -113,52 +91,65 @@ static int usable_dir(const char *dir, sp_error *err) {
                       strerror(e));
 }
 
-int cmd_surfaces(int argc, char **argv) {
-  static const struct option opts[] = {{"runs", required_argument, 0, 'r'},
-                                       {"kernel", required_argument, 0, 'k'},
-                                       {"quantity", required_argument, 0, 'q'},
-                                       {"out", required_argument, 0, 'o'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {"force", no_argument, 0, CLI_OPT_FORCE},
-                                       {0, 0, 0, 0}};
-  const char *runs = NULL, *kernel = NULL, *out = "surfaces", *quantity = "time";
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-    switch (c) {
-      case 'r':
-        runs = optarg;
-        break;
-      case 'k':
-        kernel = optarg;
-        break;
-      case 'q':
-        quantity = optarg;
-        break;
-      case 'o':
-        out = optarg;
-        break;
-      case CLI_OPT_FORCE:
-        sp_output_set_force(1);
-        break;
-      case 'h':
-        usage();
-        return EXIT_OK;
-      default:
-        return cli_bad_option("surfaces ", c, argv);
-    }
-  }
-  if (optind < argc) return cli_usage_error("surfaces ", "unexpected argument '%s'", argv[optind]);
-  if (!runs) return cli_usage_error("surfaces ", "--runs is required");
-  int want[2] = {!strcmp(quantity, "time") || !strcmp(quantity, "both"),
-                 !strcmp(quantity, "power") || !strcmp(quantity, "both")};
-  if (!want[0] && !want[1])
+typedef struct surfaces_cli {
+  const char *runs, *kernel, *out, *quantity;
+  int want[2]; /* time, power */
+} surfaces_cli;
+
+#define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, surfaces_cli, field, help)
+static const cli_option options[] = {
+    ROW(CLI_STRING, "runs", "FILE", runs, "kernel,cu,engine_mhz,memory_mhz,time_ms,power_w"),
+    ROW(CLI_STRING, "kernel", "NAME", kernel, "only this kernel"),
+    ROW(CLI_STRING, "quantity", "Q", quantity, "time (default), power, or both"),
+    ROW(CLI_STRING, "out", "DIR", out,
+        "output directory (default: surfaces); the files in it\n"
+        "are replaced only when they are older surfaces"),
+    CLI_ROW_FORCE,
+};
+
+static const cli_command command = {
+    .prefix = "surfaces ",
+    .optstring = ":h",
+    .head =
+        "Usage: scalepredict surfaces --runs FILE [--kernel NAME]\n"
+        "                             [--quantity time|power|both] [--out DIR]\n"
+        "                             [--force]\n"
+        "\n"
+        "Writes every kernel's scaling surface (paper Section III-B): the ratio\n"
+        "between each pair of neighbouring grid configurations along the engine,\n"
+        "memory and CU axes.  One CSV per quantity, DIR/time.csv and DIR/power.csv,\n"
+        "with the columns\n"
+        "  kernel,quantity,kind,cu_from,engine_from,memory_from,cu_to,engine_to,memory_to,ratio\n"
+        "where ratio = value(to) / value(from).  A hole in the grid is an error naming\n"
+        "the missing configuration.\n"
+        "\n",
+    .opts = options,
+    .nopts = sizeof options / sizeof *options,
+    .column = 21,
+};
+
+/* The table's options, then what holds between them. */
+static int parse_args(surfaces_cli *c, int argc, char **argv, int *done) {
+  int rc = cli_parse_options(&command, c, argc, argv, done);
+  if (rc || *done) return rc;
+  if (!c->runs) return cli_usage_error("surfaces ", "--runs is required");
+  const int both = !strcmp(c->quantity, "both");
+  c->want[0] = both || !strcmp(c->quantity, "time");
+  c->want[1] = both || !strcmp(c->quantity, "power");
+  if (!c->want[0] && !c->want[1])
     return cli_usage_error("surfaces ", "--quantity must be time, power or both, not '%s'",
-                           quantity);
-  if (!*out) return cli_usage_error("surfaces ", "--out: the output path is empty");
-  int rc = cli_add_inputs("--runs", runs, (char *)NULL);
-  if (!rc) rc = check_outputs(out, want);
-  if (rc) return rc;
+                           c->quantity);
+  if (!*c->out) return cli_usage_error("surfaces ", "--out: the output path is empty");
+  rc = cli_add_inputs("--runs", c->runs, (char *)NULL);
+  return rc ? rc : check_outputs(c->out, c->want);
+}
+
+int cmd_surfaces(int argc, char **argv) {
+  surfaces_cli c = {.out = "surfaces", .quantity = "time"};
+  int done, rc = parse_args(&c, argc, argv, &done);
+  if (rc || done) return rc;
+  const char *runs = c.runs, *kernel = c.kernel, *out = c.out;
+  const int *want = c.want;
   sp_error err;
   sp_error_clear(&err);
   sp_dataset *ds = NULL;

@@ -63,6 +63,8 @@ static int apply(const cli_command *cmd, const cli_option *o, void *ctx, const c
       return cli_data_option(o->code, arg, cmd->prefix);
     case CLI_CALL:
       return o->set(ctx, arg, cmd->prefix);
+    case CLI_OTHER:
+      return cli_usage_error(cmd->prefix, "unknown option '--%s'", o->name);
     default:
       return 0;
   }

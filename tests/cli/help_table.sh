@@ -9,12 +9,14 @@
 src=${SP_TOP_SRCDIR:-$sp_here/../..}/src/cli
 checked=0
 
-# The option names of a command's table, one a line, sorted.
+# The option names of the table $2 in the source $1, one a line (rows of
+# kind CLI_OTHER, another command's options, are not its own).
 table_names() {
+  sed -n "/cli_option $2\[\] = {/,/^};/p" "$1" >"$WORK/rows"
   sed -n -e 's/^.*\bROW([A-Z_]*, "\([a-z0-9-]*\)".*/\1/p' \
-    -e 's/^.*CLI_ROW_CALL("\([a-z0-9-]*\)".*/\1/p' "$1"
-  grep -q 'CLI_ROW_FORCE' "$1" && echo force
-  grep -q 'CLI_ROWS_DATA' "$1" &&
+    -e 's/^.*CLI_ROW_CALL("\([a-z0-9-]*\)".*/\1/p' "$WORK/rows"
+  grep -q 'CLI_ROW_FORCE' "$WORK/rows" && echo force
+  grep -q 'CLI_ROWS_DATA' "$WORK/rows" &&
     printf '%s\n' ignore-counter skip-unknown-kernels skip-kernels-without-counters
 }
 
@@ -27,20 +29,31 @@ help_names() {
   } | sort -u
 }
 
+# "COMMAND TABLE" for each command of a source (cmd_plan.c has two): its
+# cli_command's .prefix and .opts.
+commands() {
+  sed -n -e '/static const cli_command/,/^};/{' \
+    -e 's/.*\.prefix = "\([a-z]*\) ".*/\1/p' -e 's/.*\.opts = \([a-z_]*\),.*/\1/p' -e '}' "$1" |
+    paste - -
+}
+
 for f in "$src"/cmd_*.c; do
   grep -q 'static const cli_command' "$f" || continue
-  cmd=$(sed -n 's/.*\.prefix = "\([a-z]*\) ".*/\1/p' "$f")
-  [ -n "$cmd" ] || { fail "$f: no .prefix"; continue; }
-  sp "$cmd" --help
-  expect_rc "$cmd --help" 0
-  table_names "$f" | sort -u >"$WORK/table"
-  help_names "$WORK/out" >"$WORK/help"
-  [ -s "$WORK/table" ] || fail "$cmd: no options read from $f"
-  if ! cmp -s "$WORK/table" "$WORK/help"; then
-    fail "$cmd: --help and the option table differ (< table, > help):" \
-      "$(diff "$WORK/table" "$WORK/help" | grep '^[<>]' | tr '\n' ' ')"
-  fi
-  checked=$((checked + 1))
+  commands "$f" >"$WORK/commands"
+  [ -s "$WORK/commands" ] || fail "$f: no .prefix and .opts"
+  while read -r cmd table; do
+    [ -n "$table" ] || { fail "$f: $cmd: no .opts"; continue; }
+    sp "$cmd" --help
+    expect_rc "$cmd --help" 0
+    table_names "$f" "$table" | sort -u >"$WORK/table"
+    help_names "$WORK/out" >"$WORK/help"
+    [ -s "$WORK/table" ] || fail "$cmd: no options read from $table in $f"
+    if ! cmp -s "$WORK/table" "$WORK/help"; then
+      fail "$cmd: --help and the option table differ (< table, > help):" \
+        "$(diff "$WORK/table" "$WORK/help" | grep '^[<>]' | tr '\n' ' ')"
+    fi
+    checked=$((checked + 1))
+  done <"$WORK/commands"
 done
 [ "$checked" -gt 0 ] || fail "no command has an option table"
 echo "help_table: $checked commands' help checked against their option tables"

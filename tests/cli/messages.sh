@@ -27,6 +27,13 @@ expect_rc "an unknown option" 1
 grep -qF "unknown option '--bogus'" err || fail "unknown option: $(cat err)"
 sp --target
 grep -qF "option '--target' needs a value" err || fail "default command: $(cat err)"
+# info as every other command (issue 27: its options are a table).
+sp info --model
+expect_rc "info --model without a value" 1
+grep -qF "option '--model' needs a value" err || fail "info, missing value: $(cat err)"
+sp info --bogus
+expect_rc "info: an unknown option" 1
+grep -qF "unknown option '--bogus'" err || fail "info, unknown option: $(cat err)"
 
 # An empty output path is a usage error (issue 26), not a failed rename
 # (exit 4) after the work; nothing is written, not even a temporary.
