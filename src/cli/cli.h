@@ -198,6 +198,9 @@ void cli_json_number(double v);
 int cli_parse_ulong(const char *s, unsigned long *out);
 /* A positive (or non-negative) finite number: 0, else -1. */
 int cli_parse_positive(const char *s, double *out);
+/* --grid-interp's value (dse, export): a whole number from 1 to 1000 into
+ * *out, else the exit status of the usage error (printed). */
+int cli_set_grid_interp(const char *arg, const char *cmd, unsigned *out);
 int cli_parse_nonnegative(const char *s, double *out);
 /* "N" or "A/B" (1 <= A <= B): N, or the share A/B of whole rounded to the
  * nearest and at least 1, into *out; -1 when s is neither. */

@@ -216,12 +216,7 @@ static int set_rank_by(void *ctx, const char *arg, const char *cmd) {
 }
 
 static int set_grid_interp(void *ctx, const char *arg, const char *cmd) {
-  unsigned long v;
-  if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000)
-    return cli_usage_error(cmd, "--grid-interp must be a whole number from 1 to 1000, not '%s'",
-                           arg);
-  ((dse_opts *)ctx)->p.grid_interp = (unsigned)v;
-  return EXIT_OK;
+  return cli_set_grid_interp(arg, cmd, &((dse_opts *)ctx)->p.grid_interp);
 }
 
 #define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, dse_opts, field, help)

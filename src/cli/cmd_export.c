@@ -78,12 +78,7 @@ static int set_layout(void *ctx, const char *arg, const char *cmd) {
 }
 
 static int set_grid_interp(void *ctx, const char *arg, const char *cmd) {
-  unsigned long v;
-  if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000)
-    return cli_usage_error(cmd, "--grid-interp must be a whole number from 1 to 1000, not '%s'",
-                           arg);
-  ((export_opts *)ctx)->p.grid_interp = (unsigned)v;
-  return EXIT_OK;
+  return cli_set_grid_interp(arg, cmd, &((export_opts *)ctx)->p.grid_interp);
 }
 
 #define ROW(kind, name, arg, field, help) CLI_ROW(kind, name, arg, export_opts, field, help)

@@ -522,13 +522,11 @@ static void restore_env(const char *name, char *old) {
   free(old);
 }
 
-/* Runs ncu's second pass with the preload; its exit status, or -1. */
-static int run_preloaded(const profile_opts *o, const char *ncu, const char *program,
-                         const second_plan *s, const char *log, const char *status, int *sig) {
-  size_t n = 0;
-  while (o->argv[n]) n++;
-  char **args = calloc(n + 20, sizeof *args);
-  if (!args) return -1;
+/* ncu's command line for program (o->argv[0] found at program) and its
+ * arguments, collecting metrics into log: a NULL-terminated array to free,
+ * or NULL. */
+static char **ncu_command(const profile_opts *o, const char *ncu, const char *program,
+                          const char *metrics, const char *log) {
   const char *fixed[] = {ncu,
                          "--clock-control",
                          "none",
@@ -540,13 +538,26 @@ static int run_preloaded(const profile_opts *o, const char *ncu, const char *pro
                          "--print-kernel-base",
                          "demangled",
                          "--metrics",
-                         sp_profile_second_metrics(),
+                         metrics,
                          "--log-file",
                          log};
+  const size_t nf = sizeof fixed / sizeof *fixed;
+  size_t n = 0;
+  while (o->argv[n]) n++;
+  char **args = calloc(nf + n + 1, sizeof *args);
+  if (!args) return NULL;
   size_t a = 0;
-  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
+  for (size_t i = 0; i < nf; i++) args[a++] = (char *)fixed[i];
   args[a++] = (char *)program;
   for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
+  return args;
+}
+
+/* Runs ncu's second pass with the preload; its exit status, or -1. */
+static int run_preloaded(const profile_opts *o, const char *ncu, const char *program,
+                         const second_plan *s, const char *log, const char *status, int *sig) {
+  char **args = ncu_command(o, ncu, program, sp_profile_second_metrics(), log);
+  if (!args) return -1;
   char sms[16], preload[2 * PATH_MAX + 2], *old[5];
   const char *prev = getenv("LD_PRELOAD");
   snprintf(sms, sizeof sms, "%d", s->sms);
@@ -646,31 +657,11 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
     free(metrics);
     return EXIT_SYSTEM;
   }
-  size_t n = 0;
-  while (o->argv[n]) n++;
-  char **args = calloc(n + 20, sizeof *args);
+  char **args = ncu_command(o, ncu, program, metrics, log);
   int sig = 0;
   sp_profile *p = NULL;
   rc = EXIT_SYSTEM;
   if (args) {
-    size_t a = 0;
-    const char *fixed[] = {ncu,
-                           "--clock-control",
-                           "none",
-                           "--csv",
-                           "--page",
-                           "raw",
-                           "--print-units",
-                           "base",
-                           "--print-kernel-base",
-                           "demangled",
-                           "--metrics",
-                           metrics,
-                           "--log-file",
-                           log};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) args[a++] = (char *)fixed[i];
-    args[a++] = program;
-    for (size_t i = 1; i < n; i++) args[a++] = o->argv[i];
     int status = cli_run_child(args, &sig);
     rc = status < 0 || interrupted(sig) ? EXIT_SYSTEM : explain_ncu(log, status, o->argv[0]);
     if (status >= 0 && rc == EXIT_OK) rc = convert_as(o, m, log, plan.sms ? NULL : plan.why, &p);

@@ -214,6 +214,15 @@ int cli_parse_ulong(const char *s, unsigned long *out) {
   return 0;
 }
 
+int cli_set_grid_interp(const char *arg, const char *cmd, unsigned *out) {
+  unsigned long v;
+  if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000)
+    return cli_usage_error(cmd, "--grid-interp must be a whole number from 1 to 1000, not '%s'",
+                           arg);
+  *out = (unsigned)v;
+  return EXIT_OK;
+}
+
 int cli_parse_positive(const char *s, double *out) {
   char *end;
   errno = 0;
