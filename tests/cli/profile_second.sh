@@ -83,6 +83,14 @@ export FAKE_ARGS FAKE_NCU PATH LD_LIBRARY_PATH
 
 rows_at() { grep -c ",$1,1980,2619," "$2/runs.csv"; }
 
+# The bundled model names its choice (second-sms.txt, checked below); the
+# cases here use a copy without it, whose choice is the grid's level
+# nearest half the base's SM count.
+BUNDLED=$H100
+cp -R "$BUNDLED" nochoice
+rm -f nochoice/second-sms.txt
+H100=$WORK/nochoice
+
 # ---- a two-point profile, the SM count chosen for the model -------------
 sp profile --model "$H100" --out two -- true
 expect_rc "two-point profile" 0
@@ -134,6 +142,14 @@ sp predict --model "$H100" --profile two --target all --format csv --use-measure
 cp "$WORK/out" pred1
 sp predict --model mine --profile two --target all --format csv --use-measured none
 cmp -s "$WORK/out" pred1 || fail "second-sms.txt changed a prediction"
+
+if [ -f "$BUNDLED/second-sms.txt" ]; then
+  want=$(sed -n 's/^second_sms //p' "$BUNDLED/second-sms.txt")
+  sp profile --model "$BUNDLED" --out bundled -- true
+  expect_rc "the bundled model's choice" 0
+  [ -n "$want" ] && [ "$(rows_at "$want" bundled)" -eq 6 ] ||
+    fail "the bundled model's second-sms.txt ($want) not used: $(cat bundled/runs.csv)"
+fi
 
 # ---- --second-sms N, none, and one the grid lacks -----------------------
 sp profile --model "$H100" --out s32 --second-sms 32 -- true
