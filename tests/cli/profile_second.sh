@@ -19,6 +19,11 @@
 P=$SP_TEST_DATA/profile
 H100=$SP_TOP_BUILDDIR/models/h100-sm
 [ -f "$H100/manifest.txt" ] || H100=$sp_here/../../models/h100-sm
+if [ -z "${SP_GREENCTX_PRELOAD:-}" ] &&
+  [ ! -f "$SP_TOP_BUILDDIR/greenctx/.libs/libscalepredict-greenctx-preload.so" ]; then
+  echo "no preload library built (a build without shared libraries): skipped" >&2
+  exit 77
+fi
 STUB=${SP_STUB_CUDA:-$SP_TOP_BUILDDIR/tests/greenctx/stub}
 if [ ! -f "$STUB/libcuda.so.1" ]; then
   echo "no stand-in libcuda.so.1 in $STUB (make check builds it)" >&2
