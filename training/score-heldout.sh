@@ -16,13 +16,15 @@
 # `session`, each starting at its first idle_spin row's date), the same
 # without a measured floor (physet_nofloor: a user who measured none), the
 # same with the floor and the 64-SM row measured too (physet64,
-# --use-measured), and wu2015.  Writes
+# --use-measured), the same with the model's own second SM count instead
+# (physetN, N from MODEL/second-sms.txt, what `scalepredict profile`
+# measures second; when it names one other than 64), and wu2015.  Writes
 # OUTDIR/predictions.csv (every prediction, with way and class),
 # OUTDIR/per_kernel.csv, OUTDIR/per_class.csv and OUTDIR/notes.txt (what
 # predict said on standard error: kernels outside the training data), and
 # prints the summary:
 # mean absolute time, power and energy error over the SM counts other than
-# the base (and other than 64 for the second way), and how many measured
+# the base (and other than the measured one for physet64 and physetN), and how many measured
 # values the 90% intervals hold (empty for a method without intervals).  Run from the repository root.
 set -eu
 [ $# -eq 4 ] || { echo "usage: sh training/score-heldout.sh MODEL DATADIR SUITE OUTDIR" >&2; exit 2; }
@@ -55,13 +57,19 @@ floor() {
     }' "$data/idle-floor.csv" "$data/details.csv"
 }
 
+# The model's own second SM count (second-sms.txt: what 'scalepredict
+# profile' measures second), when it has one other than 64.
+second=$(awk '$1 == "second_sms" { print $2 }' "$model/second-sms.txt" 2>/dev/null || true)
+ways="physet physet_nofloor physet64"
+[ -n "$second" ] && [ "$second" != 64 ] && ways="$ways physet$second"
 cut -d, -f1 "$out/classes.csv" | while IFS= read -r k; do
   fw=$(floor "$k")
-  for way in physet physet_nofloor physet64 wu2015; do
+  for way in $ways wu2015; do
     case $way in
     physet) extra="--floor-w $fw" ;;
     physet_nofloor) extra= ;;
     physet64) extra="--floor-w $fw --use-measured 64cu/1980/2619" ;;
+    physet"$second") extra="--floor-w $fw --use-measured ${second}cu/1980/2619" ;;
     wu2015) extra="--method wu2015" ;;
     esac
     hdr=
@@ -79,7 +87,7 @@ awk -F, -v OFS=, -v base="$base" -v dir="$out" '
   FNR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
   {
     w = $h["way"]; k = $h["kernel"]; t = $h["target"]
-    if (t == base || (w == "physet64" && t == "64cu/1980/2619")) next
+    if (t == base || (w ~ /^physet[0-9]+$/ && t == substr(w, 7) "cu/1980/2619")) next
     if ($h["measured_time_ms"] == "") next
     te = $h["time_error_pct"]; te = te < 0 ? -te : te
     pe = $h["power_error_pct"]; pe = pe < 0 ? -pe : pe
