@@ -12,6 +12,7 @@
 #include "evaluation.h"
 #include "plot/heatmap.h"
 #include "plot/svgplot.h"
+#include "report_memory.h"
 #include "util/reportdir.h"
 #include "util/status.h"
 #include "util/textout.h"
@@ -281,7 +282,14 @@ static int methods_present(const report *r, sp_quantity q, int *list) {
   return n;
 }
 
-typedef enum plot_kind { PLOT_CLUSTERS, PLOT_HISTOGRAM, PLOT_SCATTER, PLOT_BASES } plot_kind;
+typedef enum plot_kind {
+  PLOT_CLUSTERS,
+  PLOT_HISTOGRAM,
+  PLOT_SCATTER,
+  PLOT_BASES,
+  PLOT_MEMORY,   /* report_memory.c: the other memory system's speedup per kernel */
+  PLOT_MEMORY_CU /* the same per kernel and SM count */
+} plot_kind;
 
 /* One SVG of the report: what it shows and, for a base map, of which CU
  * count (the index of the dataset's CU axis). */
@@ -490,6 +498,10 @@ static int draw_plot(const void *data, FILE *fp) {
       return plot_histogram(j->r, j->p, fp);
     case PLOT_SCATTER:
       return plot_scatter(j->r, j->p, fp);
+    case PLOT_MEMORY:
+    case PLOT_MEMORY_CU:
+      return sp__plot_memory_speedup(fp, j->r->e, j->r->ds, j->r->p, j->r->best[SP_TIME],
+                                     j->p->kind == PLOT_MEMORY_CU, j->p->title);
     default:
       return plot_bases(j->r, j->p, fp);
   }
@@ -521,6 +533,23 @@ static void plan_bases(const report *r, plan *pl, sp_quantity q, double *grid) {
   }
 }
 
+/* With a grid of several memory systems: what the other one buys each
+ * kernel, as the best time method predicts it. */
+static void plan_memory(const report *r, plan *pl, sp_quantity q) {
+  int m = r->best[SP_TIME];
+  if (q != SP_TIME || m < 0 || !sp__memory_axis_present(r->e, r->p, m)) return;
+  plot *p = add(pl, PLOT_MEMORY, q, 0);
+  snprintf(p->file, sizeof p->file, "memory_speedup.svg");
+  snprintf(p->title, sizeof p->title,
+           "time: the other memory system's speedup at the base's CU count, %s vs measured",
+           sp_method_name((sp_method)m));
+  p = add(pl, PLOT_MEMORY_CU, q, 0);
+  snprintf(p->file, sizeof p->file, "memory_speedup_by_cu.svg");
+  snprintf(p->title, sizeof p->title,
+           "time: the other memory system's speedup at every CU count, %s vs measured",
+           sp_method_name((sp_method)m));
+}
+
 static void plan_quantity(const report *r, plan *pl, sp_quantity q, double *grid) {
   int ms[MAX_METHODS];
   pl->present[q] = methods_present(r, q, ms) > 0;
@@ -540,6 +569,7 @@ static void plan_quantity(const report *r, plan *pl, sp_quantity q, double *grid
     snprintf(p->title, sizeof p->title, "%s: predicted vs measured (held-out kernels)", qname[q]);
   }
   plan_bases(r, pl, q, grid);
+  plan_memory(r, pl, q);
 }
 
 /* Every plot the report has, in the order index.html shows them. */
@@ -547,7 +577,7 @@ static int make_plan(const report *r, plan *pl) {
   const int *cus;
   size_t ncu = sp_dataset_axis(r->ds, 0, &cus);
   pl->n = 0;
-  pl->plots = malloc(2 * (3 + ncu) * sizeof *pl->plots);
+  pl->plots = malloc(2 * (5 + ncu) * sizeof *pl->plots);
   double *grid = malloc(MAX_AXIS * MAX_AXIS * sizeof *grid);
   if (!pl->plots || !grid) {
     free(pl->plots);

@@ -169,10 +169,30 @@ no_leftovers "profile with a model of two bases" prof
 # ---- evaluate from the H200's base ----
 sp evaluate --quiet --runs runs.csv --counters counters.csv --memory "$D/memory.csv" \
   --base $H2 --leave-one-out --methods physet --floor-kernel idle_spin --clusters 2 \
-  --epochs 2 --restarts 1 --threads 2
+  --epochs 2 --restarts 1 --threads 2 --report rep
 expect_rc "evaluate --base $H2" 0
 expect_out "evaluate --base $H2" "physet" "25 kernel-base pairs in 25 of 25 jobs" \
   "have no counters, or empty counter fields, at that base configuration"
+# The report's memory-axis plots: what the H100's memory gives each kernel
+# against the H200's (the base), measured (from runs.csv) and predicted.
+for f in memory_speedup.svg memory_speedup_by_cu.svg; do
+  [ -s "rep/$f" ] || fail "evaluate --report: no $f"
+  grep -q "<img src=\"$f\"\|($f)\|href=\"$f\"" rep/index.html || fail "index.html does not show $f"
+done
+want=$(awk -F, -v k="$K" '$1 == k && $2 == 132 { t[$4] = $5 } END { printf "%.3f", t[3201] / t[2619] }' runs.csv)
+grep -q "<title>$K at 132 CUs: measured ${want}x, predicted [0-9.]*x</title>" rep/memory_speedup.svg ||
+  fail "memory_speedup.svg: $K's measured speedup is not ${want}x"
+n=$(grep -c '<title>[^<]* at 132 CUs: measured' rep/memory_speedup.svg)
+[ "$n" -eq 24 ] || fail "memory_speedup.svg: $n kernels, not the 24 held out with counters"
+for cu in 8 64 132; do
+  grep -q ">$cu CUs<" rep/memory_speedup_by_cu.svg || fail "memory_speedup_by_cu.svg: no series of $cu CUs"
+done
+# One memory system: no such plot.
+sp evaluate --quiet --runs r100.csv --counters c100.csv --base $H1 --leave-one-out \
+  --methods physet --floor-kernel idle_spin --clusters 2 --epochs 2 --restarts 1 --threads 2 \
+  --report rep1
+expect_rc "evaluate on the H100 alone" 0
+[ -f rep1/index.html ] && [ ! -e rep1/memory_speedup.svg ] || fail "a memory plot without a memory axis"
 
 # ---- memory.csv's errors ----
 sed '3d' "$D/memory.csv" >short.csv
