@@ -10,6 +10,7 @@
 typedef struct dse_opts {
   const char *model_dir, *method, *runs, *counters, *report;
   int json;
+  int rank_axis;    /* --rank-kernels: SP_AXIS_*, or -1 */
   cli_profile prof; /* --profile's files */
   sp_dse_params p;
 } dse_opts;
@@ -84,7 +85,53 @@ static void note_not_varied(const sp_dse_result *r) {
           a ? ", and no kernel is classed compute- or bandwidth-bound (undetermined)" : "");
 }
 
-static void print_sensitivity(const sp_dse_result *r) {
+/* --rank-kernels: the kernels by the factor their time takes from the
+ * lowest to the highest value of the axis (the ends through the reference,
+ * as the elasticities), most gained first. */
+typedef struct ranked_kernel {
+  const sp_dse_kernel *k;
+  double time, energy; /* factors, high end over low end */
+} ranked_kernel;
+
+static int cmp_gain(const void *a, const void *b) {
+  const ranked_kernel *x = a, *y = b;
+  if (x->time != y->time) return x->time < y->time ? -1 : 1;
+  return strcmp(x->k->name, y->k->name);
+}
+
+static void print_kernel_ranking(const sp_dse_result *r, int axis, size_t width) {
+  static const char *const names[3] = {"the CU count", "the engine clock", "the memory clock"};
+  static const char *const units[3] = {"", " MHz", " MHz"};
+  if (r->naxis[axis] < 2) {
+    printf("\nkernels not ranked by %s: the model's grid has one value of it\n", names[axis]);
+    return;
+  }
+  ranked_kernel *v = malloc((r->nkernels + 1) * sizeof *v);
+  if (!v) return;
+  double lo = r->axis[axis][0], hi = r->axis[axis][r->naxis[axis] - 1], ratio = log(hi / lo);
+  for (size_t k = 0; k < r->nkernels; k++) {
+    const sp_dse_sensitivity *s = &r->kernels[k].sens;
+    v[k] =
+        (ranked_kernel){&r->kernels[k], exp(s->time[axis] * ratio), exp(s->energy[axis] * ratio)};
+  }
+  qsort(v, r->nkernels, sizeof *v, cmp_gain);
+  char ref[64];
+  sp_config_format(&r->configs[r->reference], ref, sizeof ref);
+  printf(
+      "\nkernels ranked by what raising %s from %g to %g%s buys them (the other axes at\n"
+      "the reference %s)\n%4s ",
+      names[axis], lo, hi, units[axis], ref, "rank");
+  cli_put_cell(stdout, "kernel", width);
+  printf(" %9s %9s %9s\n", "speedup", "time x", "energy x");
+  for (size_t i = 0; i < r->nkernels; i++) {
+    printf("%4zu ", i + 1);
+    cli_put_cell(stdout, v[i].k->name, width);
+    printf(" %9.3f %9.3f %9.3f\n", 1 / v[i].time, v[i].time, v[i].energy);
+  }
+  free(v);
+}
+
+static void print_sensitivity(const sp_dse_result *r, int rank_axis) {
   size_t longest = 0;
   for (size_t k = 0; k < r->nkernels; k++) {
     size_t w = cli_text_width(r->kernels[k].name);
@@ -97,6 +144,7 @@ static void print_sensitivity(const sp_dse_result *r) {
   for (size_t k = 0; k < r->nkernels; k++)
     print_elasticities(r->kernels[k].name, width, &r->kernels[k].sens);
   note_not_varied(r);
+  if (rank_axis >= 0) print_kernel_ranking(r, rank_axis, width);
 }
 
 static void print_candidates(const sp_dse_result *r) {
@@ -124,7 +172,7 @@ static void print_candidates(const sp_dse_result *r) {
   }
 }
 
-static void print_text(const sp_dse_result *r) {
+static void print_text(const sp_dse_result *r, int rank_axis) {
   char ref[64];
   sp_config_format(&r->configs[r->reference], ref, sizeof ref);
   printf("model %s, %zu kernel%s, %zu configurations, reference %s\n", r->model_name, r->nkernels,
@@ -136,7 +184,7 @@ static void print_text(const sp_dse_result *r) {
   putchar('\n');
   print_front(r, "energy", r->pareto_energy, r->npareto_energy);
   print_front(r, "average power", r->pareto_power, r->npareto_power);
-  print_sensitivity(r);
+  print_sensitivity(r, rank_axis);
   print_candidates(r);
 }
 
@@ -163,7 +211,7 @@ static int run(const dse_opts *o) {
     if (o->json)
       st = sp_dse_write_json(r, stdout);
     else
-      print_text(r);
+      print_text(r, o->rank_axis);
     if (st) err.status = st;
   }
   int rc = st ? cli_fail(&err) : EXIT_OK;
@@ -215,6 +263,16 @@ static int set_rank_by(void *ctx, const char *arg, const char *cmd) {
   return EXIT_OK;
 }
 
+static int set_rank_kernels(void *ctx, const char *arg, const char *cmd) {
+  static const char *const names[3] = {"cu", "engine", "memory"};
+  for (int a = 0; a < 3; a++)
+    if (!strcmp(arg, names[a])) {
+      ((dse_opts *)ctx)->rank_axis = a;
+      return EXIT_OK;
+    }
+  return cli_usage_error(cmd, "--rank-kernels must be cu, engine or memory, not '%s'", arg);
+}
+
 static int set_grid_interp(void *ctx, const char *arg, const char *cmd) {
   return cli_set_grid_interp(arg, cmd, &((dse_opts *)ctx)->p.grid_interp);
 }
@@ -251,6 +309,12 @@ static const cli_option options[] = {
     CLI_ROW_CALL("rank-by", "OBJ", set_rank_by,
                  "candidate ranking: time, energy, edp (default), ed2p,\n"
                  "min-time-capped, min-energy-budget"),
+    CLI_ROW_CALL("rank-kernels", "AXIS", set_rank_kernels,
+                 "also rank the kernels by what raising AXIS (cu, engine\n"
+                 "or memory) from its lowest to its highest value buys\n"
+                 "each: the time and energy factors and the speedup, at\n"
+                 "the reference's other axes (table output; the JSON and\n"
+                 "the report carry the elasticities they come from)"),
     CLI_ROW_CALL("grid-interp", "N", set_grid_interp,
                  "N-1 extra clocks between neighbouring grid clocks,\n"
                  "predicted by log-linear interpolation (default 1: none)"),
@@ -273,6 +337,7 @@ static const cli_command command = {
         "                        [--method NAME] [--weights FILE] [--reference CFG] [--power-cap "
         "W]\n"
         "                        [--time-budget X] [--candidates FILE] [--rank-by OBJ]\n"
+        "                        [--rank-kernels AXIS]\n"
         "                        [--grid-interp N] [--report DIR] [--json] [--force]\n"
         "                        [--ignore-counter NAME] [--skip-unknown-kernels]\n"
         "\n"
@@ -307,7 +372,7 @@ static int add_inputs(const dse_opts *o) {
 
 /* The table's options, then what holds between them. */
 int cmd_dse(int argc, char **argv) {
-  dse_opts o = {0};
+  dse_opts o = {.rank_axis = -1};
   sp_dse_params_init(&o.p);
   int done, rc = cli_parse_options(&command, &o, argc, argv, &done);
   if (rc || done) return rc;

@@ -37,6 +37,21 @@ grep -q '^kernel,fft,2,.*,compute-bound' report/sensitivity.csv || fail "fft not
 grep -q '^kernel,"stencil ""5pt""",1,.*,bandwidth-bound' report/sensitivity.csv ||
   fail "stencil not bandwidth-bound"
 
+# ---- --rank-kernels: the kernels by what raising an axis buys them ----
+sp $DSE --weights weights.csv --rank-kernels memory
+expect_rc "dse --rank-kernels memory" 0
+expect_out "dse --rank-kernels memory" \
+  "kernels ranked by what raising the memory clock from 475 to 1375 MHz buys them"
+sed -n '/^kernels ranked by/,$p' out | awk 'NR > 3' >ranked
+# The bandwidth-bound stencil gains most, the compute-bound fft least; each
+# speedup is exp(-elasticity x ln(1375 / 475)) of sensitivity.csv's.
+head -n 1 ranked | grep -q '^ *1 stencil "5pt" ' || fail "--rank-kernels memory: stencil not first: $(cat ranked)"
+tail -n 1 ranked | grep -q '^ *3 fft ' || fail "--rank-kernels memory: fft not last: $(cat ranked)"
+want=$(awk -F, '$2 == "fft" { printf "%.3f", exp(-$6 * log(1375 / 475)) }' report/sensitivity.csv)
+grep -q "^ *3 fft  *$want " ranked || fail "--rank-kernels memory: fft's speedup is not $want: $(cat ranked)"
+sp $DSE --rank-kernels clocks
+expect_usage "--rank-kernels clocks" "--rank-kernels must be cu, engine or memory, not 'clocks'"
+
 # ---- JSON ----
 sp $DSE --json --grid-interp 5
 expect_rc "dse json" 0

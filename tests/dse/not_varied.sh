@@ -42,6 +42,12 @@ grep -q '<td>not varied</td>' rep/index.html || fail "index.html: no 'not varied
 awk -F, '{ sub(/\r$/, "") } NR > 1 && $NF != "undetermined" { exit 1 }' rep/sensitivity.csv ||
   fail "sensitivity.csv classes a kernel: $(cat rep/sensitivity.csv)"
 
+sp dse $IN --rank-kernels memory
+expect_rc "dse --rank-kernels memory" 0
+expect_out "dse --rank-kernels memory" \
+  "kernels not ranked by the memory clock: the model's grid has one value of it"
+no_nan "dse --rank-kernels memory" out
+
 sp dse $IN --json
 expect_rc "dse --json" 0
 no_nan "dse json" out
