@@ -13,23 +13,6 @@
 
 #define NOT_FOUND ((size_t)-1)
 
-static char *scratch; /* one directory per test case, made in the parent */
-
-static void scratch_setup(void) { scratch = tu_mkdtemp(); }
-static void scratch_teardown(void) {
-  tu_rmtree(scratch);
-  free(scratch);
-}
-
-/* A directory of its own for test number i (loop tests share a case). */
-static char *case_dir(const char *name, int i) {
-  char sub[64];
-  snprintf(sub, sizeof sub, "%s-%d", name, i);
-  char *dir = tu_path(scratch, sub);
-  ck_assert_int_eq(mkdir(dir, 0700), 0);
-  return dir;
-}
-
 /* ---- valid inputs ------------------------------------------------------- */
 
 /* A byte-order mark, CRLF line ends, quoted names holding commas and quotes,
@@ -69,7 +52,7 @@ static sp_dataset *load_ok(const char *dir, const char *runs, const char *counte
 }
 
 START_TEST(test_load_valid) {
-  char *dir = case_dir("valid", 0);
+  char *dir = tu_case_dir("valid", 0);
   sp_dataset *ds = load_ok(dir, valid_runs, valid_counters);
   const char *scan = "scan, \"fast\" variant";
   ck_assert_uint_eq(sp_dataset_kernel_count(ds), 2);
@@ -126,7 +109,7 @@ END_TEST
  * first of runs.csv, so every index moves) is left out with its runs, and
  * every lookup of the others still finds their rows. */
 START_TEST(test_skip_kernels_without_counters) {
-  char *dir = case_dir("uncounted", 0);
+  char *dir = tu_case_dir("uncounted", 0);
   char *r = tu_write(dir, "runs.csv",
                      "kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
                      "lone,8,300,475,1.5,50\n"
@@ -179,7 +162,7 @@ START_TEST(test_skip_kernels_without_counters) {
 END_TEST
 
 START_TEST(test_axes_sorted_unique) {
-  char *dir = case_dir("axes", 0);
+  char *dir = tu_case_dir("axes", 0);
   sp_dataset *ds = load_ok(dir, valid_runs, valid_counters);
   const int *v;
   ck_assert_uint_eq(sp_dataset_axis(ds, SP_AXIS_CU, &v), 2);
@@ -201,7 +184,7 @@ END_TEST
 
 /* Many kernels and configurations: exercises the hash maps' growth. */
 START_TEST(test_many_rows) {
-  char *dir = case_dir("many", 0);
+  char *dir = tu_case_dir("many", 0);
   size_t cap = 1 << 20, n = 0;
   char *runs = malloc(cap), *ctr = malloc(cap);
   ck_assert_ptr_nonnull(runs);
@@ -242,7 +225,7 @@ START_TEST(test_many_rows) {
 END_TEST
 
 START_TEST(test_runs_only_and_column_order) {
-  char *dir = case_dir("order", 0);
+  char *dir = tu_case_dir("order", 0);
   /* No power_w column at all, and the columns in another order. */
   sp_dataset *ds = load_ok(dir,
                            "time_ms,memory_mhz,kernel,engine_mhz,cu\n"
@@ -385,7 +368,7 @@ static const bad_case bad[] = {
 
 START_TEST(test_bad_input) {
   const bad_case *b = &bad[_i];
-  char *dir = case_dir("bad", _i);
+  char *dir = tu_case_dir("bad", _i);
   char *runs = tu_write(dir, "runs.csv", b->runs);
   char *ctr = b->counters ? tu_write(dir, "counters.csv", b->counters) : NULL;
   sp_dataset *ds = (sp_dataset *)&ds;
@@ -416,7 +399,7 @@ END_TEST
 
 /* Values at the bounds themselves are measurements like any other. */
 START_TEST(test_at_the_bounds) {
-  char *dir = case_dir("bounds", 0);
+  char *dir = tu_case_dir("bounds", 0);
   char *runs =
       tu_write(dir, "runs.csv", RUNS_HDR "bfs,1,1,100000,1e-6,1e-3\nbfs,100000,100000,1,1e7,1e5\n");
   char *ctr = tu_write(dir, "counters.csv", CTR_HDR "bfs,1,1,100000,-1e20,1e20\n");
@@ -438,7 +421,7 @@ START_TEST(test_at_the_bounds) {
 END_TEST
 
 START_TEST(test_missing_files) {
-  char *dir = case_dir("missing", 0);
+  char *dir = tu_case_dir("missing", 0);
   char *runs = tu_path(dir, "no-such-runs.csv");
   sp_dataset *ds = NULL;
   sp_error err;
@@ -467,7 +450,7 @@ END_TEST
 static const size_t long_fields[] = {((size_t)1 << 20) + 7, (size_t)5 << 20};
 
 START_TEST(test_field_too_long) {
-  char *dir = case_dir("long", _i);
+  char *dir = tu_case_dir("long", _i);
   const size_t big = long_fields[_i];
   size_t hdr = strlen(RUNS_HDR);
   char *text = malloc(hdr + big + 64);
@@ -504,7 +487,7 @@ END_TEST
 static Suite *dataset_suite(void) {
   Suite *s = suite_create("dataset");
   TCase *tc = tcase_create("load");
-  tcase_add_unchecked_fixture(tc, scratch_setup, scratch_teardown);
+  tcase_add_unchecked_fixture(tc, tu_scratch_setup, tu_scratch_teardown);
   tcase_add_test(tc, test_load_valid);
   tcase_add_test(tc, test_skip_kernels_without_counters);
   tcase_add_test(tc, test_axes_sorted_unique);

@@ -14,22 +14,6 @@
 #include "scalepredict.h"
 #include "testutil.h"
 
-static char *scratch;
-
-static void scratch_setup(void) { scratch = tu_mkdtemp(); }
-static void scratch_teardown(void) {
-  tu_rmtree(scratch);
-  free(scratch);
-}
-
-static char *case_dir(const char *name, int i) {
-  char sub[64];
-  snprintf(sub, sizeof sub, "%s-%d", name, i);
-  char *dir = tu_path(scratch, sub);
-  ck_assert_int_eq(mkdir(dir, 0700), 0);
-  return dir;
-}
-
 static const char two_cards[] =
     "memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb\n"
     "2619,NVIDIA H100 80GB HBM3,HBM3,5120,3352,80\n"
@@ -38,7 +22,7 @@ static const char two_cards[] =
 /* Both rows, in the file's order, a quoted name with a comma, lookups by
  * clock. */
 START_TEST(test_load_two) {
-  char *dir = case_dir("two", 0), *path = tu_write(dir, "memory.csv", two_cards);
+  char *dir = tu_case_dir("two", 0), *path = tu_write(dir, "memory.csv", two_cards);
   sp_memory_set *ms = NULL;
   sp_error err;
   sp_error_clear(&err);
@@ -66,7 +50,7 @@ END_TEST
 
 /* Columns in another order, a further column read past, CRLF. */
 START_TEST(test_load_any_order) {
-  char *dir = case_dir("order", 0);
+  char *dir = tu_case_dir("order", 0);
   char *path = tu_write(dir, "memory.csv",
                         "note,capacity_gb,peak_gbs,bus_bits,type,name,memory_mhz\r\n"
                         "x,24,1008,384,GDDR6X,RTX 4090,10501\r\n");
@@ -130,7 +114,7 @@ static const bad_case bad[] = {
 
 START_TEST(test_load_bad) {
   const bad_case *c = &bad[_i];
-  char *dir = case_dir("bad", _i), *path = tu_write(dir, "memory.csv", c->text);
+  char *dir = tu_case_dir("bad", _i), *path = tu_write(dir, "memory.csv", c->text);
   sp_memory_set *ms = (sp_memory_set *)1;
   sp_error err;
   sp_error_clear(&err);
@@ -148,7 +132,7 @@ START_TEST(test_load_bad) {
 END_TEST
 
 START_TEST(test_load_missing_file) {
-  char *path = tu_path(scratch, "no-such-memory.csv");
+  char *path = tu_path(tu_scratch, "no-such-memory.csv");
   sp_memory_set *ms = NULL;
   sp_error err;
   sp_error_clear(&err);
@@ -160,7 +144,7 @@ END_TEST
 
 /* The file must describe every memory clock of the grid and nothing else. */
 START_TEST(test_check_grid) {
-  char *dir = case_dir("grid", 0);
+  char *dir = tu_case_dir("grid", 0);
   char *runs = tu_write(dir, "runs.csv",
                         "kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n"
                         "a,132,1980,2619,1,100\na,132,1980,3201,0.9,110\n"
@@ -251,7 +235,7 @@ END_TEST
 static Suite *memory_suite(void) {
   Suite *s = suite_create("memory");
   TCase *tc = tcase_create("memory.csv");
-  tcase_add_unchecked_fixture(tc, scratch_setup, scratch_teardown);
+  tcase_add_unchecked_fixture(tc, tu_scratch_setup, tu_scratch_teardown);
   tcase_add_test(tc, test_load_two);
   tcase_add_test(tc, test_load_any_order);
   tcase_add_loop_test(tc, test_load_bad, 0, (int)(sizeof bad / sizeof bad[0]));

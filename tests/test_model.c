@@ -19,14 +19,6 @@
 #define NKERNELS 12
 #define NCLASSES 3
 
-static char *scratch;
-
-static void scratch_setup(void) { scratch = tu_mkdtemp(); }
-static void scratch_teardown(void) {
-  tu_rmtree(scratch);
-  free(scratch);
-}
-
 /* ---- the generated data set -------------------------------------------------- */
 
 typedef struct axes {
@@ -102,7 +94,7 @@ static void paths_free(paths *p) {
 }
 
 static paths write_dataset(const char *name, const gen *g) {
-  paths p = {tu_path(scratch, name), NULL, NULL};
+  paths p = {tu_path(tu_scratch, name), NULL, NULL};
   ck_assert_int_eq(mkdir(p.dir, 0700), 0);
   size_t cap = 1 << 16, n = 0, m = 0;
   char *runs = malloc(cap), *ctr = malloc(cap);
@@ -631,7 +623,7 @@ END_TEST
 static char *good_model;
 
 static void model_setup(void) {
-  scratch_setup();
+  tu_scratch_setup();
   paths p = write_dataset("shared", &default_gen);
   sp_dataset *ds = NULL;
   sp_error err;
@@ -648,12 +640,12 @@ static void model_setup(void) {
 
 static void model_teardown(void) {
   free(good_model);
-  scratch_teardown();
+  tu_scratch_teardown();
 }
 
 /* Copies the good model to a fresh directory. */
 static char *copy_model(const char *name) {
-  char *dir = tu_path(scratch, name);
+  char *dir = tu_path(tu_scratch, name);
   ck_assert_int_eq(mkdir(dir, 0700), 0);
   static const char *const files[] = {"manifest.txt",     "time-set-000.net",  "time-set-001.net",
                                       "time-set-002.net", "power-set-000.net", "power-set-001.net",
@@ -727,7 +719,7 @@ static void expect_load_error(const char *dir, int status, const char *file, con
 }
 
 START_TEST(test_load_missing_dir) {
-  char *dir = tu_path(scratch, "no-such-model");
+  char *dir = tu_path(tu_scratch, "no-such-model");
   expect_load_error(dir, SP_EMODEL, "manifest.txt", NULL, "cannot open");
   free(dir);
 }
@@ -1105,7 +1097,7 @@ static Suite *model_suite(void) {
   Suite *s = suite_create("model");
   TCase *tc = tcase_create("train");
   tcase_set_timeout(tc, 60);
-  tcase_add_unchecked_fixture(tc, scratch_setup, scratch_teardown);
+  tcase_add_unchecked_fixture(tc, tu_scratch_setup, tu_scratch_teardown);
   tcase_add_test(tc, test_oracle_exact);
   tcase_add_test(tc, test_oracle_exact_2d);
   tcase_add_test(tc, test_classes_recovered);

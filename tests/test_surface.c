@@ -13,14 +13,6 @@
 #include "scalepredict.h"
 #include "testutil.h"
 
-static char *scratch;
-
-static void scratch_setup(void) { scratch = tu_mkdtemp(); }
-static void scratch_teardown(void) {
-  tu_rmtree(scratch);
-  free(scratch);
-}
-
 /* An odd, smooth, strictly positive time with different sensitivities to
  * each axis, and a power that rises with every axis; kernel j shifts both. */
 static double time_fn(int j, int cu, int eng, int mem) {
@@ -56,7 +48,7 @@ static void csv_quote(char *buf, size_t size, const char *name) {
  * any) loses its row or its power reading for kernel nk - 1. */
 static char *write_runs(const char *name, const axes *a, int nk, const char *kname0, int hole_kind,
                         const sp_config *hole) {
-  char *dir = tu_path(scratch, name);
+  char *dir = tu_path(tu_scratch, name);
   ck_assert_int_eq(mkdir(dir, 0700), 0);
   size_t cap = 1 << 16, n = 0;
   char *text = malloc(cap);
@@ -384,7 +376,7 @@ static void check_csv(const char *name, const char *kernel, sp_quantity q) {
   char *runs = write_runs(name, &grid3, 1, kernel, HOLE_NONE, NULL);
   sp_dataset *ds = load(runs);
   sp_surface *s = build(ds, 0, q);
-  char *dir = tu_path(scratch, name);
+  char *dir = tu_path(tu_scratch, name);
   char *out = tu_path(dir, "surface.csv");
   FILE *fp = fopen(out, "w");
   ck_assert_ptr_nonnull(fp);
@@ -436,7 +428,7 @@ END_TEST
 static Suite *surface_suite(void) {
   Suite *s = suite_create("surface");
   TCase *tc = tcase_create("core");
-  tcase_add_unchecked_fixture(tc, scratch_setup, scratch_teardown);
+  tcase_add_unchecked_fixture(tc, tu_scratch_setup, tu_scratch_teardown);
   tcase_add_test(tc, test_region_features);
   tcase_add_test(tc, test_scale_reproduces_grid);
   tcase_add_loop_test(tc, test_small_grids, 0, (int)(sizeof small_grids / sizeof small_grids[0]));

@@ -30,6 +30,24 @@ char *tu_mkdtemp(void) {
   return tmpl;
 }
 
+char *tu_scratch;
+
+void tu_scratch_setup(void) { tu_scratch = tu_mkdtemp(); }
+
+void tu_scratch_teardown(void) {
+  tu_rmtree(tu_scratch);
+  free(tu_scratch);
+  tu_scratch = NULL;
+}
+
+char *tu_case_dir(const char *name, int i) {
+  char sub[64];
+  snprintf(sub, sizeof sub, "%s-%d", name, i);
+  char *dir = tu_path(tu_scratch, sub);
+  ck_assert_int_eq(mkdir(dir, 0700), 0);
+  return dir;
+}
+
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
   (void)st;
   (void)flag;

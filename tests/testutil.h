@@ -17,6 +17,15 @@ char *tu_write(const char *dir, const char *name, const char *text);
 char *tu_read(const char *path, size_t *size);
 /* 1 when path exists. */
 int tu_exists(const char *path);
+/* A test case's scratch directory: tu_scratch_setup makes it (under
+ * tu_mkdtemp), tu_scratch_teardown removes it; both as check's unchecked
+ * fixtures (tcase_add_unchecked_fixture), so the tests of a case share it. */
+extern char *tu_scratch;
+void tu_scratch_setup(void);
+void tu_scratch_teardown(void);
+/* A new directory tu_scratch/NAME-I of its own for test number i of a loop
+ * test (its iterations share the case's scratch); malloc'ed path. */
+char *tu_case_dir(const char *name, int i);
 /* |a - b| / |b|. */
 double tu_rel(double a, double b);
 

@@ -19,13 +19,6 @@
 #define NCTR 3
 #define MAXK 16
 
-static char *scratch;
-static void scratch_setup(void) { scratch = tu_mkdtemp(); }
-static void scratch_teardown(void) {
-  tu_rmtree(scratch);
-  free(scratch);
-}
-
 /* 2 CU counts x 3 engine clocks x 2 memory clocks, base 32cu/1000/1375. */
 static const int CU[2] = {16, 32}, ENG[3] = {500, 750, 1000}, MEM[2] = {475, 1375};
 static const sp_config BASE = {32, 1000, 1375};
@@ -61,9 +54,9 @@ static void put(text *t, const char *fmt, ...) {
 }
 
 /* Writes runs.csv (power = 100 W x time^-0.25, so it scales too) and
- * counters.csv at the base into scratch/name and loads them. */
+ * counters.csv at the base into tu_scratch/name and loads them. */
 static sp_dataset *make(const char *name, const spec *sp) {
-  char *dir = tu_path(scratch, name);
+  char *dir = tu_path(tu_scratch, name);
   ck_assert_int_eq(mkdir(dir, 0700), 0);
   text r = {malloc(1024), 0, 1024}, c = {malloc(1024), 0, 1024};
   put(&r, "kernel,cu,engine_mhz,memory_mhz,time_ms,power_w\n");
@@ -141,7 +134,7 @@ static sp_train_summary summary(const sp_model *m, sp_quantity q) {
 
 /* Saves and reloads m; the copy predicts bit for bit the same. */
 static void check_round_trip(const sp_model *m, const sp_dataset *ds, const char *name) {
-  char *dir = tu_path(scratch, name);
+  char *dir = tu_path(tu_scratch, name);
   sp_error err;
   ck_assert_msg(sp_model_save(m, dir, &err) == SP_OK, "%s", err.message);
   sp_model *copy = NULL;
@@ -425,7 +418,7 @@ END_TEST
 static Suite *robust_suite(void) {
   Suite *s = suite_create("robust");
   TCase *tc = tcase_create("degenerate");
-  tcase_add_unchecked_fixture(tc, scratch_setup, scratch_teardown);
+  tcase_add_unchecked_fixture(tc, tu_scratch_setup, tu_scratch_teardown);
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_identical_times_across_axis);
   tcase_add_test(tc, test_one_surface_for_all);
