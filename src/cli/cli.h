@@ -183,6 +183,10 @@ int cli_close_stdout(int rc);
 int cli_fail(const sp_error *err);
 /* Prints "scalepredict: <message>" plus a hint to run --help; EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One line "scalepredict: TEXT" on standard error, TEXT formatted as printf
+ * does, with control characters escaped (\n, \t, \xNN) as every error line
+ * is: for notes and messages that quote a path or a program name. */
+void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_exit_for(int status);
 /* The usage error for getopt_long's answer c (":" for optstrings, so that
  * a missing value is told apart from an unknown option). */

@@ -169,13 +169,11 @@ static int run_tool(const char *const *args, const char *out, const char *what_f
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return EXIT_SYSTEM;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-    fprintf(stderr, "scalepredict: estimate: cannot run '%s' to %s: %s\n", args[0], what_for,
-            remedy);
+    cli_say("estimate: cannot run '%s' to %s: %s", args[0], what_for, remedy);
     return EXIT_DATA;
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-    fprintf(stderr, "scalepredict: estimate: %s failed to %s (its messages are above)\n", args[0],
-            what_for);
+    cli_say("estimate: %s failed to %s (its messages are above)", args[0], what_for);
     return EXIT_DATA;
   }
   return EXIT_OK;

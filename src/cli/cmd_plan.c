@@ -341,7 +341,7 @@ static int load_runs(const plan_cli *c, sp_dataset **ds, sp_error *err) {
   *ds = NULL;
   if (!c->runs) return SP_OK;
   if (!strcmp(c->cmd, "plan ") && c->kernels && nothing_measured(c->runs)) {
-    if (!c->quiet) fprintf(stderr, "scalepredict: note: %s holds no measurement yet\n", c->runs);
+    if (!c->quiet) cli_say("note: %s holds no measurement yet", c->runs);
     return SP_OK;
   }
   return cli_dataset_load(c->runs, NULL, ds, err);

@@ -39,8 +39,9 @@ typedef struct second_plan {
  * library's message holds only what fits. */
 static int fail_missing(const sp_profile *p, const char *path) {
   size_t n = sp_profile_missing_count(p);
-  fprintf(stderr,
-          "scalepredict: %s: %zu metric%s the model needs %s missing from the profile:", path, n,
+  fputs("scalepredict: ", stderr);
+  cli_put_text(stderr, path);
+  fprintf(stderr, ": %zu metric%s the model needs %s missing from the profile:", n,
           n == 1 ? "" : "s", n == 1 ? "is" : "are");
   int metrics = 1; /* every one a metric to ask for, not a counter without any */
   for (size_t i = 0; i < n; i++) {
@@ -62,10 +63,10 @@ static int fail_missing(const sp_profile *p, const char *path) {
  * are written at it, and the card profiled on is not to be guessed.  The
  * usage error lists the bases with their memory systems. */
 static int several_bases(const sp_model *m, const char *model) {
-  fprintf(stderr,
-          "scalepredict: profile: model %s has several bases, one per card: give --base, "
-          "the one of the card you profile on (",
-          model);
+  fputs("scalepredict: profile: model ", stderr);
+  cli_put_text(stderr, model);
+  fputs(" has several bases, one per card: give --base, the one of the card you profile on (",
+        stderr);
   for (size_t b = 0; b < sp_model_base_count(m); b++) {
     sp_config c = sp_model_base_at(m, b);
     const sp_memory_system *ms = sp_model_memory_of(m, c.memory_mhz);
@@ -201,16 +202,14 @@ static int explain_ncu(const char *log, int status, const char *program) {
     return EXIT_SYSTEM;
   }
   if (status == 0 && find_line(log, "No kernels were profiled", line, sizeof line) == 0) {
-    fprintf(stderr,
-            "scalepredict: '%s' launched no GPU kernel that ncu could profile (%s); "
-            "nothing written\n",
-            program, line);
+    cli_say("'%s' launched no GPU kernel that ncu could profile (%s); nothing written", program,
+            line);
     return EXIT_DATA;
   }
   if (status != 0) {
     int err = find_line(log, "==ERROR==", line, sizeof line) == 0;
-    fprintf(stderr, "scalepredict: '%s' failed under ncu (exit status %d)%s%s; nothing written\n",
-            program, status, err ? ": " : "", err ? line : "");
+    cli_say("'%s' failed under ncu (exit status %d)%s%s; nothing written", program, status,
+            err ? ": " : "", err ? line : "");
     return EXIT_SYSTEM;
   }
   return EXIT_OK;
@@ -610,7 +609,7 @@ static int second_pass(const profile_opts *o, const char *ncu, const char *progr
   sp_error_clear(&err);
   if (temp_log(dir, log)) return EXIT_SYSTEM;
   snprintf(status, sizeof status, "%s/preload-status", dir);
-  fprintf(stderr, "scalepredict: second pass: '%s' at %d SMs (%s)\n", o->argv[0], s->sms, s->why);
+  cli_say("second pass: '%s' at %d SMs (%s)", o->argv[0], s->sms, s->why);
   int sig = 0;
   int exit = run_preloaded(o, ncu, program, s, log, status, &sig);
   if (interrupted(sig)) {
@@ -623,11 +622,11 @@ static int second_pass(const profile_opts *o, const char *ncu, const char *progr
   remove_temp(dir);
   if (st) {
     if (!err.status) err.status = st;
-    fprintf(stderr, "scalepredict: %s holds the base pass's profile, whole (one point)\n", o->out);
+    cli_say("%s holds the base pass's profile, whole (one point)", o->out);
     return cli_fail(&err);
   }
   if (failed)
-    fprintf(stderr, "scalepredict: note: one point only: %s\n", why);
+    cli_say("note: one point only: %s", why);
   else
     printf("%s: the same %zu entries at %d SMs too (runs.csv): predict --profile uses them\n",
            o->out, sp_profile_entry_count(p), s->sms);
@@ -673,8 +672,7 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
     sp_profile_free(p);
     return end_as(sig, rc);
   }
-  if (rc == EXIT_OK && plan.sms == 0)
-    fprintf(stderr, "scalepredict: note: one point only: %s\n", plan.why);
+  if (rc == EXIT_OK && plan.sms == 0) cli_say("note: one point only: %s", plan.why);
   if (rc == EXIT_OK && plan.sms) rc = second_pass(o, ncu, program, &plan, p, &base);
   sp_profile_free(p);
   return rc;

@@ -60,19 +60,32 @@ int cli_fail(const sp_error *err) {
   return cli_exit_for(err->status);
 }
 
-int cli_usage_error(const char *cmd, const char *fmt, ...) {
-  va_list ap, again;
-  va_start(ap, fmt);
+/* put_error of the formatted text, or of fallback without memory for it. */
+static void vput(const char *fallback, const char *fmt, va_list ap) {
+  va_list again;
   va_copy(again, ap);
   const int n = vsnprintf(NULL, 0, fmt, ap);
   char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
   if (text) vsnprintf(text, (size_t)n + 1, fmt, again);
   va_end(again);
-  va_end(ap);
-  put_error(text ? text : "invalid usage (out of memory to say more)");
+  put_error(text ? text : fallback);
   free(text);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vput("invalid usage (out of memory to say more)", fmt, ap);
+  va_end(ap);
   fprintf(stderr, "Try 'scalepredict %s--help' for more information.\n", cmd ? cmd : "");
   return EXIT_USAGE;
+}
+
+void cli_say(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vput("(out of memory to say more)", fmt, ap);
+  va_end(ap);
 }
 
 #define MAX_IGNORED 64
@@ -98,7 +111,7 @@ int cli_data_option(int c, const char *arg, const char *cmd) {
 int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err) {
   int st = sp_dataset_load_with(runs, counters, &data_opts, ds, err);
   for (size_t i = 0; !st && i < sp_dataset_note_count(*ds); i++)
-    fprintf(stderr, "scalepredict: note: %s\n", sp_dataset_note(*ds, i));
+    cli_say("note: %s", sp_dataset_note(*ds, i));
   return st;
 }
 

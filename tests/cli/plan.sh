@@ -24,6 +24,11 @@ bfs,32,1000,1375" ] || fail "plan from nothing: $(cat out)"
 grep -qF 'none.csv holds no measurement yet' err || fail "plan from nothing: no note"
 grep -qF 'plan: 0 of 2 kernels done, 0 of 16 configurations measured, 2 named next' err ||
   fail "plan from nothing: summary $(cat err)"
+# The note quotes the user's path escaped: one line, whatever it holds.
+sp plan --runs "$(printf 'no\nne.csv')" --kernels sgemm $grid --base $BASE
+expect_rc "plan from nothing, a newline in the path" 0
+grep -qxF 'scalepredict: note: no\nne.csv holds no measurement yet' err ||
+  fail "plan from nothing, a newline in the path: $(cat err)"
 
 # Two measured of eight: a batch of 3 per kernel, never a measured one.
 sp plan --runs partial.csv $grid --batch 3
