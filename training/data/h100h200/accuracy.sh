@@ -5,15 +5,17 @@
 #
 #   sh training/data/h100h200/accuracy.sh [WORK_DIR]
 #
-# Seven leave-one-family-out evaluations of physet on this set (a kernel's
+# Nine leave-one-family-out evaluations of physet on this set (a kernel's
 # rows on both cards are held out together), each from one card's run at
 # 132 SMs (the kernels with counters there): from the H100 and from the
 # H200; the same with the base card measured at every SM count
 # (--also-measured: the memory step alone); from the H100 with the user's
 # floor known at the base (--floor-known, as predict --floor-w); and the
 # first and the third without memory.csv (method file version 8: the
-# memory clock ratio instead of the peak bandwidth ratio).  The reports go
-# to WORK_DIR (default: a new temporary folder).
+# memory clock ratio instead of the peak bandwidth ratio); and from each
+# card with its 24-SM row measured too (a second SM count, the one
+# `scalepredict profile` takes for models/h100-sm).  The reports go to
+# WORK_DIR (default: a new temporary folder).
 #
 # The first table gives each report's figures.sh rows, one row per
 # quantity (the floor changes power alone, and version 8's memory step
@@ -100,6 +102,8 @@ m="--memory $here/memory.csv"
   ev h100-floor $m --base $h1 --floor-known
   ev h100-v8 --base $h1
   ev h100-all-v8 --base $h1 --also-measured "$(sms 2619)"
+  ev h100-24 $m --base $h1 --also-measured 24cu/1980/2619
+  ev h200-24 $m --base $h2 --also-measured 24cu/1980/3201
 }
 
 echo "| from | quantity | other card, 132 SMs | no change | rule | other card, all SM counts | no change | rule | base card |"
@@ -111,6 +115,8 @@ rows "H200, all SMs measured" h200-all
 rows "H100, floor known" h100-floor power
 rows "H100, version 8" h100-v8
 rows "H100, all SMs measured, version 8" h100-all-v8 time
+rows "H100, 24 SMs measured too" h100-24
+rows "H200, 24 SMs measured too" h200-24
 echo
 echo "| time, other card, per SM count | 8 | 16 | 24 | 32 | 40 | 48 | 56 | 64 | 80 | 96 | 112 | 128 | 132 |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
