@@ -21,8 +21,13 @@
 # runs.csv, details.csv, metadata.txt and counters.csv (whatever the last
 # call brought back and ingest.sh put here) and writes everything, old rows
 # and new, into $OUT/call.tar.gz; ingest.sh unpacks it here on the
-# development machine.  A call on a card that is not an H200 measures
-# nothing (SP_CARD_OK=1 overrides, for a dry run): H100 rows must never be
+# development machine.  Several invocations in one call chain through
+# $OUT/w (sweep, then counters: the last archive holds both):
+#
+#   sh training/data/h200-train/measure.sh sweep 400 &&
+#     sh training/data/h200-train/measure.sh counters 150 "132 64"
+#
+# A call on a card that is not an H200 measures nothing (SP_CARD_OK=1 overrides, for a dry run): H100 rows must never be
 # labelled H200 rows.  Nothing here changes a GPU setting.
 set -u
 phase=${1:?usage: measure.sh sweep|counters SECONDS [BASES]}
@@ -37,8 +42,11 @@ w=$out/w
 mkdir -p "$w/sessions"
 log() { echo "measure.sh $phase: $* at $(($(date +%s) - t0)) s ($(date -u +%H:%M:%S))" | tee -a "$w/call-log.txt"; }
 
+# A second invocation in the same call (sweep, then counters) goes on from
+# what the first wrote under $OUT/w: a file is taken from this folder only
+# when the call has none yet.
 for f in runs.csv details.csv metadata.txt counters.csv call-log.txt sweep-log.txt counters-log.txt; do
-  [ -f "$here/$f" ] && cp "$here/$f" "$w/$f"
+  [ -f "$here/$f" ] && [ ! -f "$w/$f" ] && cp "$here/$f" "$w/$f"
 done
 log "start $stamp"
 
