@@ -320,6 +320,10 @@ typedef struct sp_train_params {
    * describe every memory clock of the grid and no other
    * (sp_memory_check). */
   const sp_memory_set *memory;
+  /* Threads for the build's independent parts (wu2015's cluster sets, the
+   * other methods' fits): 0 = two when the machine has two or more CPUs,
+   * 1 = the calling thread alone.  The model is the same for any count. */
+  unsigned threads;
 } sp_train_params;
 
 enum { SP_TRAIN_PHYSET = 0, SP_TRAIN_STATIC = 1 };

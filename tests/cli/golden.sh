@@ -28,16 +28,20 @@ expect_rc "train --methods wu2015" 0
 expect_out "train --methods wu2015" "methods: wu2015; recommended: wu2015"
 [ ! -e wu-only/method-physet.txt ] || fail "train --methods wu2015: a physet file"
 
-# Determinism: the same data and seed give byte-identical files, and --quiet
+# Determinism: the same data and seed give byte-identical files, on one
+# thread or two (the default, on a machine with two CPUs), and --quiet
 # prints nothing.
-sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE \
-  --clusters 3 --seed 7 --name model --quiet --out again/
-expect_rc "train again" 0
-[ ! -s "$WORK/out" ] || fail "train --quiet printed: $(cat "$WORK/out")"
-for f in model/*; do
-  cmp -s "$f" "again/$(basename "$f")" || fail "train is not deterministic: $(basename "$f") differs"
+for th in 1 2; do
+  sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE \
+    --clusters 3 --seed 7 --name model --quiet --threads $th --out again$th/
+  expect_rc "train again --threads $th" 0
+  [ ! -s "$WORK/out" ] || fail "train --quiet printed: $(cat "$WORK/out")"
+  for f in model/*; do
+    cmp -s "$f" "again$th/$(basename "$f")" ||
+      fail "train --threads $th is not deterministic: $(basename "$f") differs"
+  done
+  [ "$(ls model | wc -l)" -eq "$(ls again$th | wc -l)" ] || fail "train wrote different files"
 done
-[ "$(ls model | wc -l)" -eq "$(ls again | wc -l)" ] || fail "train wrote different files"
 
 # ---- CSV ----------------------------------------------------------------------
 header='kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,base_power_w,power_w,measured_power_w,power_error_pct,time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training,in_training,clamped_counters'
