@@ -320,6 +320,13 @@ typedef struct sp_train_params {
    * describe every memory clock of the grid and no other
    * (sp_memory_check). */
   const sp_memory_set *memory;
+  /* Threads for the build's independent parts (wu2015's cluster sets, the
+   * other methods' fits): 0 = two when the machine has two or more CPUs,
+   * 1 = the calling thread alone.  The model is the same for any count. */
+  unsigned threads;
+  /* Trees in each of physet's forests: 0 = 200, the default.  Fewer make
+   * prediction faster (docs/performance.md). */
+  unsigned trees;
 } sp_train_params;
 
 enum { SP_TRAIN_PHYSET = 0, SP_TRAIN_STATIC = 1 };
@@ -676,6 +683,7 @@ typedef struct sp_eval_params {
   const sp_config *extra;
   size_t nextra;
   const char *floor_kernel; /* sp_train_params.floor_kernel for physet */
+  unsigned trees;           /* sp_train_params.trees */
   /* With floor_known (and floor_kernel), each held-out kernel is predicted
    * as by a user who measured the board's floor at the base (predict
    * --floor-w): sp_observation.floor_w is the floor kernel's power at the

@@ -12,6 +12,8 @@
 #include "benchutil.h"
 #include "scalepredict.h"
 
+enum { BUILDS = 5 };
+
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: bench_core RUNS COUNTERS BASE\n");
@@ -24,21 +26,26 @@ int main(int argc, char **argv) {
   sp_train_params p;
   sp_train_params_init(&p);
   if (sp_config_parse(argv[3], &p.base, &err)) return bench_die("bench_core", &err);
-  enum { BUILDS = 5 };
-  double build[BUILDS];
+  /* The build on the default threads (two where the machine has two
+   * CPUs), then on one, as before issue 29: the same model either way. */
   sp_model *m = NULL;
-  for (int i = 0; i < BUILDS; i++) {
-    sp_model_free(m);
-    double t0 = bench_now();
-    if (sp_model_train(ds, &p, NULL, NULL, &m, &err)) return bench_die("bench_core", &err);
-    build[i] = bench_now() - t0;
+  double build[2][BUILDS];
+  for (int th = 0; th < 2; th++) {
+    p.threads = th == 0 ? 0 : 1;
+    for (int i = 0; i < BUILDS; i++) {
+      sp_model_free(m);
+      double t0 = bench_now();
+      if (sp_model_train(ds, &p, NULL, NULL, &m, &err)) return bench_die("bench_core", &err);
+      build[th][i] = bench_now() - t0;
+    }
+    qsort(build[th], BUILDS, sizeof *build[th], bench_cmp_double);
   }
-  qsort(build, BUILDS, sizeof *build, bench_cmp_double);
   size_t nk = sp_dataset_kernel_count(ds), ncfg = sp_model_config_count(m, SP_TIME);
   printf(
       "model build: %zu kernels x %zu configurations, k = %zu: median %.3f s (min %.3f, max %.3f) "
-      "over %d builds\n",
-      nk, ncfg, p.clusters, build[BUILDS / 2], build[0], build[BUILDS - 1], BUILDS);
+      "over %d builds; on one thread %.3f s\n",
+      nk, ncfg, p.clusters, build[0][BUILDS / 2], build[0][0], build[0][BUILDS - 1], BUILDS,
+      build[1][BUILDS / 2]);
 
   double *counters = malloc(sp_model_counter_count(m) * sizeof(double));
   double *out = malloc(ncfg * sizeof(double));

@@ -92,7 +92,10 @@ static void run_job(sp_eval_job *j) {
     /* physet does not depend on k: fitted once per job. */
     tp.methods = ki == 0 ? sp__eval_train_methods(p) : 0;
     tp.floor_kernel = p->floor_kernel;
+    tp.trees = p->trees;
     tp.memory = p->memory;
+    /* The jobs are already spread over the workers. */
+    tp.threads = p->threads > 1 ? 1 : 0;
     sp_model *m = NULL;
     j->status = sp_model_train(j->tds, &tp, NULL, NULL, &m, &j->err);
     for (int q = 0; q < 2 && !j->status; q++)

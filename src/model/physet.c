@@ -322,10 +322,12 @@ static int resorted_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *
 
 /* The pairs of grid point i in order: by insertion from point i - 1's
  * order where that is cheap (the clock axes of a DVFS grid), else from
- * the ranks (the H100's SM counts, and where the CU count changes).  After
- * the insertion gives up, it is not tried for 1, 2, 4, ... points. */
+ * the ranks: at the first point of each CU count (the H100's SM counts,
+ * where the insertion mostly gave up after a pass), and for 1, 2, 4, ...
+ * points after the insertion gives up. */
 static void sort_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) {
-  if (i == 0) {
+  const sp_grid *g = &p->grid[q];
+  if (i % (g->n[1] * g->n[2]) == 0) {
     s->skip = s->wait = 0;
   } else if (s->wait) {
     s->wait--;

@@ -11,6 +11,7 @@ static int physet_fit(const sp_method_data *d, const sp_train_params *p, void **
   sp__physet_params_init(&pp);
   pp.floor_kernel = p->floor_kernel;
   pp.forest.seed = p->seed;
+  if (p->trees) pp.forest.trees = p->trees;
   sp_physet_data pd = {d->ds,
                        d->kernels,
                        d->n,

@@ -4,8 +4,11 @@
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data/dataset.h"
 #include "kmeans.h"
@@ -175,11 +178,12 @@ static int power_grid(const trainer *t, const sp_grid_point *base, sp_grid *out,
 
 /* ---- cluster sets --------------------------------------------------------- */
 
-static int train_set(trainer *t, sp_cluster_set *set, const double *feat, unsigned long seed) {
+static int train_set(const trainer *t, sp_cluster_set *set, const double *feat, unsigned long seed,
+                     sp_error *err) {
   sp_kmeans_params kp = {t->p->clusters, seed, t->p->restarts, 300};
   sp_kmeans_result r;
   int st = sp__kmeans(feat, t->n, set->dim, &kp, &r);
-  if (st) return sp__fail(t->err, st, NULL, 0, 0, NULL, "k-means failed: %s", sp_strerror(st));
+  if (st) return sp__fail(err, st, NULL, 0, 0, NULL, "k-means failed: %s", sp_strerror(st));
   set->nclusters = r.k;
   set->centroids = r.centroids;
   set->assign = r.assign;
@@ -189,8 +193,7 @@ static int train_set(trainer *t, sp_cluster_set *set, const double *feat, unsign
   st = sp__classifier_train(t->x, set->assign, t->n, t->m->ncounters, set->nclusters, &cp,
                             &set->clf);
   if (st)
-    return sp__fail(t->err, st, NULL, 0, 0, NULL, "classifier training failed: %s",
-                    sp_strerror(st));
+    return sp__fail(err, st, NULL, 0, 0, NULL, "classifier training failed: %s", sp_strerror(st));
   /* Training can stop short of its target (too few epochs, or inputs that
    * saturate the network); counting the kernels it gets wrong lets the
    * caller report that rather than ship it silently. */
@@ -204,10 +207,11 @@ static int train_set(trainer *t, sp_cluster_set *set, const double *feat, unsign
  * say, 1e-300 ms and 1e300 ms has ratios that overflow to infinity or
  * underflow to zero; no centroid can represent them, so the kernel is named
  * instead of letting k-means refuse the whole set. */
-static int check_features(const trainer *t, sp_quantity q, size_t i, const double *f, size_t dim) {
+static int check_features(const trainer *t, sp_quantity q, size_t i, const double *f, size_t dim,
+                          sp_error *err) {
   for (size_t d = 0; d < dim; d++)
     if (!(isfinite(f[d]) && f[d] > 0))
-      return sp__fail(t->err, SP_ENUMERIC, t->ds->runs_path, 0, 0,
+      return sp__fail(err, SP_ENUMERIC, t->ds->runs_path, 0, 0,
                       q == SP_TIME ? "time_ms" : "power_w",
                       "kernel '%s': a scaling value (the ratio of two of its "
                       "measurements) is %g; its values span more than double "
@@ -216,38 +220,46 @@ static int check_features(const trainer *t, sp_quantity q, size_t i, const doubl
   return SP_OK;
 }
 
-static void report(trainer *t, const char *what) {
+static void report(trainer *t, sp_quantity q) {
   t->done++;
-  if (t->progress) t->progress(t->user, t->done, t->total, what);
+  if (t->progress)
+    t->progress(t->user, t->done, t->total,
+                q == SP_TIME ? "time cluster sets" : "power cluster sets");
 }
 
-static int train_submodel(trainer *t, sp_quantity q, sp_surface **surf) {
+/* Allocates quantity q's cluster sets and says what each clusters. */
+static int plan_sets(trainer *t, sp_quantity q) {
   sp_submodel *s = &t->m->sub[q];
   const sp_grid *g = &s->grid;
   const size_t nc = g->n[0], rdim = sp__region_dim(g), cdim = sp__cu_dim(g);
   s->nsets = nc + (nc > 1);
-  s->sets = calloc(s->nsets, sizeof *s->sets);
-  size_t maxdim = rdim > cdim ? rdim : cdim;
-  double *feat = malloc((t->n * maxdim + 1) * sizeof(double));
-  int st = (!s->sets || !feat) ? sp__oom(t->err) : SP_OK;
-  for (size_t set = 0; set < s->nsets && !st; set++) {
+  if (!(s->sets = calloc(s->nsets, sizeof *s->sets))) return sp__oom(t->err);
+  for (size_t set = 0; set < s->nsets; set++) {
     sp_cluster_set *cs = &s->sets[set];
     cs->kind = set < nc ? SP_SET_REGION : SP_SET_CU;
     cs->region = set < nc ? set : 0;
     cs->dim = cs->kind == SP_SET_REGION ? rdim : cdim;
-    for (size_t i = 0; i < t->n && !st; i++) {
-      if (cs->kind == SP_SET_REGION)
-        sp__surface_region_features(surf[i], set, feat + i * cs->dim);
-      else
-        sp__surface_cu_features(surf[i], s->base.i[1], s->base.i[2], feat + i * cs->dim);
-      st = check_features(t, q, i, feat + i * cs->dim, cs->dim);
-    }
-    /* Each set gets its own seed so sets do not share random streams. */
-    if (!st) st = train_set(t, cs, feat, t->p->seed * 1000003UL + set + 17UL * q);
-    report(t, q == SP_TIME ? "time cluster sets" : "power cluster sets");
   }
-  free(feat);
-  return st;
+  return SP_OK;
+}
+
+/* Trains cluster set `set` of quantity q; feat has room for t->n * its
+ * dimension.  Reads the trainer and writes only the set and err, so
+ * different sets can be trained on different threads. */
+static int train_one_set(const trainer *t, sp_quantity q, size_t set, sp_surface **surf,
+                         double *feat, sp_error *err) {
+  const sp_submodel *s = &t->m->sub[q];
+  sp_cluster_set *cs = &s->sets[set];
+  int st = SP_OK;
+  for (size_t i = 0; i < t->n && !st; i++) {
+    if (cs->kind == SP_SET_REGION)
+      sp__surface_region_features(surf[i], set, feat + i * cs->dim);
+    else
+      sp__surface_cu_features(surf[i], s->base.i[1], s->base.i[2], feat + i * cs->dim);
+    st = check_features(t, q, i, feat + i * cs->dim, cs->dim, err);
+  }
+  /* Each set gets its own seed so sets do not share random streams. */
+  return st ? st : train_set(t, cs, feat, t->p->seed * 1000003UL + set + 17UL * q, err);
 }
 
 static int build_surfaces(trainer *t, sp_quantity q, sp_surface ***out) {
@@ -384,6 +396,129 @@ static int fit_methods(trainer *t) {
   return st;
 }
 
+/* ---- the independent parts, on up to two threads -------------------------- */
+
+/* wu2015's cluster sets (one task each: time's, then power's) and the other
+ * methods' fits (one task, last) read only what the steps before them set
+ * up, and write disjoint parts of the model; each draws from its own seeded
+ * stream (classifier.c keeps FANN's draws apart), so they can run in any
+ * order on any thread and the model comes out bit for bit the same.  The
+ * error returned is the one the first failing task in that serial order
+ * gives, as when they run one after another; progress is reported from the
+ * calling thread only. */
+typedef struct parts {
+  trainer *t;
+  trainer methods; /* a copy of *t for the methods' task, with its own err */
+  sp_surface **surf[2];
+  size_t nsets[2], ntasks, maxdim;
+  int parallel;       /* the methods' task is taken first */
+  atomic_size_t next; /* the next task to take, in taking order */
+  atomic_int stop;    /* a cluster set failed: take no more */
+  int *status;        /* per task, in serial order */
+  unsigned char *ran; /* 1: by the calling thread, 2: by the other */
+  sp_error *errs;
+} parts;
+
+/* Serial index of the task taken k-th. */
+static size_t task_at(const parts *ps, size_t k) {
+  if (!ps->parallel) return k;
+  return k == 0 ? ps->ntasks - 1 : k - 1;
+}
+
+static void run_task(parts *ps, size_t task, double *feat, int caller) {
+  int st;
+  if (task == ps->ntasks - 1) {
+    st = fit_methods(&ps->methods);
+  } else {
+    const sp_quantity q = task < ps->nsets[SP_TIME] ? SP_TIME : SP_POWER;
+    const size_t set = q == SP_TIME ? task : task - ps->nsets[SP_TIME];
+    st = feat ? train_one_set(ps->t, q, set, ps->surf[q], feat, &ps->errs[task])
+              : sp__oom(&ps->errs[task]);
+    if (st) atomic_store(&ps->stop, 1);
+    if (caller) report(ps->t, q);
+  }
+  ps->status[task] = st;
+  ps->ran[task] = caller ? 1 : 2;
+}
+
+static void take_tasks(parts *ps, int caller) {
+  double *feat = malloc((ps->t->n * ps->maxdim + 1) * sizeof(double));
+  for (;;) {
+    if (atomic_load(&ps->stop)) break;
+    const size_t k = atomic_fetch_add(&ps->next, 1);
+    if (k >= ps->ntasks) break;
+    run_task(ps, task_at(ps, k), feat, caller);
+  }
+  free(feat);
+}
+
+static void *take_tasks_thread(void *arg) {
+  take_tasks(arg, 0);
+  return NULL;
+}
+
+/* 1 or 2: the thread count asked for, or the machine's (there are rarely
+ * more than two parts of similar length to run). */
+static int train_threads(const sp_train_params *p) {
+  if (p->threads) return p->threads > 1 ? 2 : 1;
+  return sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+}
+
+/* The first failure in serial order into t->err; reports the sets the
+ * other thread trained. */
+static int finish_parts(parts *ps) {
+  for (size_t task = 0; task + 1 < ps->ntasks; task++)
+    if (ps->ran[task] == 2) report(ps->t, task < ps->nsets[SP_TIME] ? SP_TIME : SP_POWER);
+  for (size_t task = 0; task < ps->ntasks; task++) {
+    if (!ps->ran[task] || !ps->status[task]) continue;
+    if (ps->t->err) *ps->t->err = ps->errs[task];
+    return ps->status[task];
+  }
+  return SP_OK;
+}
+
+static int plan_parts(trainer *t, sp_surface **surf[2], parts *ps) {
+  ps->t = t;
+  for (int q = 0; q < 2; q++) {
+    const sp_submodel *s = &t->m->sub[q];
+    if (!s->present) continue;
+    int st = plan_sets(t, (sp_quantity)q);
+    if (st) return st;
+    ps->surf[q] = surf[q];
+    ps->nsets[q] = s->nsets;
+    for (size_t i = 0; i < s->nsets; i++)
+      if (s->sets[i].dim > ps->maxdim) ps->maxdim = s->sets[i].dim;
+  }
+  ps->ntasks = ps->nsets[0] + ps->nsets[1] + 1;
+  ps->status = calloc(ps->ntasks, sizeof *ps->status);
+  ps->ran = calloc(ps->ntasks, 1);
+  ps->errs = calloc(ps->ntasks, sizeof *ps->errs);
+  if (!ps->status || !ps->ran || !ps->errs) return sp__oom(t->err);
+  ps->methods = *t;
+  ps->methods.err = &ps->errs[ps->ntasks - 1];
+  return SP_OK;
+}
+
+/* wu2015's cluster sets and the other methods, on up to two threads. */
+static int train_parts(trainer *t, sp_surface **surf[2]) {
+  parts ps = {0};
+  atomic_init(&ps.next, 0);
+  atomic_init(&ps.stop, 0);
+  int st = plan_parts(t, surf, &ps);
+  if (!st) {
+    pthread_t other;
+    ps.parallel = train_threads(t->p) > 1;
+    int started = ps.parallel && !pthread_create(&other, NULL, take_tasks_thread, &ps);
+    take_tasks(&ps, 1);
+    if (started) pthread_join(other, NULL);
+    st = finish_parts(&ps);
+  }
+  free(ps.status);
+  free(ps.ran);
+  free(ps.errs);
+  return st;
+}
+
 /* The further bases: each on the time grid (and the power grid, when there
  * is one), none twice. */
 static int setup_bases(trainer *t) {
@@ -512,9 +647,7 @@ int sp_model_train(const sp_dataset *ds, const sp_train_params *params, sp_progr
   if (!st && t.m->sub[SP_POWER].present) st = build_surfaces(&t, SP_POWER, &surf[SP_POWER]);
   for (int q = 0; q < 2; q++)
     if (t.m->sub[q].present) t.total += t.m->sub[q].grid.n[0] + (t.m->sub[q].grid.n[0] > 1);
-  for (int q = 0; q < 2 && !st; q++)
-    if (t.m->sub[q].present) st = train_submodel(&t, (sp_quantity)q, surf[q]);
-  if (!st) st = fit_methods(&t);
+  if (!st) st = train_parts(&t, surf);
   if (!st) st = record_provenance(&t);
   for (int q = 0; q < 2; q++) free_surfaces(surf[q], t.n);
   free(t.kernels);

@@ -28,16 +28,29 @@ expect_rc "train --methods wu2015" 0
 expect_out "train --methods wu2015" "methods: wu2015; recommended: wu2015"
 [ ! -e wu-only/method-physet.txt ] || fail "train --methods wu2015: a physet file"
 
-# Determinism: the same data and seed give byte-identical files, and --quiet
+# Determinism: the same data and seed give byte-identical files, on one
+# thread or two (the default, on a machine with two CPUs), and --quiet
 # prints nothing.
-sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE \
-  --clusters 3 --seed 7 --name model --quiet --out again/
-expect_rc "train again" 0
-[ ! -s "$WORK/out" ] || fail "train --quiet printed: $(cat "$WORK/out")"
-for f in model/*; do
-  cmp -s "$f" "again/$(basename "$f")" || fail "train is not deterministic: $(basename "$f") differs"
+for th in 1 2; do
+  sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE \
+    --clusters 3 --seed 7 --name model --quiet --threads $th --out again$th/
+  expect_rc "train again --threads $th" 0
+  [ ! -s "$WORK/out" ] || fail "train --quiet printed: $(cat "$WORK/out")"
+  for f in model/*; do
+    cmp -s "$f" "again$th/$(basename "$f")" ||
+      fail "train --threads $th is not deterministic: $(basename "$f") differs"
+  done
+  [ "$(ls model | wc -l)" -eq "$(ls again$th | wc -l)" ] || fail "train wrote different files"
 done
-[ "$(ls model | wc -l)" -eq "$(ls again | wc -l)" ] || fail "train wrote different files"
+
+# --trees: physet's two forests (time and power) have that many trees.
+sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE \
+  --clusters 3 --seed 7 --trees 37 --quiet --out trees37
+expect_rc "train --trees 37" 0
+[ "$(grep -c ' trees 37 nodes ' trees37/method-physet.txt)" -eq 2 ] ||
+  fail "train --trees 37: physet's forests do not have 37 trees"
+[ "$(grep -c ' trees 200 nodes ' model/method-physet.txt)" -eq 2 ] ||
+  fail "train: physet's forests do not have 200 trees by default"
 
 # ---- CSV ----------------------------------------------------------------------
 header='kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,base_power_w,power_w,measured_power_w,power_error_pct,time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training,in_training,clamped_counters'
