@@ -4,7 +4,8 @@
  * loaded back, a model of two bases predicting each base's own training
  * kernel from that base exactly at every configuration, the other memory
  * system's points included, physet's memory step by peak bandwidth
- * (method file version 9), a memory system the model has not measured
+ * (method file version 9) and its memory step forest (version 10, a
+ * version 9 file predicting without it), a memory system the model has not measured
  * (sp_model_memory_interpolate), and a model without either written as
  * before (format 2, physet 8). */
 #include <check.h>
@@ -15,6 +16,7 @@
 
 #include "model/model.h"
 #include "model/physet.h"
+#include "model/physet_state.h"
 #include "scalepredict.h"
 #include "testutil.h"
 #include "util/sha256.h"
@@ -222,7 +224,7 @@ START_TEST(test_bandwidth_prior) {
   char *dir = tu_path(scratch, "bw");
   ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
   char *path = tu_path(dir, "method-physet.txt"), *text = tu_read(path, NULL);
-  ck_assert(!strncmp(text, "physet 9\n", 9));
+  ck_assert(!strncmp(text, "physet 10\n", 10));
   ck_assert_ptr_nonnull(
       strstr(text, "\nbandwidth 2 475 60.799999999999997 1375 243.19999999999999\n"));
   free(text);
@@ -239,6 +241,7 @@ START_TEST(test_bandwidth_prior) {
   text = tu_read(path, NULL);
   ck_assert(!strncmp(text, "physet 8\n", 9));
   ck_assert_ptr_null(strstr(text, "\nbandwidth "));
+  ck_assert_ptr_null(strstr(text, "\nstep "));
   free(text);
   free(path);
   path = tu_path(dir, "manifest.txt");
@@ -363,6 +366,86 @@ static void edit_manifest(const char *dir, const char *from, const char *to) {
   free(path);
 }
 
+/* Writes dir's method-physet.txt (version 10) back as version 9 wrote
+ * it: without the step forest (the lines from "step forest" to the power
+ * quantity), its checksum in the manifest updated. */
+static void write_v9(const char *dir) {
+  char *path = tu_path(dir, "method-physet.txt"), *text = tu_read(path, NULL), old[65], new[65];
+  ck_assert_int_eq(sp__sha256_file(path, old), SP_OK);
+  char *step = strstr(text, "\nstep forest\n"), *power = strstr(text, "\nquantity power ");
+  ck_assert(!strncmp(text, "physet 10\n", 10) && step && power && step < power);
+  FILE *fp = fopen(path, "w");
+  ck_assert_ptr_nonnull(fp);
+  fprintf(fp, "physet 9\n%.*s%s", (int)(step - text - 10), text + 10, power);
+  ck_assert_int_eq(fclose(fp), 0);
+  ck_assert_int_eq(sp__sha256_file(path, new), SP_OK);
+  edit_manifest(dir, old, new);
+  free(text);
+  free(path);
+}
+
+/* Version 10's memory step forest: saved and loaded back; the memory step
+ * it gives changes the other memory system's time and power (the power
+ * prior reads the time) and nothing at the base's memory system; a
+ * version 9 file (the same model without it) loads and predicts each
+ * point as the model without the step forest does. */
+START_TEST(test_step_forest) {
+  sp_memory_set *ms = load_memory();
+  sp_dataset *ds;
+  sp_model *m = train(&ds, ms, 0), *v10 = NULL, *v9 = NULL;
+  sp_error err;
+  char *dir = tu_path(scratch, "step"), *path = tu_path(dir, "method-physet.txt");
+  ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+  char *text = tu_read(path, NULL);
+  ck_assert_ptr_nonnull(strstr(text, "\nstep forest\nforest 1 samples 9 "));
+  free(text);
+  ck_assert_int_eq(sp_model_load(dir, &v10, &err), SP_OK);
+  write_v9(dir);
+  ck_assert_msg(sp_model_load(dir, &v9, &err) == SP_OK, "load v9: %s", err.message);
+  /* The same model with its step forest taken away (before it predicts
+   * anything, which the scratch would remember): version 9's predictions. */
+  sp_dataset *ds2;
+  sp_model *m2 = train(&ds2, ms, 0);
+  sp_physet *p = sp__model_slot(m2, "physet")->state;
+  ck_assert_ptr_nonnull(p->step_forest);
+  sp__forest_free(p->step_forest);
+  p->step_forest = NULL;
+  double ctr[16], a[3][64], b[3][64], c[3][64];
+  size_t moved = 0;
+  for (size_t k = 0; k < 9; k++) {
+    sp_observation obs;
+    ck_assert_int_eq(sp_model_observe(m, ds, k, ctr, &obs, &err), SP_OK);
+    for (int q = 0; q < 2; q++) {
+      const sp_quantity qq = (sp_quantity)q;
+      ck_assert_int_eq(sp_model_predict_interval(m, qq, &obs, a[0], a[1], a[2], NULL), SP_OK);
+      ck_assert_int_eq(sp_model_predict_interval(v10, qq, &obs, b[0], b[1], b[2], NULL), SP_OK);
+      for (size_t i = 0; i < sp_model_config_count(m, qq); i++)
+        for (int r = 0; r < 3; r++) ck_assert_double_eq(a[r][i], b[r][i]);
+      ck_assert_int_eq(sp_model_predict_interval(m2, qq, &obs, a[0], a[1], a[2], NULL), SP_OK);
+      ck_assert_int_eq(sp_model_predict_interval(v9, qq, &obs, c[0], c[1], c[2], NULL), SP_OK);
+      for (size_t i = 0; i < sp_model_config_count(m, qq); i++) {
+        sp_config cfg = sp_model_config_at(m, qq, i);
+        for (int r = 0; r < 3; r++) {
+          ck_assert_double_eq(a[r][i], c[r][i]);
+          if (cfg.memory_mhz == base0.memory_mhz) ck_assert_double_eq(b[r][i], c[r][i]);
+        }
+        moved += cfg.memory_mhz != base0.memory_mhz && b[0][i] != c[0][i];
+      }
+    }
+  }
+  ck_assert_uint_gt(moved, 0);
+  free(path);
+  free(dir);
+  sp_model_free(v9);
+  sp_model_free(v10);
+  sp_model_free(m2);
+  sp_model_free(m);
+  sp_dataset_free(ds2);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
 /* A format 3 manifest whose memory systems or bases contradict the grid
  * or each other is refused at its line and field. */
 START_TEST(test_corrupt_v3) {
@@ -413,6 +496,7 @@ static Suite *memaxis_suite(void) {
   tcase_add_test(tc, test_interpolate);
   tcase_add_test(tc, test_memory_grid);
   tcase_add_test(tc, test_corrupt_v3);
+  tcase_add_test(tc, test_step_forest);
   suite_add_tcase(s, tc);
   return s;
 }

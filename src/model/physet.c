@@ -20,6 +20,7 @@ void sp__physet_free(sp_physet *p) {
     free(p->res[q]);
     sp__forest_free(p->forest[q]);
   }
+  sp__forest_free(p->step_forest);
   free(p->floor_w);
   free(p->logphi);
   sp__novelty_free(p->novelty);
@@ -188,13 +189,26 @@ static void reweight(const sp_physet *p, sp_quantity q, scratch *s) {
 
 /* Version 9 with further measurements: the memory step is taken apart
  * (memory_step), with the forest's weights as they are before the
- * measurements reweight them. */
-static int steps_apart(const sp_physet *p, const scratch *s) { return p->bw && s->nobs; }
+ * measurements reweight them.  Version 10 takes the time's apart always,
+ * with the memory step forest's weights (physet_step.h). */
+static int steps_apart(const sp_physet *p, sp_quantity q, const scratch *s) {
+  return p->bw && (s->nobs || (q == SP_TIME && p->step_forest));
+}
 
 /* Keeps the weights (and their kernels) for memory_step when it is taken
- * apart (steps_apart). */
-static void keep_weights(const sp_physet *p, scratch *s) {
-  if (!steps_apart(p, s)) return;
+ * apart (steps_apart): the step forest's for time in version 10. */
+static void keep_weights(const sp_physet *p, sp_quantity q, scratch *s) {
+  if (!steps_apart(p, q, s)) return;
+  if (q == SP_TIME && p->step_forest) {
+    sp__forest_weights(p->step_forest, s->feat, s->w0);
+    size_t k = 0;
+    for (size_t j = 0; j < p->n; j++) {
+      s->nz0[k] = j;
+      k += s->w0[j] != 0;
+    }
+    s->nnz0 = k;
+    return;
+  }
   memcpy(s->w0, s->w, p->n * sizeof *s->w0);
   memcpy(s->nz0, s->nz, s->nnz * sizeof *s->nz0);
   s->nnz0 = s->nnz;
@@ -205,7 +219,7 @@ static void keep_weights(const sp_physet *p, scratch *s) {
 static void weigh(const sp_physet *p, sp_quantity q, scratch *s) {
   sp__forest_weights(p->forest[q], s->feat, s->w);
   list_weighted(p->n, s);
-  keep_weights(p, s);
+  keep_weights(p, q, s);
   if (s->nobs) reweight(p, q, s);
 }
 
@@ -566,7 +580,8 @@ static void time_pass(const sp_physet *p, const sp_observation *obs, const shape
   correction(p, SP_TIME, s);
   if (lo && hi) extra_width(p, SP_TIME, s);
   finish(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
-  if (step && steps_apart(p, s)) memory_step(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
+  if (step && steps_apart(p, SP_TIME, s))
+    memory_step(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
 }
 
 /* Time over the time grid into out (lo and hi: its interval, or NULL),
@@ -741,7 +756,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
   double phi = p->floor_w ? base_phi(p, obs, s) : 0;
   power_priors(p, obs, phi, time, s->prior);
   observe_extra(p, SP_POWER, obs, obs->base_power_w, s);
-  keep_weights(p, s);
+  keep_weights(p, SP_POWER, s);
   if (s->nobs) reweight(p, SP_POWER, s);
   weighted_mean(p, SP_POWER, s);
   correction(p, SP_POWER, s);
@@ -753,7 +768,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
     double k = obs->floor_w > 0 ? p->floor_spread : 1;
     finish_power(p, s, obs->base_power_w, pab, pab + g, k, lo, hi);
   }
-  if (steps_apart(p, s)) memory_step(p, SP_POWER, s, obs->base_power_w, out, lo, hi);
+  if (steps_apart(p, SP_POWER, s)) memory_step(p, SP_POWER, s, obs->base_power_w, out, lo, hi);
   return SP_OK;
 }
 

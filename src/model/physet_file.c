@@ -27,8 +27,11 @@
  * load, and predict as they did.  Version 9 files carry the peak
  * bandwidth of each memory clock (a model that describes its memory
  * systems), which the memory step of the prior reads instead of the
- * clock; a model without them writes version 8 as before. */
-#define PHYSET_VERSION 9
+ * clock; a model without them writes version 8 as before.  Version 10
+ * adds the memory step forest (physet_step.h) after the time's forest,
+ * written for every model that describes its memory systems; a version 9
+ * file still loads, without it, and predicts as it did. */
+#define PHYSET_VERSION 10
 #define PHYSET_VERSION_CLOCKS 8
 
 /* ---- text form ----------------------------------------------------------- */
@@ -51,6 +54,10 @@ static void write_quantity(const sp_physet *p, sp_quantity q, FILE *fp) {
   }
   for (size_t j = 0; j < p->n; j++) write_row(fp, "r", p->res[q] + j * g, g);
   sp__forest_save(p->forest[q], fp);
+  if (q == SP_TIME && p->bw) {
+    fprintf(fp, "step %s\n", p->step_forest ? "forest" : "none");
+    if (p->step_forest) sp__forest_save(p->step_forest, fp);
+  }
 }
 
 int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
@@ -127,6 +134,14 @@ static int read_floor(reader *r, sp_physet *p, size_t g) {
   return st ? st : read_values(r, "logphi", p->logphi, p->n);
 }
 
+/* Version 10: "step none", or "step forest" and the memory step forest. */
+static int read_step(reader *r, sp_physet *p) {
+  char *s = sp__mf_line(r, "step");
+  if (s && !strcmp(s, " none\n")) return SP_OK;
+  if (!s || strcmp(s, " forest\n")) return sp__mf_bad(r, "expected 'step forest' or 'step none'");
+  return sp__mf_forest(r, &p->step_forest, p->n, p->plan.nfeat);
+}
+
 /* Returns 1 for "quantity power absent" in a model without power. */
 static int read_quantity(reader *r, sp_physet *p, sp_quantity q) {
   char *s = sp__mf_line(r, "quantity");
@@ -142,7 +157,8 @@ static int read_quantity(reader *r, sp_physet *p, sp_quantity q) {
   int st = q == SP_POWER ? read_floor(r, p, g) : SP_OK;
   if (!st && !(p->res[q] = malloc(p->n * g * sizeof(double)))) st = sp__oom(r->err);
   for (size_t j = 0; j < p->n && !st; j++) st = read_values(r, "r", p->res[q] + j * g, g);
-  return st ? st : sp__mf_forest(r, &p->forest[q], p->n, p->plan.nfeat);
+  if (!st) st = sp__mf_forest(r, &p->forest[q], p->n, p->plan.nfeat);
+  return st || q != SP_TIME || r->version < 10 ? st : read_step(r, p);
 }
 
 /* "novelty none", or the novelty measure (novelty.h). */

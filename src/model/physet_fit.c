@@ -9,6 +9,7 @@
 #include "featplan.h"
 #include "novelty.h"
 #include "physet_prior.h"
+#include "physet_step.h"
 #include "util/status.h"
 
 void sp__physet_params_init(sp_physet_params *pp) {
@@ -222,6 +223,7 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
   free(prior);
   st = sp__forest_fit(f->feat, f->d->n, p->plan.nfeat, p->res[SP_TIME], g, &pp->forest,
                       &p->forest[SP_TIME]);
+  if (!st && p->bw) st = sp__physet_fit_step(p, f->feat, &pp->forest);
   return st == SP_ENOMEM ? sp__oom(f->err) : st;
 }
 

@@ -87,6 +87,9 @@ struct sp_physet {
   /* Version 9: per time grid point, the point at the base's clocks with
    * the same CU count. */
   size_t *t_j;
+  /* Version 10: the forest of the time's memory steps (physet_step.h), or
+   * NULL. */
+  sp_forest *step_forest;
   /* The peak bandwidth (GB/s) of each memory clock of the time grid, in
    * axis order (version 9), or NULL: t_mr is the clock ratio. */
   double *bw;
