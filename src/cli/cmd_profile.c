@@ -262,25 +262,19 @@ static void remove_temp(const char *dir) {
   sp_output_untrack(dir);
 }
 
+/* ncu's options for the raw CSV that convert() reads (the same for a run
+ * and for --import): every metric as a column, base units, kernel names
+ * demangled. */
+#define NCU_RAW_CSV \
+  "--csv", "--page", "raw", "--print-units", "base", "--print-kernel-base", "demangled"
+
 /* An Nsight Compute report (.ncu-rep) read through ncu --import into the
  * raw CSV that convert() reads. */
 static int import_report(const profile_opts *o, const sp_model *m) {
   char ncu[PATH_MAX], dir[PATH_MAX], log[PATH_MAX + 32];
   int rc = find_ncu(o, ncu, sizeof ncu);
   if (rc || (rc = temp_log(dir, log))) return rc;
-  char *args[] = {ncu,
-                  "--import",
-                  (char *)o->import,
-                  "--csv",
-                  "--page",
-                  "raw",
-                  "--print-units",
-                  "base",
-                  "--print-kernel-base",
-                  "demangled",
-                  "--log-file",
-                  log,
-                  NULL};
+  char *args[] = {ncu, "--import", (char *)o->import, NCU_RAW_CSV, "--log-file", log, NULL};
   int sig = 0;
   int status = cli_run_child(args, &sig);
   if (status == 0) {
@@ -526,20 +520,8 @@ static void restore_env(const char *name, char *old) {
  * or NULL. */
 static char **ncu_command(const profile_opts *o, const char *ncu, const char *program,
                           const char *metrics, const char *log) {
-  const char *fixed[] = {ncu,
-                         "--clock-control",
-                         "none",
-                         "--csv",
-                         "--page",
-                         "raw",
-                         "--print-units",
-                         "base",
-                         "--print-kernel-base",
-                         "demangled",
-                         "--metrics",
-                         metrics,
-                         "--log-file",
-                         log};
+  const char *fixed[] = {ncu,         "--clock-control", "none",       NCU_RAW_CSV,
+                         "--metrics", metrics,           "--log-file", log};
   const size_t nf = sizeof fixed / sizeof *fixed;
   size_t n = 0;
   while (o->argv[n]) n++;
