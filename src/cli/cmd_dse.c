@@ -74,14 +74,16 @@ static void print_elasticities(const char *label, size_t width, const sp_dse_sen
   printf("  %s\n", sp_dse_bound_name(s->bound));
 }
 
+/* The axes as the text output names them, by SP_AXIS_*. */
+static const char *const axis_label[3] = {"CU count", "engine clock", "memory clock"};
+
 static void note_not_varied(const sp_dse_result *r) {
-  static const char *const names[3] = {"CU count", "engine clock", "memory clock"};
   for (int a = 0; a < 3; a++)
     if (r->naxis[a] < 2)
       printf(
           "note: the %s was not varied (the model's grid has one value, %d): its "
           "elasticities are '-'%s\n",
-          names[a], r->axis[a][0],
+          axis_label[a], r->axis[a][0],
           a ? ", and no kernel is classed compute- or bandwidth-bound (undetermined)" : "");
 }
 
@@ -100,14 +102,17 @@ static int cmp_gain(const void *a, const void *b) {
 }
 
 static void print_kernel_ranking(const sp_dse_result *r, int axis, size_t width) {
-  static const char *const names[3] = {"the CU count", "the engine clock", "the memory clock"};
   static const char *const units[3] = {"", " MHz", " MHz"};
   if (r->naxis[axis] < 2) {
-    printf("\nkernels not ranked by %s: the model's grid has one value of it\n", names[axis]);
+    printf("\nkernels not ranked by the %s: the model's grid has one value of it\n",
+           axis_label[axis]);
     return;
   }
   ranked_kernel *v = malloc((r->nkernels + 1) * sizeof *v);
-  if (!v) return;
+  if (!v) {
+    cli_say("kernels not ranked: out of memory");
+    return;
+  }
   double lo = r->axis[axis][0], hi = r->axis[axis][r->naxis[axis] - 1], ratio = log(hi / lo);
   for (size_t k = 0; k < r->nkernels; k++) {
     const sp_dse_sensitivity *s = &r->kernels[k].sens;
@@ -118,9 +123,9 @@ static void print_kernel_ranking(const sp_dse_result *r, int axis, size_t width)
   char ref[64];
   sp_config_format(&r->configs[r->reference], ref, sizeof ref);
   printf(
-      "\nkernels ranked by what raising %s from %g to %g%s buys them (the other axes at\n"
+      "\nkernels ranked by what raising the %s from %g to %g%s buys them (the other axes at\n"
       "the reference %s)\n%4s ",
-      names[axis], lo, hi, units[axis], ref, "rank");
+      axis_label[axis], lo, hi, units[axis], ref, "rank");
   cli_put_cell(stdout, "kernel", width);
   printf(" %9s %9s %9s\n", "speedup", "time x", "energy x");
   for (size_t i = 0; i < r->nkernels; i++) {
