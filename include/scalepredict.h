@@ -324,7 +324,7 @@ typedef struct sp_train_params {
    * other methods' fits): 0 = two when the machine has two or more CPUs,
    * 1 = the calling thread alone.  The model is the same for any count. */
   unsigned threads;
-  /* Trees in each of physet's forests: 0 = 200, the default.  Fewer make
+  /* Trees in each of physet's forests: 0 = 100, the default.  Fewer make
    * prediction faster (docs/performance.md). */
   unsigned trees;
 } sp_train_params;

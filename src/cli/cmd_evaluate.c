@@ -442,7 +442,7 @@ static const cli_option options[] = {
         "on the synthetic set (every method)"),
     CLI_ROW_FORCE,
     CLI_ROWS_DATA,
-    ROW(CLI_COUNT, "trees", "N", p.trees, "trees in each of physet's forests (default 200)"),
+    ROW(CLI_COUNT, "trees", "N", p.trees, "trees in each of physet's forests (default 100)"),
     ROW(CLI_COUNT, "threads", "N", p.threads, "worker threads (default: the online CPUs)"),
     ROW(CLI_FLAG, "quiet", NULL, quiet, "no progress on standard error"),
 };

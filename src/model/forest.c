@@ -53,7 +53,7 @@ struct sp_forest {
 static int compact(sp_forest *f);
 
 void sp__forest_params_init(sp_forest_params *fp) {
-  fp->trees = 200;
+  fp->trees = 100;
   fp->min_leaf = 1;
   fp->max_features = 1.0;
   fp->seed = 1;

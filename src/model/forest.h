@@ -29,7 +29,7 @@ typedef struct sp_forest_params {
   unsigned long seed;
 } sp_forest_params;
 
-/* 200 trees, leaves of one sample, every feature tried, seed 1. */
+/* 100 trees, leaves of one sample, every feature tried, seed 1. */
 void sp__forest_params_init(sp_forest_params *fp);
 
 /* x: n * p features (row-major), y: n * m outputs.  Non-finite features
