@@ -49,8 +49,8 @@ sp train --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --base $BASE 
 expect_rc "train --trees 37" 0
 [ "$(grep -c ' trees 37 nodes ' trees37/method-physet.txt)" -eq 2 ] ||
   fail "train --trees 37: physet's forests do not have 37 trees"
-[ "$(grep -c ' trees 200 nodes ' model/method-physet.txt)" -eq 2 ] ||
-  fail "train: physet's forests do not have 200 trees by default"
+[ "$(grep -c ' trees 100 nodes ' model/method-physet.txt)" -eq 2 ] ||
+  fail "train: physet's forests do not have 100 trees by default"
 
 # ---- CSV ----------------------------------------------------------------------
 header='kernel,target,base_time_ms,time_ms,measured_time_ms,time_error_pct,base_power_w,power_w,measured_power_w,power_error_pct,time_lo90_ms,time_hi90_ms,power_lo90_w,power_hi90_w,novelty,outside_training,in_training,clamped_counters'
