@@ -52,7 +52,10 @@ at the root stays in the scratch folder; ../shared beside the root is
 linked beside it too.  The tree's own folders are links to it, so a checked
 command must not write into them.  PATH starts with the built scalepredict
 (src/scalepredict works too), LC_ALL is C, and a block is stopped after
-SP_DOCTEST_TIMEOUT seconds (600; a slow one 3600).  Output: one line per block as it ends,
+SP_DOCTEST_TIMEOUT seconds (600; a slow one 3600).  SP_DOCTEST_ONLY=ID,ID
+runs only the blocks of those ids (to rerun a few slow ones after a change);
+SP_DOCTEST_SAVE=DIR writes what each block printed to DIR/ID.out (or
+FILE-LINE.out), whole, for updating a document's figures.  Output: one line per block as it ends,
 "ok (seconds)", "skipped (why)" or "FAIL" with what differs and what it
 printed; exit status 1 when any check failed or none ran.
 
@@ -379,6 +382,8 @@ def main(argv):
     files = a.files or ["README.md"] + sorted(
         os.path.join("docs", f) for f in os.listdir(os.path.join(top, "docs")) if f.endswith(".md"))
     slow = os.environ.get("SP_DOCTEST_SLOW") == "1"
+    only = set(filter(None, os.environ.get("SP_DOCTEST_ONLY", "").split(",")))
+    save = os.environ.get("SP_DOCTEST_SAVE")
     scratch = tempfile.mkdtemp(prefix="sp-doctest-")
     env = dict(os.environ)
     bindir = os.path.join(scratch, "bin")
@@ -400,7 +405,9 @@ def main(argv):
     try:
         for b in blocks:
             why = None
-            if b.opts.get("slow") and not slow:
+            if only and b.opts.get("id") not in only:
+                why = "not in SP_DOCTEST_ONLY"
+            elif b.opts.get("slow") and not slow:
                 why = "slow: SP_DOCTEST_SLOW=1 runs it"
             elif "needs" in b.opts:
                 n = missing(b.opts["needs"], top)
@@ -412,6 +419,10 @@ def main(argv):
             t0 = time.time()
             problems = run_block(b, top, env, scratch)
             checked += 1
+            if save and b.output is not None:
+                name = b.opts.get("id") or re.sub(r"[^A-Za-z0-9.-]+", "-", b.where())
+                with open(os.path.join(save, name + ".out"), "w") as f:
+                    f.write("\n".join(b.output) + "\n")
             if problems:
                 failed += 1
                 for p in problems:
