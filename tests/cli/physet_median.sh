@@ -43,7 +43,6 @@ predict() { # MODEL COUNTERS KERNEL: all SM counts into $WORK/MODEL.KERNEL.csv
 # the base; with --physet-median it is held at the base.
 for m in off on; do predict $m "$H100/counters.csv" reg_r200_spill; done
 off64=$(ratio "$WORK/off.reg_r200_spill.csv" reg_r200_spill 64)
-on64=$(ratio "$WORK/on.reg_r200_spill.csv" reg_r200_spill 64)
 awk -v r="$off64" 'BEGIN { exit !(r < 0.9) }' ||
   fail "default reg_r200_spill at 64 SMs: ratio $off64, expected < 0.9 (its own surface)"
 for cu in 8 32 64 96 128; do
