@@ -327,6 +327,13 @@ typedef struct sp_train_params {
   /* Trees in each of physet's forests: 0 = 100, the default.  Fewer make
    * prediction faster (docs/performance.md). */
   unsigned trees;
+  /* Non-zero: on a CU axis bounded by the launch shape, physet predicts
+   * from the base alone the weighted median of similar kernels' surfaces
+   * instead of their mean, the time under the block bound without its
+   * slack and, on fewer CUs than the base, not under the base time
+   * (docs/method.md, "physet: the median point prediction").  0, the
+   * default: as before.  The model records it. */
+  int physet_median;
 } sp_train_params;
 
 enum { SP_TRAIN_PHYSET = 0, SP_TRAIN_STATIC = 1 };
@@ -684,6 +691,7 @@ typedef struct sp_eval_params {
   size_t nextra;
   const char *floor_kernel; /* sp_train_params.floor_kernel for physet */
   unsigned trees;           /* sp_train_params.trees */
+  int physet_median;        /* sp_train_params.physet_median */
   /* With floor_known (and floor_kernel), each held-out kernel is predicted
    * as by a user who measured the board's floor at the base (predict
    * --floor-w): sp_observation.floor_w is the floor kernel's power at the

@@ -190,6 +190,32 @@ START_TEST(test_trained_model) {
 }
 END_TEST
 
+/* train --physet-median on the H100 SM axis: the median point prediction
+ * sorts in the scratch the intervals use. */
+START_TEST(test_median_model) {
+  const char *top = getenv("SP_TOP_SRCDIR");
+  char runs[4096], counters[4096];
+  snprintf(runs, sizeof runs, "%s/training/data/h100-sm/runs.csv", top ? top : "..");
+  snprintf(counters, sizeof counters, "%s/training/data/h100-sm/counters.csv", top ? top : "..");
+  sp_dataset *ds;
+  sp_error err;
+  ck_assert_int_eq(sp_dataset_load(runs, counters, &ds, &err), SP_OK);
+  sp_train_params tp;
+  sp_train_params_init(&tp);
+  tp.base = (sp_config){132, 1980, 2619};
+  tp.clusters = 3;
+  tp.restarts = 1;
+  tp.max_epochs = 20;
+  tp.physet_median = 1;
+  sp_model *m;
+  ck_assert_int_eq(sp_model_train(ds, &tp, NULL, NULL, &m, &err), SP_OK);
+  ck_assert_str_eq(sp_model_method(m), "physet");
+  check_model(m, ds);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+}
+END_TEST
+
 START_TEST(test_memaxis_model) {
   const char *top = getenv("SP_TOP_SRCDIR");
   char dir[4096], runs[4096], counters[4096];
@@ -227,6 +253,7 @@ int main(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_bundled_model);
   tcase_add_test(tc, test_trained_model);
+  tcase_add_test(tc, test_median_model);
   tcase_add_test(tc, test_memaxis_model);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

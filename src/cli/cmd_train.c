@@ -105,6 +105,11 @@ static const cli_option options[] = {
         "leave out, and name, kernels whose grid has a hole (else\n"
         "an error naming the first missing configuration)"),
     ROW(CLI_COUNT, "trees", "N", p.trees, "trees in each of physet's forests (default 100)"),
+    ROW(CLI_FLAG, "physet-median", NULL, p.physet_median,
+        "physet on the SM axis, from one measurement: the median\n"
+        "of similar kernels, the time under the block bound and\n"
+        "not under the base time on fewer SMs (docs/method.md;\n"
+        "off by default; the model records it)"),
     ROW(CLI_COUNT, "threads", "N", p.threads,
         "threads for the build's independent parts (default: 2\n"
         "where the machine has 2 CPUs); the model is the same for\n"

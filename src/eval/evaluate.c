@@ -93,6 +93,7 @@ static void run_job(sp_eval_job *j) {
     tp.methods = ki == 0 ? sp__eval_train_methods(p) : 0;
     tp.floor_kernel = p->floor_kernel;
     tp.trees = p->trees;
+    tp.physet_median = p->physet_median;
     tp.memory = p->memory;
     /* The jobs are already spread over the workers. */
     tp.threads = p->threads > 1 ? 1 : 0;

@@ -377,6 +377,28 @@ static void quantiles(const wval *buf, size_t k, const double *w, double *lo, do
   if (isinf(*lo) && k) *lo = buf[k - 1].v;
 }
 
+/* The weighted median of the k values of buf, in order (quantiles). */
+static double median(const wval *buf, size_t k, const double *w) {
+  double total = 0, acc = 0;
+  for (size_t j = 0; j < k; j++) total += w[buf[j].j];
+  for (size_t j = 0; j < k; j++)
+    if ((acc += w[buf[j].j]) >= 0.5 * total) return buf[j].v;
+  return k ? buf[k - 1].v : 0;
+}
+
+/* With point_median and nothing measured besides the base, the mean
+ * residual at every grid point becomes the weighted median of the similar
+ * kernels' residuals: where they split between two behaviours (following
+ * the block bound or held by a shared resource) the median takes one of
+ * them, the mean the space between.  A further measured configuration
+ * reweighs them by how they agree with it, and the mean stays. */
+static void point_median(const sp_physet *p, sp_quantity q, scratch *s) {
+  for (size_t i = 0; p->point_median && !s->nobs && s->nnz && i < p->gsize[q]; i++) {
+    sort_pairs(p, q, i, s);
+    s->mean[i] = median(s->pairs, s->nnz, s->w);
+  }
+}
+
 /* The quantiles of the residuals at grid point i.  Called for i = 0, 1,
  * ... in turn (the order at i - 1 is where resorted_pairs starts). */
 static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo, double *hi) {
@@ -392,12 +414,27 @@ static double capped(const scratch *s, size_t i, double residual) {
   return s->cap && v > s->cap[i] ? s->cap[i] : v;
 }
 
-/* Keeps the mean residual between the floor and the cap, before the
- * correction sees it: the prediction still passes through every measured
- * point. */
+/* The point bounds (point_median, nothing measured besides the base) of
+ * log ratio v at time grid point i:
+ * under the cap less its slack (the block bound itself), and, on no more
+ * CUs than the base, not under the faster of the two clock ratios (a
+ * kernel does not get faster on fewer CUs).  The interval keeps the cap's
+ * slack: measured ratios scatter a few percent about the bound. */
+static double point_bounded(const sp_physet *p, const scratch *s, size_t i, double v) {
+  if (s->cap && v > s->cap[i] - CU_BOUND_SLACK) v = s->cap[i] - CU_BOUND_SLACK;
+  if (p->t_cu[i] > p->base.cu) return v;
+  double faster = log(p->t_er[i] < p->t_mr[i] ? p->t_er[i] : p->t_mr[i]);
+  return v < faster ? faster : v;
+}
+
+/* Keeps the mean residual between the floor and the cap (and, with
+ * point_median, within the point bounds), before the correction sees it:
+ * the prediction still passes through every measured point. */
 static void apply_cap(const sp_physet *p, sp_quantity q, scratch *s) {
   for (size_t i = 0; (s->cap || s->floor) && i < p->gsize[q]; i++)
     s->mean[i] = capped(s, i, s->mean[i]) - s->prior[i];
+  for (size_t i = 0; q == SP_TIME && p->point_median && !s->nobs && i < p->gsize[q]; i++)
+    s->mean[i] = point_bounded(p, s, i, s->prior[i] + s->mean[i]) - s->prior[i];
 }
 
 /* extra[i]: the squared width, in log units, that the interval at grid
@@ -576,6 +613,7 @@ static void time_pass(const sp_physet *p, const sp_observation *obs, const shape
   observe_extra(p, SP_TIME, obs, obs->base_time_ms, s);
   weigh(p, SP_TIME, s);
   weighted_mean(p, SP_TIME, s);
+  point_median(p, SP_TIME, s);
   apply_cap(p, SP_TIME, s);
   correction(p, SP_TIME, s);
   if (lo && hi) extra_width(p, SP_TIME, s);
@@ -759,6 +797,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
   keep_weights(p, SP_POWER, s);
   if (s->nobs) reweight(p, SP_POWER, s);
   weighted_mean(p, SP_POWER, s);
+  point_median(p, SP_POWER, s);
   correction(p, SP_POWER, s);
   finish(p, SP_POWER, s, obs->base_power_w, out, NULL, NULL);
   if (interval) {

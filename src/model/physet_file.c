@@ -30,7 +30,10 @@
  * clock; a model without them writes version 8 as before.  Version 10
  * adds the memory step forest (physet_step.h) after the time's forest,
  * written for every model that describes its memory systems; a version 9
- * file still loads, without it, and predicts as it did. */
+ * file still loads, without it, and predicts as it did.  Any version from
+ * 3 on may say "cu bounded median" instead of "cu bounded": the median
+ * point prediction (physet_state.h), written only by a model trained
+ * with it, so that every other file is as before. */
 #define PHYSET_VERSION 10
 #define PHYSET_VERSION_CLOCKS 8
 
@@ -60,6 +63,12 @@ static void write_quantity(const sp_physet *p, sp_quantity q, FILE *fp) {
   }
 }
 
+/* The "cu" line's word(s): the CU axis's mode, and the point bounds. */
+static const char *cu_mode_name(const sp_physet *p) {
+  if (!p->cu_bounded) return "blocks";
+  return p->point_median ? "bounded median" : "bounded";
+}
+
 int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
   sp_atomic_file af;
   int st = sp__atomic_open(&af, path, err);
@@ -79,7 +88,7 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
     for (size_t i = 0; i < g->n[2]; i++) fprintf(af.fp, " %d %.17g", g->v[2][i], p->bw[i]);
     fprintf(af.fp, "\nmemory widths %.17g %.17g\n", p->mem_width[SP_TIME], p->mem_width[SP_POWER]);
   }
-  fprintf(af.fp, "cu %s\npipes %s\nfloor spread %.17g\n", p->cu_bounded ? "bounded" : "blocks",
+  fprintf(af.fp, "cu %s\npipes %s\nfloor spread %.17g\n", cu_mode_name(p),
           p->pipe_floor ? "floor" : "none", p->floor_spread);
   for (int q = 0; q < 2; q++) {
     const widths *w = &p->widths[q];
@@ -244,9 +253,11 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base,
   }
   if (r->version >= 9 && (st = read_bandwidth(r, p, memory))) return st;
   if (!v1 && !v2) {
-    if (!(s = sp__mf_line(r, "cu")) || (strcmp(s, " bounded\n") && strcmp(s, " blocks\n")))
-      return sp__mf_bad(r, "expected 'cu bounded' or 'cu blocks'");
-    p->cu_bounded = !strcmp(s, " bounded\n");
+    if (!(s = sp__mf_line(r, "cu")) ||
+        (strcmp(s, " bounded\n") && strcmp(s, " blocks\n") && strcmp(s, " bounded median\n")))
+      return sp__mf_bad(r, "expected 'cu bounded', 'cu bounded median' or 'cu blocks'");
+    p->point_median = !strcmp(s, " bounded median\n");
+    p->cu_bounded = p->point_median || !strcmp(s, " bounded\n");
   }
   if (r->version >= 5) {
     if (!(s = sp__mf_line(r, "pipes")) || (strcmp(s, " floor\n") && strcmp(s, " none\n")))

@@ -19,6 +19,7 @@ void sp__physet_params_init(sp_physet_params *pp) {
   pp->floor_kernel = NULL;
   pp->cu_mode = SP_PHYSET_CU_AUTO;
   pp->pipe_floor = 1;
+  pp->point_median = 0;
 }
 
 /* ---- fitting ------------------------------------------------------------- */
@@ -195,6 +196,7 @@ static void choose_cu_mode(fitter *f, const sp_physet_params *pp) {
   f->p->cu_bounded =
       pp->cu_mode == SP_PHYSET_CU_BOUNDED || (pp->cu_mode == SP_PHYSET_CU_AUTO && known);
   f->p->pipe_floor = f->p->cu_bounded && pp->pipe_floor;
+  f->p->point_median = f->p->cu_bounded && pp->point_median;
   /* The interval widths go with the axis they were chosen on: version 8's
    * with the bounded CU axis (the H100's SM counts); the widths of version
    * 7 elsewhere (the clock axes of the DVFS sets, counters without the

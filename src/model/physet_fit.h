@@ -26,6 +26,8 @@ typedef struct sp_physet_params {
   const char *floor_kernel; /* kernel whose power is the floor, or NULL */
   int pipe_floor;           /* with a bounded CU axis, keep time above the
                                busiest pipe's bound (featplan.h) */
+  int point_median;         /* with a bounded CU axis, the median point
+                               prediction (physet_state.h) */
 } sp_physet_params;
 
 /* The forest defaults, sigma 0.05, clock weight 0.75, no floor kernel,

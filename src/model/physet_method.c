@@ -12,6 +12,7 @@ static int physet_fit(const sp_method_data *d, const sp_train_params *p, void **
   pp.floor_kernel = p->floor_kernel;
   pp.forest.seed = p->seed;
   if (p->trees) pp.forest.trees = p->trees;
+  pp.point_median = p->physet_median != 0;
   sp_physet_data pd = {d->ds,
                        d->kernels,
                        d->n,

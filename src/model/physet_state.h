@@ -77,6 +77,13 @@ struct sp_physet {
   int clock;                    /* the clock prior is on */
   int cu_bounded;               /* CU axis: no prior, capped by the block bound */
   int pipe_floor;               /* ... and kept above the busiest pipe's bound */
+  int point_median;             /* ... and, from the base alone, the median
+                                   of the neighbours' residuals, the time
+                                   (not its interval) under the block bound
+                                   without slack and, on fewer CUs than the
+                                   base, not under the base time scaled by
+                                   the faster clock ratio (method file line
+                                   "cu bounded median") */
   double clock_w;               /* its weight lambda */
   double s_max, u_mid, u_width; /* u = sigmoid((s / s_max - u_mid) / u_width) */
   /* Per time grid point: its CU count and base/target engine and memory
