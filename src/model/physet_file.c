@@ -30,9 +30,14 @@
  * clock; a model without them writes version 8 as before.  Version 10
  * adds the memory step forest (physet_step.h) after the time's forest,
  * written for every model that describes its memory systems; a version 9
- * file still loads, without it, and predicts as it did. */
-#define PHYSET_VERSION 10
+ * file still loads, without it, and predicts as it did.  Version 11
+ * adds after it ("step curve K") the curve forest over K more features,
+ * the kernel's time at each CU count at the base's clocks (physet_step.h),
+ * written for every model with a step forest; version 10 files load and
+ * predict as they did. */
+#define PHYSET_VERSION 11
 #define PHYSET_VERSION_CLOCKS 8
+#define PHYSET_VERSION_MEMORY 10
 
 /* ---- text form ----------------------------------------------------------- */
 
@@ -57,7 +62,18 @@ static void write_quantity(const sp_physet *p, sp_quantity q, FILE *fp) {
   if (q == SP_TIME && p->bw) {
     fprintf(fp, "step %s\n", p->step_forest ? "forest" : "none");
     if (p->step_forest) sp__forest_save(p->step_forest, fp);
+    if (p->curve_forest) {
+      fprintf(fp, "step curve %zu\n", p->step_curve);
+      sp__forest_save(p->curve_forest, fp);
+    }
   }
+}
+
+/* 11 with the curve forest, 10 with memory systems
+ * described, 8 without. */
+static int file_version(const sp_physet *p) {
+  if (!p->bw) return PHYSET_VERSION_CLOCKS;
+  return p->curve_forest ? PHYSET_VERSION : PHYSET_VERSION_MEMORY;
 }
 
 int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
@@ -66,9 +82,8 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
   if (st) return st;
   char base[64];
   sp_config_format(&p->base, base, sizeof base);
-  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n",
-          p->bw ? PHYSET_VERSION : PHYSET_VERSION_CLOCKS, p->plan.vocabulary, p->plan.nfeat, base,
-          p->sigma);
+  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n", file_version(p),
+          p->plan.vocabulary, p->plan.nfeat, base, p->sigma);
   if (p->clock)
     fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
   else
@@ -134,12 +149,28 @@ static int read_floor(reader *r, sp_physet *p, size_t g) {
   return st ? st : read_values(r, "logphi", p->logphi, p->n);
 }
 
-/* Version 10: "step none", or "step forest" and the memory step forest. */
+/* Version 11: "step curve K" and the curve forest over K more features,
+ * one per CU count of the grid (physet_step.h). */
+static int read_curve(reader *r, sp_physet *p) {
+  char *s = sp__mf_line(r, "step");
+  size_t k;
+  char end;
+  if (!s || sscanf(s, " curve %zu%c", &k, &end) != 2 || end != '\n')
+    return sp__mf_bad(r, "expected 'step curve'");
+  if (k != p->grid[SP_TIME].n[0] || !p->t_j)
+    return sp__mf_bad(r, "the step curve does not match the model's CU counts");
+  p->step_curve = k;
+  return sp__mf_forest(r, &p->curve_forest, p->n, p->plan.nfeat + k);
+}
+
+/* Version 10: "step none", or "step forest" and the memory step forest
+ * (version 11: then the curve forest). */
 static int read_step(reader *r, sp_physet *p) {
   char *s = sp__mf_line(r, "step");
   if (s && !strcmp(s, " none\n")) return SP_OK;
   if (!s || strcmp(s, " forest\n")) return sp__mf_bad(r, "expected 'step forest' or 'step none'");
-  return sp__mf_forest(r, &p->step_forest, p->n, p->plan.nfeat);
+  int st = sp__mf_forest(r, &p->step_forest, p->n, p->plan.nfeat);
+  return st || r->version < 11 ? st : read_curve(r, p);
 }
 
 /* Returns 1 for "quantity power absent" in a model without power. */
