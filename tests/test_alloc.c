@@ -191,6 +191,33 @@ START_TEST(test_trained_model) {
 }
 END_TEST
 
+START_TEST(test_memaxis_model) {
+  const char *top = getenv("SP_TOP_SRCDIR");
+  char dir[4096], runs[4096], counters[4096];
+  snprintf(dir, sizeof dir, "%s/models/h100-h200", top ? top : "..");
+  snprintf(runs, sizeof runs, "%s/training/data/h100h200/runs.csv", top ? top : "..");
+  snprintf(counters, sizeof counters, "%s/training/data/h100h200/counters.csv", top ? top : "..");
+  sp_model *m;
+  sp_dataset *ds;
+  sp_error err;
+  ck_assert_int_eq(sp_model_load(dir, &m, &err), SP_OK);
+  ck_assert_int_eq(sp_dataset_load(runs, counters, &ds, &err), SP_OK);
+  ck_assert_str_eq(sp_model_method(m), "physet");
+  ck_assert_uint_eq(sp_model_base_count(m), 2);
+  ck_assert_uint_eq(sp_model_memory_count(m), 2);
+  check_model(m, ds);
+  for (size_t b = 0; b < sp_model_base_count(m); b++) {
+    const sp_config base = sp_model_base_at(m, b);
+    for (int same = 0; same <= 1; same++) {
+      const where at = {&base, same};
+      check_model_at(m, ds, &at);
+    }
+  }
+  sp_model_free(m);
+  sp_dataset_free(ds);
+}
+END_TEST
+
 /* The fixture trained with its two memory systems described: method file
  * version 11, whose curve forest is read with extra measurements on the
  * base's memory system. */
@@ -219,33 +246,6 @@ START_TEST(test_trained_memory_model) {
   tu_rmtree(dir);
   free(dir);
   free(path);
-}
-END_TEST
-
-START_TEST(test_memaxis_model) {
-  const char *top = getenv("SP_TOP_SRCDIR");
-  char dir[4096], runs[4096], counters[4096];
-  snprintf(dir, sizeof dir, "%s/models/h100-h200", top ? top : "..");
-  snprintf(runs, sizeof runs, "%s/training/data/h100h200/runs.csv", top ? top : "..");
-  snprintf(counters, sizeof counters, "%s/training/data/h100h200/counters.csv", top ? top : "..");
-  sp_model *m;
-  sp_dataset *ds;
-  sp_error err;
-  ck_assert_int_eq(sp_model_load(dir, &m, &err), SP_OK);
-  ck_assert_int_eq(sp_dataset_load(runs, counters, &ds, &err), SP_OK);
-  ck_assert_str_eq(sp_model_method(m), "physet");
-  ck_assert_uint_eq(sp_model_base_count(m), 2);
-  ck_assert_uint_eq(sp_model_memory_count(m), 2);
-  check_model(m, ds);
-  for (size_t b = 0; b < sp_model_base_count(m); b++) {
-    const sp_config base = sp_model_base_at(m, b);
-    for (int same = 0; same <= 1; same++) {
-      const where at = {&base, same};
-      check_model_at(m, ds, &at);
-    }
-  }
-  sp_model_free(m);
-  sp_dataset_free(ds);
 }
 END_TEST
 

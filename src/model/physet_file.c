@@ -30,16 +30,23 @@
  * clock; a model without them writes version 8 as before.  Version 10
  * adds the memory step forest (physet_step.h) after the time's forest,
  * written for every model that describes its memory systems; a version 9
- * file still loads, without it, and predicts as it did.  Version 11
- * adds after it ("step curve K") the curve forest over K more features,
- * the kernel's time at each CU count at the base's clocks (physet_step.h),
- * written for every model with a step forest; version 10 files load and
- * predict as they did. */
-#define PHYSET_VERSION 11
+ * file still loads, without it, and predicts as it did. */
+#define PHYSET_VERSION 10
 #define PHYSET_VERSION_CLOCKS 8
-#define PHYSET_VERSION_MEMORY 10
+/* Version 11 adds after the step forest ("step curve K") the curve forest
+ * over K more features, the kernel's time at each CU count at the base's
+ * clocks (physet_step.h), written for every model with a step forest;
+ * version 10 files load and predict as they did. */
+#define PHYSET_VERSION_CURVE 11
 
 /* ---- text form ----------------------------------------------------------- */
+
+/* 11 with the curve forest, 10 with memory systems described, 8
+ * without. */
+static int file_version(const sp_physet *p) {
+  if (!p->bw) return PHYSET_VERSION_CLOCKS;
+  return p->curve_forest ? PHYSET_VERSION_CURVE : PHYSET_VERSION;
+}
 
 static void write_row(FILE *fp, const char *key, const double *v, size_t n) {
   fprintf(fp, "%s", key);
@@ -67,13 +74,6 @@ static void write_quantity(const sp_physet *p, sp_quantity q, FILE *fp) {
       sp__forest_save(p->curve_forest, fp);
     }
   }
-}
-
-/* 11 with the curve forest, 10 with memory systems
- * described, 8 without. */
-static int file_version(const sp_physet *p) {
-  if (!p->bw) return PHYSET_VERSION_CLOCKS;
-  return p->curve_forest ? PHYSET_VERSION : PHYSET_VERSION_MEMORY;
 }
 
 int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
@@ -246,7 +246,7 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base,
   r->line++;
   r->version = 0;
   if (getline(&r->buf, &r->cap, r->fp) > 0)
-    for (int v = 1; v <= PHYSET_VERSION && !r->version; v++) {
+    for (int v = 1; v <= PHYSET_VERSION_CURVE && !r->version; v++) {
       char magic[32];
       snprintf(magic, sizeof magic, "physet %d\n", v);
       if (!strcmp(r->buf, magic)) r->version = v;
