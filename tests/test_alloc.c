@@ -6,7 +6,8 @@
  * on the bundled model of the memory axis (issue 28: method file version 9,
  * two bases), from each base, with extra measurements on the base's
  * memory system alone (the memory step taken apart) and the other
- * system's floor measured.
+ * system's floor measured; and on the fixture trained with its memory
+ * systems (version 11's curve forest).
  *
  * malloc, calloc and realloc are counted by defining them in this program,
  * which glibc allows (they forward to glibc's own); elsewhere, and under
@@ -243,6 +244,37 @@ START_TEST(test_memaxis_model) {
 }
 END_TEST
 
+/* The fixture trained with its two memory systems described: method file
+ * version 11, whose curve forest is read with extra measurements on the
+ * base's memory system. */
+START_TEST(test_trained_memory_model) {
+  char *dir = tu_mkdtemp();
+  char *path = tu_write(dir, "memory.csv",
+                        "memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb\n"
+                        "475,slow card,GDDR5,256,60.8,4\n"
+                        "1375,fast card,HBM2,512,243.2,8\n");
+  sp_memory_set *ms = NULL;
+  sp_error err;
+  ck_assert_int_eq(sp_memory_load(path, &ms, &err), SP_OK);
+  sp_dataset *ds = tu_load_fixture("train");
+  sp_train_params tp;
+  sp_train_params_init(&tp);
+  tp.base = (sp_config){32, 1000, 1375};
+  tp.clusters = 3;
+  tp.memory = ms;
+  sp_model *m;
+  ck_assert_int_eq(sp_model_train(ds, &tp, NULL, NULL, &m, &err), SP_OK);
+  const where at = {&tp.base, 1};
+  check_model_at(m, ds, &at);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+  tu_rmtree(dir);
+  free(dir);
+  free(path);
+}
+END_TEST
+
 int main(void) {
   if (skipped()) {
     printf("test_alloc: skipped: malloc cannot be counted here (not glibc, or sanitizers)\n");
@@ -255,6 +287,7 @@ int main(void) {
   tcase_add_test(tc, test_trained_model);
   tcase_add_test(tc, test_median_model);
   tcase_add_test(tc, test_memaxis_model);
+  tcase_add_test(tc, test_trained_memory_model);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

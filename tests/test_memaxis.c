@@ -5,9 +5,10 @@
  * kernel from that base exactly at every configuration, the other memory
  * system's points included, physet's memory step by peak bandwidth
  * (method file version 9) and its memory step forest (version 10, a
- * version 9 file predicting without it), a memory system the model has not measured
- * (sp_model_memory_interpolate), and a model without either written as
- * before (format 2, physet 8). */
+ * version 9 file predicting without it; version 11's curve forest, read
+ * with a further measurement at the base's memory system), a memory system the model has not
+ * measured (sp_model_memory_interpolate), and a model without either written as before (format 2,
+ * physet 8). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "model/model.h"
 #include "model/physet.h"
 #include "model/physet_state.h"
+#include "model/physet_step.h"
 #include "scalepredict.h"
 #include "testutil.h"
 #include "util/sha256.h"
@@ -224,7 +226,7 @@ START_TEST(test_bandwidth_prior) {
   char *dir = tu_path(scratch, "bw");
   ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
   char *path = tu_path(dir, "method-physet.txt"), *text = tu_read(path, NULL);
-  ck_assert(!strncmp(text, "physet 10\n", 10));
+  ck_assert(!strncmp(text, "physet 11\n", 10));
   ck_assert_ptr_nonnull(
       strstr(text, "\nbandwidth 2 475 60.799999999999997 1375 243.19999999999999\n"));
   free(text);
@@ -366,14 +368,14 @@ static void edit_manifest(const char *dir, const char *from, const char *to) {
   free(path);
 }
 
-/* Writes dir's method-physet.txt (version 10) back as version 9 wrote
- * it: without the step forest (the lines from "step forest" to the power
+/* Writes dir's method-physet.txt (version 11) back as version 9 wrote
+ * it: without the step forests (the lines from "step forest" to the power
  * quantity), its checksum in the manifest updated. */
 static void write_v9(const char *dir) {
   char *path = tu_path(dir, "method-physet.txt"), *text = tu_read(path, NULL), old[65], new[65];
   ck_assert_int_eq(sp__sha256_file(path, old), SP_OK);
   char *step = strstr(text, "\nstep forest\n"), *power = strstr(text, "\nquantity power ");
-  ck_assert(!strncmp(text, "physet 10\n", 10) && step && power && step < power);
+  ck_assert(!strncmp(text, "physet 11\n", 10) && step && power && step < power);
   FILE *fp = fopen(path, "w");
   ck_assert_ptr_nonnull(fp);
   fprintf(fp, "physet 9\n%.*s%s", (int)(step - text - 10), text + 10, power);
@@ -384,7 +386,7 @@ static void write_v9(const char *dir) {
   free(path);
 }
 
-/* Version 10's memory step forest: saved and loaded back; the memory step
+/* Version 10's memory step forest (11's, with its curve): saved and loaded back; the memory step
  * it gives changes the other memory system's time and power (the power
  * prior reads the time) and nothing at the base's memory system; a
  * version 9 file (the same model without it) loads and predicts each
@@ -398,6 +400,7 @@ START_TEST(test_step_forest) {
   ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
   char *text = tu_read(path, NULL);
   ck_assert_ptr_nonnull(strstr(text, "\nstep forest\nforest 1 samples 9 "));
+  ck_assert_ptr_nonnull(strstr(text, "\nstep curve 2\nforest 1 samples 9 "));
   free(text);
   ck_assert_int_eq(sp_model_load(dir, &v10, &err), SP_OK);
   write_v9(dir);
@@ -408,8 +411,11 @@ START_TEST(test_step_forest) {
   sp_model *m2 = train(&ds2, ms, 0);
   sp_physet *p = sp__model_slot(m2, "physet")->state;
   ck_assert_ptr_nonnull(p->step_forest);
+  ck_assert_ptr_nonnull(p->curve_forest);
   sp__forest_free(p->step_forest);
-  p->step_forest = NULL;
+  sp__forest_free(p->curve_forest);
+  p->step_forest = p->curve_forest = NULL;
+  p->step_curve = 0;
   double ctr[16], a[3][64], b[3][64], c[3][64];
   size_t moved = 0;
   for (size_t k = 0; k < 9; k++) {
@@ -439,6 +445,118 @@ START_TEST(test_step_forest) {
   sp_model_free(v9);
   sp_model_free(v10);
   sp_model_free(m2);
+  sp_model_free(m);
+  sp_dataset_free(ds2);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
+/* Replaces from with to in dir's method-physet.txt, its checksum in the
+ * manifest updated, so that the method file's own checks must find it. */
+static void edit_method(const char *dir, const char *from, const char *to) {
+  char *path = tu_path(dir, "method-physet.txt"), *text = tu_read(path, NULL), old[65], new[65];
+  ck_assert_int_eq(sp__sha256_file(path, old), SP_OK);
+  char *at = strstr(text, from);
+  ck_assert_msg(at != NULL, "'%s' not in the method file", from);
+  FILE *fp = fopen(path, "w");
+  ck_assert_ptr_nonnull(fp);
+  fprintf(fp, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  ck_assert_int_eq(fclose(fp), 0);
+  ck_assert_int_eq(sp__sha256_file(path, new), SP_OK);
+  edit_manifest(dir, old, new);
+  free(text);
+  free(path);
+}
+
+/* Version 11's curve forest: its features are the kernel's features, then
+ * its log time ratio at each CU count at the base's clocks (16 and 32 CUs
+ * at 1000 and 1375 MHz here).  From the base alone every prediction is
+ * the one without it (version 10's); with the time measured at 16 CUs of
+ * the base's memory system too, the curve forest moves the other memory
+ * system's points (of kernels unlike the training ones), and one kernel's
+ * prediction does not depend on what the model predicted before.  A file whose curve does not match
+ * the grid, or a version 10 file holding one, is refused. */
+START_TEST(test_step_curve) {
+  sp_memory_set *ms = load_memory();
+  sp_dataset *ds, *ds2;
+  sp_model *m = train(&ds, ms, 0), *v10 = train(&ds2, ms, 0), *back = NULL;
+  const sp_physet *p = sp__model_slot(m, "physet")->state;
+  const size_t nf = p->plan.nfeat, g = p->gsize[SP_TIME];
+  ck_assert_uint_eq(p->step_curve, 2);
+  ck_assert_uint_eq(sp__forest_features(p->step_forest), nf);
+  ck_assert_uint_eq(sp__forest_features(p->curve_forest), nf + 2);
+  double feat[SP_FEATURES_MAX], lt[64], out[SP_FEATURES_MAX + 2];
+  for (size_t i = 0; i < nf; i++) feat[i] = 10.0 + (double)i;
+  for (size_t i = 0; i < g; i++) lt[i] = 0.25 + (double)i;
+  sp__physet_step_features(p, feat, lt, out);
+  for (size_t i = 0; i < nf; i++) ck_assert_double_eq(out[i], feat[i]);
+  for (size_t c = 0; c < 2; c++) {
+    const sp_config want = {c ? 32 : 16, 1000, 1375};
+    size_t i = sp_model_config_index(m, SP_TIME, &want);
+    ck_assert_uint_lt(i, g);
+    ck_assert_double_eq(out[nf + c], lt[i]);
+  }
+  /* The twin without its curve forest (before it predicts anything). */
+  sp_physet *p10 = sp__model_slot(v10, "physet")->state;
+  sp__forest_free(p10->curve_forest);
+  p10->curve_forest = NULL;
+  p10->step_curve = 0;
+  sp_error err;
+  const sp_config at16 = {16, 1000, 1375};
+  double ctr[16], t16, a[3][64], b[3][64];
+  size_t moved = 0;
+  sp_observation obs;
+  for (size_t k = 0; k < 9; k++) {
+    ck_assert_int_eq(sp_model_observe(m, ds, k, ctr, &obs, &err), SP_OK);
+    /* Not a training kernel, which either forest predicts exactly: slower
+     * at the base, and still slower at 16 CUs. */
+    obs.base_time_ms *= 1.2;
+    for (int extra = 0; extra < 2; extra++) {
+      ck_assert_int_eq(sp_dataset_time(ds, k, &at16, &t16), SP_OK);
+      t16 *= 1.8;
+      obs.nextra = (size_t)extra;
+      obs.extra_config = &at16;
+      obs.extra_time_ms = &t16;
+      ck_assert_int_eq(sp_model_predict_interval(m, SP_TIME, &obs, a[0], a[1], a[2], NULL), SP_OK);
+      ck_assert_int_eq(sp_model_predict_interval(v10, SP_TIME, &obs, b[0], b[1], b[2], NULL),
+                       SP_OK);
+      for (size_t i = 0; i < g; i++) {
+        sp_config c = sp_model_config_at(m, SP_TIME, i);
+        for (int r = 0; r < 3; r++)
+          if (!extra || c.memory_mhz == base0.memory_mhz) ck_assert_double_eq(a[r][i], b[r][i]);
+        moved += extra && a[0][i] != b[0][i];
+      }
+    }
+  }
+  ck_assert_uint_gt(moved, 0);
+  /* Kernel 8 (measured at 16 CUs too) fresh from the file, and after the others above. */
+  char *dir = tu_path(scratch, "curve");
+  ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+  ck_assert_int_eq(sp_model_load(dir, &back, &err), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(back, SP_TIME, &obs, b[0], b[1], b[2], NULL), SP_OK);
+  for (size_t i = 0; i < g; i++)
+    for (int r = 0; r < 3; r++) ck_assert_double_eq(a[r][i], b[r][i]);
+  sp_model_free(back);
+  static const struct {
+    const char *from, *to, *words;
+  } edits[] = {
+      {"\nstep curve 2\n", "\nstep curve 3\n", "does not match the model's CU counts"},
+      {"\nstep curve 2\n", "\nstep forest\n", "expected 'step curve'"},
+      {"physet 11\n", "physet 10\n", "quantity"},
+  };
+  for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
+    ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+    edit_method(dir, edits[e].from, edits[e].to);
+    back = (sp_model *)&back;
+    sp_error_clear(&err);
+    ck_assert_int_eq(sp_model_load(dir, &back, &err), SP_EMODEL);
+    ck_assert_ptr_null(back);
+    ck_assert_int_gt(err.line, 0);
+    ck_assert_msg(strstr(err.message, edits[e].words) != NULL, "edit %zu: %s", e, err.message);
+  }
+  free(dir);
+  sp_model_free(v10);
   sp_model_free(m);
   sp_dataset_free(ds2);
   sp_dataset_free(ds);
@@ -497,6 +615,7 @@ static Suite *memaxis_suite(void) {
   tcase_add_test(tc, test_memory_grid);
   tcase_add_test(tc, test_corrupt_v3);
   tcase_add_test(tc, test_step_forest);
+  tcase_add_test(tc, test_step_curve);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -11,6 +11,7 @@
 #include "featplan.h"
 #include "novelty.h"
 #include "physet_pool.h"
+#include "physet_step.h"
 #include "util/status.h"
 
 void sp__physet_free(sp_physet *p) {
@@ -21,6 +22,7 @@ void sp__physet_free(sp_physet *p) {
     sp__forest_free(p->forest[q]);
   }
   sp__forest_free(p->step_forest);
+  sp__forest_free(p->curve_forest);
   free(p->floor_w);
   free(p->logphi);
   sp__novelty_free(p->novelty);
@@ -196,11 +198,15 @@ static int steps_apart(const sp_physet *p, sp_quantity q, const scratch *s) {
 }
 
 /* Keeps the weights (and their kernels) for memory_step when it is taken
- * apart (steps_apart): the step forest's for time in version 10. */
+ * apart (steps_apart): the step forest's for time in version 10, or in
+ * version 11 the curve forest's when the curve was measured. */
 static void keep_weights(const sp_physet *p, sp_quantity q, scratch *s) {
   if (!steps_apart(p, q, s)) return;
   if (q == SP_TIME && p->step_forest) {
-    sp__forest_weights(p->step_forest, s->feat, s->w0);
+    if (s->curve)
+      sp__forest_weights(p->curve_forest, s->step_feat, s->w0);
+    else
+      sp__forest_weights(p->step_forest, s->feat, s->w0);
     size_t k = 0;
     for (size_t j = 0; j < p->n; j++) {
       s->nz0[k] = j;
@@ -598,6 +604,24 @@ static void memory_step(const sp_physet *p, sp_quantity q, scratch *s, double ba
   }
 }
 
+/* Version 11: whether the kernel's time was measured at another point of
+ * the time grid at the base's memory system (as observe_extra takes a
+ * measurement), which the curve among the curve forest's features then
+ * rests on; else that curve is the counters' prediction alone, which says
+ * no more of the step than the counters, and version 10's step forest is
+ * read. */
+static int curve_measured(const sp_physet *p, const sp_observation *obs) {
+  const double *v = obs->extra_time_ms;
+  for (size_t e = 0; p->curve_forest && v && e < obs->nextra; e++) {
+    sp_grid_point gp;
+    if (v[e] > 0 && isfinite(v[e]) && !sp_config_equal(&obs->extra_config[e], &p->base) &&
+        obs->extra_config[e].memory_mhz == p->base.memory_mhz &&
+        !sp__grid_locate(&p->grid[SP_TIME], &obs->extra_config[e], &gp))
+      return 1;
+  }
+  return 0;
+}
+
 /* What the counters say about the kernel's launch and memory traffic. */
 typedef struct shape {
   double blocks, bps, dram;
@@ -610,6 +634,7 @@ typedef struct shape {
 static void time_pass(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s,
                       const double *lt, int step, double *out, double *lo, double *hi) {
   sp__physet_time_prior(p, sh->blocks, sh->dram, lt, s->axis, s->prior);
+  if (s->curve) sp__physet_step_features(p, s->feat, lt, s->step_feat);
   observe_extra(p, SP_TIME, obs, obs->base_time_ms, s);
   weigh(p, SP_TIME, s);
   weighted_mean(p, SP_TIME, s);
@@ -626,7 +651,8 @@ static void time_pass(const sp_physet *p, const sp_observation *obs, const shape
  * from the features in s->feat.  Version 9 with a clock prior takes two
  * passes: the first predicts the times at the base's clocks (the points
  * t_j, which neither its interval nor its memory step changes, so it
- * takes neither), whose log ratios the second pass's prior reads. */
+ * takes neither), whose log ratios the second pass's prior reads, and
+ * version 11's curve forest (without the clock prior too). */
 static void predict_time(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s,
                          double *out, double *lo, double *hi) {
   s->cap = s->floor = NULL;
@@ -639,7 +665,8 @@ static void predict_time(const sp_physet *p, const sp_observation *obs, const sh
     sp__physet_time_floor(p, sh->busy, s->floor);
   }
   const double *lt = NULL;
-  if (p->t_j && p->clock) {
+  s->curve = curve_measured(p, obs);
+  if (p->t_j && (p->clock || s->curve)) {
     const size_t ncu = p->grid[SP_TIME].n[0], nclk = sp__physet_clock_pairs(p);
     time_pass(p, obs, sh, s, NULL, 0, out, NULL, NULL);
     for (size_t c = 0; c < ncu; c++) {

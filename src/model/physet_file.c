@@ -36,8 +36,20 @@
  * with it, so that every other file is as before. */
 #define PHYSET_VERSION 10
 #define PHYSET_VERSION_CLOCKS 8
+/* Version 11 adds after the step forest ("step curve K") the curve forest
+ * over K more features, the kernel's time at each CU count at the base's
+ * clocks (physet_step.h), written for every model with a step forest;
+ * version 10 files load and predict as they did. */
+#define PHYSET_VERSION_CURVE 11
 
 /* ---- text form ----------------------------------------------------------- */
+
+/* 11 with the curve forest, 10 with memory systems described, 8
+ * without. */
+static int file_version(const sp_physet *p) {
+  if (!p->bw) return PHYSET_VERSION_CLOCKS;
+  return p->curve_forest ? PHYSET_VERSION_CURVE : PHYSET_VERSION;
+}
 
 static void write_row(FILE *fp, const char *key, const double *v, size_t n) {
   fprintf(fp, "%s", key);
@@ -60,6 +72,10 @@ static void write_quantity(const sp_physet *p, sp_quantity q, FILE *fp) {
   if (q == SP_TIME && p->bw) {
     fprintf(fp, "step %s\n", p->step_forest ? "forest" : "none");
     if (p->step_forest) sp__forest_save(p->step_forest, fp);
+    if (p->curve_forest) {
+      fprintf(fp, "step curve %zu\n", p->step_curve);
+      sp__forest_save(p->curve_forest, fp);
+    }
   }
 }
 
@@ -75,9 +91,8 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
   if (st) return st;
   char base[64];
   sp_config_format(&p->base, base, sizeof base);
-  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n",
-          p->bw ? PHYSET_VERSION : PHYSET_VERSION_CLOCKS, p->plan.vocabulary, p->plan.nfeat, base,
-          p->sigma);
+  fprintf(af.fp, "physet %d\nvocabulary %s features %zu\nbase %s\nsigma %.17g\n", file_version(p),
+          p->plan.vocabulary, p->plan.nfeat, base, p->sigma);
   if (p->clock)
     fprintf(af.fp, "clock %.17g %.17g %.17g %.17g\n", p->clock_w, p->s_max, p->u_mid, p->u_width);
   else
@@ -143,12 +158,28 @@ static int read_floor(reader *r, sp_physet *p, size_t g) {
   return st ? st : read_values(r, "logphi", p->logphi, p->n);
 }
 
-/* Version 10: "step none", or "step forest" and the memory step forest. */
+/* Version 11: "step curve K" and the curve forest over K more features,
+ * one per CU count of the grid (physet_step.h). */
+static int read_curve(reader *r, sp_physet *p) {
+  char *s = sp__mf_line(r, "step");
+  size_t k;
+  char end;
+  if (!s || sscanf(s, " curve %zu%c", &k, &end) != 2 || end != '\n')
+    return sp__mf_bad(r, "expected 'step curve'");
+  if (k != p->grid[SP_TIME].n[0] || !p->t_j)
+    return sp__mf_bad(r, "the step curve does not match the model's CU counts");
+  p->step_curve = k;
+  return sp__mf_forest(r, &p->curve_forest, p->n, p->plan.nfeat + k);
+}
+
+/* Version 10: "step none", or "step forest" and the memory step forest
+ * (version 11: then the curve forest). */
 static int read_step(reader *r, sp_physet *p) {
   char *s = sp__mf_line(r, "step");
   if (s && !strcmp(s, " none\n")) return SP_OK;
   if (!s || strcmp(s, " forest\n")) return sp__mf_bad(r, "expected 'step forest' or 'step none'");
-  return sp__mf_forest(r, &p->step_forest, p->n, p->plan.nfeat);
+  int st = sp__mf_forest(r, &p->step_forest, p->n, p->plan.nfeat);
+  return st || r->version < 11 ? st : read_curve(r, p);
 }
 
 /* Returns 1 for "quantity power absent" in a model without power. */
@@ -224,7 +255,7 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base,
   r->line++;
   r->version = 0;
   if (getline(&r->buf, &r->cap, r->fp) > 0)
-    for (int v = 1; v <= PHYSET_VERSION && !r->version; v++) {
+    for (int v = 1; v <= PHYSET_VERSION_CURVE && !r->version; v++) {
       char magic[32];
       snprintf(magic, sizeof magic, "physet %d\n", v);
       if (!strcmp(r->buf, magic)) r->version = v;

@@ -225,7 +225,7 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
   free(prior);
   st = sp__forest_fit(f->feat, f->d->n, p->plan.nfeat, p->res[SP_TIME], g, &pp->forest,
                       &p->forest[SP_TIME]);
-  if (!st && p->bw) st = sp__physet_fit_step(p, f->feat, &pp->forest);
+  if (!st && p->bw) st = sp__physet_fit_step(p, f->feat, f->lt, &pp->forest);
   return st == SP_ENOMEM ? sp__oom(f->err) : st;
 }
 

@@ -97,6 +97,13 @@ struct sp_physet {
   /* Version 10: the forest of the time's memory steps (physet_step.h), or
    * NULL. */
   sp_forest *step_forest;
+  /* Version 11: a second step forest, curve_forest, whose features end
+   * with step_curve more, the kernel's log time ratio at each CU count at
+   * the base's clocks (sp__physet_step_features), read when the kernel was
+   * measured at another configuration of the base's memory system;
+   * step_curve 0 and curve_forest NULL: none. */
+  size_t step_curve;
+  sp_forest *curve_forest;
   /* The peak bandwidth (GB/s) of each memory clock of the time grid, in
    * axis order (version 9), or NULL: t_mr is the clock ratio. */
   double *bw;

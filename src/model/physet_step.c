@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* physet_step.c: version 10's memory step forest (physet_step.h). */
+/* physet_step.c: the memory step forest of versions 10 and 11 (physet_step.h). */
 #include "physet_step.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "physet_prior.h"
 
 /* The time grid's points of another memory system than the base's whose
  * point at the base's memory clock exists: from[k] and to[k]; returns k. */
@@ -19,10 +22,28 @@ static size_t step_points(const sp_physet *p, size_t *from, size_t *to) {
   return k;
 }
 
-int sp__physet_fit_step(sp_physet *p, const double *feat, const sp_forest_params *fp) {
+void sp__physet_step_features(const sp_physet *p, const double *feat, const double *lt,
+                              double *out) {
+  const size_t nf = p->plan.nfeat, nclk = sp__physet_clock_pairs(p);
+  memcpy(out, feat, nf * sizeof *out);
+  for (size_t c = 0; c < p->step_curve; c++) out[nf + c] = lt ? lt[p->t_j[c * nclk]] : 0;
+}
+
+/* The training kernels' step features (n * (nfeat + step_curve)), or NULL
+ * when out of memory. */
+static double *step_matrix(const sp_physet *p, const double *feat, const double *lt) {
+  const size_t nf = p->plan.nfeat, w = nf + p->step_curve, g = p->gsize[SP_TIME];
+  double *x = malloc(p->n * w * sizeof *x);
+  for (size_t j = 0; x && j < p->n; j++)
+    sp__physet_step_features(p, feat + j * nf, lt + j * g, x + j * w);
+  return x;
+}
+
+int sp__physet_fit_step(sp_physet *p, const double *feat, const double *lt,
+                        const sp_forest_params *fp) {
   const size_t g = p->gsize[SP_TIME], n = p->n;
   size_t *from = malloc(g * sizeof *from), *to = malloc(g * sizeof *to);
-  double *y = NULL;
+  double *y = NULL, *x = NULL;
   int st = from && to ? SP_OK : SP_ENOMEM;
   const size_t m = st ? 0 : step_points(p, from, to);
   if (!st && m && !(y = malloc(n * m * sizeof *y))) st = SP_ENOMEM;
@@ -32,8 +53,14 @@ int sp__physet_fit_step(sp_physet *p, const double *feat, const sp_forest_params
       y[j * m + k] = r[from[k]] - r[to[k]];
     }
   if (!st && m) st = sp__forest_fit(feat, n, p->plan.nfeat, y, m, fp, &p->step_forest);
+  /* Version 11: the same steps over the features and the curve. */
+  p->step_curve = !st && m && p->t_j ? p->grid[SP_TIME].n[0] : 0;
+  if (p->step_curve && !(x = step_matrix(p, feat, lt))) st = SP_ENOMEM;
+  if (p->step_curve && !st)
+    st = sp__forest_fit(x, n, p->plan.nfeat + p->step_curve, y, m, fp, &p->curve_forest);
   free(from);
   free(to);
+  free(x);
   free(y);
   return st;
 }

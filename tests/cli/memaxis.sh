@@ -44,7 +44,7 @@ expect_out "train two bases" "further base $H2: physet (24 of 25 training kernel
   "memory 3201 MHz: NVIDIA H200, HBM3e, 6144 bits, 4800 GB/s, 141 GB"
 head -n 1 model/manifest.txt | grep -qx 'scalepredict-model 3' || fail "manifest: not format 3"
 [ -f "model/method-physet@132cu-1980-3201.txt" ] || fail "no physet file for the H200 base"
-head -n 1 model/method-physet.txt | grep -qx 'physet 10' || fail "physet file: not version 10"
+head -n 1 model/method-physet.txt | grep -qx 'physet 11' || fail "physet file: not version 11"
 
 sp info --model model
 expect_rc "info" 0
