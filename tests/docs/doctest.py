@@ -55,7 +55,7 @@ command must not write into them.  PATH starts with the built scalepredict
 SP_DOCTEST_TIMEOUT seconds (600; a slow one 3600).  SP_DOCTEST_ONLY=ID,ID
 runs only the blocks of those ids (to rerun a few slow ones after a change);
 SP_DOCTEST_SAVE=DIR writes what each block printed to DIR/ID.out (or
-FILE-LINE.out), whole, for updating a document's figures.  Output: one line per block as it ends,
+FILE-LINE.out; DIR is made if missing), whole, for updating a document's figures.  Output: one line per block as it ends,
 "ok (seconds)", "skipped (why)" or "FAIL" with what differs and what it
 printed; exit status 1 when any check failed or none ran.
 
@@ -384,6 +384,8 @@ def main(argv):
     slow = os.environ.get("SP_DOCTEST_SLOW") == "1"
     only = set(filter(None, os.environ.get("SP_DOCTEST_ONLY", "").split(",")))
     save = os.environ.get("SP_DOCTEST_SAVE")
+    if save:
+        os.makedirs(save, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix="sp-doctest-")
     env = dict(os.environ)
     bindir = os.path.join(scratch, "bin")
