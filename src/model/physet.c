@@ -29,6 +29,7 @@ void sp__physet_free(sp_physet *p) {
   free(p->t_cu);
   free(p->t_er);
   free(p->t_mr);
+  free(p->t_logfast);
   free(p->t_logclock);
   free(p->t_j);
   free(p->bw);
@@ -37,6 +38,7 @@ void sp__physet_free(sp_physet *p) {
     free(p->d2base[q]);
     free(p->rank[q]);
     free(p->order[q]);
+    free(p->sorted[q]);
     free(p->step_to[q]);
     free(p->step_rank[q]);
     free(p->step_order[q]);
@@ -64,20 +66,23 @@ static int cmp_ranked(const void *a, const void *b) {
   return c ? c : (x->j > y->j) - (x->j < y->j);
 }
 
-/* rank[q] and order[q]: the kernels' order by residual at each grid point,
- * so that the interval's weighted quantiles (tails) need no sort. */
+/* rank[q], order[q] and sorted[q]: the kernels' order by residual at each
+ * grid point and the residuals in that order, so that the weighted
+ * quantiles (point_quantiles) need no sort. */
 static int index_residuals(sp_physet *p, sp_quantity q) {
   const size_t n = p->n, g = p->gsize[q];
   if (n >= UINT32_MAX) return SP_ENOMEM;
   p->rank[q] = malloc(g * n * sizeof *p->rank[q]);
   p->order[q] = malloc(g * n * sizeof *p->order[q]);
+  p->sorted[q] = malloc(g * n * sizeof *p->sorted[q]);
   ranked *r = malloc(n * sizeof *r);
-  int st = p->rank[q] && p->order[q] && r ? SP_OK : SP_ENOMEM;
+  int st = p->rank[q] && p->order[q] && p->sorted[q] && r ? SP_OK : SP_ENOMEM;
   for (size_t i = 0; !st && i < g; i++) {
     for (size_t j = 0; j < n; j++) r[j] = (ranked){p->res[q][j * g + i], (uint32_t)j};
     qsort(r, n, sizeof *r, cmp_ranked);
     for (size_t k = 0; k < n; k++) {
       p->order[q][i * n + k] = r[k].j;
+      p->sorted[q][i * n + k] = r[k].v;
       p->rank[q][i * n + r[k].j] = (uint32_t)k;
     }
   }
@@ -289,28 +294,35 @@ static void observe_extra(const sp_physet *p, sp_quantity q, const sp_observatio
   }
 }
 
-/* The kernels with a weight at grid point i into s->pairs, ordered by
- * residual and, among equal residuals, by kernel: the order a stable sort
- * of the residuals in kernel order gives.  It is read off the ranks
- * computed at load (index_residuals) through a bitmap of the ranks
- * present, without sorting. */
-static void ranked_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) {
-  const size_t n = p->n, g = p->gsize[q], words = (n + 63) / 64, nnz = s->nnz;
-  const uint32_t *rank = p->rank[q] + i * n, *order = p->order[q] + i * n;
-  const size_t *nz = s->nz;
-  const double *res = p->res[q] + i;
-  uint64_t *bits = s->bits;
-  wval *pairs = s->pairs;
+/* bits: a bitmap of the ranks rank[nz[t]] of the nnz kernels listed in nz
+ * (words 64-bit words), whose set bits in turn list those kernels in the
+ * order the ranks say. */
+static void mark_ranks(const uint32_t *rank, const size_t *nz, size_t nnz, size_t words,
+                       uint64_t *bits) {
   for (size_t b = 0; b < words; b++) bits[b] = 0;
   for (size_t t = 0; t < nnz; t++) {
     uint32_t r = rank[nz[t]];
     bits[r / 64] |= (uint64_t)1 << (r % 64);
   }
+}
+
+/* The kernels with a weight at grid point i into s->pairs, ordered by
+ * residual and, among equal residuals, by kernel: the order a stable sort
+ * of the residuals in kernel order gives.  It is read off the order and
+ * the residuals sorted at load (index_residuals) through a bitmap of the
+ * ranks present, without sorting. */
+static void ranked_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) {
+  const size_t n = p->n, words = (n + 63) / 64;
+  const uint32_t *order = p->order[q] + i * n;
+  const double *v = p->sorted[q] + i * n;
+  const uint64_t *bits = s->bits;
+  wval *pairs = s->pairs;
+  mark_ranks(p->rank[q] + i * n, s->nz, s->nnz, words, s->bits);
   size_t k = 0;
   for (size_t b = 0; b < words; b++)
     for (uint64_t m = bits[b]; m; m &= m - 1) {
-      size_t j = order[b * 64 + (size_t)__builtin_ctzll(m)];
-      pairs[k++] = (wval){res[j * g], j};
+      const size_t r = b * 64 + (size_t)__builtin_ctzll(m);
+      pairs[k++] = (wval){v[r], order[r]};
     }
 }
 
@@ -361,55 +373,106 @@ static void sort_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) 
   ranked_pairs(p, q, i, s);
 }
 
-/* The TAIL and 1 - TAIL weighted quantiles of the k values of buf, in
- * order, kernel j weighing w[j]: for each, the smallest value whose
- * cumulative weight (over every value not above it, added in order)
- * reaches the share. */
-static void quantiles(const wval *buf, size_t k, const double *w, double *lo, double *hi) {
-  double acc = 0;
-  *lo = *hi = INFINITY;
-  for (size_t j = 0, e = 0; j < k; j = e) {
-    const double v = buf[j].v;
-    do acc += w[buf[e++].j]; /* ties count together */
-    while (e < k && buf[e].v == v);
-    if (!(acc >= TAIL)) continue;
-    if (isinf(*lo)) *lo = v;
-    if (acc >= 1 - TAIL) {
-      *hi = v;
-      break;
-    }
-  }
-  if (isinf(*hi) && k) *hi = buf[k - 1].v; /* rounding left the total under 1 - TAIL */
-  if (isinf(*lo) && k) *lo = buf[k - 1].v;
+/* A walk over values in ascending order for their TAIL, 1/2 and 1 - TAIL
+ * weighted quantiles (the weights sum to 1): for each share, the smallest
+ * value whose cumulative weight, over every value not above it, reaches
+ * it.  Equal values need not be added together before the test: the walk
+ * reaches a share within a run of them where the run's end would, at the
+ * same value. */
+typedef struct qwalk {
+  double *out[3]; /* where each quantile goes, or NULL */
+  double acc, last;
+  int stage; /* the shares reached */
+} qwalk;
+
+static const double SHARE[3] = {TAIL, 0.5, 1 - TAIL};
+
+/* Adds value v of weight w; whether every share is reached. */
+static int qwalk_add(qwalk *q, double w, double v) {
+  q->acc += w;
+  q->last = v;
+  for (; q->stage < 3 && q->acc >= SHARE[q->stage]; q->stage++)
+    if (q->out[q->stage]) *q->out[q->stage] = v;
+  return q->stage == 3;
 }
 
-/* The weighted median of the k values of buf, in order (quantiles). */
-static double median(const wval *buf, size_t k, const double *w) {
-  double total = 0, acc = 0;
-  for (size_t j = 0; j < k; j++) total += w[buf[j].j];
-  for (size_t j = 0; j < k; j++)
-    if ((acc += w[buf[j].j]) >= 0.5 * total) return buf[j].v;
-  return k ? buf[k - 1].v : 0;
+/* The shares rounding left the total under: the last value (INFINITY
+ * when there was none). */
+static void qwalk_end(qwalk *q) {
+  for (; q->stage < 3; q->stage++)
+    if (q->out[q->stage]) *q->out[q->stage] = q->last;
 }
 
-/* With point_median and nothing measured besides the base, the mean
- * residual at every grid point becomes the weighted median of the similar
- * kernels' residuals: where they split between two behaviours (following
- * the block bound or held by a shared resource) the median takes one of
- * them, the mean the space between.  A further measured configuration
- * reweighs them by how they agree with it, and the mean stays. */
-static void point_median(const sp_physet *p, sp_quantity q, scratch *s) {
-  for (size_t i = 0; p->point_median && !s->nobs && s->nnz && i < p->gsize[q]; i++) {
+/* The quantiles of the k values of buf, in order, kernel j weighing w[j]
+ * (mid may be NULL). */
+static void quantiles(const wval *buf, size_t k, const double *w, double *lo, double *mid,
+                      double *hi) {
+  qwalk q = {{lo, mid, hi}, 0, INFINITY, 0};
+  for (size_t t = 0; t < k && !qwalk_add(&q, w[buf[t].j], buf[t].v); t++) continue;
+  qwalk_end(&q);
+}
+
+/* The quantiles of the residuals at grid point i over the kernels with a
+ * weight.  Called for i = 0, 1, ... in turn (the order at i - 1 is where
+ * resorted_pairs starts).  On a grid of CU counts alone every point is
+ * the first of its CU count, where sort_pairs reads the ranks: the walk
+ * reads them itself, without the pairs. */
+static void point_quantiles(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo,
+                            double *mid, double *hi) {
+  const sp_grid *g = &p->grid[q];
+  if (g->n[1] * g->n[2] > 1) {
     sort_pairs(p, q, i, s);
-    s->mean[i] = median(s->pairs, s->nnz, s->w);
+    quantiles(s->pairs, s->nnz, s->w, lo, mid, hi);
+    return;
   }
+  const size_t n = p->n, words = (n + 63) / 64;
+  const uint32_t *order = p->order[q] + i * n;
+  const double *v = p->sorted[q] + i * n;
+  qwalk w = {{lo, mid, hi}, 0, INFINITY, 0};
+  mark_ranks(p->rank[q] + i * n, s->nz, s->nnz, words, s->bits);
+  for (size_t b = 0; b < words; b++)
+    for (uint64_t m = s->bits[b]; m; m &= m - 1) {
+      const size_t r = b * 64 + (size_t)__builtin_ctzll(m);
+      if (qwalk_add(&w, s->w[order[r]], v[r])) return;
+    }
+  qwalk_end(&w);
 }
 
-/* The quantiles of the residuals at grid point i.  Called for i = 0, 1,
- * ... in turn (the order at i - 1 is where resorted_pairs starts). */
+/* Whether the point prediction is the weighted median (point_median, and
+ * nothing measured besides the base) rather than the weighted mean. */
+static int median_applies(const sp_physet *p, const scratch *s) {
+  return p->point_median && !s->nobs && s->nnz;
+}
+
+/* mean[i]: the point prediction's residual at every grid point.  The
+ * weighted mean of the similar kernels' residuals, or, where
+ * median_applies, their weighted median: where they split between two
+ * behaviours (following the block bound or held by a shared resource) the
+ * median takes one of them, the mean the space between.  A further
+ * measured configuration reweighs them by how they agree with it, and the
+ * mean stays.  The median's walk over each point's residuals in order
+ * keeps their quantiles too (qlo, qhi), which the interval (tails) then
+ * reads instead of walking them again. */
+static void point_residuals(const sp_physet *p, sp_quantity q, scratch *s) {
+  s->tails_held = 0;
+  if (!median_applies(p, s)) {
+    weighted_mean(p, q, s);
+    return;
+  }
+  for (size_t i = 0; i < p->gsize[q]; i++)
+    point_quantiles(p, q, i, s, &s->qlo[i], &s->mean[i], &s->qhi[i]);
+  s->tails_held = 1;
+}
+
+/* The quantiles of the residuals at grid point i: those point_residuals
+ * kept, else point_quantiles'.  Called for i = 0, 1, ... in turn. */
 static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo, double *hi) {
-  sort_pairs(p, q, i, s);
-  quantiles(s->pairs, s->nnz, s->w, lo, hi);
+  if (s->tails_held) {
+    *lo = s->qlo[i];
+    *hi = s->qhi[i];
+    return;
+  }
+  point_quantiles(p, q, i, s, lo, NULL, hi);
 }
 
 /* prior + residual at grid point i, kept above the floor and under the cap
@@ -429,8 +492,7 @@ static double capped(const scratch *s, size_t i, double residual) {
 static double point_bounded(const sp_physet *p, const scratch *s, size_t i, double v) {
   if (s->cap && v > s->cap[i] - CU_BOUND_SLACK) v = s->cap[i] - CU_BOUND_SLACK;
   if (p->t_cu[i] > p->base.cu) return v;
-  double faster = log(p->t_er[i] < p->t_mr[i] ? p->t_er[i] : p->t_mr[i]);
-  return v < faster ? faster : v;
+  return v < p->t_logfast[i] ? p->t_logfast[i] : v;
 }
 
 /* Keeps the mean residual between the floor and the cap (and, with
@@ -541,18 +603,14 @@ static void extra_width_memory(const sp_physet *p, sp_quantity q, scratch *s) {
 
 /* The kernels weighed before reweighting (nz0) into s->pairs with their
  * memory step at grid point i (from point to), in ascending order, equal
- * ones by kernel: read off the ranks computed at load (index_steps), as
- * ranked_pairs does, without sorting. */
+ * ones by kernel: read off the ranks computed at load (index_steps)
+ * without sorting. */
 static void step_pairs(const sp_physet *p, sp_quantity q, size_t i, size_t to, scratch *s) {
   const size_t n = p->n, g = p->gsize[q], words = (n + 63) / 64;
-  const uint32_t *rank = p->step_rank[q] + i * n, *order = p->step_order[q] + i * n;
+  const uint32_t *order = p->step_order[q] + i * n;
   const double *res = p->res[q];
-  uint64_t *bits = s->bits;
-  for (size_t b = 0; b < words; b++) bits[b] = 0;
-  for (size_t t = 0; t < s->nnz0; t++) {
-    uint32_t r = rank[s->nz0[t]];
-    bits[r / 64] |= (uint64_t)1 << (r % 64);
-  }
+  const uint64_t *bits = s->bits;
+  mark_ranks(p->step_rank[q] + i * n, s->nz0, s->nnz0, words, s->bits);
   size_t k = 0;
   for (size_t b = 0; b < words; b++)
     for (uint64_t m = bits[b]; m; m &= m - 1) {
@@ -596,7 +654,7 @@ static void memory_step(const sp_physet *p, sp_quantity q, scratch *s, double ba
     if (!lo || !hi) continue;
     double ql, qh, k2 = p->widths[q].spread;
     step_pairs(p, q, i, j, s);
-    quantiles(s->pairs, s->nnz0, s->w0, &ql, &qh);
+    quantiles(s->pairs, s->nnz0, s->w0, &ql, NULL, &qh);
     double jl = log(out[j] / lo[j]), jh = log(hi[j] / out[j]);
     double dl = k2 * (mu - ql), dh = k2 * (qh - mu), e = s->extra[i] > 0 ? s->extra[i] : 0;
     lo[i] = out[i] * exp(-sqrt(dl * dl + jl * jl + e));
@@ -637,8 +695,7 @@ static void time_pass(const sp_physet *p, const sp_observation *obs, const shape
   if (s->curve) sp__physet_step_features(p, s->feat, lt, s->step_feat);
   observe_extra(p, SP_TIME, obs, obs->base_time_ms, s);
   weigh(p, SP_TIME, s);
-  weighted_mean(p, SP_TIME, s);
-  point_median(p, SP_TIME, s);
+  point_residuals(p, SP_TIME, s);
   apply_cap(p, SP_TIME, s);
   correction(p, SP_TIME, s);
   if (lo && hi) extra_width(p, SP_TIME, s);
@@ -823,8 +880,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
   observe_extra(p, SP_POWER, obs, obs->base_power_w, s);
   keep_weights(p, SP_POWER, s);
   if (s->nobs) reweight(p, SP_POWER, s);
-  weighted_mean(p, SP_POWER, s);
-  point_median(p, SP_POWER, s);
+  point_residuals(p, SP_POWER, s);
   correction(p, SP_POWER, s);
   finish(p, SP_POWER, s, obs->base_power_w, out, NULL, NULL);
   if (interval) {

@@ -39,7 +39,7 @@ static int scratch_fit_obs(scratch *s, size_t nextra) {
 static size_t memo_room(const sp_physet *p) { return 5 + p->plan.nfeat + 4 * MEMO_EXTRA; }
 
 /* One block of doubles for every per-point array: g for prior, mean,
- * corr, cap, floor and extra each, g + 1 for axis, 3 g for time, 2 g for
+ * corr, cap, floor, extra, qlo and qhi each, g + 1 for axis, 3 g for time, 2 g for
  * pab, the features, g for lt and the curve forest's features (version
  * 11); another for the two memo keys. */
 static scratch *scratch_new(const sp_physet *p) {
@@ -50,7 +50,7 @@ static scratch *scratch_new(const sp_physet *p) {
   s->nz = malloc(n * sizeof *s->nz);
   s->pairs = malloc(n * sizeof *s->pairs);
   s->bits = malloc(words * sizeof *s->bits);
-  s->prior = malloc((13 * g + 1 + 2 * p->plan.nfeat + p->step_curve) * sizeof *s->prior);
+  s->prior = malloc((15 * g + 1 + 2 * p->plan.nfeat + p->step_curve) * sizeof *s->prior);
   s->key = malloc(2 * memo_room(p) * sizeof *s->key);
   if (p->bw) {
     s->w0 = malloc(n * sizeof *s->w0);
@@ -66,7 +66,9 @@ static scratch *scratch_new(const sp_physet *p) {
   s->cap_buf = s->corr + g;
   s->floor_buf = s->cap_buf + g;
   s->extra = s->floor_buf + g;
-  s->axis = s->extra + g;
+  s->qlo = s->extra + g;
+  s->qhi = s->qlo + g;
+  s->axis = s->qhi + g;
   s->time = s->axis + g + 1;
   s->pab = s->time + 3 * g;
   s->feat = s->pab + 2 * g;

@@ -46,6 +46,9 @@ typedef struct scratch {
   double *floor; /* least the log ratio may be at each point, or NULL */
   double *cap_buf, *floor_buf;
   double *extra;            /* squared width added to the interval (extra_width) */
+  double *qlo, *qhi;        /* g: the residuals' quantiles per point, when */
+  int tails_held;           /* ... the median kept them (point_residuals) */
+  size_t skip, wait;        /* sort_pairs' back-off */
   double *axis;             /* the prior's terms per CU count and per clock pair */
   double *time;             /* 3 gsize[TIME]: time and its interval (power's prior) */
   double *pab;              /* 2 gsize[POWER]: the prior at the interval's ends */
@@ -56,7 +59,6 @@ typedef struct scratch {
   double *obs_val;          /* residual seen at each observed grid point */
   size_t *obs_idx, obs_cap; /* ... room for obs_cap of them */
   size_t nobs;
-  size_t skip, wait; /* sort_pairs' back-off */
   /* What the time prediction depends on (memo_key), for this prediction
    * (key, nkey: 0 when too long to keep) and for the one in time (memo,
    * nmemo), and what time holds: 0 nothing, 1 time, 2 with its interval. */

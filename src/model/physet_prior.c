@@ -110,7 +110,7 @@ double sp__physet_memory_ratio(const sp_physet *p, int memory_mhz) {
   return memory_ratio(p, memory_mhz);
 }
 
-/* Fills t_cu, t_er, t_mr, t_logclock and (version 9) t_j from the time
+/* Fills t_cu, t_er, t_mr, t_logclock, t_logfast and (version 9) t_j from the time
  * grid. */
 int sp__physet_cache_time_grid(sp_physet *p) {
   const size_t g = p->gsize[SP_TIME];
@@ -118,14 +118,17 @@ int sp__physet_cache_time_grid(sp_physet *p) {
   p->t_er = malloc(g * sizeof *p->t_er);
   p->t_mr = malloc(g * sizeof *p->t_mr);
   p->t_logclock = malloc(g * sizeof *p->t_logclock);
+  p->t_logfast = malloc(g * sizeof *p->t_logfast);
   p->t_j = p->bw ? malloc(g * sizeof *p->t_j) : NULL;
-  if (!p->t_cu || !p->t_er || !p->t_mr || !p->t_logclock || (p->bw && !p->t_j)) return SP_ENOMEM;
+  if (!p->t_cu || !p->t_er || !p->t_mr || !p->t_logclock || !p->t_logfast || (p->bw && !p->t_j))
+    return SP_ENOMEM;
   for (size_t i = 0; i < g; i++) {
     sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
     p->t_cu[i] = c.cu;
     p->t_er[i] = (double)p->base.engine_mhz / c.engine_mhz;
     p->t_mr[i] = memory_ratio(p, c.memory_mhz);
     p->t_logclock[i] = log(p->t_er[i] > p->t_mr[i] ? p->t_er[i] : p->t_mr[i]);
+    p->t_logfast[i] = log(p->t_er[i] < p->t_mr[i] ? p->t_er[i] : p->t_mr[i]);
     sp_config cb = {c.cu, p->base.engine_mhz, p->base.memory_mhz};
     sp_grid_point gp;
     if (p->t_j && sp__grid_locate(&p->grid[SP_TIME], &cb, &gp)) return SP_EGRID;

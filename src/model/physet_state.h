@@ -91,6 +91,7 @@ struct sp_physet {
   int *t_cu;
   double *t_er, *t_mr;
   double *t_logclock; /* log of the slower clock ratio, per clock pair */
+  double *t_logfast;  /* log of the faster one (point_median's bound) */
   /* Version 9: per time grid point, the point at the base's clocks with
    * the same CU count. */
   size_t *t_j;
@@ -123,6 +124,7 @@ struct sp_physet {
   double *d2base[2];  /* squared log distance of each grid point to the base */
   uint32_t *rank[2];  /* gsize[q] * n: kernel j's place at point i, residuals */
   uint32_t *order[2]; /* ascending (ties by kernel), and the kernel in place r */
+  double *sorted[2];  /* gsize[q] * n: the residual in place r */
   /* Version 9, per grid point i of q: step_to, the point at the base's
    * memory clock with i's CU count and engine clock (SIZE_MAX at the
    * base's memory clock, or where the grid lacks it), and as rank and
