@@ -331,8 +331,9 @@ typedef struct sp_train_params {
    * from the base alone the weighted median of similar kernels' surfaces
    * instead of their mean, the time under the block bound without its
    * slack and, on fewer CUs than the base, not under the base time
-   * (docs/method.md, "physet: the median point prediction").  0, the
-   * default: as before.  The model records it. */
+   * (docs/method.md, "physet: the median point prediction"): 1, the
+   * default (sp_train_params_init).  0: the mean, as physet did before.
+   * The model records it. */
   int physet_median;
 } sp_train_params;
 

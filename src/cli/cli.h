@@ -61,6 +61,7 @@ int cli_data_option(int c, const char *arg, const char *cmd);
  * does with its value:
  *   CLI_STRING  stores the argument (const char *) at offset of the context
  *   CLI_FLAG    sets the int at offset to 1
+ *   CLI_UNFLAG  sets the int at offset to 0 (the off switch of a default)
  *   CLI_COUNT   an integer from 1 to 1000000 into the unsigned at offset
  *   CLI_DATA    cli_data_option(code, ...): the counters.csv options
  *   CLI_CALL    set(context, argument, command prefix): parses and checks
@@ -72,6 +73,7 @@ typedef enum {
   CLI_TEXT,
   CLI_STRING,
   CLI_FLAG,
+  CLI_UNFLAG,
   CLI_COUNT,
   CLI_DATA,
   CLI_CALL,
@@ -83,7 +85,7 @@ typedef struct cli_option {
   const char *name; /* the long name, or NULL: a short option alone */
   int short_name;   /* its short option, or 0 */
   const char *arg;  /* the value's name in the help, NULL: no value */
-  size_t offset;    /* CLI_STRING, CLI_FLAG, CLI_COUNT: the field */
+  size_t offset;    /* CLI_STRING, CLI_(UN)FLAG, CLI_COUNT: the field */
   cli_setter set;   /* CLI_CALL */
   int code;         /* CLI_DATA: CLI_OPT_IGNORE_COUNTER ... */
   const char *help; /* the help's lines, LF between them (CLI_TEXT: as is);
@@ -109,6 +111,20 @@ typedef struct cli_command {
   { CLI_CALL, name, 0, arg, 0, set, 0, help, 0 }
 #define CLI_ROW_OTHER(name, arg) \
   { CLI_OTHER, name, 0, arg, 0, NULL, 0, NULL, 0 }
+/* physet's options, train's and evaluate's alike: trees (unsigned) and
+ * median (int) are the fields of context type. */
+#define CLI_ROWS_PHYSET(type, trees, median)                              \
+  CLI_ROW(CLI_COUNT, "trees", "N", type, trees,                           \
+          "trees in each of physet's forests (default 100)"),             \
+      CLI_ROW(CLI_FLAG, "physet-median", NULL, type, median,              \
+              "physet on the SM axis, from one measurement: the median\n" \
+              "of similar kernels, the time under the block bound and\n"  \
+              "not under the base time on fewer SMs (the default;\n"      \
+              "docs/method.md)"),                                         \
+      CLI_ROW(CLI_UNFLAG, "physet-mean", NULL, type, median,              \
+              "physet from one measurement: the mean of similar\n"        \
+              "kernels, the time up to the block bound's slack (what\n"   \
+              "physet did before the median became its default)")
 #define CLI_ROW_FORCE                                                 \
   {                                                                   \
     CLI_CALL, "force", 0, NULL, 0, cli_set_force, 0,                  \

@@ -442,12 +442,7 @@ static const cli_option options[] = {
         "on the synthetic set (every method)"),
     CLI_ROW_FORCE,
     CLI_ROWS_DATA,
-    ROW(CLI_COUNT, "trees", "N", p.trees, "trees in each of physet's forests (default 100)"),
-    ROW(CLI_FLAG, "physet-median", NULL, p.physet_median,
-        "physet on the SM axis, from one measurement: the median\n"
-        "of similar kernels, the time under the block bound and\n"
-        "not under the base time on fewer SMs (docs/method.md;\n"
-        "off by default)"),
+    CLI_ROWS_PHYSET(eval_cli, p.trees, p.physet_median),
     ROW(CLI_COUNT, "threads", "N", p.threads, "worker threads (default: the online CPUs)"),
     ROW(CLI_FLAG, "quiet", NULL, quiet, "no progress on standard error"),
 };

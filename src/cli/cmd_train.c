@@ -104,12 +104,7 @@ static const cli_option options[] = {
     ROW(CLI_FLAG, "skip-incomplete", NULL, skip_incomplete,
         "leave out, and name, kernels whose grid has a hole (else\n"
         "an error naming the first missing configuration)"),
-    ROW(CLI_COUNT, "trees", "N", p.trees, "trees in each of physet's forests (default 100)"),
-    ROW(CLI_FLAG, "physet-median", NULL, p.physet_median,
-        "physet on the SM axis, from one measurement: the median\n"
-        "of similar kernels, the time under the block bound and\n"
-        "not under the base time on fewer SMs (docs/method.md;\n"
-        "off by default; the model records it)"),
+    CLI_ROWS_PHYSET(train_cli, p.trees, p.physet_median),
     ROW(CLI_COUNT, "threads", "N", p.threads,
         "threads for the build's independent parts (default: 2\n"
         "where the machine has 2 CPUs); the model is the same for\n"

@@ -52,7 +52,8 @@ static int apply(const cli_command *cmd, const cli_option *o, void *ctx, const c
       *(const char **)field = arg;
       return 0;
     case CLI_FLAG:
-      *(int *)field = 1;
+    case CLI_UNFLAG:
+      *(int *)field = o->kind == CLI_FLAG;
       return 0;
     case CLI_COUNT:
       if (cli_parse_ulong(arg, &v) || v < 1 || v > 1000000)

@@ -40,6 +40,7 @@ void sp_eval_params_init(sp_eval_params *p) {
   p->max_epochs = t.max_epochs;
   p->desired_error = t.desired_error;
   p->threads = 1;
+  p->physet_median = t.physet_median;
 }
 
 /* ---- one job ------------------------------------------------------------------- */
