@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # merge.sh: the two-card training set of the memory axis (issue 28): every
 # training entry measured on both the H100 (training/data/h100-train, HBM3
-# at 2619 MHz) and the H200 (training/data/h200-train, HBM3e at 3201 MHz),
-# and the floor kernel idle_spin on both.
+# at 2619 MHz) and the H200 (training/data/h200-train, HBM3e at 3201 MHz,
+# and the data/h200 of every retired suite measured there too: runs.csv,
+# counters.csv and its one session's idle-floor.csv), and the floor kernel
+# idle_spin on both.
 #
 #   sh training/data/h100h200/merge.sh      (from the repository root)
 #
@@ -15,7 +17,8 @@
 # that started before the row's date in h200-train/details.csv; a row older
 # than every session belongs to the first), as h100-train's merge.sh does
 # for the H100's sessions: two cards or two sessions differ by a factor
-# while their ratios agree.  Rows of the first session are copied as they
+# while their ratios agree (a retired suite's rows by the floor of its own
+# data/h200/idle-floor.csv).  Rows of the first session are copied as they
 # are.
 # counters.csv: those entries' H100 counters (132 and 64 SMs, 2619 MHz)
 # and their H200 counters (3201 MHz) where measured.  families.csv: their
@@ -35,33 +38,29 @@ h2=training/data/h200-train
 tmp=$(mktemp -d "$here/.merge-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# The entries with all 13 H200 rows, in h100-train's order, idle_spin first.
-awk -F, 'FNR > 1 { n[$1]++ } END { for (k in n) if (n[k] >= 13) print k }' "$h2/runs.csv" |
-  sort >"$tmp/h200-entries"
 if [ "$(awk -F, 'FNR > 1 && $2 == "idle_spin"' "$h2/idle-floor.csv" | wc -l)" -lt 13 ]; then
   echo "merge.sh: $h2/idle-floor.csv lacks idle_spin at the 13 levels" >&2
   exit 1
 fi
-echo idle_spin >>"$tmp/h200-entries"
-awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
-         FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/runs.csv" >"$tmp/runs.csv"
-# Sessions by start: 20261127T203716Z is 2026-11-27T20:37:16Z.
-awk -F, -v OFS=, '
+# Every H200 row of h200-train, its power on the first session's floor
+# (sessions by start: 20261127T203716Z is 2026-11-27T20:37:16Z), into
+# h200.csv; the first session's idle floor into floor1.csv (cu,power) and,
+# as idle_spin's H200 rows, idle.csv.
+awk -F, -v OFS=, -v floor1="$tmp/floor1.csv" -v idle="$tmp/idle.csv" '
   function iso(s) { return substr(s, 1, 4) "-" substr(s, 5, 2) "-" substr(s, 7, 5) ":" substr(s, 12, 2) ":" substr(s, 14) }
-  FILENAME == ARGV[1] { keep[$1] = 1; next }
-  FILENAME == ARGV[2] {
+  FILENAME == ARGV[1] {
     if (FNR == 1) next
     if (!($1 in seen)) { seen[$1] = 1; ses[++n] = $1; start[n] = iso($1) }
     floor[$1, $3] = $7
-    if (n == 1) { $1 = ""; sub(/^,/, ""); first = first $0 "\n" }
+    if (n == 1) { print $3 "," $7 >floor1; $1 = ""; sub(/^,/, ""); print >idle }
     next
   }
-  FILENAME == ARGV[3] { if (FNR > 1) date[$1, $2] = $NF; next }
+  FILENAME == ARGV[2] { if (FNR > 1) date[$1, $2] = $NF; next }
   FNR == 1 {
     for (i = 2; i <= n; i++) if (start[i] < start[i - 1]) { print "merge.sh: idle-floor.csv sessions out of order" > "/dev/stderr"; exit 1 }
     next
   }
-  $1 in keep {
+  {
     s = 1
     for (i = 2; i <= n; i++) if (start[i] <= date[$1, $2]) s = i
     if (s > 1) {
@@ -71,8 +70,41 @@ awk -F, -v OFS=, '
       $6 = sprintf("%.2f", $6 * floor[ses[1], $2] / floor[ses[s], $2])
     }
     print
-  }
-  END { printf "%s", first }' "$tmp/h200-entries" "$h2/idle-floor.csv" "$h2/details.csv" "$h2/runs.csv" >>"$tmp/runs.csv"
+  }' "$h2/idle-floor.csv" "$h2/details.csv" "$h2/runs.csv" >"$tmp/h200.csv"
+tail -n +2 "$h2/counters.csv" >"$tmp/h200-counters.csv"
+
+# The retired suites measured on the H200 too (data/h200 beside data/h100:
+# runs.csv, counters.csv and the one session's idle-floor.csv), each row's
+# power put on the first session's floor by its own session's.
+sh training/suites.sh retired | cut -f2 >"$tmp/retired"
+while read -r d; do
+  [ -f "$d/data/h200/runs.csv" ] || continue
+  for f in counters.csv idle-floor.csv; do
+    [ -f "$d/data/h200/$f" ] || { echo "merge.sh: $d/data/h200 has runs.csv but no $f" >&2; exit 1; }
+  done
+  [ "$(head -1 "$d/data/h200/counters.csv")" = "$(head -1 "$h2/counters.csv")" ] ||
+    { echo "merge.sh: $d/data/h200/counters.csv's header differs from $h2's" >&2; exit 1; }
+  awk -F, -v OFS=, -v d="$d" '
+    FILENAME == ARGV[1] { f1[$1] = $2; next }
+    FILENAME == ARGV[2] { if (FNR > 1 && $1 == "idle_spin") own[$2] = $6; next }
+    FNR == 1 { next }
+    {
+      if (!($2 in f1) || !(own[$2] > 0)) { print "merge.sh: " d "/data/h200: no idle floor at " $2 " SMs" > "/dev/stderr"; exit 1 }
+      $6 = sprintf("%.2f", $6 * f1[$2] / own[$2])
+      print
+    }' "$tmp/floor1.csv" "$d/data/h200/idle-floor.csv" "$d/data/h200/runs.csv" >>"$tmp/h200.csv"
+  tail -n +2 "$d/data/h200/counters.csv" >>"$tmp/h200-counters.csv"
+done <"$tmp/retired"
+
+# The entries with all 13 H200 rows, in h100-train's order, idle_spin first.
+awk -F, '{ n[$1]++ } END { for (k in n) if (n[k] >= 13 && k != "idle_spin") print k }' "$tmp/h200.csv" |
+  sort >"$tmp/h200-entries"
+echo idle_spin >>"$tmp/h200-entries"
+awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
+         FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/runs.csv" >"$tmp/runs.csv"
+awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
+         ($1 in keep) && $1 != "idle_spin"' "$tmp/h200-entries" "$tmp/h200.csv" >>"$tmp/runs.csv"
+cat "$tmp/idle.csv" >>"$tmp/runs.csv"
 
 head -1 "$h1/counters.csv" >"$tmp/h1"
 head -1 "$h2/counters.csv" | cmp -s - "$tmp/h1" ||
@@ -80,7 +112,7 @@ head -1 "$h2/counters.csv" | cmp -s - "$tmp/h1" ||
 awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
          FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/counters.csv" >"$tmp/counters.csv"
 awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
-         FNR > 1 && ($1 in keep)' "$tmp/h200-entries" "$h2/counters.csv" >>"$tmp/counters.csv"
+         $1 in keep' "$tmp/h200-entries" "$tmp/h200-counters.csv" >>"$tmp/counters.csv"
 awk -F, 'FILENAME == ARGV[1] { keep[$1] = 1; next }
          FNR == 1 || ($1 in keep)' "$tmp/h200-entries" "$h1/families.csv" >"$tmp/families.csv"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* validation11.h: the eleventh independent validation suite
- * (training/heldout/validation11/), held out.
+ * (training/kernels/validation11/), held out.
  *
  * Written for issue 29 after the ten earlier validation suites (all ten
  * retired into training) and the core suite had been read, from scratch,

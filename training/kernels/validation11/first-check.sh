@@ -8,7 +8,7 @@
 # launch that does not start (resources) or a size far from 0.1-5 ms
 # before the measurement; its rows are not data.
 #
-#   sh training/heldout/validation11/first-check.sh [LEVELS]
+#   sh training/kernels/validation11/first-check.sh [LEVELS]
 #
 # Run on the device from the repository root, with training/runner/sp-runner
 # built (carried); LEVELS defaults to 132,64,8.  Writes $OUT/first-check/:

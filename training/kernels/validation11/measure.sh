@@ -8,7 +8,7 @@
 # of this call (idle_spin at the 13 levels, right after the sweep), then
 # Nsight Compute counters at 132 and 64 SMs.
 #
-#   sh training/heldout/validation11/measure.sh h100|h200
+#   sh training/kernels/validation11/measure.sh h100|h200
 #
 # Run on the device from the repository root, with training/runner/sp-runner
 # built (carried).  Everything lands in $OUT/CARD/ and is packed into
@@ -56,8 +56,8 @@ esac
 # into data/CARD/ here, the sweep starts from them and skips every kernel
 # whose 13 rows are there (collect.sh sweep-each).
 for f in runs.csv details.csv metadata.txt; do
-  [ -f "training/heldout/validation11/data/$card/$f" ] &&
-    cp "training/heldout/validation11/data/$card/$f" "$d/$f"
+  [ -f "training/kernels/validation11/data/$card/$f" ] &&
+    cp "training/kernels/validation11/data/$card/$f" "$d/$f"
 done
 sh "$collect" probe "$d"
 log "probe done"
