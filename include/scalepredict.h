@@ -467,8 +467,10 @@ typedef struct sp_observation {
   /* The floor (W, as floor_w) of the board with another memory system,
    * the one of memory clock target_floor_mhz, at the base's CU count and
    * engine clock, when the user measured it on that board too; 0 or NaN
-   * when not.  physet then scales the training board's floor at that
-   * memory clock to it (docs/method.md, "physet: the memory axis"). */
+   * when not.  physet then multiplies its power at that memory clock by
+   * this floor over the training board's there, over floor_w's ratio to
+   * the training floor at the base when floor_w is given (two boards read
+   * apart by a factor: docs/method.md, "physet: the memory axis"). */
   double target_floor_w;
   int target_floor_mhz;
 } sp_observation;

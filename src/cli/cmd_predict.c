@@ -971,8 +971,9 @@ static const cli_option options[] = {
     CLI_ROW_CALL("target-floor-w", "WATTS", set_target_floor_w,
                  "the same floor measured on the board of the target's\n"
                  "memory system (with --target all: the grid's other one),\n"
-                 "when you have that card too: physet scales the training\n"
-                 "board's floor there to it"),
+                 "when you have that card too: physet's power there is\n"
+                 "put on that board, times your floor over the training\n"
+                 "board's (over the same ratio of --floor-w at the base)"),
     CLI_ROWS_DATA,
 };
 

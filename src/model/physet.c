@@ -832,32 +832,52 @@ static void finish_power(const sp_physet *p, scratch *s, double base_value, cons
 }
 
 /* With the floor of another memory system's board measured by the user
- * (sp_observation.target_floor_w), what the training board's floor at
- * that memory clock is multiplied by: the user's floor over the training
- * floor at the base's CU count and engine clock there; 0 without. */
-static double target_floor_scale(const sp_physet *p, const sp_observation *obs) {
+ * (sp_observation.target_floor_w): what the prediction at that memory
+ * clock is multiplied by, b / a, 0 without.  Two boards of one model read
+ * apart by a factor at every configuration, the floor's (the training
+ * set is put on one board of each card that way: training/data/h100h200/
+ * merge.sh), so the prediction, on the training boards' scale, goes onto
+ * the user's: b, the user's floor there over the training floor at the
+ * base's CU count and engine clock, and a, the user's floor at the base
+ * (--floor-w) over the training floor there (1 without: the user's base
+ * board read as the training one). */
+static double target_board_scale(const sp_physet *p, const sp_observation *obs) {
   if (!p->floor_w || !(obs->target_floor_w > 0) || !isfinite(obs->target_floor_w) ||
       obs->target_floor_mhz == p->base.memory_mhz)
     return 0;
   sp_config c = {p->base.cu, p->base.engine_mhz, obs->target_floor_mhz};
   sp_grid_point gp;
   if (sp__grid_locate(&p->grid[SP_POWER], &c, &gp)) return 0;
-  return obs->target_floor_w / p->floor_w[sp__grid_flat(&p->grid[SP_POWER], &gp)];
+  double b = obs->target_floor_w / p->floor_w[sp__grid_flat(&p->grid[SP_POWER], &gp)];
+  double a = obs->floor_w > 0 && isfinite(obs->floor_w)
+                 ? obs->floor_w / p->floor_w[p->base_at[SP_POWER]]
+                 : 1;
+  return b / a;
 }
 
 /* The power prior at every point of the power grid for the time
  * prediction time (over the time grid, through map); 0 without a floor. */
-static void power_priors(const sp_physet *p, const sp_observation *obs, double phi,
-                         const double *time, double *prior) {
+static void power_priors(const sp_physet *p, double phi, const double *time, double base_time,
+                         double *prior) {
   const size_t bp = p->base_at[SP_POWER];
-  const double scale = target_floor_scale(p, obs);
-  for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
-    double floor = p->floor_w ? p->floor_w[i] : 0;
-    if (scale > 0 && sp__grid_config(&p->grid[SP_POWER], i).memory_mhz == obs->target_floor_mhz)
-      floor *= scale;
-    prior[i] = p->floor_w ? sp__physet_power_prior(phi, floor, p->floor_w[bp],
-                                                   obs->base_time_ms / time[p->map[i]])
+  for (size_t i = 0; i < p->gsize[SP_POWER]; i++)
+    prior[i] = p->floor_w ? sp__physet_power_prior(phi, p->floor_w[i], p->floor_w[bp],
+                                                   base_time / time[p->map[i]])
                           : 0;
+}
+
+/* out, and lo and hi when not NULL, at the memory clock of the user's
+ * other board, onto that board (target_board_scale). */
+static void onto_target_board(const sp_physet *p, const sp_observation *obs, double *out,
+                              double *lo, double *hi) {
+  const double k = target_board_scale(p, obs);
+  for (size_t i = 0; k > 0 && i < p->gsize[SP_POWER]; i++) {
+    if (sp__grid_config(&p->grid[SP_POWER], i).memory_mhz != obs->target_floor_mhz) continue;
+    out[i] *= k;
+    if (lo && hi) {
+      lo[i] *= k;
+      hi[i] *= k;
+    }
   }
 }
 
@@ -876,7 +896,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
   sp__forest_weights(p->forest[SP_POWER], s->feat, s->w);
   list_weighted(p->n, s);
   double phi = p->floor_w ? base_phi(p, obs, s) : 0;
-  power_priors(p, obs, phi, time, s->prior);
+  power_priors(p, phi, time, obs->base_time_ms, s->prior);
   observe_extra(p, SP_POWER, obs, obs->base_power_w, s);
   keep_weights(p, SP_POWER, s);
   if (s->nobs) reweight(p, SP_POWER, s);
@@ -885,12 +905,13 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
   finish(p, SP_POWER, s, obs->base_power_w, out, NULL, NULL);
   if (interval) {
     extra_width(p, SP_POWER, s);
-    power_priors(p, obs, phi, time + 2 * gt, pab);
-    power_priors(p, obs, phi, time + gt, pab + g);
+    power_priors(p, phi, time + 2 * gt, obs->base_time_ms, pab);
+    power_priors(p, phi, time + gt, obs->base_time_ms, pab + g);
     double k = obs->floor_w > 0 ? p->floor_spread : 1;
     finish_power(p, s, obs->base_power_w, pab, pab + g, k, lo, hi);
   }
   if (steps_apart(p, SP_POWER, s)) memory_step(p, SP_POWER, s, obs->base_power_w, out, lo, hi);
+  onto_target_board(p, obs, out, interval ? lo : NULL, interval ? hi : NULL);
   return SP_OK;
 }
 

@@ -151,6 +151,12 @@ lowf=$(power --floor-w 117.5 --target-floor-w 100)
 highf=$(power --floor-w 117.5 --target-floor-w 180)
 awk -v a="$lowf" -v b="$highf" -v p="$plain" 'BEGIN { exit !(a != p && b != p && a != b) }' ||
   fail "--target-floor-w changes nothing: $lowf $plain $highf"
+# Two boards read apart by a factor: the H200's power goes onto the user's
+# board in proportion to its floor (180 W against 100 W: 1.8 times), over
+# the ratio of --floor-w to the training floor at the base (twice the
+# floor there: half).
+awk -v a="$lowf" -v b="$highf" 'BEGIN { r = b / a; exit !(r > 1.8 - 1e-4 && r < 1.8 + 1e-4) }' ||
+  fail "--target-floor-w 180 against 100: $highf / $lowf, expected 1.8 times"
 sp predict --model model --runs r100.csv --counters c100.csv --kernel "$K" --target all \
   --floor-w 117.5 --target-floor-w 180 --format csv
 expect_rc "--target all --target-floor-w" 0
