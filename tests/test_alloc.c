@@ -249,13 +249,8 @@ END_TEST
  * base's memory system. */
 START_TEST(test_trained_memory_model) {
   char *dir = tu_mkdtemp();
-  char *path = tu_write(dir, "memory.csv",
-                        "memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb\n"
-                        "475,slow card,GDDR5,256,60.8,4\n"
-                        "1375,fast card,HBM2,512,243.2,8\n");
-  sp_memory_set *ms = NULL;
+  sp_memory_set *ms = tu_two_memory_systems(dir);
   sp_error err;
-  ck_assert_int_eq(sp_memory_load(path, &ms, &err), SP_OK);
   sp_dataset *ds = tu_load_fixture("train");
   sp_train_params tp;
   sp_train_params_init(&tp);
@@ -271,7 +266,6 @@ START_TEST(test_trained_memory_model) {
   sp_memory_free(ms);
   tu_rmtree(dir);
   free(dir);
-  free(path);
 }
 END_TEST
 

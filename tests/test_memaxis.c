@@ -35,22 +35,6 @@ static void teardown(void) {
  * 1375 MHz, counters at 32cu/1000/1375 and 16cu/500/475. */
 static const sp_config base0 = {32, 1000, 1375}, base1 = {16, 500, 475};
 
-/* Two memory systems whose peak bandwidth ratio (4x) is not the clock
- * ratio (2.9x): another bus width. */
-static const char memory_csv[] =
-    "memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb\n"
-    "475,slow card,GDDR5,256,60.8,4\n"
-    "1375,fast card,HBM2,512,243.2,8\n";
-
-static sp_memory_set *load_memory(void) {
-  char *path = tu_write(scratch, "memory.csv", memory_csv);
-  sp_memory_set *ms = NULL;
-  sp_error err;
-  ck_assert_int_eq(sp_memory_load(path, &ms, &err), SP_OK);
-  free(path);
-  return ms;
-}
-
 /* physet, with the memory systems and (two_bases) the further base. */
 static sp_model *train(sp_dataset **ds, const sp_memory_set *ms, int two_bases) {
   *ds = tu_load_fixture("train");
@@ -71,7 +55,7 @@ static sp_model *train(sp_dataset **ds, const sp_memory_set *ms, int two_bases) 
 /* The memory systems and bases are the model's, and survive a save and a
  * load with every prediction unchanged. */
 START_TEST(test_round_trip) {
-  sp_memory_set *ms = load_memory();
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
   sp_dataset *ds;
   sp_model *m = train(&ds, ms, 1), *back = NULL;
   sp_error err;
@@ -132,7 +116,7 @@ END_TEST
  * the other memory system's points; from the further base with the
  * physet state fitted there. */
 START_TEST(test_two_bases_exact) {
-  sp_memory_set *ms = load_memory();
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
   sp_dataset *ds;
   sp_model *m = train(&ds, ms, 1);
   sp_error err;
@@ -170,7 +154,7 @@ END_TEST
  * configuration is SP_EGRID; wu2015, fitted at the first base only, does
  * not predict from the further one. */
 START_TEST(test_base_errors) {
-  sp_memory_set *ms = load_memory();
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
   sp_dataset *ds;
   sp_model *m = train(&ds, ms, 1);
   sp_error err;
@@ -216,7 +200,7 @@ END_TEST
  * described (method file version 9, its 'bandwidth' line), the clock ratio
  * without (version 8, as before). */
 START_TEST(test_bandwidth_prior) {
-  sp_memory_set *ms = load_memory();
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
   sp_dataset *ds;
   sp_model *m = train(&ds, ms, 0);
   const sp_physet *p = sp__model_slot(m, "physet")->state;
@@ -264,7 +248,7 @@ END_TEST
  * bandwidth, log-linear in bandwidth between two, an interval that widens
  * with the distance from the nearest measured one. */
 START_TEST(test_interpolate) {
-  sp_memory_set *ms = load_memory();
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
   sp_dataset *ds;
   sp_model *m = train(&ds, ms, 0);
   sp_error err;
@@ -392,7 +376,7 @@ static void write_v9(const char *dir) {
  * version 9 file (the same model without it) loads and predicts each
  * point as the model without the step forest does. */
 START_TEST(test_step_forest) {
-  sp_memory_set *ms = load_memory();
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
   sp_dataset *ds;
   sp_model *m = train(&ds, ms, 0), *v10 = NULL, *v9 = NULL;
   sp_error err;
@@ -478,7 +462,7 @@ static void edit_method(const char *dir, const char *from, const char *to) {
  * prediction does not depend on what the model predicted before.  A file whose curve does not match
  * the grid, or a version 10 file holding one, is refused. */
 START_TEST(test_step_curve) {
-  sp_memory_set *ms = load_memory();
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
   sp_dataset *ds, *ds2;
   sp_model *m = train(&ds, ms, 0), *v10 = train(&ds2, ms, 0), *back = NULL;
   const sp_physet *p = sp__model_slot(m, "physet")->state;
@@ -579,7 +563,7 @@ START_TEST(test_corrupt_v3) {
       {"\nat 16cu/500/475 file method-physet@16cu-500-475.txt", "\nat 16cu/500/475 file x.txt",
        "at", "must be method-physet@16cu-500-475.txt"},
   };
-  sp_memory_set *ms = load_memory();
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
   sp_dataset *ds;
   sp_model *m = train(&ds, ms, 1);
   sp_error err;

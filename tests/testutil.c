@@ -107,3 +107,15 @@ sp_dataset *tu_load_fixture(const char *name) {
   ck_assert_int_eq(sp_dataset_load(runs, counters, &ds, &err), SP_OK);
   return ds;
 }
+
+struct sp_memory_set *tu_two_memory_systems(const char *dir) {
+  char *path = tu_write(dir, "memory.csv",
+                        "memory_mhz,name,type,bus_bits,peak_gbs,capacity_gb\n"
+                        "475,slow card,GDDR5,256,60.8,4\n"
+                        "1375,fast card,HBM2,512,243.2,8\n");
+  sp_memory_set *ms = NULL;
+  sp_error err;
+  ck_assert_int_eq(sp_memory_load(path, &ms, &err), SP_OK);
+  free(path);
+  return ms;
+}

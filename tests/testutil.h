@@ -34,4 +34,11 @@ struct sp_dataset;
  * $SP_TEST_DATA, which the test harness sets. */
 struct sp_dataset *tu_load_fixture(const char *name);
 
+struct sp_memory_set;
+/* The train fixture's two memory systems, described (memory.csv written
+ * into dir and loaded): 475 MHz, a 256-bit GDDR5 card of 60.8 GB/s, and
+ * 1375 MHz, a 512-bit HBM2 card of 243.2 GB/s, whose peak bandwidth ratio
+ * (4x) is not the clock ratio (2.9x). */
+struct sp_memory_set *tu_two_memory_systems(const char *dir);
+
 #endif
