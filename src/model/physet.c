@@ -454,20 +454,20 @@ static int median_applies(const sp_physet *p, const scratch *s) {
  * keeps their quantiles too (qlo, qhi), which the interval (tails) then
  * reads instead of walking them again. */
 static void point_residuals(const sp_physet *p, sp_quantity q, scratch *s) {
-  s->tails_held = 0;
   if (!median_applies(p, s)) {
     weighted_mean(p, q, s);
     return;
   }
   for (size_t i = 0; i < p->gsize[q]; i++)
     point_quantiles(p, q, i, s, &s->qlo[i], &s->mean[i], &s->qhi[i]);
-  s->tails_held = 1;
 }
 
 /* The quantiles of the residuals at grid point i: those point_residuals
- * kept, else point_quantiles'.  Called for i = 0, 1, ... in turn. */
+ * kept where the median applies (nothing since has changed what it reads:
+ * the same pass), else point_quantiles'.  Called for i = 0, 1, ... in
+ * turn. */
 static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo, double *hi) {
-  if (s->tails_held) {
+  if (median_applies(p, s)) {
     *lo = s->qlo[i];
     *hi = s->qhi[i];
     return;

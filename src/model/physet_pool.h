@@ -46,8 +46,8 @@ typedef struct scratch {
   double *floor; /* least the log ratio may be at each point, or NULL */
   double *cap_buf, *floor_buf;
   double *extra;            /* squared width added to the interval (extra_width) */
-  double *qlo, *qhi;        /* g: the residuals' quantiles per point, when */
-  int tails_held;           /* ... the median kept them (point_residuals) */
+  double *qlo, *qhi;        /* g: the residuals' quantiles per point, kept
+                               by the median (point_residuals) */
   size_t skip, wait;        /* sort_pairs' back-off */
   double *axis;             /* the prior's terms per CU count and per clock pair */
   double *time;             /* 3 gsize[TIME]: time and its interval (power's prior) */
