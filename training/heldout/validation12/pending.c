@@ -3,5 +3,4 @@
 #include "validation12.h"
 SP_SETUP(m12setup_shape) { (void)job; (void)d; (void)size; return -1; }
 SP_SETUP(m12setup_dense) { (void)job; (void)d; (void)size; return -1; }
-SP_SETUP(m12setup_stencil) { (void)job; (void)d; (void)size; return -1; }
 SP_SETUP(m12setup_cuda) { (void)job; (void)d; (void)size; return -1; }
