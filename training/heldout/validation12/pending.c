@@ -2,5 +2,4 @@
 /* pending.c: the families not written yet (removed as they come). */
 #include "validation12.h"
 SP_SETUP(m12setup_shape) { (void)job; (void)d; (void)size; return -1; }
-SP_SETUP(m12setup_dense) { (void)job; (void)d; (void)size; return -1; }
 SP_SETUP(m12setup_cuda) { (void)job; (void)d; (void)size; return -1; }
