@@ -76,17 +76,20 @@ static int cr_job(kjob *job, const kdesc *d, ksize size) {
 enum { DW_N = 2048, DW_L = 5 };
 
 static void cdf97_row(const float *in, float *s) {
-  static const float AL = -1.586134342059924f, BE = -0.052980118572961f,
-                     GA = 0.882911075530934f, DE = 0.443506852043971f, K1 = 0.812893066115961f,
-                     K2 = 0.615087052457000f;
+  static const float AL = -1.586134342059924f, BE = -0.052980118572961f, GA = 0.882911075530934f,
+                     DE = 0.443506852043971f, K1 = 0.812893066115961f, K2 = 0.615087052457000f;
   float u[DW_N];
   memcpy(s, in, DW_N * sizeof *s);
   for (int lev = 0, len = DW_N; lev < DW_L; ++lev, len >>= 1) {
     const int half = len / 2;
-    for (int i = 1; i < len; i += 2) s[i] = fmaf(AL, s[i - 1] + (i + 1 < len ? s[i + 1] : s[i - 1]), s[i]);
-    for (int i = 0; i < len; i += 2) s[i] = fmaf(BE, (i > 0 ? s[i - 1] : s[i + 1]) + s[i + 1], s[i]);
-    for (int i = 1; i < len; i += 2) s[i] = fmaf(GA, s[i - 1] + (i + 1 < len ? s[i + 1] : s[i - 1]), s[i]);
-    for (int i = 0; i < len; i += 2) s[i] = fmaf(DE, (i > 0 ? s[i - 1] : s[i + 1]) + s[i + 1], s[i]);
+    for (int i = 1; i < len; i += 2)
+      s[i] = fmaf(AL, s[i - 1] + (i + 1 < len ? s[i + 1] : s[i - 1]), s[i]);
+    for (int i = 0; i < len; i += 2)
+      s[i] = fmaf(BE, (i > 0 ? s[i - 1] : s[i + 1]) + s[i + 1], s[i]);
+    for (int i = 1; i < len; i += 2)
+      s[i] = fmaf(GA, s[i - 1] + (i + 1 < len ? s[i + 1] : s[i - 1]), s[i]);
+    for (int i = 0; i < len; i += 2)
+      s[i] = fmaf(DE, (i > 0 ? s[i - 1] : s[i + 1]) + s[i + 1], s[i]);
     for (int j = 0; j < half; ++j) {
       u[j] = s[2 * j] * K1;
       u[half + j] = s[2 * j + 1] * K2;
@@ -152,8 +155,7 @@ static int lse_job(kjob *job, const kdesc *d, ksize size, int log2per) {
   float *pref = m12_ref_sampled(job, pb, KC_F32, ng * 2, 256, 1e-4, 0);
   uint32_t *tref = kjob_ref(job, tb, KC_U32, 1, 0, 0);
   float *ref = kjob_ref(job, ob, KC_F32, 1, 1e-5, 1e-4);
-  if (job->buf[xb].host == NULL || tb < 0 || pref == NULL || tref == NULL || ref == NULL)
-    return -1;
+  if (job->buf[xb].host == NULL || tb < 0 || pref == NULL || tref == NULL || ref == NULL) return -1;
   float *x = job->buf[xb].host;
   for (size_t i = 0; i < len; ++i) /* logits: mostly -10..10, 1 in 4096 a spike up to 25 */
     x[i] = (float)(krng_below(&r, 4096) ? krng_uniform(&r, -10, 10) : krng_uniform(&r, 10, 25));

@@ -69,7 +69,8 @@ static int l2norm_job(kjob *job, const kdesc *d, ksize size) {
   if (job->buf[xb].host == NULL || ref == NULL) return -1;
   float *x = job->buf[xb].host;
   for (size_t i = 0; i < len; ++i) /* embeddings of varied norms, 1 row in 512 all zero */
-    x[i] = i / NR_D % 512 == 7 ? 0.0f : (float)(krng_uniform(&r, -1, 1) * (1 + (double)(i / NR_D % 13)));
+    x[i] = i / NR_D % 512 == 7 ? 0.0f
+                               : (float)(krng_uniform(&r, -1, 1) * (1 + (double)(i / NR_D % 13)));
   m12_repeat(x, len * 4, n * 4);
   size_t last = (size_t)-1;
   float inv = 0;

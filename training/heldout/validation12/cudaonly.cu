@@ -19,8 +19,9 @@ SP_KERNEL void m_quat_rotate_v4(const float4 *__restrict__ q, const float4 *__re
   const float4 a = q[i], b = v[i];
   const float tx = 2.0f * (a.y * b.z - a.z * b.y), ty = 2.0f * (a.z * b.x - a.x * b.z),
               tz = 2.0f * (a.x * b.y - a.y * b.x);
-  out[i] = make_float4(b.x + a.w * tx + (a.y * tz - a.z * ty), b.y + a.w * ty + (a.z * tx - a.x * tz),
-                       b.z + a.w * tz + (a.x * ty - a.y * tx), b.w);
+  out[i] =
+      make_float4(b.x + a.w * tx + (a.y * tz - a.z * ty), b.y + a.w * ty + (a.z * tx - a.x * tz),
+                  b.z + a.w * tz + (a.x * ty - a.y * tx), b.w);
 }
 
 /* ---- L2 row normalisation -----------------------------------------------------------------------
@@ -28,8 +29,8 @@ SP_KERNEL void m_quat_rotate_v4(const float4 *__restrict__ q, const float4 *__re
  * floats: a warp (a block of 32) per row, a float4 per lane, the sum of
  * squares by an xor butterfly of shuffles (every lane ends with the same
  * sum), x / max(|x|, 1e-12). */
-SP_KERNEL void __launch_bounds__(32) m_l2norm_rows_b32(const float4 *__restrict__ x,
-                                                       float4 *__restrict__ out) {
+SP_KERNEL void __launch_bounds__(32)
+    m_l2norm_rows_b32(const float4 *__restrict__ x, float4 *__restrict__ out) {
   const long at = (long)blockIdx.x * 32 + threadIdx.x;
   const float4 v = x[at];
   float ss = __fmaf_rn(v.w, v.w, __fmaf_rn(v.z, v.z, __fmaf_rn(v.y, v.y, __fmul_rn(v.x, v.x))));
@@ -63,9 +64,9 @@ SP_KERNEL void m_scatter_argmax_u64(const float *__restrict__ val, const unsigne
 #define KS_W 16384
 #define KS_T 1024
 
-SP_KERNEL void __launch_bounds__(KS_T) m_knapsack_smem_200(const int *__restrict__ wt,
-                                                          const int *__restrict__ value,
-                                                          int *__restrict__ out, int items) {
+SP_KERNEL void __launch_bounds__(KS_T)
+    m_knapsack_smem_200(const int *__restrict__ wt, const int *__restrict__ value,
+                        int *__restrict__ out, int items) {
   extern __shared__ int rows[];
   int *cur = rows, *nxt = rows + KS_W;
   const int t = threadIdx.x, inst = blockIdx.x;

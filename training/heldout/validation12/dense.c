@@ -34,7 +34,8 @@ static int xnor_job(kjob *job, const kdesc *d, ksize size) {
    * drawn (near 0) */
   for (size_t j = 0; j < n; ++j)
     for (size_t k = 0; k < kw; ++k)
-      b[j * kw + k] = j % 3 == 0 ? a[(j * 7 % m) * kw + k] ^ (1u << krng_below(&r, 32)) : krng_u32(&r);
+      b[j * kw + k] =
+          j % 3 == 0 ? a[(j * 7 % m) * kw + k] ^ (1u << krng_below(&r, 32)) : krng_u32(&r);
   for (size_t s = 0; s < job->buf[cb].count; ++s) {
     const size_t e = job->buf[cb].sample[s], i = e / n, j = e % n;
     int pc = 0;

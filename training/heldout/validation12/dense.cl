@@ -65,8 +65,7 @@ SP_KERNEL SP_BOUNDS(256) void m_xnor_gemm_reg4x4(SP_GLOBAL const uint *SP_RESTRI
  * of an absolute value per term. */
 SP_KERNEL SP_BOUNDS(256) void m_cdist_l1_reg4x4(SP_GLOBAL const float *SP_RESTRICT x,
                                                 SP_GLOBAL const float *SP_RESTRICT y,
-                                                SP_GLOBAL float *SP_RESTRICT out, int n,
-                                                int dim) {
+                                                SP_GLOBAL float *SP_RESTRICT out, int n, int dim) {
   SP_LOCAL float xs[RT_K][RT_T];
   SP_LOCAL float ys[RT_K][RT_T];
   const int tid = SP_LID(0), tx = tid % 16, ty = tid / 16;

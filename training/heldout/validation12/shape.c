@@ -40,8 +40,8 @@ static int goertzel_job(kjob *job, const kdesc *d, ksize size) {
   for (size_t i = 0; i < lenr; ++i) {
     const size_t t = i / nch, ch = i % nch;
     const double lo = TONE[ch % 4], hi = TONE[4 + ch / 4 % 4];
-    x[i] = (float)(0.4 * sin(2 * pi * lo * (double)t / fs) + 0.3 * sin(2 * pi * hi * (double)t / fs) +
-                   krng_uniform(&r, -0.2, 0.2));
+    x[i] = (float)(0.4 * sin(2 * pi * lo * (double)t / fs) +
+                   0.3 * sin(2 * pi * hi * (double)t / fs) + krng_uniform(&r, -0.2, 0.2));
   }
   m12_repeat(x, lenr * 4, n * 4);
   for (int s = 0; s < nsamp; ++s) { /* 256 channels, all tones, replayed in float */
@@ -391,8 +391,8 @@ static int equalize_job(kjob *job, const kdesc *d, ksize size) {
     uint32_t *hh = hist + g * 256;
     const double mu = 40 + 170 * (g % 6) / 5.0, sd = 10 + 6 * (g % 5);
     for (int s = 0; s < 65536; ++s) {
-      const double v = mu + sd * (krng_uniform(&r, -1, 1) + krng_uniform(&r, -1, 1) +
-                                  krng_uniform(&r, -1, 1));
+      const double v =
+          mu + sd * (krng_uniform(&r, -1, 1) + krng_uniform(&r, -1, 1) + krng_uniform(&r, -1, 1));
       hh[v < 0 ? 0 : v > 255 ? 255 : (int)v] += 16;
     }
     uint32_t cdf = 0, cmin = 0;

@@ -185,8 +185,10 @@ SP_KERNEL SP_BOUNDS(32) void m_slab_ray_aabb_b32(SP_GLOBAL const float *SP_RESTR
     const float t1x = (box[6 * b] - ox) * ix, t2x = (box[6 * b + 3] - ox) * ix;
     const float t1y = (box[6 * b + 1] - oy) * iy, t2y = (box[6 * b + 4] - oy) * iy;
     const float t1z = (box[6 * b + 2] - oz) * iz, t2z = (box[6 * b + 5] - oz) * iz;
-    const float tmin = SP_FMAXF(SP_FMAXF(SP_FMINF(t1x, t2x), SP_FMINF(t1y, t2y)), SP_FMINF(t1z, t2z));
-    const float tmax = SP_FMINF(SP_FMINF(SP_FMAXF(t1x, t2x), SP_FMAXF(t1y, t2y)), SP_FMAXF(t1z, t2z));
+    const float tmin =
+        SP_FMAXF(SP_FMAXF(SP_FMINF(t1x, t2x), SP_FMINF(t1y, t2y)), SP_FMINF(t1z, t2z));
+    const float tmax =
+        SP_FMINF(SP_FMINF(SP_FMAXF(t1x, t2x), SP_FMAXF(t1y, t2y)), SP_FMAXF(t1z, t2z));
     const float te = SP_FMAXF(tmin, 0.0f);
     if (tmax >= te && te < best) {
       best = te;
@@ -220,7 +222,8 @@ SP_KERNEL SP_BOUNDS(256) void m_spline_eval_tiny(SP_GLOBAL const float *SP_RESTR
       lo = k;
   }
   const float h = xa[hi] - xa[lo], a = (xa[hi] - x) / h, b = (x - xa[lo]) / h;
-  yq[i] = a * ya[lo] + b * ya[hi] + ((a * a * a - a) * y2[lo] + (b * b * b - b) * y2[hi]) * (h * h) / 6.0f;
+  yq[i] = a * ya[lo] + b * ya[hi] +
+          ((a * a * a - a) * y2[lo] + (b * b * b - b) * y2[hi]) * (h * h) / 6.0f;
 }
 
 /* ---- histogram equalisation LUTs ----------------------------------------------------------------

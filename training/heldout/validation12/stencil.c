@@ -87,9 +87,9 @@ static int perona_job(kjob *job, const kdesc *d, ksize size) {
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t c = job->buf[ob].sample[s], x = c % nx, y = c / nx % ny, z = c / sz;
     const double uc = in[c];
-    const double dd[6] = {x > 0 ? in[c - 1] - uc : 0,       x < nx - 1 ? in[c + 1] - uc : 0,
-                          y > 0 ? in[c - sy] - uc : 0,      y < ny - 1 ? in[c + sy] - uc : 0,
-                          z > 0 ? in[c - sz] - uc : 0,      z < nz - 1 ? in[c + sz] - uc : 0};
+    const double dd[6] = {x > 0 ? in[c - 1] - uc : 0,  x < nx - 1 ? in[c + 1] - uc : 0,
+                          y > 0 ? in[c - sy] - uc : 0, y < ny - 1 ? in[c + sy] - uc : 0,
+                          z > 0 ? in[c - sz] - uc : 0, z < nz - 1 ? in[c + sz] - uc : 0};
     double acc = 0;
     for (int k = 0; k < 6; ++k) acc += exp(-dd[k] * dd[k] * ik2) * dd[k];
     ref[s] = (float)(uc + lambda * acc);
@@ -112,7 +112,7 @@ static int d3q7_job(kjob *job, const kdesc *d, ksize size) {
   const size_t nx = size == KSIZE_FULL ? 288 : 64, ny = nx, nz = size == KSIZE_FULL ? 288 : 16;
   const size_t n = nx * ny * nz, len = m12_stretch(n);
   const float ux = 0.05f, uy = -0.03f, uz = 0.02f, omega = 1.2f;
-  static const int E[7][3] = {{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
+  static const int E[7][3] = {{0, 0, 0},  {1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
                               {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
   krng r;
   krng_seed(&r, d->name, 0);
@@ -132,8 +132,8 @@ static int d3q7_job(kjob *job, const kdesc *d, ksize size) {
     const size_t x = c % nx, y = c / nx % ny, z = c / (nx * ny);
     double p[7], cc = 0;
     for (int k = 0; k < 7; ++k) {
-      const size_t src = wrap(x, -E[k][0], nx) + wrap(y, -E[k][1], ny) * nx +
-                         wrap(z, -E[k][2], nz) * nx * ny;
+      const size_t src =
+          wrap(x, -E[k][0], nx) + wrap(y, -E[k][1], ny) * nx + wrap(z, -E[k][2], nz) * nx * ny;
       p[k] = f[(size_t)k * n + src];
       cc += p[k];
     }

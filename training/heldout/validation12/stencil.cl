@@ -17,16 +17,17 @@
 SP_FN double m_flux(double c, double l, double r) { return fmax(c, 0.0) * l + fmin(c, 0.0) * r; }
 
 SP_KERNEL void m_donorcell3d_f64(SP_GLOBAL const double *SP_RESTRICT q,
-                                                SP_GLOBAL const double *SP_RESTRICT u,
-                                                SP_GLOBAL const double *SP_RESTRICT v,
-                                                SP_GLOBAL const double *SP_RESTRICT w,
-                                                SP_GLOBAL double *SP_RESTRICT out, int nx, int ny,
-                                                int nz) {
+                                 SP_GLOBAL const double *SP_RESTRICT u,
+                                 SP_GLOBAL const double *SP_RESTRICT v,
+                                 SP_GLOBAL const double *SP_RESTRICT w,
+                                 SP_GLOBAL double *SP_RESTRICT out, int nx, int ny, int nz) {
   const int x = SP_GRP(0) * 32 + SP_LID(0), y = SP_GRP(1) * 4 + SP_LID(1), z = SP_GRP(2);
   const long sy = nx, sz = (long)nx * ny, c = z * sz + y * sy + x;
   const long xm = x == 0 ? c + nx - 1 : c - 1, xp = x == nx - 1 ? c - (nx - 1) : c + 1;
-  const long ym = y == 0 ? c + (ny - 1) * sy : c - sy, yp = y == ny - 1 ? c - (ny - 1) * sy : c + sy;
-  const long zm = z == 0 ? c + (nz - 1) * sz : c - sz, zp = z == nz - 1 ? c - (nz - 1) * sz : c + sz;
+  const long ym = y == 0 ? c + (ny - 1) * sy : c - sy,
+             yp = y == ny - 1 ? c - (ny - 1) * sy : c + sy;
+  const long zm = z == 0 ? c + (nz - 1) * sz : c - sz,
+             zp = z == nz - 1 ? c - (nz - 1) * sz : c + sz;
   const double qc = q[c];
   const double fx = m_flux(u[c], qc, q[xp]) - m_flux(u[xm], q[xm], qc);
   const double fy = m_flux(v[c], qc, q[yp]) - m_flux(v[ym], q[ym], qc);
@@ -42,8 +43,8 @@ SP_KERNEL void m_donorcell3d_f64(SP_GLOBAL const double *SP_RESTRICT q,
  * zero flux across the volume's borders.  Float, groups of 32 x 4, one z
  * plane each: 6 exponentials per voxel. */
 SP_KERNEL void m_peronamalik3d_f32(SP_GLOBAL const float *SP_RESTRICT in,
-                                                  SP_GLOBAL float *SP_RESTRICT out, int nx,
-                                                  int ny, int nz, float lambda, float ik2) {
+                                   SP_GLOBAL float *SP_RESTRICT out, int nx, int ny, int nz,
+                                   float lambda, float ik2) {
   const int x = SP_GRP(0) * 32 + SP_LID(0), y = SP_GRP(1) * 4 + SP_LID(1), z = SP_GRP(2);
   const long sy = nx, sz = (long)nx * ny, c = z * sz + y * sy + x;
   const float uc = in[c];
@@ -69,14 +70,15 @@ SP_KERNEL void m_peronamalik3d_f32(SP_GLOBAL const float *SP_RESTRICT in,
  * (f[i n + cell]): each cell gathers f_i from x - e_i, sums C, relaxes and
  * writes its 7 values.  Periodic, groups of 32 x 4, one z plane each. */
 SP_KERNEL void m_lbm_d3q7_advdiff(SP_GLOBAL const float *SP_RESTRICT f,
-                                                 SP_GLOBAL float *SP_RESTRICT g, int nx, int ny,
-                                                 int nz, float ux, float uy, float uz,
-                                                 float omega) {
+                                  SP_GLOBAL float *SP_RESTRICT g, int nx, int ny, int nz, float ux,
+                                  float uy, float uz, float omega) {
   const int x = SP_GRP(0) * 32 + SP_LID(0), y = SP_GRP(1) * 4 + SP_LID(1), z = SP_GRP(2);
   const long sy = nx, sz = (long)nx * ny, n = sz * nz, c = z * sz + y * sy + x;
   const long xm = x == 0 ? c + nx - 1 : c - 1, xp = x == nx - 1 ? c - (nx - 1) : c + 1;
-  const long ym = y == 0 ? c + (ny - 1) * sy : c - sy, yp = y == ny - 1 ? c - (ny - 1) * sy : c + sy;
-  const long zm = z == 0 ? c + (nz - 1) * sz : c - sz, zp = z == nz - 1 ? c - (nz - 1) * sz : c + sz;
+  const long ym = y == 0 ? c + (ny - 1) * sy : c - sy,
+             yp = y == ny - 1 ? c - (ny - 1) * sy : c + sy;
+  const long zm = z == 0 ? c + (nz - 1) * sz : c - sz,
+             zp = z == nz - 1 ? c - (nz - 1) * sz : c + sz;
   float p[7];
   p[0] = f[c];
   p[1] = f[n + xm]; /* +x arrives from x - 1 */

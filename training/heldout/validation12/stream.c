@@ -146,8 +146,9 @@ static double j0_nr(double x) {
         57568490574.0 +
         y * (-13362590354.0 +
              y * (651619640.7 + y * (-11214424.18 + y * (77392.33017 + y * -184.9052456))));
-    const double q = 57568490411.0 +
-                     y * (1029532985.0 + y * (9494680.718 + y * (59272.64853 + y * (267.8532712 + y))));
+    const double q =
+        57568490411.0 +
+        y * (1029532985.0 + y * (9494680.718 + y * (59272.64853 + y * (267.8532712 + y))));
     return p / q;
   }
   const double z = 8 / ax, y = z * z, xx = ax - 0.785398164;
@@ -163,15 +164,14 @@ static int j0_job(kjob *job, const kdesc *d, ksize size) {
   const size_t n = size == KSIZE_FULL ? (size_t)128 << 20 : (size_t)64 << 10, len = m12_stretch(n);
   krng r;
   krng_seed(&r, d->name, 0);
-  kjob_init(job, "stream.cl", "m_cephes_j0f");
+  kjob_init(job, "stream.cl", "m_bessj0_f32");
   int xb = kjob_buf(job, n * 4, KB_IN), ob = kjob_buf(job, n * 4, KB_OUT);
   float *ref = m12_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 0, 3e-5);
   if (job->buf[xb].host == NULL || ref == NULL) return -1;
   float *x = job->buf[xb].host;
   kfill_f32(x, len, &r, -32, 32); /* both branches, mixed within a warp */
   m12_repeat(x, len * 4, n * 4);
-  for (size_t s = 0; s < job->buf[ob].count; ++s)
-    ref[s] = (float)j0_nr(x[job->buf[ob].sample[s]]);
+  for (size_t s = 0; s < job->buf[ob].count; ++s) ref[s] = (float)j0_nr(x[job->buf[ob].sample[s]]);
   kjob_arg_buf(job, xb);
   kjob_arg_buf(job, ob);
   kjob_arg_i32(job, (int)n);
@@ -272,7 +272,8 @@ static int as241_job(kjob *job, const kdesc *d, ksize size) {
 
 static int search_job(kjob *job, const kdesc *d, ksize size, int mib) {
   const int full = size == KSIZE_FULL;
-  const size_t nt = full ? (size_t)mib << 18 : 4096 + (size_t)mib, nq = full ? (size_t)8 << 20 : 4096;
+  const size_t nt = full ? (size_t)mib << 18 : 4096 + (size_t)mib,
+               nq = full ? (size_t)8 << 20 : 4096;
   const size_t len = m12_stretch(nq);
   krng r;
   krng_seed(&r, d->name, 0);
@@ -342,8 +343,7 @@ static int uf_job(kjob *job, const kdesc *d, ksize size) {
   uint32_t *par = job->buf[pb].host, *q = job->buf[qb].host;
   /* Chains of UF_CHAIN nodes in the order of the bijection: the k-th node's
    * parent is the (k - 1)-th, the first of each chain its own root. */
-  for (uint32_t k = 0; k < n; ++k)
-    par[uf_perm(k, bits)] = uf_perm(k % UF_CHAIN ? k - 1 : k, bits);
+  for (uint32_t k = 0; k < n; ++k) par[uf_perm(k, bits)] = uf_perm(k % UF_CHAIN ? k - 1 : k, bits);
   for (size_t i = 0; i < nq; ++i) {
     kq[i] = krng_below(&r, (uint32_t)n);
     q[i] = uf_perm(kq[i], bits);

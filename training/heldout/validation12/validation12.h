@@ -41,8 +41,7 @@ size_t m12_stretch(size_t n);
  * min(n, max) elements spread over it.  Returns the reference array, or
  * NULL when out of memory; the sampled indices are in job->buf[b].sample,
  * ascending. */
-void *m12_ref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max, double rtol,
-                      double atol);
+void *m12_ref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max, double rtol, double atol);
 
 /* Gives buffer b a reference of count elements at indices the caller
  * writes into *idx (ascending): for outputs of which only a known part is
