@@ -326,12 +326,12 @@ static uint32_t uf_perm(uint32_t k, int bits) {
   return (k * 0xC2B2AE3Du) & mask;
 }
 
-static int uf_job(kjob *job, const kdesc *d, ksize size) {
-  const int bits = size == KSIZE_FULL ? 25 : 16;
+static int uf_job(kjob *job, const kdesc *d, ksize size, int log2n) {
+  const int bits = size == KSIZE_FULL ? log2n : 16;
   const size_t n = (size_t)1 << bits, nq = size == KSIZE_FULL ? (size_t)4 << 20 : 4096;
   krng r;
   krng_seed(&r, d->name, 0);
-  kjob_init(job, "stream.cl", "m_uf_find_chase");
+  kjob_init(job, "stream.cl", "m_uf_find");
   int pb = m12_buf_u32(job, n, KB_IN), qb = m12_buf_u32(job, nq, KB_IN);
   int ob = m12_buf_u32(job, nq, KB_OUT);
   uint32_t *ref = m12_ref_sampled(job, ob, KC_U32, nq, M12_SAMPLES, 0, 0);
@@ -415,6 +415,7 @@ static int coo_job(kjob *job, const kdesc *d, ksize size) {
 }
 
 SP_SETUP(m12setup_stream) {
+  if (d->param > M12SM_UF) return uf_job(job, d, size, d->param - M12SM_UF);
   if (d->param > M12SM_SEARCH) return search_job(job, d, size, d->param - M12SM_SEARCH);
   switch (d->param) {
     case M12SM_HALF:
@@ -429,8 +430,6 @@ SP_SETUP(m12setup_stream) {
       return j0_job(job, d, size);
     case M12SM_AS241:
       return as241_job(job, d, size);
-    case M12SM_UF:
-      return uf_job(job, d, size);
     case M12SM_COO:
       return coo_job(job, d, size);
   }

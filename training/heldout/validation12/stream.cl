@@ -191,10 +191,10 @@ SP_KERNEL SP_BOUNDS(256) void m_searchsorted(SP_GLOBAL const uint *SP_RESTRICT t
  * The find of a disjoint-set forest without path compression (read only, so
  * every launch walks the same paths): from each query node up its parent
  * links to the root, each load depending on the one before, across a
- * 128 MB parent array. */
-SP_KERNEL SP_BOUNDS(256) void m_uf_find_chase(SP_GLOBAL const uint *SP_RESTRICT parent,
-                                              SP_GLOBAL const uint *SP_RESTRICT qs,
-                                              SP_GLOBAL uint *SP_RESTRICT root, int nq) {
+ * parent array of 16 MB (inside the L2) or 128 MB (outside it). */
+SP_KERNEL SP_BOUNDS(256) void m_uf_find(SP_GLOBAL const uint *SP_RESTRICT parent,
+                                        SP_GLOBAL const uint *SP_RESTRICT qs,
+                                        SP_GLOBAL uint *SP_RESTRICT root, int nq) {
   const int i = SP_GID(0);
   if (i >= nq) return;
   uint x = qs[i], p = parent[x];

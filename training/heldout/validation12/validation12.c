@@ -110,10 +110,14 @@ static const kdesc VALIDATION12[] = {
      "searchsorted (thrust lower_bound) of 8M uint32 queries in a sorted 120 MB table (larger than "
      "the L2): about 25 dependent loads each",
      "latency", m12setup_stream, M12SM_SEARCH + 120},
-    {"m_uf_find_chase",
-     "union-find roots of 4M queries in a 32M-node forest of 64-node chains (128 MB parent array), "
-     "a dependent load per link, no compression",
-     "latency", m12setup_stream, M12SM_UF},
+    {"m_uf_find_16mb",
+     "union-find roots of 4M queries in a 4M-node forest of 64-node chains (16 MB parent array, "
+     "inside the L2), a dependent load per link, no compression",
+     "l2", m12setup_stream, M12SM_UF + 22},
+    {"m_uf_find_128mb",
+     "union-find roots of 4M queries in a 32M-node forest of 64-node chains (128 MB parent array, "
+     "larger than the L2), a dependent load per link, no compression",
+     "latency", m12setup_stream, M12SM_UF + 25},
     {"m_coo_spmv_casadd",
      "COO SpMV (row-sorted, 16.8M nonzeros, 1M rows) with float adds by compare-and-swap loops on "
      "y, the lanes of a row contending",

@@ -71,7 +71,8 @@ enum { M12DN_XNOR, M12DN_CDIST };
 enum { M12ST_DONOR, M12ST_PERONA, M12ST_D3Q7 };
 /* M12BL_LSE + k: the logsumexp with 2^k elements per work-item */
 enum { M12BL_CR, M12BL_CDF97, M12BL_DOT2, M12BL_LSE = 100 };
-/* M12SM_SEARCH + MiB: the sorted-search table's footprint */
+/* M12SM_SEARCH + MiB: the sorted-search table's footprint; M12SM_UF + k:
+ * the union-find forest of 2^k nodes */
 enum {
   M12SM_HALF,
   M12SM_ONEHOT,
@@ -79,9 +80,9 @@ enum {
   M12SM_AOS,
   M12SM_J0,
   M12SM_AS241,
-  M12SM_UF,
   M12SM_COO,
-  M12SM_SEARCH = 1000
+  M12SM_SEARCH = 1000,
+  M12SM_UF = 2000
 };
 enum { M12CU_QUAT, M12CU_L2NORM, M12CU_ARGMAX, M12CU_KNAPSACK };
 
