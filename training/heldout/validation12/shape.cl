@@ -200,7 +200,7 @@ SP_KERNEL SP_BOUNDS(32) void m_slab_ray_aabb_b32(SP_GLOBAL const float *SP_RESTR
 }
 
 /* ---- cubic spline evaluation --------------------------------------------------------------------
- * Numerical Recipes' splint: the natural cubic spline through SP_N knots
+ * Numerical Recipes' splint: the natural cubic spline through SPL_N knots
  * (second derivatives y2 precomputed by spline on the host) at each query
  * point, the interval found by bisection. */
 #define SPL_N 64

@@ -166,10 +166,9 @@ SP_KERNEL SP_BOUNDS(256) void m_as241_f64(SP_GLOBAL const double *SP_RESTRICT ps
 
 /* ---- sorted search ------------------------------------------------------------------------------
  * numpy.searchsorted / thrust::lower_bound for many queries: per query the
- * first index of a sorted uint32 table whose key is not below it, by a
- * branch-free-bounded binary search (about 23-25 dependent loads; the top
- * levels stay in L1, the bottom ones go to L2 or to DRAM depending on the
- * table's footprint). */
+ * first index of a sorted uint32 table whose key is not below it, by
+ * bisection: about 23-25 dependent loads, the top levels in L1, the bottom
+ * ones from the L2 or from DRAM depending on the table's footprint. */
 SP_KERNEL SP_BOUNDS(256) void m_searchsorted(SP_GLOBAL const uint *SP_RESTRICT table,
                                              SP_GLOBAL const uint *SP_RESTRICT qs,
                                              SP_GLOBAL uint *SP_RESTRICT out, int nt, int nq) {
