@@ -143,4 +143,20 @@ awk -F, -v last="$last" '$1 == "f_axpy" && $2 == 8 { exit !(before == last) } { 
 n=$(sh "$top/training/suites.sh" retired | wc -l)
 (cd "$top" && sh $h/by-set.sh) >"$scratch/sets.csv" || fail "by-set.sh failed"
 grep -qx "f_hashsum,v$n" "$scratch/sets.csv" || fail "by-set.sh: f_hashsum is not set v$n"
+
+# The two-card merge takes a retired suite's data/h200 beside h200-train,
+# and stops rather than count an entry twice when both hold its row.
+h2=$top/training/data/h200-train
+v11=$top/training/kernels/validation11/data/h200
+[ -f "$v11/idle-floor.csv" ] || fail "no $v11/idle-floor.csv to make the fake H200 rows with"
+d=$top/training/kernels/fake/data/h200
+mkdir -p "$d"
+cp "$v11/idle-floor.csv" "$d/"
+head -1 "$h2/counters.csv" >"$d/counters.csv"
+head -2 "$h2/runs.csv" >"$d/runs.csv"
+twice=$(sed -n 2p "$h2/runs.csv" | cut -d, -f1,2)
+(cd "$top" && sh training/data/h100h200/merge.sh) >"$scratch/merge2.log" 2>&1 &&
+  fail "h100h200/merge.sh counted ${twice%,*}'s H200 row at ${twice#*,} SMs twice"
+grep -q "merge.sh: ${twice%,*} has two H200 rows at ${twice#*,} SMs" "$scratch/merge2.log" ||
+  fail "h100h200/merge.sh did not name the entry measured twice: $(cat "$scratch/merge2.log")"
 exit 0

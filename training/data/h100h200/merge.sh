@@ -96,6 +96,12 @@ while read -r d; do
   tail -n +2 "$d/data/h200/counters.csv" >>"$tmp/h200-counters.csv"
 done <"$tmp/retired"
 
+# One entry's H200 rows come from one place: an entry measured into
+# h200-train and also in a retired suite's data/h200 (or in two) would
+# count twice, so it stops the merge, naming the entry and the SM count.
+awk -F, '{ k = $1 "," $2 "," $4; if (k in seen) { print "merge.sh: " $1 " has two H200 rows at " $2 " SMs (h200-train and a retired suite'"'"'s data/h200, or two suites): keep one" > "/dev/stderr"; bad = 1; exit 1 } seen[k] = 1 }
+     END { exit bad }' "$tmp/h200.csv"
+
 # The entries with all 13 H200 rows, in h100-train's order, idle_spin first.
 awk -F, '{ n[$1]++ } END { for (k in n) if (n[k] >= 13 && k != "idle_spin") print k }' "$tmp/h200.csv" |
   sort >"$tmp/h200-entries"
