@@ -148,15 +148,7 @@ wait
 mkdir bin
 cat >bin/ncu <<'NCU'
 #!/bin/sh
-log=
-while [ $# -gt 0 ]; do
-  case $1 in
-  --log-file) log=$2; shift 2 ;;
-  --csv) shift ;;
-  --*) shift 2 ;;
-  *) break ;;
-  esac
-done
+. "$NCU_OPTIONS"
 rm -f "$log" && ln -s "$LOG_IS" "$log"
 exec "$@"
 NCU

@@ -19,6 +19,9 @@ SP_WRAPPER=${SP_WRAPPER:-}
 TRAIN=$SP_TEST_DATA/train
 NEW=$SP_TEST_DATA/new
 BASE=32cu/1000/1375
+# What the stand-ins for Nsight Compute read their options with.
+NCU_OPTIONS=$sp_here/ncu-options.sh
+export NCU_OPTIONS
 
 if [ ! -x "$SCALEPREDICT" ]; then
   echo "scalepredict not built: $SCALEPREDICT" >&2

@@ -218,15 +218,7 @@ cat >bin/ncu <<'NCU'
 # Stand-in for Nsight Compute: records its arguments, writes $FAKE_NCU's
 # output as the --log-file, runs the program after the options.
 echo "$*" >"$FAKE_ARGS"
-log=
-while [ $# -gt 0 ]; do
-  case $1 in
-  --log-file) log=$2; shift 2 ;;
-  --csv) shift ;;
-  --*) shift 2 ;;
-  *) break ;;
-  esac
-done
+. "$NCU_OPTIONS"
 case $FAKE_NCU in
 perm) echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0." >"$log" ;;
 none) echo "==WARNING== No kernels were profiled." >"$log" ;;

@@ -42,15 +42,7 @@ cat >bin/ncu <<'NCU'
 #!/bin/sh
 # Stand-in for Nsight Compute, both passes (see the head of profile_second.sh).
 if [ -n "${SP_GREEN_SMS:-}" ]; then echo "$*" >"$FAKE_ARGS.second"; else echo "$*" >"$FAKE_ARGS"; fi
-log=
-while [ $# -gt 0 ]; do
-  case $1 in
-  --log-file) log=$2; shift 2 ;;
-  --csv) shift ;;
-  --*) shift 2 ;;
-  *) break ;;
-  esac
-done
+. "$NCU_OPTIONS"
 if [ -z "${SP_GREEN_SMS:-}" ]; then
   cp "$FAKE_NCU" "$log"
 else
