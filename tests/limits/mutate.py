@@ -586,19 +586,13 @@ class Setup:
         os.makedirs(os.path.join(fx, "bin"))
         # Stand-in profilers: their output is the mutant ($SP_MUTANT), a link
         # where the real one would write its file.
+        # ncu's options are read as the CLI tests' stand-ins read them.
+        options = os.path.join(self.src, "tests", "cli", "ncu-options.sh")
         ncu = self.write("bin/ncu", """#!/bin/sh
-log=
-while [ $# -gt 0 ]; do
-  case $1 in
-  --log-file) log=$2; shift 2 ;;
-  --csv) shift ;;
-  --*) shift 2 ;;
-  *) break ;;
-  esac
-done
+. %s
 rm -f "$log" && ln -s "$SP_MUTANT" "$log"
 exec "$@"
-""")
+""" % shlex.quote(options))
         roc = self.write("bin/rocprofv3", """#!/bin/sh
 dir=. name=run
 while [ $# -gt 0 ]; do
