@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # log is for the script that sources this file
 # ncu-options.sh: read by the CLI tests' stand-ins for Nsight Compute
 # (profile.sh, profile_second.sh, endless.sh; '. "$NCU_OPTIONS"', which
 # lib.sh exports): takes ncu's options off the positional parameters,
