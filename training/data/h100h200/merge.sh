@@ -9,6 +9,8 @@
 #
 #   sh training/data/h100h200/merge.sh      (from the repository root)
 #
+# SP_MERGE_KEEP=1 keeps its scratch folder (here/.merge-XXXXXX) to look at.
+#
 # runs.csv: for each such entry its 13 H100 rows, then its 13 H200 rows
 # (an entry with fewer than 13 H200 rows is left out), then idle_spin's 13
 # H200 rows.  Each card's rows are put on that card's typical board: two
