@@ -41,7 +41,7 @@ static int cr_job(kjob *job, const kdesc *d, ksize size) {
     if (job->buf[ib[k]].host == NULL) return -1;
   }
   int xb = kjob_buf(job, n * 4, KB_OUT);
-  float *ref = m12_ref_sampled(job, xb, KC_F32, n, M12_SAMPLES, 1e-4, 1e-5);
+  float *ref = kjob_ref_sampled(job, xb, KC_F32, n, M12_SAMPLES, 1e-4, 1e-5);
   if (ref == NULL) return -1;
   float *a = job->buf[ib[0]].host, *b = job->buf[ib[1]].host, *c = job->buf[ib[2]].host,
         *dd = job->buf[ib[3]].host;
@@ -52,7 +52,7 @@ static int cr_job(kjob *job, const kdesc *d, ksize size) {
     b[i] = (float)krng_uniform(&r, 3.5, 6);
     dd[i] = (float)krng_uniform(&r, -10, 10);
   }
-  for (int k = 0; k < 4; ++k) m12_repeat(job->buf[ib[k]].host, len * 4, n * 4);
+  for (int k = 0; k < 4; ++k) krepeat(job->buf[ib[k]].host, len * 4, n * 4);
   double x[CR_N];
   size_t lastsys = (size_t)-1;
   for (size_t s = 0; s < job->buf[xb].count; ++s) {
@@ -104,7 +104,7 @@ static int cdf97_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "block.cl", "m_cdf97_lift_rows");
   int ib = kjob_buf(job, n * 4, KB_IN), ob = kjob_buf(job, n * 4, KB_OUT);
-  float *ref = m12_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 1e-6, 1e-6);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 1e-6, 1e-6);
   if (job->buf[ib].host == NULL || ref == NULL) return -1;
   float *in = job->buf[ib].host, row[DW_N];
   for (size_t i = 0; i < len; ++i) { /* image rows: smooth shading, edges and grain */
@@ -112,7 +112,7 @@ static int cdf97_job(kjob *job, const kdesc *d, ksize size) {
     in[i] = (float)(128 + 80 * sin(xx * 0.01 + y * 0.3) + ((int)(xx / 97) % 2 ? 40 : -40) +
                     krng_uniform(&r, -8, 8));
   }
-  m12_repeat(in, len * 4, n * 4);
+  krepeat(in, len * 4, n * 4);
   size_t lastrow = (size_t)-1;
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s], rw = e / DW_N;
@@ -150,16 +150,16 @@ static int lse_job(kjob *job, const kdesc *d, ksize size, int log2per) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "block.cl", "m_lse_last");
   int xb = kjob_buf(job, n * 4, KB_IN), pb = kjob_buf(job, ng * 2 * 4, KB_OUT);
-  int tb = m12_buf_u32(job, 1, KB_INOUT), ob = kjob_buf(job, 4, KB_OUT);
+  int tb = kjob_buf_u32(job, 1, KB_INOUT), ob = kjob_buf(job, 4, KB_OUT);
   /* 256 of the partials (a group's pair costs span exponentials here) */
-  float *pref = m12_ref_sampled(job, pb, KC_F32, ng * 2, 256, 1e-4, 0);
+  float *pref = kjob_ref_sampled(job, pb, KC_F32, ng * 2, 256, 1e-4, 0);
   uint32_t *tref = kjob_ref(job, tb, KC_U32, 1, 0, 0);
   float *ref = kjob_ref(job, ob, KC_F32, 1, 1e-5, 1e-4);
   if (job->buf[xb].host == NULL || tb < 0 || pref == NULL || tref == NULL || ref == NULL) return -1;
   float *x = job->buf[xb].host;
   for (size_t i = 0; i < len; ++i) /* logits: mostly -10..10, 1 in 4096 a spike up to 25 */
     x[i] = (float)(krng_below(&r, 4096) ? krng_uniform(&r, -10, 10) : krng_uniform(&r, 10, 25));
-  m12_repeat(x, len * 4, n * 4);
+  krepeat(x, len * 4, n * 4);
   double m = 0, sum = 0;
   size_t lastg = (size_t)-1;
   for (size_t s = 0; s < job->buf[pb].count; ++s) {
@@ -203,12 +203,12 @@ static int dot2_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "block.cl", "m_dot2_f64_last");
   int xb = kjob_buf(job, n * 8, KB_IN), yb = kjob_buf(job, n * 8, KB_IN);
-  int pb = kjob_buf(job, ng * 2 * 8, KB_OUT), tb = m12_buf_u32(job, 1, KB_INOUT);
+  int pb = kjob_buf(job, ng * 2 * 8, KB_OUT), tb = kjob_buf_u32(job, 1, KB_INOUT);
   int ob = kjob_buf(job, 8, KB_OUT);
   size_t *idx;
   const size_t nchk = ng < M12_SAMPLES ? ng : M12_SAMPLES;
   /* the groups' sums without their errors: 1e-6 covers the naive part */
-  double *pref = m12_ref_at(job, pb, KC_F64, nchk, 1e-6, 0, &idx);
+  double *pref = kjob_ref_at(job, pb, KC_F64, nchk, 1e-6, 0, &idx);
   uint32_t *tref = kjob_ref(job, tb, KC_U32, 1, 0, 0);
   double *ref = kjob_ref(job, ob, KC_F64, 1, 1e-13, 0);
   if (job->buf[xb].host == NULL || job->buf[yb].host == NULL || tb < 0 || pref == NULL ||
@@ -225,8 +225,8 @@ static int dot2_job(kjob *job, const kdesc *d, ksize size) {
     x[i + 1] = x[i] * (1 + ldexp(krng_uniform(&r, -1, 1), -20));
     y[i + 1] = -y[i];
   }
-  m12_repeat(x, len * 8, n * 8);
-  m12_repeat(y, len * 8, n * 8);
+  krepeat(x, len * 8, n * 8);
+  krepeat(y, len * 8, n * 8);
   for (size_t c = 0; c < nchk; ++c) { /* groups spread over the vector */
     const size_t g = kspread(c, nchk, ng);
     idx[c] = 2 * g;

@@ -20,7 +20,7 @@ static int quat_job(kjob *job, const kdesc *d, ksize size) {
   kjob_init(job, "cudaonly.cu", "m_quat_rotate_v4");
   int qb = kjob_buf(job, n * 16, KB_IN), vb = kjob_buf(job, n * 16, KB_IN);
   int ob = kjob_buf(job, n * 16, KB_OUT);
-  float *ref = m12_ref_sampled(job, ob, KC_F32, n * 4, M12_SAMPLES, 1e-5, 1e-5);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, n * 4, M12_SAMPLES, 1e-5, 1e-5);
   if (job->buf[qb].host == NULL || job->buf[vb].host == NULL || ref == NULL) return -1;
   float *q = job->buf[qb].host, *v = job->buf[vb].host;
   for (size_t i = 0; i < len; ++i) { /* unit quaternions, vectors in a 10-unit box */
@@ -34,8 +34,8 @@ static int quat_job(kjob *job, const kdesc *d, ksize size) {
       v[4 * i + k] = (float)krng_uniform(&r, -10, 10);
     }
   }
-  m12_repeat(q, len * 16, n * 16);
-  m12_repeat(v, len * 16, n * 16);
+  krepeat(q, len * 16, n * 16);
+  krepeat(v, len * 16, n * 16);
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s], i = e / 4, c = e % 4;
     const float *a = q + 4 * i, *b = v + 4 * i;
@@ -65,13 +65,13 @@ static int l2norm_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "cudaonly.cu", "m_l2norm_rows_b32");
   int xb = kjob_buf(job, n * 4, KB_IN), ob = kjob_buf(job, n * 4, KB_OUT);
-  float *ref = m12_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 1e-7, 0);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 1e-7, 0);
   if (job->buf[xb].host == NULL || ref == NULL) return -1;
   float *x = job->buf[xb].host;
   for (size_t i = 0; i < len; ++i) /* embeddings of varied norms, 1 row in 512 all zero */
     x[i] = i / NR_D % 512 == 7 ? 0.0f
                                : (float)(krng_uniform(&r, -1, 1) * (1 + (double)(i / NR_D % 13)));
-  m12_repeat(x, len * 4, n * 4);
+  krepeat(x, len * 4, n * 4);
   size_t last = (size_t)-1;
   float inv = 0;
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
@@ -107,8 +107,8 @@ static int argmax_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "cudaonly.cu", "m_scatter_argmax_u64");
-  int vb = kjob_buf(job, n * 4, KB_IN), sb = m12_buf_u32(job, n, KB_IN);
-  int ob = m12_buf_u32(job, 2 * nseg, KB_INOUT);
+  int vb = kjob_buf(job, n * 4, KB_IN), sb = kjob_buf_u32(job, n, KB_IN);
+  int ob = kjob_buf_u32(job, 2 * nseg, KB_INOUT);
   uint32_t *ref = kjob_ref(job, ob, KC_U32, 2 * nseg, 0, 0);
   if (job->buf[vb].host == NULL || sb < 0 || ob < 0 || ref == NULL) return -1;
   float *v = job->buf[vb].host;
@@ -117,8 +117,8 @@ static int argmax_job(kjob *job, const kdesc *d, ksize size) {
     v[i] = (float)((int)krng_below(&r, 4096) - 2048) / 64.0f;
     seg[i] = krng_below(&r, (uint32_t)nseg);
   }
-  m12_repeat(v, len * 4, n * 4);
-  m12_repeat(seg, len * 4, n * 4);
+  krepeat(v, len * 4, n * 4);
+  krepeat(seg, len * 4, n * 4);
   /* The repeats carry the same (segment, value) pairs at larger indices, so
    * the first stretch decides every segment; empty ones stay 0. */
   uint64_t *best = calloc(nseg, sizeof *best);
@@ -154,10 +154,10 @@ static int knapsack_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "cudaonly.cu", "m_knapsack_smem_200");
   const size_t ni = (size_t)ninst * items;
-  int wb = m12_buf_u32(job, ni, KB_IN), vb = m12_buf_u32(job, ni, KB_IN);
-  int ob = m12_buf_u32(job, (size_t)ninst * KS_W, KB_OUT);
+  int wb = kjob_buf_u32(job, ni, KB_IN), vb = kjob_buf_u32(job, ni, KB_IN);
+  int ob = kjob_buf_u32(job, (size_t)ninst * KS_W, KB_OUT);
   size_t *idx;
-  int32_t *ref = m12_ref_at(job, ob, KC_U32, (size_t)KS_CHECK * KS_PER, 0, 0, &idx);
+  int32_t *ref = kjob_ref_at(job, ob, KC_U32, (size_t)KS_CHECK * KS_PER, 0, 0, &idx);
   int32_t *row = malloc(2 * KS_W * sizeof *row);
   if (wb < 0 || vb < 0 || ref == NULL || row == NULL) {
     free(row);

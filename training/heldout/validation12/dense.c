@@ -24,9 +24,9 @@ static int xnor_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "dense.cl", "m_xnor_gemm_reg4x4");
-  int ab = m12_buf_u32(job, m * kw, KB_IN), bb = m12_buf_u32(job, n * kw, KB_IN);
-  int cb = m12_buf_u32(job, m * n, KB_OUT);
-  uint32_t *ref = m12_ref_sampled(job, cb, KC_U32, m * n, M12_SAMPLES, 0, 0);
+  int ab = kjob_buf_u32(job, m * kw, KB_IN), bb = kjob_buf_u32(job, n * kw, KB_IN);
+  int cb = kjob_buf_u32(job, m * n, KB_OUT);
+  uint32_t *ref = kjob_ref_sampled(job, cb, KC_U32, m * n, M12_SAMPLES, 0, 0);
   if (ab < 0 || bb < 0 || ref == NULL) return -1;
   uint32_t *a = job->buf[ab].host, *b = job->buf[bb].host;
   kfill_u32(a, m * kw, &r);
@@ -62,7 +62,7 @@ static int cdist_job(kjob *job, const kdesc *d, ksize size) {
   kjob_init(job, "dense.cl", "m_cdist_l1_reg4x4");
   int xb = kjob_buf(job, m * dim * 4, KB_IN), yb = kjob_buf(job, n * dim * 4, KB_IN);
   int ob = kjob_buf(job, m * n * 4, KB_OUT);
-  float *ref = m12_ref_sampled(job, ob, KC_F32, m * n, M12_SAMPLES, 1e-6, 0);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, m * n, M12_SAMPLES, 1e-6, 0);
   if (job->buf[xb].host == NULL || job->buf[yb].host == NULL || ref == NULL) return -1;
   float *x = job->buf[xb].host, *y = job->buf[yb].host;
   kfill_f32(x, m * dim, &r, -1, 1);

@@ -29,7 +29,7 @@ static int goertzel_job(kjob *job, const kdesc *d, ksize size) {
   int pb = kjob_buf(job, (size_t)GZ_K * nch * 4, KB_OUT);
   const int nsamp = 256;
   size_t *idx;
-  float *ref = m12_ref_at(job, pb, KC_F32, (size_t)GZ_K * nsamp, 1e-6, 1e-3, &idx);
+  float *ref = kjob_ref_at(job, pb, KC_F32, (size_t)GZ_K * nsamp, 1e-6, 1e-3, &idx);
   if (job->buf[xb].host == NULL || job->buf[cb].host == NULL || ref == NULL) return -1;
   float *x = job->buf[xb].host, *c = job->buf[cb].host;
   for (int k = 0; k < GZ_K; ++k)
@@ -43,7 +43,7 @@ static int goertzel_job(kjob *job, const kdesc *d, ksize size) {
     x[i] = (float)(0.4 * sin(2 * pi * lo * (double)t / fs) +
                    0.3 * sin(2 * pi * hi * (double)t / fs) + krng_uniform(&r, -0.2, 0.2));
   }
-  m12_repeat(x, lenr * 4, n * 4);
+  krepeat(x, lenr * 4, n * 4);
   for (int s = 0; s < nsamp; ++s) { /* 256 channels, all tones, replayed in float */
     const int ch = s * (nch / nsamp) + s % 7;
     float s1[GZ_K] = {0}, s2[GZ_K] = {0};
@@ -84,8 +84,8 @@ static int hmm_job(kjob *job, const kdesc *d, ksize size) {
   int lb = kjob_buf(job, HM_SEQ * 4, KB_OUT), alb = kjob_buf(job, HM_SEQ * HM_S * 4, KB_OUT);
   const int nchk = HM_SEQ / HM_EVERY;
   size_t *lidx, *aidx;
-  float *lref = m12_ref_at(job, lb, KC_F32, nchk, 1e-5, 0, &lidx);
-  float *aref = m12_ref_at(job, alb, KC_F32, (size_t)nchk * HM_S, 1e-4, 1e-7, &aidx);
+  float *lref = kjob_ref_at(job, lb, KC_F32, nchk, 1e-5, 0, &lidx);
+  float *aref = kjob_ref_at(job, alb, KC_F32, (size_t)nchk * HM_S, 1e-4, 1e-7, &aidx);
   if (job->buf[ab].host == NULL || job->buf[bb].host == NULL || job->buf[pb].host == NULL ||
       job->buf[ob].host == NULL || lref == NULL || aref == NULL)
     return -1;
@@ -186,14 +186,14 @@ static int adler_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "shape.cl", "m_adler32_files_136");
-  int db = m12_buf_u32(job, n, KB_IN), ob = m12_buf_u32(job, AD_FILES, KB_OUT);
+  int db = kjob_buf_u32(job, n, KB_IN), ob = kjob_buf_u32(job, AD_FILES, KB_OUT);
   uint32_t *ref = kjob_ref(job, ob, KC_U32, AD_FILES, 0, 0);
   if (db < 0 || ref == NULL) return -1;
   uint8_t *bytes = job->buf[db].host;
   const size_t lb = (len < n ? len : n) * 4;
   for (size_t i = 0; i < lb; ++i) /* text-like bytes: mostly printable, some runs of zeros */
     bytes[i] = (uint8_t)(i / 4096 % 9 == 0 ? 0 : 32 + krng_below(&r, 95));
-  m12_repeat(bytes, lb, n * 4);
+  krepeat(bytes, lb, n * 4);
   for (int f = 0; f < AD_FILES; ++f) ref[f] = adler32(bytes + (size_t)f * words * 4, words * 4);
   kjob_arg_buf(job, db);
   kjob_arg_buf(job, ob);
@@ -212,8 +212,8 @@ static int census_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "shape.cl", "m_census5x5_b16");
-  int ib = kjob_buf(job, n + 12345, KB_IN), ob = m12_buf_u32(job, n, KB_OUT);
-  uint32_t *ref = m12_ref_sampled(job, ob, KC_U32, n, M12_SAMPLES, 0, 0);
+  int ib = kjob_buf(job, n + 12345, KB_IN), ob = kjob_buf_u32(job, n, KB_OUT);
+  uint32_t *ref = kjob_ref_sampled(job, ob, KC_U32, n, M12_SAMPLES, 0, 0);
   if (job->buf[ib].host == NULL || ref == NULL) return -1;
   uint8_t *img = job->buf[ib].host;
   for (size_t i = 0; i < len; ++i) { /* a textured scene: ties with the centre happen too */
@@ -221,7 +221,7 @@ static int census_job(kjob *job, const kdesc *d, ksize size) {
     const double v = 128 + 50 * sin(x * 0.07) * cos(y * 0.05) + krng_uniform(&r, -12, 12);
     img[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
   }
-  m12_repeat(img, len, n + 12345);
+  krepeat(img, len, n + 12345);
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s], f = e / plane;
     const int x = (int)(e % w), y = (int)(e / w % h);
@@ -257,9 +257,9 @@ static int slab_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "shape.cl", "m_slab_ray_aabb_b32");
   int rb = kjob_buf(job, 6 * n * 4, KB_IN), bb = kjob_buf(job, SL_B * 6 * 4, KB_IN);
-  int hb = m12_buf_u32(job, n, KB_OUT), tb = kjob_buf(job, n * 4, KB_OUT);
-  uint32_t *href = m12_ref_sampled(job, hb, KC_U32, n, M12_SAMPLES, 0, 0);
-  float *tref = m12_ref_sampled(job, tb, KC_F32, n, M12_SAMPLES, 1e-6, 0);
+  int hb = kjob_buf_u32(job, n, KB_OUT), tb = kjob_buf(job, n * 4, KB_OUT);
+  uint32_t *href = kjob_ref_sampled(job, hb, KC_U32, n, M12_SAMPLES, 0, 0);
+  float *tref = kjob_ref_sampled(job, tb, KC_F32, n, M12_SAMPLES, 1e-6, 0);
   if (job->buf[rb].host == NULL || job->buf[bb].host == NULL || href == NULL || tref == NULL)
     return -1;
   float *ray = job->buf[rb].host, *box = job->buf[bb].host;
@@ -281,7 +281,7 @@ static int slab_job(kjob *job, const kdesc *d, ksize size) {
       ray[(size_t)(3 + k) * n + i] = (float)(dd[k] / sqrt(nn));
     }
   }
-  for (int k = 0; k < 6; ++k) m12_repeat(ray + (size_t)k * n, len * 4, n * 4);
+  for (int k = 0; k < 6; ++k) krepeat(ray + (size_t)k * n, len * 4, n * 4);
   for (size_t s = 0; s < job->buf[hb].count; ++s) {
     const size_t i = job->buf[hb].sample[s];
     const float ox = ray[i], oy = ray[n + i], oz = ray[2 * n + i];
@@ -383,7 +383,7 @@ static int equalize_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "shape.cl", "m_equalize_lut_tiny");
-  int hb = m12_buf_u32(job, EQ_H * 256, KB_IN), lb = m12_buf_u32(job, EQ_H * 256, KB_OUT);
+  int hb = kjob_buf_u32(job, EQ_H * 256, KB_IN), lb = kjob_buf_u32(job, EQ_H * 256, KB_OUT);
   uint32_t *ref = kjob_ref(job, lb, KC_U32, EQ_H * 256, 0, 0);
   if (hb < 0 || ref == NULL) return -1;
   uint32_t *hist = job->buf[hb].host;

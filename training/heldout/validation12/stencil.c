@@ -30,7 +30,7 @@ static int donor_job(kjob *job, const kdesc *d, ksize size) {
     if (job->buf[fb[k]].host == NULL) return -1;
   }
   int ob = kjob_buf(job, n * 8, KB_OUT);
-  double *ref = m12_ref_sampled(job, ob, KC_F64, n, M12_SAMPLES, 1e-12, 1e-12);
+  double *ref = kjob_ref_sampled(job, ob, KC_F64, n, M12_SAMPLES, 1e-12, 1e-12);
   if (ref == NULL) return -1;
   double *q = job->buf[fb[0]].host, *u = job->buf[fb[1]].host, *v = job->buf[fb[2]].host,
          *w = job->buf[fb[3]].host;
@@ -41,7 +41,7 @@ static int donor_job(kjob *job, const kdesc *d, ksize size) {
     v[i] = -0.3 * sin(6.2831853 * x) + krng_uniform(&r, -0.02, 0.02);
     w[i] = krng_uniform(&r, -0.3, 0.3);
   }
-  for (int k = 0; k < 4; ++k) m12_repeat(job->buf[fb[k]].host, len * 8, n * 8);
+  for (int k = 0; k < 4; ++k) krepeat(job->buf[fb[k]].host, len * 8, n * 8);
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t c = job->buf[ob].sample[s], x = c % nx, y = c / nx % ny, z = c / (nx * ny);
     const size_t xm = wrap(x, -1, nx) + (c - x), xp = wrap(x, 1, nx) + (c - x);
@@ -74,7 +74,7 @@ static int perona_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stencil.cl", "m_peronamalik3d_f32");
   int ib = kjob_buf(job, n * 4, KB_IN), ob = kjob_buf(job, n * 4, KB_OUT);
-  float *ref = m12_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 2e-6, 1e-4);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 2e-6, 1e-4);
   if (job->buf[ib].host == NULL || ref == NULL) return -1;
   float *in = job->buf[ib].host;
   for (size_t i = 0; i < len; ++i) { /* a scan: soft tissue, an edge, noise */
@@ -82,7 +82,7 @@ static int perona_job(kjob *job, const kdesc *d, ksize size) {
     in[i] = (float)(90 + 60 * (x + y > (double)nx ? 1 : 0) + 10 * sin(0.05 * x) +
                     krng_uniform(&r, -25, 25));
   }
-  m12_repeat(in, len * 4, n * 4);
+  krepeat(in, len * 4, n * 4);
   const size_t sy = nx, sz = nx * ny;
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t c = job->buf[ob].sample[s], x = c % nx, y = c / nx % ny, z = c / sz;
@@ -118,7 +118,7 @@ static int d3q7_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stencil.cl", "m_lbm_d3q7_advdiff");
   int fb = kjob_buf(job, 7 * n * 4, KB_IN), gb = kjob_buf(job, 7 * n * 4, KB_OUT);
-  float *ref = m12_ref_sampled(job, gb, KC_F32, 7 * n, M12_SAMPLES, 2e-5, 1e-6);
+  float *ref = kjob_ref_sampled(job, gb, KC_F32, 7 * n, M12_SAMPLES, 2e-5, 1e-6);
   if (job->buf[fb].host == NULL || ref == NULL) return -1;
   float *f = job->buf[fb].host;
   for (size_t i = 0; i < len; ++i) { /* near equilibrium around a varying concentration */
@@ -126,7 +126,7 @@ static int d3q7_job(kjob *job, const kdesc *d, ksize size) {
     for (int k = 0; k < 7; ++k)
       f[(size_t)k * n + i] = (float)((k ? 0.125 : 0.25) * c0 * (1 + krng_uniform(&r, -0.1, 0.1)));
   }
-  for (int k = 0; k < 7; ++k) m12_repeat(f + (size_t)k * n, len * 4, n * 4);
+  for (int k = 0; k < 7; ++k) krepeat(f + (size_t)k * n, len * 4, n * 4);
   for (size_t s = 0; s < job->buf[gb].count; ++s) {
     const size_t e = job->buf[gb].sample[s], i = e / n, c = e % n;
     const size_t x = c % nx, y = c / nx % ny, z = c / (nx * ny);

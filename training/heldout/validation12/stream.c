@@ -30,13 +30,13 @@ static int half_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stream.cl", "m_half_widen_f16");
-  int hb = kjob_buf(job, n * 2, KB_IN), fb = m12_buf_u32(job, n, KB_OUT);
-  uint32_t *ref = m12_ref_sampled(job, fb, KC_U32, n, M12_SAMPLES, 0, 0);
+  int hb = kjob_buf(job, n * 2, KB_IN), fb = kjob_buf_u32(job, n, KB_OUT);
+  uint32_t *ref = kjob_ref_sampled(job, fb, KC_U32, n, M12_SAMPLES, 0, 0);
   if (job->buf[hb].host == NULL || ref == NULL) return -1;
   uint16_t *h = job->buf[hb].host;
   for (size_t i = 0; i < len; ++i) /* every class: 1/32 subnormal or zero, 1/32 inf or NaN */
     h[i] = (uint16_t)krng_u32(&r);
-  m12_repeat(h, len * 2, n * 2);
+  krepeat(h, len * 2, n * 2);
   for (size_t s = 0; s < job->buf[fb].count; ++s) ref[s] = half_bits(h[job->buf[fb].sample[s]]);
   kjob_arg_buf(job, hb);
   kjob_arg_buf(job, fb);
@@ -57,11 +57,11 @@ static int onehot_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stream.cl", "m_onehot_u8_wr");
   int lb = kjob_buf(job, n, KB_IN), ob = kjob_buf(job, n * OH_C * 4, KB_OUT);
-  float *ref = m12_ref_sampled(job, ob, KC_F32, n * OH_C, M12_SAMPLES, 0, 0);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, n * OH_C, M12_SAMPLES, 0, 0);
   if (job->buf[lb].host == NULL || ref == NULL) return -1;
   uint8_t *lab = job->buf[lb].host;
   for (size_t i = 0; i < len; ++i) lab[i] = (uint8_t)krng_below(&r, OH_C);
-  m12_repeat(lab, len, n);
+  krepeat(lab, len, n);
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s];
     ref[s] = lab[e / OH_C] == e % OH_C ? hi : lo;
@@ -85,15 +85,15 @@ static int ema_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stream.cl", "m_ema_f64_rmw");
   int eb = kjob_buf(job, n * 8, KB_INOUT), pb = kjob_buf(job, n * 8, KB_IN);
-  double *ref = m12_ref_sampled(job, eb, KC_F64, n, M12_SAMPLES, 0, 0);
+  double *ref = kjob_ref_sampled(job, eb, KC_F64, n, M12_SAMPLES, 0, 0);
   if (job->buf[eb].host == NULL || job->buf[pb].host == NULL || ref == NULL) return -1;
   double *e = job->buf[eb].host, *p = job->buf[pb].host;
   for (size_t i = 0; i < len; ++i) { /* weights, the average a little behind */
     p[i] = krng_uniform(&r, -0.2, 0.2);
     e[i] = p[i] + krng_uniform(&r, -0.01, 0.01);
   }
-  m12_repeat(e, len * 8, n * 8);
-  m12_repeat(p, len * 8, n * 8);
+  krepeat(e, len * 8, n * 8);
+  krepeat(p, len * 8, n * 8);
   for (size_t s = 0; s < job->buf[eb].count; ++s) {
     const size_t i = job->buf[eb].sample[s];
     ref[s] = fma(w, p[i] - e[i], e[i]);
@@ -118,13 +118,13 @@ static int aos_job(kjob *job, const kdesc *d, ksize size) {
   float *ref[3];
   for (int c = 0; c < 3; ++c) {
     ob[c] = kjob_buf(job, n * 4, KB_OUT);
-    ref[c] = m12_ref_sampled(job, ob[c], KC_F32, n, M12_SAMPLES, 0, 0);
+    ref[c] = kjob_ref_sampled(job, ob[c], KC_F32, n, M12_SAMPLES, 0, 0);
     if (ref[c] == NULL) return -1;
   }
   if (job->buf[ab].host == NULL) return -1;
   float *a = job->buf[ab].host;
   kfill_f32(a, 3 * len, &r, -50, 50);
-  m12_repeat(a, 3 * len * 4, 3 * n * 4);
+  krepeat(a, 3 * len * 4, 3 * n * 4);
   for (int c = 0; c < 3; ++c)
     for (size_t s = 0; s < job->buf[ob[c]].count; ++s)
       ref[c][s] = a[3 * job->buf[ob[c]].sample[s] + (size_t)c];
@@ -166,11 +166,11 @@ static int j0_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stream.cl", "m_bessj0_f32");
   int xb = kjob_buf(job, n * 4, KB_IN), ob = kjob_buf(job, n * 4, KB_OUT);
-  float *ref = m12_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 0, 3e-5);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, n, M12_SAMPLES, 0, 3e-5);
   if (job->buf[xb].host == NULL || ref == NULL) return -1;
   float *x = job->buf[xb].host;
   kfill_f32(x, len, &r, -32, 32); /* both branches, mixed within a warp */
-  m12_repeat(x, len * 4, n * 4);
+  krepeat(x, len * 4, n * 4);
   for (size_t s = 0; s < job->buf[ob].count; ++s) ref[s] = (float)j0_nr(x[job->buf[ob].sample[s]]);
   kjob_arg_buf(job, xb);
   kjob_arg_buf(job, ob);
@@ -247,7 +247,7 @@ static int as241_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stream.cl", "m_as241_f64");
   int pb = kjob_buf(job, n * 8, KB_IN), ob = kjob_buf(job, n * 8, KB_OUT);
-  double *ref = m12_ref_sampled(job, ob, KC_F64, n, M12_SAMPLES, 1e-13, 1e-13);
+  double *ref = kjob_ref_sampled(job, ob, KC_F64, n, M12_SAMPLES, 1e-13, 1e-13);
   if (job->buf[pb].host == NULL || ref == NULL) return -1;
   double *p = job->buf[pb].host;
   /* 3 in 4 central, 1 in 8 in the lower tail down to 1e-300, 1 in 8 in the
@@ -258,7 +258,7 @@ static int as241_job(kjob *job, const kdesc *d, ksize size) {
     const double t = k < 6 ? 0.075 + 0.85 * u : pow(10.0, -1.3 - (k == 6 ? 298.7 : 13.7) * u);
     p[i] = k == 7 ? 1 - t : t;
   }
-  m12_repeat(p, len * 8, n * 8);
+  krepeat(p, len * 8, n * 8);
   for (size_t s = 0; s < job->buf[ob].count; ++s) ref[s] = as241(p[job->buf[ob].sample[s]]);
   kjob_arg_buf(job, pb);
   kjob_arg_buf(job, ob);
@@ -278,9 +278,9 @@ static int search_job(kjob *job, const kdesc *d, ksize size, int mib) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stream.cl", "m_searchsorted");
-  int tb = m12_buf_u32(job, nt, KB_IN), qb = m12_buf_u32(job, nq, KB_IN);
-  int ob = m12_buf_u32(job, nq, KB_OUT);
-  uint32_t *ref = m12_ref_sampled(job, ob, KC_U32, nq, M12_SAMPLES, 0, 0);
+  int tb = kjob_buf_u32(job, nt, KB_IN), qb = kjob_buf_u32(job, nq, KB_IN);
+  int ob = kjob_buf_u32(job, nq, KB_OUT);
+  uint32_t *ref = kjob_ref_sampled(job, ob, KC_U32, nq, M12_SAMPLES, 0, 0);
   if (tb < 0 || qb < 0 || ref == NULL) return -1;
   uint32_t *t = job->buf[tb].host, *q = job->buf[qb].host, key = 0;
   /* Increasing keys, gaps 1-200: 3.2e9 at the end of the larger table. */
@@ -290,7 +290,7 @@ static int search_job(kjob *job, const kdesc *d, ksize size, int mib) {
   }
   for (size_t i = 0; i < len; ++i) /* queries over the keys' range, some beyond it */
     q[i] = (uint32_t)(krng_u64(&r) % ((uint64_t)key + key / 64));
-  m12_repeat(q, len * 4, nq * 4);
+  krepeat(q, len * 4, nq * 4);
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const uint32_t v = q[job->buf[ob].sample[s]];
     size_t lo = 0, hi = nt;
@@ -333,9 +333,9 @@ static int uf_job(kjob *job, const kdesc *d, ksize size, int log2n) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stream.cl", "m_uf_find");
-  int pb = m12_buf_u32(job, n, KB_IN), qb = m12_buf_u32(job, nq, KB_IN);
-  int ob = m12_buf_u32(job, nq, KB_OUT);
-  uint32_t *ref = m12_ref_sampled(job, ob, KC_U32, nq, M12_SAMPLES, 0, 0);
+  int pb = kjob_buf_u32(job, n, KB_IN), qb = kjob_buf_u32(job, nq, KB_IN);
+  int ob = kjob_buf_u32(job, nq, KB_OUT);
+  uint32_t *ref = kjob_ref_sampled(job, ob, KC_U32, nq, M12_SAMPLES, 0, 0);
   uint32_t *kq = malloc(nq * sizeof *kq);
   if (pb < 0 || qb < 0 || ref == NULL || kq == NULL) {
     free(kq);
@@ -380,9 +380,9 @@ static int coo_job(kjob *job, const kdesc *d, ksize size) {
   size_t nnz = 0;
   for (size_t i = 0; i < m; ++i) nnz += rl[i] = (uint8_t)(8 + krng_below(&r, 17));
   kjob_init(job, "stream.cl", "m_coo_spmv_casadd");
-  int rb = m12_buf_u32(job, nnz, KB_IN), cb = m12_buf_u32(job, nnz, KB_IN);
+  int rb = kjob_buf_u32(job, nnz, KB_IN), cb = kjob_buf_u32(job, nnz, KB_IN);
   int vb = kjob_buf(job, nnz * 4, KB_IN), xb = kjob_buf(job, ncol * 4, KB_IN);
-  int yb = m12_buf_u32(job, m, KB_INOUT);
+  int yb = kjob_buf_u32(job, m, KB_INOUT);
   float *ref = kjob_ref(job, yb, KC_F32, m, 1e-5, 0);
   if (rb < 0 || cb < 0 || job->buf[vb].host == NULL || job->buf[xb].host == NULL || yb < 0 ||
       ref == NULL) {

@@ -148,31 +148,3 @@ const kdesc *validation12_at(size_t i) {
 }
 
 size_t m12_stretch(size_t n) { return n < M12_STRETCH ? n : M12_STRETCH; }
-
-void *m12_ref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max, double rtol,
-                      double atol) {
-  const size_t count = n < max ? n : max;
-  void *ref = kjob_ref(job, b, cmp, count, rtol, atol);
-  size_t *smp = ref ? kjob_sample(job, b) : NULL;
-  if (smp == NULL) return NULL;
-  for (size_t c = 0; c < count; ++c) smp[c] = kspread(c, count, n);
-  return ref;
-}
-
-void *m12_ref_at(kjob *job, int b, kb_cmp cmp, size_t count, double rtol, double atol,
-                 size_t **idx) {
-  void *ref = kjob_ref(job, b, cmp, count, rtol, atol);
-  *idx = ref ? kjob_sample(job, b) : NULL;
-  return *idx ? ref : NULL;
-}
-
-int m12_buf_u32(kjob *job, size_t n, kb_role role) {
-  int b = kjob_buf(job, n * 4, role);
-  if (role != KB_OUT && job->buf[b].host == NULL) return -1;
-  return b;
-}
-
-void m12_repeat(void *p, size_t len, size_t n) {
-  unsigned char *b = p;
-  for (size_t q = len; q < n; q += len) memcpy(b + q, b, n - q < len ? n - q : len);
-}

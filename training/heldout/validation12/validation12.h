@@ -37,26 +37,6 @@ enum { M12_STRETCH = 1 << 20 };
 /* min(n, M12_STRETCH) */
 size_t m12_stretch(size_t n);
 
-/* Gives buffer b (n elements, compared with cmp) a sampled reference of
- * min(n, max) elements spread over it.  Returns the reference array, or
- * NULL when out of memory; the sampled indices are in job->buf[b].sample,
- * ascending. */
-void *m12_ref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max, double rtol, double atol);
-
-/* Gives buffer b a reference of count elements at indices the caller
- * writes into *idx (ascending): for outputs of which only a known part is
- * checked.  Returns the reference array, or NULL when out of memory. */
-void *m12_ref_at(kjob *job, int b, kb_cmp cmp, size_t count, double rtol, double atol,
-                 size_t **idx);
-
-/* A new buffer of n 32-bit words with the given role, its host copy
- * zero-filled; returns its index, or -1 when out of memory. */
-int m12_buf_u32(kjob *job, size_t n, kb_role role);
-
-/* Copies the first len bytes of p over the rest of its n bytes, so that a
- * big input repeats one drawn stretch and setting up stays quick. */
-void m12_repeat(void *p, size_t len, size_t n);
-
 /* Variants (kdesc.param) of each family. */
 enum {
   M12SH_GOERTZEL,

@@ -147,6 +147,24 @@ int kjob_verify(kjob *job, char *msg, size_t size);
  * position inside a work-group. */
 size_t kspread(size_t c, size_t count, size_t n);
 
+/* Gives buffer b (n elements, compared with cmp) a sampled reference of
+ * min(n, max) elements spread over it (kspread).  Returns the reference
+ * array, or NULL when out of memory; the sampled indices are in
+ * job->buf[b].sample, ascending. */
+void *kjob_ref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max, double rtol,
+                       double atol);
+/* Gives buffer b a reference of count elements at indices the caller
+ * writes into *idx (ascending): for outputs of which only a known part is
+ * written.  Returns the reference array, or NULL when out of memory. */
+void *kjob_ref_at(kjob *job, int b, kb_cmp cmp, size_t count, double rtol, double atol,
+                  size_t **idx);
+/* A new buffer of n 32-bit words with the given role, its host copy
+ * zero-filled; returns its index, or -1 when out of memory. */
+int kjob_buf_u32(kjob *job, size_t n, kb_role role);
+/* Copies the first len bytes of p over the rest of its n bytes, so that a
+ * big input repeats one drawn stretch and setting up stays quick. */
+void krepeat(void *p, size_t len, size_t n);
+
 /* Deterministic pseudo-random numbers (splitmix64), seeded per kernel. */
 typedef struct krng {
   uint64_t s;

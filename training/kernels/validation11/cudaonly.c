@@ -25,7 +25,7 @@ static int over_job(kjob *job, const kdesc *d, ksize size) {
   kjob_init(job, "cudaonly.cu", "k_over_rgba_v4");
   int ab = kjob_buf(job, n * 16, KB_IN), bb = kjob_buf(job, n * 16, KB_IN);
   int ob = kjob_buf(job, n * 16, KB_OUT);
-  float *ref = k11_ref_sampled(job, ob, KC_F32, n * 4, K11_SAMPLES, 0, 0);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, n * 4, K11_SAMPLES, 0, 0);
   if (job->buf[ab].host == NULL || job->buf[bb].host == NULL || ref == NULL) return -1;
   float *a = job->buf[ab].host, *b = job->buf[bb].host;
   for (size_t i = 0; i < len; ++i) { /* premultiplied: colour <= alpha; A often opaque or clear */
@@ -39,8 +39,8 @@ static int over_job(kjob *job, const kdesc *d, ksize size) {
     a[4 * i + 3] = aa;
     b[4 * i + 3] = ba;
   }
-  k11_repeat(a, len * 16, n * 16);
-  k11_repeat(b, len * 16, n * 16);
+  krepeat(a, len * 16, n * 16);
+  krepeat(b, len * 16, n * 16);
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s], px = e / 4;
     ref[s] = fmaf(b[e], 1.0f - a[4 * px + 3], a[e]);
@@ -69,8 +69,8 @@ static int nve_job(kjob *job, const kdesc *d, ksize size) {
   int pb = kjob_buf(job, n * 16, KB_IN), vb = kjob_buf(job, n * 16, KB_IN);
   int ab = kjob_buf(job, n * 16, KB_IN), p2 = kjob_buf(job, n * 16, KB_OUT);
   int v2 = kjob_buf(job, n * 16, KB_OUT);
-  float *rp = k11_ref_sampled(job, p2, KC_F32, n * 4, K11_SAMPLES, 0, 0);
-  float *rv = k11_ref_sampled(job, v2, KC_F32, n * 4, K11_SAMPLES, 0, 0);
+  float *rp = kjob_ref_sampled(job, p2, KC_F32, n * 4, K11_SAMPLES, 0, 0);
+  float *rv = kjob_ref_sampled(job, v2, KC_F32, n * 4, K11_SAMPLES, 0, 0);
   if (job->buf[pb].host == NULL || job->buf[vb].host == NULL || job->buf[ab].host == NULL ||
       rp == NULL || rv == NULL)
     return -1;
@@ -85,9 +85,9 @@ static int nve_job(kjob *job, const kdesc *d, ksize size) {
     v[4 * i + 3] = 1.0f + (float)krng_below(&r, 3); /* mass */
     a[4 * i + 3] = 0.0f;
   }
-  k11_repeat(p, len * 16, n * 16);
-  k11_repeat(v, len * 16, n * 16);
-  k11_repeat(a, len * 16, n * 16);
+  krepeat(p, len * 16, n * 16);
+  krepeat(v, len * 16, n * 16);
+  krepeat(a, len * 16, n * 16);
   for (size_t s = 0; s < job->buf[p2].count; ++s) {
     const size_t e = job->buf[p2].sample[s], c = e % 4;
     const float vn = c < 3 ? fmaf(a[e], 0.5f * dt, v[e]) : v[e];
@@ -148,7 +148,7 @@ static int lj_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "cudaonly.cu", "k_lj_energy_fx64");
-  int pb = kjob_buf(job, (size_t)n * 16, KB_IN), nb = k11_buf_u32(job, (size_t)n * LJ_NN, KB_IN);
+  int pb = kjob_buf(job, (size_t)n * 16, KB_IN), nb = kjob_buf_u32(job, (size_t)n * LJ_NN, KB_IN);
   int eb = kjob_buf(job, 8, KB_INOUT);
   lj_ref *lr = malloc(sizeof *lr);
   job->priv = lr;
@@ -223,9 +223,9 @@ static int nussinov_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "cudaonly.cu", "k_nussinov_397");
-  int sb = kjob_buf(job, (size_t)ns * n, KB_IN), ob = k11_buf_u32(job, (size_t)ns * n, KB_OUT);
+  int sb = kjob_buf(job, (size_t)ns * n, KB_IN), ob = kjob_buf_u32(job, (size_t)ns * n, KB_OUT);
   size_t *idx;
-  int32_t *ref = k11_ref_at(job, ob, KC_U32, (size_t)nchk * n, 0, 0, &idx);
+  int32_t *ref = kjob_ref_at(job, ob, KC_U32, (size_t)nchk * n, 0, 0, &idx);
   int *tab = malloc((size_t)n * (n + 1) * sizeof *tab);
   if (job->buf[sb].host == NULL || ref == NULL || tab == NULL) {
     free(tab);
@@ -261,10 +261,10 @@ static int mfcc_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "cudaonly.cu", "k_mfcc_warp_b32");
-  int sb = kjob_buf(job, nf * MF_B * 4, KB_IN), fb = k11_buf_u32(job, 3 * MF_M, KB_IN);
+  int sb = kjob_buf(job, nf * MF_B * 4, KB_IN), fb = kjob_buf_u32(job, 3 * MF_M, KB_IN);
   int wb = kjob_buf(job, 2 * MF_B * 4, KB_IN), db = kjob_buf(job, MF_C * MF_M * 4, KB_IN);
   int ob = kjob_buf(job, nf * MF_C * 4, KB_OUT);
-  float *ref = k11_ref_sampled(job, ob, KC_F32, nf * MF_C, K11_SAMPLES, 1e-4, 1e-3);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, nf * MF_C, K11_SAMPLES, 1e-4, 1e-3);
   if (job->buf[sb].host == NULL || fb < 0 || job->buf[wb].host == NULL ||
       job->buf[db].host == NULL || ref == NULL)
     return -1;
@@ -306,7 +306,7 @@ static int mfcc_job(kjob *job, const kdesc *d, ksize size) {
       spec[f * MF_B + b] = (float)(gain * env * krng_uniform(&r, 0.05, 2));
     }
   }
-  k11_repeat(spec, len * MF_B * 4, nf * MF_B * 4);
+  krepeat(spec, len * MF_B * 4, nf * MF_B * 4);
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s], f = e / MF_C, k = e % MF_C;
     double c = 0;
@@ -337,14 +337,14 @@ static int scan_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "cudaonly.cu", "k_scan_lookback_u32");
-  int ib = k11_buf_u32(job, n, KB_IN), ob = k11_buf_u32(job, n, KB_OUT);
-  int sb = kjob_buf(job, nt * 8, KB_INOUT), cb = k11_buf_u32(job, 1, KB_INOUT);
-  uint32_t *ref = k11_ref_sampled(job, ob, KC_U32, n, K11_SAMPLES, 0, 0);
+  int ib = kjob_buf_u32(job, n, KB_IN), ob = kjob_buf_u32(job, n, KB_OUT);
+  int sb = kjob_buf(job, nt * 8, KB_INOUT), cb = kjob_buf_u32(job, 1, KB_INOUT);
+  uint32_t *ref = kjob_ref_sampled(job, ob, KC_U32, n, K11_SAMPLES, 0, 0);
   uint32_t *cref = kjob_ref(job, cb, KC_U32, 1, 0, 0);
   if (ib < 0 || job->buf[sb].host == NULL || cb < 0 || ref == NULL || cref == NULL) return -1;
   uint32_t *in = job->buf[ib].host;
   for (size_t i = 0; i < stretch(n); ++i) in[i] = krng_below(&r, 256);
-  k11_repeat(in, stretch(n) * 4, n * 4);
+  krepeat(in, stretch(n) * 4, n * 4);
   uint32_t acc = 0;
   for (size_t i = 0, s = 0; i < n && s < job->buf[ob].count; ++i) {
     acc += in[i];

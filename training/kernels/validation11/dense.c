@@ -22,7 +22,7 @@ static int symm_job(kjob *job, const kdesc *d, ksize size) {
   kjob_init(job, "dense.cl", "k_symm_reg4x4");
   int ab = kjob_buf(job, (size_t)m * m * 4, KB_IN), bb = kjob_buf(job, (size_t)m * n * 4, KB_IN);
   int cb = kjob_buf(job, (size_t)m * n * 4, KB_IN), db = kjob_buf(job, (size_t)m * n * 4, KB_OUT);
-  float *ref = k11_ref_sampled(job, db, KC_F32, (size_t)m * n, K11_SAMPLES, 0, 0);
+  float *ref = kjob_ref_sampled(job, db, KC_F32, (size_t)m * n, K11_SAMPLES, 0, 0);
   if (job->buf[ab].host == NULL || job->buf[bb].host == NULL || job->buf[cb].host == NULL ||
       ref == NULL)
     return -1;
@@ -66,7 +66,7 @@ static int xgpu_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "dense.cl", "k_xgpu_corr_4bit");
   int xb = kjob_buf(job, nx, KB_IN), vb = kjob_buf(job, nv * 4, KB_OUT);
-  float *ref = k11_ref_sampled(job, vb, KC_F32, nv, K11_SAMPLES, 0, 0);
+  float *ref = kjob_ref_sampled(job, vb, KC_F32, nv, K11_SAMPLES, 0, 0);
   if (job->buf[xb].host == NULL || ref == NULL) return -1;
   uint8_t *x = job->buf[xb].host;
   const size_t len = nx < ((size_t)1 << 20) ? nx : (size_t)1 << 20;
@@ -78,7 +78,7 @@ static int xgpu_job(kjob *job, const kdesc *d, ksize size) {
     im = im < -7 ? -7 : im > 7 ? 7 : im;
     x[e] = (uint8_t)(((unsigned)re & 15u) << 4 | ((unsigned)im & 15u));
   }
-  k11_repeat(x, len, nx);
+  krepeat(x, len, nx);
   for (size_t s = 0; s < job->buf[vb].count; ++s) {
     const size_t e = job->buf[vb].sample[s], per = (size_t)ninp * (ninp + 1);
     const size_t f = e / per, at = (e % per) / 2;
@@ -111,9 +111,9 @@ static int minplus_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "dense.cl", "k_minplus_landmark_400");
-  int ab = k11_buf_u32(job, (size_t)n * kd, KB_IN), bb = k11_buf_u32(job, (size_t)kd * n, KB_IN);
-  int cb = k11_buf_u32(job, (size_t)n * n, KB_OUT);
-  int32_t *ref = k11_ref_sampled(job, cb, KC_U32, (size_t)n * n, K11_SAMPLES, 0, 0);
+  int ab = kjob_buf_u32(job, (size_t)n * kd, KB_IN), bb = kjob_buf_u32(job, (size_t)kd * n, KB_IN);
+  int cb = kjob_buf_u32(job, (size_t)n * n, KB_OUT);
+  int32_t *ref = kjob_ref_sampled(job, cb, KC_U32, (size_t)n * n, K11_SAMPLES, 0, 0);
   if (ab < 0 || bb < 0 || ref == NULL) return -1;
   int32_t *a = job->buf[ab].host, *b = job->buf[bb].host;
   /* Vertices and landmarks on a line with a few shortcuts: distances grow
@@ -160,7 +160,7 @@ static int lomb_job(kjob *job, const kdesc *d, ksize size) {
   int tb = kjob_buf(job, (size_t)nc * ns * 4, KB_IN),
       yb = kjob_buf(job, (size_t)nc * ns * 4, KB_IN);
   int pb = kjob_buf(job, (size_t)nc * nf * 4, KB_OUT);
-  float *ref = k11_ref_sampled(job, pb, KC_F32, (size_t)nc * nf, K11_SAMPLES, 1e-2, 1e-4);
+  float *ref = kjob_ref_sampled(job, pb, KC_F32, (size_t)nc * nf, K11_SAMPLES, 1e-2, 1e-4);
   if (job->buf[tb].host == NULL || job->buf[yb].host == NULL || ref == NULL) return -1;
   float *t = job->buf[tb].host, *y = job->buf[yb].host;
   for (int c = 0; c < nc; ++c) { /* a variable star: a sinusoid and noise, seen at random times */

@@ -29,8 +29,8 @@ static int radix_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "scan.cl", "k_radix_split_tile");
-  int ib = k11_buf_u32(job, n, KB_IN), ob = k11_buf_u32(job, n, KB_OUT);
-  uint32_t *ref = k11_ref_sampled(job, ob, KC_U32, n, K11_SAMPLES, 0, 0);
+  int ib = kjob_buf_u32(job, n, KB_IN), ob = kjob_buf_u32(job, n, KB_OUT);
+  uint32_t *ref = kjob_ref_sampled(job, ob, KC_U32, n, K11_SAMPLES, 0, 0);
   uint32_t *tile = malloc(RS_TILE * sizeof *tile);
   if (ib < 0 || ref == NULL || tile == NULL) {
     free(tile);
@@ -39,7 +39,7 @@ static int radix_job(kjob *job, const kdesc *d, ksize size) {
   uint32_t *k = job->buf[ib].host;
   for (size_t i = 0; i < stretch(n); ++i) /* keys with a few duplicates */
     k[i] = krng_below(&r, 8) == 0 ? krng_below(&r, 16) : krng_u32(&r);
-  k11_repeat(k, stretch(n) * 4, n * 4);
+  krepeat(k, stretch(n) * 4, n * 4);
   size_t last = (size_t)-1;
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s], t = e / RS_TILE;
@@ -69,11 +69,11 @@ static int select_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "scan.cl", "k_select_if_tile");
   int ib = kjob_buf(job, n * 4, KB_IN), ob = kjob_buf(job, n * 4, KB_OUT);
-  int cb = k11_buf_u32(job, ng, KB_OUT);
+  int cb = kjob_buf_u32(job, ng, KB_OUT);
   uint32_t *cref = kjob_ref(job, cb, KC_U32, ng, 0, 0);
   const size_t step = ng > K11_SAMPLES ? ng / K11_SAMPLES : 1, nchk = (ng + step - 1) / step;
   size_t *idx;
-  float *ref = k11_ref_at(job, ob, KC_F32, nchk, 0, 0, &idx);
+  float *ref = kjob_ref_at(job, ob, KC_F32, nchk, 0, 0, &idx);
   if (job->buf[ib].host == NULL || cref == NULL || ref == NULL) return -1;
   float *v = job->buf[ib].host;
   /* Scores: uniform, but some tiles almost all pass and some almost none. */
@@ -82,7 +82,7 @@ static int select_job(kjob *job, const kdesc *d, ksize size) {
     const double u = krng_uniform(&r, 0, 1);
     v[i] = (float)(kind == 0 ? 0.69 * u : kind == 1 ? 0.71 + 0.29 * u : u);
   }
-  k11_repeat(v, stretch(n) * 4, n * 4);
+  krepeat(v, stretch(n) * 4, n * 4);
   size_t c = 0;
   for (size_t g = 0; g < ng; ++g) {
     uint32_t cnt = 0;
@@ -194,8 +194,8 @@ static int welford_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "scan.cl", "k_welford_lastblock");
   int xb = kjob_buf(job, n * 4, KB_IN), pb = kjob_buf(job, ng * 3 * 4, KB_OUT);
-  int tb = k11_buf_u32(job, 1, KB_INOUT), ob = kjob_buf(job, 2 * 4, KB_OUT);
-  float *pref = k11_ref_sampled(job, pb, KC_F32, ng * 3, K11_SAMPLES, 1e-4, 1e-3);
+  int tb = kjob_buf_u32(job, 1, KB_INOUT), ob = kjob_buf(job, 2 * 4, KB_OUT);
+  float *pref = kjob_ref_sampled(job, pb, KC_F32, ng * 3, K11_SAMPLES, 1e-4, 1e-3);
   uint32_t *tref = kjob_ref(job, tb, KC_U32, 1, 0, 0);
   float *ref = kjob_ref(job, ob, KC_F32, 2, 1e-4, 1e-5);
   if (job->buf[xb].host == NULL || tb < 0 || pref == NULL || tref == NULL || ref == NULL) return -1;
@@ -204,7 +204,7 @@ static int welford_job(kjob *job, const kdesc *d, ksize size) {
     x[i] =
         (float)(3 +
                 (krng_uniform(&r, -1, 1) + krng_uniform(&r, -1, 1) + krng_uniform(&r, -1, 1)) * 2);
-  k11_repeat(x, len * 4, n * 4);
+  krepeat(x, len * 4, n * 4);
   for (size_t s = 0; s < job->buf[pb].count; ++s) {
     const size_t e = job->buf[pb].sample[s], g = e / 3;
     double st[3];
@@ -233,7 +233,7 @@ static int cfl_job(kjob *job, const kdesc *d, ksize size) {
   krng r;
   krng_seed(&r, d->name, 0);
   kjob_init(job, "scan.cl", "k_cfl_dt_atomicmin");
-  int qb = kjob_buf(job, 4 * n * 4, KB_IN), db = k11_buf_u32(job, 1, KB_INOUT);
+  int qb = kjob_buf(job, 4 * n * 4, KB_IN), db = kjob_buf_u32(job, 1, KB_INOUT);
   float *ref = kjob_ref(job, db, KC_F32, 1, 1e-5, 0);
   if (job->buf[qb].host == NULL || db < 0 || ref == NULL) return -1;
   float *q = job->buf[qb].host;
@@ -246,7 +246,7 @@ static int cfl_job(kjob *job, const kdesc *d, ksize size) {
     q[2 * n + i] = (float)(rho * v);
     q[3 * n + i] = (float)(p / (gam - 1) + 0.5 * rho * (u * u + v * v));
   }
-  for (int c = 0; c < 4; ++c) k11_repeat(q + (size_t)c * n, len * 4, n * 4);
+  for (int c = 0; c < 4; ++c) krepeat(q + (size_t)c * n, len * 4, n * 4);
   for (size_t i = 0; i < len; ++i) { /* from the stored floats */
     const double rho = q[i], u = q[n + i] / rho, v = q[2 * n + i] / rho;
     const double p = (gam - 1) * (q[3 * n + i] - 0.5 * rho * (u * u + v * v));

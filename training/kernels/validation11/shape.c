@@ -33,7 +33,7 @@ static int sosfilt_job(kjob *job, const kdesc *d, ksize size) {
   int yb = kjob_buf(job, n * 4, KB_OUT);
   const int nsamp = 512, ntimes = 4;
   size_t *idx;
-  float *ref = k11_ref_at(job, yb, KC_F32, (size_t)nsamp * ntimes, 1e-6, 1e-6, &idx);
+  float *ref = kjob_ref_at(job, yb, KC_F32, (size_t)nsamp * ntimes, 1e-6, 1e-6, &idx);
   float *st = malloc((size_t)nt * sizeof *st);
   if (job->buf[xb].host == NULL || job->buf[cb].host == NULL || ref == NULL || st == NULL) {
     free(st);
@@ -52,7 +52,7 @@ static int sosfilt_job(kjob *job, const kdesc *d, ksize size) {
     const size_t t = i / nch, ch = i % nch;
     x[i] = (float)(0.5 * sin(0.3 * (double)t + (double)ch) + krng_uniform(&r, -0.5, 0.5));
   }
-  k11_repeat(x, stretch(n) * 4, n * 4);
+  krepeat(x, stretch(n) * 4, n * 4);
   for (int s = 0; s < nsamp; ++s) { /* 512 traces at 4 times, replayed in float */
     const int ch = s * (nch / nsamp);
     float z1[SOS_N] = {0}, z2[SOS_N] = {0};
@@ -132,7 +132,7 @@ static int lpc_job(kjob *job, const kdesc *d, ksize size) {
   int ob = kjob_buf(job, (size_t)nf * (LPC_P + 1) * 8, KB_OUT);
   const int nchk = (nf + every - 1) / every;
   size_t *idx;
-  double *ref = k11_ref_at(job, ob, KC_F64, (size_t)nchk * (LPC_P + 1), 1e-9, 1e-9, &idx);
+  double *ref = kjob_ref_at(job, ob, KC_F64, (size_t)nchk * (LPC_P + 1), 1e-9, 1e-9, &idx);
   if (job->buf[pb].host == NULL || job->buf[wb].host == NULL || ref == NULL) return -1;
   int16_t *pcm = job->buf[pb].host;
   float *win = job->buf[wb].host;
@@ -148,7 +148,7 @@ static int lpc_job(kjob *job, const kdesc *d, ksize size) {
     pcm[i] = (int16_t)(6000 * sin(0.031 * t + 0.5 * sin(1e-4 * t)) + 3000 * sin(0.117 * t) +
                        1500 * sin(0.402 * t) + krng_uniform(&r, -800, 800));
   }
-  k11_repeat(pcm, stretch(n) * 2, n * 2);
+  krepeat(pcm, stretch(n) * 2, n * 2);
   for (int c = 0; c < nchk; ++c) {
     const int f = c * every;
     lpc_frame(pcm + (size_t)f * LPC_N, win, ref + (size_t)c * (LPC_P + 1));
@@ -203,8 +203,8 @@ static int h264_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "shape.cl", "k_h264_dct4x4_b16");
   int sb = kjob_buf(job, np, KB_IN), pb = kjob_buf(job, np, KB_IN);
-  int mb = k11_buf_u32(job, 18, KB_IN), ob = k11_buf_u32(job, (size_t)nmb * 16 * 8, KB_OUT);
-  uint32_t *ref = k11_ref_sampled(job, ob, KC_U32, (size_t)nmb * 16 * 8, K11_SAMPLES, 0, 0);
+  int mb = kjob_buf_u32(job, 18, KB_IN), ob = kjob_buf_u32(job, (size_t)nmb * 16 * 8, KB_OUT);
+  uint32_t *ref = kjob_ref_sampled(job, ob, KC_U32, (size_t)nmb * 16 * 8, K11_SAMPLES, 0, 0);
   if (job->buf[sb].host == NULL || job->buf[pb].host == NULL || mb < 0 || ref == NULL) return -1;
   uint8_t *src = job->buf[sb].host, *pred = job->buf[pb].host;
   memcpy(job->buf[mb].host, H264_MF, sizeof H264_MF);
@@ -215,8 +215,8 @@ static int h264_job(kjob *job, const kdesc *d, ksize size) {
     const int p = src[i] + (int)krng_below(&r, 25) - 12;
     pred[i] = (uint8_t)(p < 0 ? 0 : p > 255 ? 255 : p);
   }
-  k11_repeat(src, plane, np);
-  k11_repeat(pred, plane, np);
+  krepeat(src, plane, np);
+  krepeat(pred, plane, np);
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s], blk = e / 8, g = blk / 16, b = blk % 16;
     const int mbw = w / 16, mbh = h / 16;
@@ -247,14 +247,14 @@ static int boris_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "shape.cl", "k_boris_push_b32");
   int ib = kjob_buf(job, 6 * n * 4, KB_IN), ob = kjob_buf(job, 6 * n * 4, KB_OUT);
-  float *ref = k11_ref_sampled(job, ob, KC_F32, 6 * n, K11_SAMPLES, 2e-5, 2e-5);
+  float *ref = kjob_ref_sampled(job, ob, KC_F32, 6 * n, K11_SAMPLES, 2e-5, 2e-5);
   if (job->buf[ib].host == NULL || ref == NULL) return -1;
   float *in = job->buf[ib].host;
   const size_t len = stretch(n);
   for (int c = 0; c < 6; ++c) { /* positions in [0, 100), momenta in [-1, 1) */
     float *a = in + (size_t)c * n;
     kfill_f32(a, len, &r, c < 3 ? 0 : -1, c < 3 ? 100 : 1);
-    k11_repeat(a, len * 4, n * 4);
+    krepeat(a, len * 4, n * 4);
   }
   for (size_t s = 0; s < job->buf[ob].count; ++s) {
     const size_t e = job->buf[ob].sample[s], c = e / n, i = e % n;
@@ -291,7 +291,7 @@ static int fan1_job(kjob *job, const kdesc *d, ksize size) {
   kjob_init(job, "shape.cl", "k_gauss_fan1_tiny");
   int ab = kjob_buf(job, (size_t)n * n * 4, KB_IN), mb = kjob_buf(job, (size_t)n * n * 4, KB_OUT);
   size_t *idx;
-  float *ref = k11_ref_at(job, mb, KC_F32, (size_t)rows, 1e-6, 0, &idx);
+  float *ref = kjob_ref_at(job, mb, KC_F32, (size_t)rows, 1e-6, 0, &idx);
   if (job->buf[ab].host == NULL || ref == NULL) return -1;
   float *a = job->buf[ab].host;
   kfill_f32(a, (size_t)n * n, &r, -1, 1);
@@ -328,11 +328,12 @@ static int amp_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "shape.cl", "k_amp_unscale_tiny");
   int gb = kjob_buf(job, (size_t)total * 4, KB_INOUT);
-  int tb = k11_buf_u32(job, 2 * AMP_TENSORS, KB_IN), bb = k11_buf_u32(job, 2 * (size_t)nblk, KB_IN);
-  int fb = k11_buf_u32(job, 1, KB_INOUT);
+  int tb = kjob_buf_u32(job, 2 * AMP_TENSORS, KB_IN),
+      bb = kjob_buf_u32(job, 2 * (size_t)nblk, KB_IN);
+  int fb = kjob_buf_u32(job, 1, KB_INOUT);
   const int inf_at = total / 3; /* one overflowed gradient */
   size_t *idx;
-  float *ref = k11_ref_at(job, gb, KC_F32, (size_t)total - 1, 0, 0, &idx);
+  float *ref = kjob_ref_at(job, gb, KC_F32, (size_t)total - 1, 0, 0, &idx);
   float *fref = kjob_ref(job, fb, KC_F32, 1, 0, 0);
   if (job->buf[gb].host == NULL || tb < 0 || bb < 0 || fb < 0 || ref == NULL || fref == NULL)
     return -1;

@@ -21,8 +21,8 @@ static int grayscott_job(kjob *job, const kdesc *d, ksize size) {
   kjob_init(job, "stencil.cl", "k_grayscott3d_f64");
   int ub = kjob_buf(job, nc * 8, KB_IN), vb = kjob_buf(job, nc * 8, KB_IN);
   int u2 = kjob_buf(job, nc * 8, KB_OUT), v2 = kjob_buf(job, nc * 8, KB_OUT);
-  double *ru = k11_ref_sampled(job, u2, KC_F64, nc, K11_SAMPLES, 1e-12, 1e-14);
-  double *rv = k11_ref_sampled(job, v2, KC_F64, nc, K11_SAMPLES, 1e-12, 1e-14);
+  double *ru = kjob_ref_sampled(job, u2, KC_F64, nc, K11_SAMPLES, 1e-12, 1e-14);
+  double *rv = kjob_ref_sampled(job, v2, KC_F64, nc, K11_SAMPLES, 1e-12, 1e-14);
   if (job->buf[ub].host == NULL || job->buf[vb].host == NULL || ru == NULL || rv == NULL) return -1;
   double *u = job->buf[ub].host, *v = job->buf[vb].host;
   for (size_t c = 0; c < slab; ++c) { /* spots of v in a field of u, 8 planes repeated in z */
@@ -30,8 +30,8 @@ static int grayscott_job(kjob *job, const kdesc *d, ksize size) {
     u[c] = spot ? krng_uniform(&r, 0.2, 0.5) : krng_uniform(&r, 0.9, 1.0);
     v[c] = spot ? krng_uniform(&r, 0.2, 0.4) : krng_uniform(&r, 0.0, 0.05);
   }
-  k11_repeat(u, slab * 8, nc * 8);
-  k11_repeat(v, slab * 8, nc * 8);
+  krepeat(u, slab * 8, nc * 8);
+  krepeat(v, slab * 8, nc * 8);
   for (size_t s = 0; s < job->buf[u2].count; ++s) {
     const size_t c = job->buf[u2].sample[s];
     const size_t x = c % l, y = c / l % l, z = c / ((size_t)l * l), sy = l, sz = (size_t)l * l;
@@ -76,7 +76,7 @@ static int hpgmg_job(kjob *job, const kdesc *d, ksize size) {
   int ob = kjob_buf(job, nc * 8, KB_OUT);
   const size_t ncheck = K11_SAMPLES;
   size_t *idx;
-  double *ref = k11_ref_at(job, ob, KC_F64, ncheck, 1e-12, 1e-8, &idx);
+  double *ref = kjob_ref_at(job, ob, KC_F64, ncheck, 1e-12, 1e-8, &idx);
   for (int k = 0; k < 5; ++k)
     if (job->buf[bufs[k]].host == NULL) return -1;
   if (ref == NULL) return -1;
@@ -84,7 +84,7 @@ static int hpgmg_job(kjob *job, const kdesc *d, ksize size) {
   for (int k = 0; k < 5; ++k) { /* x in [-1, 1); alpha and the betas in [0.5, 1.5) */
     f[k] = job->buf[bufs[k]].host;
     kfill_f64(f[k], len, &r, k == 0 ? -1.0 : 0.5, k == 0 ? 1.0 : 1.5);
-    k11_repeat(f[k], len * 8, nc * 8);
+    krepeat(f[k], len * 8, nc * 8);
   }
   const double *x = f[0], *al = f[1], *bi = f[2], *bj = f[3], *bk = f[4];
   const size_t ni = (size_t)l * l * l, js = p, ks = (size_t)p * p;
@@ -126,13 +126,13 @@ static int lbm_job(kjob *job, const kdesc *d, ksize size) {
   krng_seed(&r, d->name, 0);
   kjob_init(job, "stencil.cl", "k_lbm_d3q27_aa");
   int fb = kjob_buf(job, nc * LB_Q * 4, KB_INOUT);
-  float *ref = k11_ref_sampled(job, fb, KC_F32, nc * LB_Q, K11_SAMPLES, 2e-5, 2e-7);
+  float *ref = kjob_ref_sampled(job, fb, KC_F32, nc * LB_Q, K11_SAMPLES, 2e-5, 2e-7);
   if (job->buf[fb].host == NULL || ref == NULL) return -1;
   float *f = job->buf[fb].host;
   for (int q = 0; q < LB_Q; ++q) { /* near rest: weights times 1 +- 10% */
     float *fq = f + (size_t)q * nc;
     for (size_t c = 0; c < len; ++c) fq[c] = (float)(lb_weight(q) * krng_uniform(&r, 0.9, 1.1));
-    k11_repeat(fq, len * 4, nc * 4);
+    krepeat(fq, len * 4, nc * 4);
   }
   for (size_t s = 0; s < job->buf[fb].count; ++s) {
     const size_t e = job->buf[fb].sample[s], q = e / nc, y = e % nc;

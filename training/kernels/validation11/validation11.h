@@ -28,26 +28,6 @@ const kdesc *validation11_at(size_t i);
 /* Elements checked in a big output (spread over it, kspread). */
 enum { K11_SAMPLES = 4096 };
 
-/* Gives buffer b (n elements, compared with cmp) a sampled reference of
- * min(n, max) elements spread over it.  Returns the reference array, or
- * NULL when out of memory; the sampled indices are in job->buf[b].sample,
- * ascending. */
-void *k11_ref_sampled(kjob *job, int b, kb_cmp cmp, size_t n, size_t max, double rtol, double atol);
-
-/* Gives buffer b a reference of count elements at indices the caller
- * writes into *idx (ascending): for outputs of which only a known part is
- * written.  Returns the reference array, or NULL when out of memory. */
-void *k11_ref_at(kjob *job, int b, kb_cmp cmp, size_t count, double rtol, double atol,
-                 size_t **idx);
-
-/* A new buffer of n 32-bit words with the given role, its host copy
- * zero-filled; returns its index, or -1 when out of memory. */
-int k11_buf_u32(kjob *job, size_t n, kb_role role);
-
-/* Copies the first len bytes of p over the rest of its n bytes, so that a
- * big input repeats one drawn stretch and setting up stays quick. */
-void k11_repeat(void *p, size_t len, size_t n);
-
 /* Variants (kdesc.param) of each family. */
 enum { K11SH_SOSFILT, K11SH_LPC, K11SH_H264, K11SH_BORIS, K11SH_FAN1, K11SH_AMP };
 enum { K11DN_SYMM, K11DN_XGPU, K11DN_MINPLUS, K11DN_LOMB };
