@@ -83,7 +83,8 @@ awk -F, -v OFS=, '
         if (!((card, cu) in n)) { print "merge.sh: no " card " idle floor at " cu " SMs" > "/dev/stderr"; exit 1 }
         print card, cu, sprintf("%.4f", exp(s[card, cu] / n[card, cu]))
       }
-  }' "$tmp/sessions.csv" | sort -t, -k1,1 -k2,2n >"$tmp/typical.csv"
+  }' "$tmp/sessions.csv" >"$tmp/typical-unsorted.csv"
+sort -t, -k1,1 -k2,2n "$tmp/typical-unsorted.csv" >"$tmp/typical.csv"
 # idle_spin's H200 rows: the H200's typical floor, with the first
 # session's times.
 awk -F, -v OFS=, '
