@@ -262,10 +262,6 @@ static int sizes_match(const char *line, size_t ninputs, size_t nclasses) {
   return in == ninputs + 1 && hidden == nclasses + 1 && out == nclasses + 1;
 }
 
-/* Reads the header of a FANN file up to its layer sizes and checks that it
- * describes the expected three-layer network.  Returns SP_EIO when the
- * stream cannot be read, SP_EMODEL when the header is foreign or of another
- * shape. */
 /* FANN sizes arrays by the counts of cascade activation functions and
  * steepnesses that a file states (a huge count is a huge allocation):
  * 0 when line states one that is not a small decimal number, else 1. */
@@ -285,16 +281,48 @@ static int small_count(const char *line) {
   return 1;
 }
 
+/* FANN sizes its connection array by the sum of the input counts that the
+ * neurons line states per neuron, read as unsigned int (a huge or wrapped
+ * count is a huge allocation, before check_ranges could look): 1 when line
+ * is that line and every neuron states exactly what a fully connected
+ * network has (check_ranges: none for input and bias neurons, one per
+ * input plus bias for a hidden neuron, one per hidden neuron plus bias for
+ * an output neuron), in decimal, else 0. */
+static int neurons_match(const char *line, size_t ninputs, size_t nclasses) {
+  static const char key[] = "neurons (num_inputs, activation_function, activation_steepness)=";
+  const size_t per_layer[3] = {ninputs + 1, nclasses + 1, nclasses + 1};
+  const size_t fan_in[3] = {0, ninputs + 1, nclasses + 1};
+  if (strncmp(line, key, sizeof key - 1) != 0) return 0;
+  const char *p = line + sizeof key - 1;
+  for (int layer = 0; layer < 3; layer++)
+    for (size_t i = 0; i < per_layer[layer]; i++) {
+      const size_t want = i + 1 == per_layer[layer] ? 0 : fan_in[layer];
+      size_t v = 0;
+      int digits = 0;
+      if (*p++ != '(') return 0;
+      for (; *p >= '0' && *p <= '9' && digits < 10; p++, digits++) v = v * 10 + (size_t)(*p - '0');
+      if (digits == 0 || *p != ',' || v != want || !(p = strchr(p, ')'))) return 0;
+      p += p[1] == ' ' ? 2 : 1;
+    }
+  return *p == '\n' || *p == '\0';
+}
+
+/* Reads the header of a FANN file up to its neurons and checks that it
+ * describes the expected three-layer network.  Returns SP_EIO when the
+ * stream cannot be read, SP_EMODEL when the header is foreign or of another
+ * shape. */
 static int check_header(FILE *fp, size_t ninputs, size_t nclasses) {
   char *line = NULL;
   size_t cap = 0;
-  int st = SP_EMODEL;
+  int st = SP_EMODEL, sized = 0;
   if (getline(&line, &cap, fp) >= 0 && strcmp(line, FANN_FLO_VERSION "\n") == 0 &&
       getline(&line, &cap, fp) >= 0 && strcmp(line, "num_layers=3\n") == 0) {
     while (getline(&line, &cap, fp) >= 0) {
       if (!small_count(line)) break;
-      if (strncmp(line, "layer_sizes=", 12) == 0) {
-        if (sizes_match(line, ninputs, nclasses)) st = SP_OK;
+      if (!sized && strncmp(line, "layer_sizes=", 12) == 0) {
+        if (!(sized = sizes_match(line, ninputs, nclasses))) break;
+      } else if (strncmp(line, "neurons ", 8) == 0 || strncmp(line, "connections ", 12) == 0) {
+        if (sized && neurons_match(line, ninputs, nclasses)) st = SP_OK;
         break;
       }
     }
