@@ -11,6 +11,8 @@
 #                 and retired, tab-separated, in registry order
 #   retired       the name and folder of every retired suite (role training,
 #                 a date retired), tab-separated, in registry order
+#   folder NAME   suite NAME's folder; exit 2, naming it, when the registry
+#                 has no such suite
 #   runner-dirs [ROOT]  sp-runner's options --suite-dir NAME=ROOT/FOLDER for
 #                 every suite, then --suite-dir common=ROOT/COMMON, on one
 #                 line (without ROOT: the folders as the registry gives
@@ -38,7 +40,7 @@ if [ "${1:-}" = -C ]; then
   shift 2
 fi
 cmd=${1:-}
-[ -n "$cmd" ] || { echo "usage: sh training/suites.sh [-C TOP] lines|retired|runner-dirs [ROOT]|common|def|vars|mk" >&2; exit 2; }
+[ -n "$cmd" ] || { echo "usage: sh training/suites.sh [-C TOP] lines|retired|folder NAME|runner-dirs [ROOT]|common|def|vars|mk" >&2; exit 2; }
 shift
 registry=$top/training/suites.txt
 # The folder of the device headers every suite's sources share.
@@ -182,6 +184,10 @@ lines) suites ;;
 retired)
   suites >"$tmp/suites"
   awk -F '\t' -v OFS='\t' '$4 == "training" && $5 != "-" { print $1, $3 }' "$tmp/suites" ;;
+folder)
+  suites >"$tmp/suites"
+  awk -F '\t' -v s="${1:-}" '$1 == s { print $3; found = 1 } END { exit !found }' "$tmp/suites" ||
+    { echo "suites.sh: ${1:-(none)} is not a suite of training/suites.txt" >&2; exit 2; } ;;
 runner-dirs)
   root=${1:+$1/}
   suites >"$tmp/suites"

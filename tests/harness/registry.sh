@@ -12,6 +12,15 @@ bad=$(awk -F '\t' 'NF != 5' "$scratch/lines" | head -1)
 [ -z "$bad" ] || fail "a line without 5 fields: $bad"
 sh "$reader" -C "$SP_TOP_SRCDIR" runner-dirs | grep -q -- '--suite-dir common=' ||
   fail "runner-dirs lacks the shared headers' folder"
+# folder NAME: each suite's folder as the registry gives it; a name it
+# lacks is refused (exit 2), named.
+while IFS=$(printf '\t') read -r name _ folder _; do
+  [ "$(sh "$reader" -C "$SP_TOP_SRCDIR" folder "$name")" = "$folder" ] ||
+    fail "folder $name is not $folder"
+done <"$scratch/lines"
+sh "$reader" -C "$SP_TOP_SRCDIR" folder bogus >"$scratch/out" 2>&1
+[ $? -eq 2 ] || fail "folder bogus: exit status not 2"
+grep -q "bogus is not a suite of training/suites.txt" "$scratch/out" || fail "folder bogus: not named"
 
 # refuses WHAT LINE: a tree whose registry ends with LINE is refused with
 # a message naming its last line and containing WHAT.

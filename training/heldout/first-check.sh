@@ -20,8 +20,7 @@
 # changes a GPU setting.
 set -u
 suite=${1:?usage: first-check.sh SUITE [LEVELS]}
-sh training/suites.sh lines | awk -F '\t' -v s="$suite" '$1 == s { found = 1 } END { exit !found }' ||
-  { echo "first-check.sh: $suite is not a suite of training/suites.txt" >&2; exit 2; }
+sh training/suites.sh folder "$suite" >/dev/null || exit 2
 levels=${2:-132,64,8}
 runner=${SP_RUNNER:-training/runner/sp-runner}
 d=${OUT:?first-check.sh: OUT is not set}/first-check

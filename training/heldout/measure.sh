@@ -26,8 +26,7 @@
 set -u
 suite=${1:?usage: measure.sh SUITE h100|h200}
 card=${2:?usage: measure.sh SUITE h100|h200}
-folder=$(sh training/suites.sh lines | awk -F '\t' -v s="$suite" '$1 == s { print $3 }')
-[ -n "$folder" ] || { echo "measure.sh: $suite is not a suite of training/suites.txt" >&2; exit 2; }
+folder=$(sh training/suites.sh folder "$suite") || exit 2
 out=${OUT:?measure.sh: OUT is not set}
 d=$out/$card
 collect=training/data/h100-sm/collect.sh
