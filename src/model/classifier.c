@@ -281,22 +281,28 @@ static int small_count(const char *line) {
   return 1;
 }
 
+/* The connections into a neuron of layer (0 input, 1 hidden, 2 output) of
+ * the fully connected network: none for input and bias neurons (each
+ * layer's last), one per input plus bias for a hidden neuron, one per
+ * hidden neuron plus bias for an output neuron. */
+static size_t fan_in(int layer, int bias, size_t ninputs, size_t nclasses) {
+  if (bias || layer == 0) return 0;
+  return layer == 1 ? ninputs + 1 : nclasses + 1;
+}
+
 /* FANN sizes its connection array by the sum of the input counts that the
  * neurons line states per neuron, read as unsigned int (a huge or wrapped
  * count is a huge allocation, before check_ranges could look): 1 when line
- * is that line and every neuron states exactly what a fully connected
- * network has (check_ranges: none for input and bias neurons, one per
- * input plus bias for a hidden neuron, one per hidden neuron plus bias for
- * an output neuron), in decimal, else 0. */
+ * is that line and every neuron states exactly its fan_in, in decimal,
+ * else 0. */
 static int neurons_match(const char *line, size_t ninputs, size_t nclasses) {
   static const char key[] = "neurons (num_inputs, activation_function, activation_steepness)=";
   const size_t per_layer[3] = {ninputs + 1, nclasses + 1, nclasses + 1};
-  const size_t fan_in[3] = {0, ninputs + 1, nclasses + 1};
   if (strncmp(line, key, sizeof key - 1) != 0) return 0;
   const char *p = line + sizeof key - 1;
   for (int layer = 0; layer < 3; layer++)
     for (size_t i = 0; i < per_layer[layer]; i++) {
-      const size_t want = i + 1 == per_layer[layer] ? 0 : fan_in[layer];
+      const size_t want = fan_in(layer, i + 1 == per_layer[layer], ninputs, nclasses);
       size_t v = 0;
       int digits = 0;
       if (*p++ != '(') return 0;
@@ -368,16 +374,15 @@ static int check_block(const struct fann_connection **con, size_t from0, size_t 
  * in unsigned int without checking for wrap-around, so the total can come
  * out right while single neurons claim ranges far outside the connection
  * array, which fann_get_connection_array and fann_run then walk.  Each
- * neuron's range must be exactly where a fully connected network has it:
- * input neurons and every bias neuron have none, a hidden neuron one per
- * input plus bias, an output neuron one per hidden neuron plus bias. */
+ * neuron's range must be exactly where a fully connected network has it
+ * (fan_in). */
 static int check_ranges(const struct fann *ann, size_t ninputs, size_t nclasses) {
-  const size_t fan_in[3] = {0, ninputs + 1, nclasses + 1};
-  size_t next = 0, layer = 0;
+  size_t next = 0;
+  int layer = 0;
   for (const struct fann_layer *l = ann->first_layer; l != ann->last_layer; l++, layer++) {
     assert(layer < 3);
     for (const struct fann_neuron *n = l->first_neuron; n != l->last_neuron; n++) {
-      const size_t want = n + 1 == l->last_neuron ? 0 : fan_in[layer];
+      const size_t want = fan_in(layer, n + 1 == l->last_neuron, ninputs, nclasses);
       if (n->first_con != next || n->last_con != next + want) return SP_EMODEL;
       next += want;
     }
