@@ -322,6 +322,82 @@ START_TEST(test_widths_file) {
 }
 END_TEST
 
+/* The time widths' jitter (ms): a file without one predicts as before;
+ * with one, each time interval away from the base is wider, the more so
+ * the shorter the time, and the points are unchanged; saved again, the
+ * model keeps it; a jitter out of (0, 1] ms, on the power line, or
+ * followed by anything is refused with the file and line. */
+START_TEST(test_jitter_file) {
+  sp_dataset *ds;
+  sp_model *m = train_physet(&ds), *back = NULL, *again = NULL;
+  sp_error err;
+  char *dir = tu_path(scratch, "jitter"), *dir2 = tu_path(scratch, "jitter2");
+  ck_assert_int_eq(sp_model_save(m, dir, &err), SP_OK);
+  char *path = tu_path(dir, "method-physet.txt"), *text = tu_read(path, NULL);
+  ck_assert_ptr_null(strstr(text, "jitter"));
+  free(text);
+  set_line(dir, "widths time", "widths time 1 1 0.02 0.040000000000000001 jitter 0.5");
+  ck_assert_int_eq(sp_model_load(dir, &back, &err), SP_OK);
+  double ctr[16], a[3][64], b[3][64], c[3][64];
+  sp_observation obs;
+  ck_assert_int_eq(sp_model_observe(m, ds, 5, ctr, &obs, &err), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(m, SP_TIME, &obs, a[0], a[1], a[2], NULL), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(back, SP_TIME, &obs, b[0], b[1], b[2], NULL), SP_OK);
+  double w_short = 0, w_long = 0;
+  for (size_t i = 0; i < sp_model_config_count(m, SP_TIME); i++) {
+    sp_config cfg = sp_model_config_at(m, SP_TIME, i);
+    ck_assert_double_eq_tol(a[0][i], b[0][i], 1e-12 * a[0][i]);
+    if (sp_config_equal(&cfg, &base_cfg)) continue;
+    ck_assert_msg(b[2][i] / b[1][i] > a[2][i] / a[1][i] * 1.001, "point %zu: %g..%g, was %g..%g", i,
+                  b[1][i], b[2][i], a[1][i], a[2][i]);
+  }
+  /* The same kernel ten times longer: the jitter's share shrinks. */
+  obs.base_time_ms *= 10;
+  ck_assert_int_eq(sp_model_predict_interval(back, SP_TIME, &obs, c[0], c[1], c[2], NULL), SP_OK);
+  for (size_t i = 0; i < sp_model_config_count(m, SP_TIME); i++) {
+    w_short += log(b[2][i] / b[1][i]);
+    w_long += log(c[2][i] / c[1][i]);
+  }
+  ck_assert_msg(w_long < w_short, "widths %g (10x longer) against %g", w_long, w_short);
+  ck_assert_int_eq(sp_model_save(back, dir2, &err), SP_OK);
+  char *path2 = tu_path(dir2, "method-physet.txt");
+  text = tu_read(path2, NULL);
+  ck_assert_ptr_nonnull(strstr(text, "\nwidths time 1 1 0.02 0.040000000000000001 jitter 0.5\n"));
+  free(text);
+  ck_assert_int_eq(sp_model_load(dir2, &again, &err), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(again, SP_TIME, &obs, a[0], a[1], a[2], NULL), SP_OK);
+  for (size_t i = 0; i < sp_model_config_count(m, SP_TIME); i++)
+    for (int r = 0; r < 3; r++) ck_assert_double_eq(a[r][i], c[r][i]);
+  static const char *const bad[][2] = {
+      {"widths time", "widths time 1 1 0.02 0.04 jitter 0"},
+      {"widths time", "widths time 1 1 0.02 0.04 jitter 2"},
+      {"widths time", "widths time 1 1 0.02 0.04 jitter 0.5 more"},
+      {"widths time", "widths time 1 1 0.02 0.04 jiter 0.5"},
+      {"widths power", "widths power 1 1 0.02 0.04 jitter 0.5"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    set_line(dir, bad[k][0], bad[k][1]);
+    sp_model *none = NULL;
+    ck_assert_int_ne(sp_model_load(dir, &none, &err), SP_OK);
+    ck_assert_ptr_null(none);
+    ck_assert_ptr_nonnull(strstr(err.file, "method-physet.txt"));
+    ck_assert_int_gt(err.line, 0);
+    ck_assert_msg(strstr(err.message, bad[k][0]), "%s: %s", bad[k][1], err.message);
+    set_line(dir, bad[k][0],
+             k < 4 ? "widths time 1 1 0.02 0.040000000000000001"
+                   : "widths power 1 1 0.02 0.040000000000000001");
+  }
+  free(path2);
+  free(path);
+  free(dir2);
+  free(dir);
+  sp_model_free(again);
+  sp_model_free(back);
+  sp_model_free(m);
+  sp_dataset_free(ds);
+}
+END_TEST
+
 /* The nsight vocabulary's last features: the busiest pipe's busy share,
  * then the log of the base time per wave of blocks; a plan without the
  * wave feature (version 5 files) keeps the pipe share last. */
@@ -374,6 +450,7 @@ static Suite *physet_suite(void) {
   tcase_add_test(tc, test_intervals_saved);
   tcase_add_test(tc, test_wave_feature);
   tcase_add_test(tc, test_widths_file);
+  tcase_add_test(tc, test_jitter_file);
   suite_add_tcase(s, tc);
   return s;
 }

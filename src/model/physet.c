@@ -543,6 +543,17 @@ static void widen(double base_value, double mid, double dl, double dh, double ex
   *hi = base_value * exp(h < cap ? h : cap > mid ? cap : mid);
 }
 
+/* extra with the timing jitter of the base's measured time and of the
+ * point's predicted one added (widths.jitter, time only); -1, a measured
+ * point, stays. */
+static double jittered(const sp_physet *p, sp_quantity q, double extra, double base_ms,
+                       double point_ms) {
+  const double j = p->widths[q].jitter;
+  if (extra < 0 || !(j > 0)) return extra;
+  const double a = j / base_ms, b = j / point_ms;
+  return extra + a * a + b * b;
+}
+
 static void finish(const sp_physet *p, sp_quantity q, scratch *s, double base_value, double *out,
                    double *lo, double *hi) {
   for (size_t i = 0; i < p->gsize[q]; i++) {
@@ -552,9 +563,9 @@ static void finish(const sp_physet *p, sp_quantity q, scratch *s, double base_va
     double ql, qh;
     tails(p, q, i, s, &ql, &qh);
     double l = capped(s, i, ql) + c, h = capped(s, i, qh) + c, k = p->widths[q].spread;
-    widen(base_value, mid, k * (mid - l), k * (h - mid), s->extra[i],
-          s->cap ? s->cap[i] + c : INFINITY, s->floor ? s->floor[i] + c : -INFINITY, &lo[i],
-          &hi[i]);
+    widen(base_value, mid, k * (mid - l), k * (h - mid),
+          jittered(p, q, s->extra[i], base_value, out[i]), s->cap ? s->cap[i] + c : INFINITY,
+          s->floor ? s->floor[i] + c : -INFINITY, &lo[i], &hi[i]);
   }
 }
 
@@ -657,6 +668,10 @@ static void memory_step(const sp_physet *p, sp_quantity q, scratch *s, double ba
     quantiles(s->pairs, s->nnz0, s->w0, &ql, NULL, &qh);
     double jl = log(out[j] / lo[j]), jh = log(hi[j] / out[j]);
     double dl = k2 * (mu - ql), dh = k2 * (qh - mu), e = s->extra[i] > 0 ? s->extra[i] : 0;
+    /* the other card's own jitter (that of the base and of point j are
+     * in point j's interval already) */
+    const double jt = p->widths[q].jitter / out[i];
+    e += jt * jt;
     lo[i] = out[i] * exp(-sqrt(dl * dl + jl * jl + e));
     hi[i] = out[i] * exp(sqrt(dh * dh + jh * jh + e));
   }

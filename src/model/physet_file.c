@@ -107,8 +107,10 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
           p->pipe_floor ? "floor" : "none", p->floor_spread);
   for (int q = 0; q < 2; q++) {
     const widths *w = &p->widths[q];
-    fprintf(af.fp, "widths %s %.17g %.17g %.17g %.17g\n", q == SP_TIME ? "time" : "power",
-            w->spread, w->prior, w->floor, w->per_log);
+    fprintf(af.fp, "widths %s %.17g %.17g %.17g %.17g", q == SP_TIME ? "time" : "power", w->spread,
+            w->prior, w->floor, w->per_log);
+    if (w->jitter > 0) fprintf(af.fp, " jitter %.17g", w->jitter);
+    fprintf(af.fp, "\n");
   }
   fprintf(af.fp, "train %zu\n", p->n);
   write_quantity(p, SP_TIME, af.fp);
@@ -136,6 +138,22 @@ static int parse_values(reader *r, char *s, double *v, size_t n) {
     s = end;
   }
   return *s == '\n' || *s == '\0' ? SP_OK : sp__mf_bad(r, "more values than expected");
+}
+
+/* What may follow a widths line's four widths: nothing, or for time
+ * " jitter J", the timing jitter in ms (physet_state.h), written only by
+ * a model fitted with one, so that every other file reads as before. */
+static int read_jitter(reader *r, int q, const char *rest, widths *w) {
+  double j;
+  int used = 0;
+  if (!strcmp(rest, "\n") || !*rest) return SP_OK;
+  if (q != SP_TIME || sscanf(rest, " jitter %lf%n", &j, &used) != 1 || strcmp(rest + used, "\n") ||
+      !(j > 0 && j <= 1))
+    return sp__mf_bad(
+        r, q == SP_TIME ? "'widths time': after the four widths, 'jitter' and a value in (0, 1] ms"
+                        : "'widths power': more values than its four widths");
+  w->jitter = j;
+  return SP_OK;
 }
 
 static int read_values(reader *r, const char *key, double *v, size_t n) {
@@ -303,14 +321,16 @@ static int read_header(reader *r, sp_physet *p, const sp_config *base,
   for (int q = 0; q < 2; q++) {
     widths *w = &p->widths[q];
     *w = OLD_WIDTHS;
+    int used = 0;
     if (r->version >= 8 &&
         (!(s = sp__mf_line(r, "widths")) ||
-         sscanf(s, q == SP_TIME ? " time %lf %lf %lf %lf" : " power %lf %lf %lf %lf", &w->spread,
-                &w->prior, &w->floor, &w->per_log) != 4 ||
+         sscanf(s, q == SP_TIME ? " time %lf %lf %lf %lf%n" : " power %lf %lf %lf %lf%n",
+                &w->spread, &w->prior, &w->floor, &w->per_log, &used) != 4 ||
          !(w->spread > 0 && w->spread <= 10) || !(w->prior >= 0 && w->prior <= 10) ||
          !(w->floor >= 0 && w->floor <= 10) || !(w->per_log >= 0 && w->per_log <= 10)))
       return sp__mf_bad(r, q == SP_TIME ? "expected 'widths time' and four widths in [0, 10]"
                                         : "expected 'widths power' and four widths in [0, 10]");
+    if (r->version >= 8 && (st = read_jitter(r, q, s + used, w))) return st;
   }
   if (!(s = sp__mf_line(r, "train")) || sscanf(s, " %zu", &p->n) != 1 || !p->n || p->n > 1000000)
     return sp__mf_bad(r, "the training kernel count is missing or out of range");

@@ -54,15 +54,22 @@ typedef struct sp_physet sp_physet;
  * versions 1-7, kept for the other axes. */
 typedef struct widths {
   double spread, prior, floor, per_log;
+  /* Time only: the timing jitter of one measurement, in ms (0: none).
+   * Each half of a time interval also holds, in quadrature, jitter / T
+   * for the base's measured time T and for the point's predicted one
+   * (and, across memory systems, for the other card's): a launch of a
+   * few microseconds reads a microsecond apart from run to run and from
+   * board to board, which no neighbour's spread shows. */
+  double jitter;
 } widths;
-static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04};
+static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04, 0};
 /* Version 9: each half of an interval also holds, in quadrature, this
  * much per log unit of peak bandwidth between a point's memory system and
  * the nearest measured one (docs/method.md, "physet: the memory axis"). */
-#define MEMORY_WIDTH_TIME 0.15
+#define MEMORY_WIDTH_TIME 0.10
 #define MEMORY_WIDTH_POWER 0.2
-static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06};
-static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05};
+static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06, 0.001};
+static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05, 0};
 
 typedef struct pool pool; /* physet_pool.h */
 

@@ -9,7 +9,7 @@
 # wave, the narrower power interval for a measured floor or version 8's
 # interval widths, predict exactly what the scalepredict that wrote them
 # did); a measured floor narrows the power interval; a version 8 file
-# carries its interval widths; a model
+# carries its interval widths and the time's jitter; a model
 # trained on 45-column counters refuses a
 # 34-column file; --floor-w anchors power on
 # the user's floor and refuses a value that is not a positive number.
@@ -127,8 +127,8 @@ fi
 # A version 8 file carries the interval widths it predicts with.
 grep -q '^floor spread 0.69999999999999996$' "$WORK/model/method-physet.txt" ||
   fail "no 'floor spread 0.7' line in the method file"
-grep -q '^widths time 0.80000000000000004 1 0.029999999999999999 0.059999999999999998$' \
-  "$WORK/model/method-physet.txt" || fail "no version 8 'widths time' line in the method file"
+grep -q '^widths time 0.80000000000000004 1 0.029999999999999999 0.059999999999999998 jitter 0.001$' \
+  "$WORK/model/method-physet.txt" || fail "no version 8 'widths time' line with its jitter in the method file"
 grep -q '^widths power 0.80000000000000004 1 0.02 0.050000000000000003$' \
   "$WORK/model/method-physet.txt" || fail "no version 8 'widths power' line in the method file"
 # width FLOORARGS: log(hi / lo) of stream_add's power at 8 SMs.
