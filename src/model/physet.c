@@ -543,6 +543,15 @@ static void widen(double base_value, double mid, double dl, double dh, double ex
   *hi = base_value * exp(h < cap ? h : cap > mid ? cap : mid);
 }
 
+/* The jitter's share of time t (ms), at most 1: a time under the jitter
+ * itself is outside what it was chosen on (every training time is over
+ * 2.8 us), and an interval of a nanosecond's base would otherwise span
+ * hundreds of orders of magnitude. */
+static double jitter_share(const sp_physet *p, sp_quantity q, double t) {
+  const double r = p->widths[q].jitter / t;
+  return r < 1 ? r : 1;
+}
+
 /* extra with the timing jitter of the base's measured time and of the
  * point's predicted one added (widths.jitter, time only); -1, a measured
  * point, stays. */
@@ -550,7 +559,7 @@ static double jittered(const sp_physet *p, sp_quantity q, double extra, double b
                        double point_ms) {
   const double j = p->widths[q].jitter;
   if (extra < 0 || !(j > 0)) return extra;
-  const double a = j / base_ms, b = j / point_ms;
+  const double a = jitter_share(p, q, base_ms), b = jitter_share(p, q, point_ms);
   return extra + a * a + b * b;
 }
 
@@ -670,7 +679,7 @@ static void memory_step(const sp_physet *p, sp_quantity q, scratch *s, double ba
     double dl = k2 * (mu - ql), dh = k2 * (qh - mu), e = s->extra[i] > 0 ? s->extra[i] : 0;
     /* the other card's own jitter (that of the base and of point j are
      * in point j's interval already) */
-    const double jt = p->widths[q].jitter / out[i];
+    const double jt = jitter_share(p, q, out[i]);
     e += jt * jt;
     lo[i] = out[i] * exp(-sqrt(dl * dl + jl * jl + e));
     hi[i] = out[i] * exp(sqrt(dh * dh + jh * jh + e));
