@@ -3,6 +3,7 @@
  * type's life, what prediction reads, and prediction. */
 #include "physet.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -438,6 +439,67 @@ static void point_quantiles(const sp_physet *p, sp_quantity q, size_t i, scratch
   qwalk_end(&w);
 }
 
+/* The most weighted kernels few_quantiles orders on the stack. */
+enum { FEW = 16 };
+
+/* point_quantiles at every point of a grid with clock pairs when at most
+ * FEW kernels have a weight (the forest's leaves mostly agree on a few):
+ * each point's order by insertion from the previous point's, as
+ * resorted_pairs, but in one pass over the grid, through the kernels'
+ * rows and weights held on the stack and without giving up.  The order
+ * is the same (residual, then kernel: t follows the kernels' order in nz),
+ * so are the sums and the quantiles. */
+static void few_quantiles(const sp_physet *p, sp_quantity q, const scratch *s, double *lo,
+                          double *mid, double *hi) {
+  const size_t g = p->gsize[q], k = s->nnz;
+  /* the kernels in order: their residuals, rows, weights and places in
+   * nz, each an array of its own (a pair moved as one was read back
+   * before its two halves' stores had landed) */
+  const double *row[FEW];
+  double v[FEW], wt[FEW];
+  size_t t_of[FEW];
+  assert(k <= FEW);
+  for (size_t t = 0; t < k; t++) {
+    row[t] = p->res[q] + s->nz[t] * g;
+    wt[t] = s->w[s->nz[t]];
+    t_of[t] = t;
+  }
+  for (size_t i = 0; i < g; i++) {
+    for (size_t t = 0; t < k; t++) {
+      const size_t j = t_of[t];
+      const double x = row[t][i], xw = wt[t];
+      const double *xr = row[t];
+      size_t u = t;
+      for (; u > 0 && (x < v[u - 1] || (x == v[u - 1] && j < t_of[u - 1])); u--) {
+        v[u] = v[u - 1];
+        t_of[u] = t_of[u - 1];
+        wt[u] = wt[u - 1];
+        row[u] = row[u - 1];
+      }
+      v[u] = x;
+      t_of[u] = j;
+      wt[u] = xw;
+      row[u] = xr;
+    }
+    qwalk w = {{&lo[i], mid ? &mid[i] : NULL, &hi[i]}, 0, INFINITY, 0};
+    for (size_t t = 0; t < k && !qwalk_add(&w, wt[t], v[t]); t++) continue;
+    qwalk_end(&w);
+  }
+}
+
+/* The quantiles of the residuals at every grid point into lo, mid (or
+ * NULL) and hi. */
+static void walk_points(const sp_physet *p, sp_quantity q, scratch *s, double *lo, double *mid,
+                        double *hi) {
+  const sp_grid *g = &p->grid[q];
+  if (g->n[1] * g->n[2] > 1 && s->nnz <= FEW) {
+    few_quantiles(p, q, s, lo, mid, hi);
+    return;
+  }
+  for (size_t i = 0; i < p->gsize[q]; i++)
+    point_quantiles(p, q, i, s, &lo[i], mid ? &mid[i] : NULL, &hi[i]);
+}
+
 /* Whether the point prediction is the weighted median (point_median, and
  * nothing measured besides the base) rather than the weighted mean. */
 static int median_applies(const sp_physet *p, const scratch *s) {
@@ -454,25 +516,17 @@ static int median_applies(const sp_physet *p, const scratch *s) {
  * keeps their quantiles too (qlo, qhi), which the interval (tails) then
  * reads instead of walking them again. */
 static void point_residuals(const sp_physet *p, sp_quantity q, scratch *s) {
-  if (!median_applies(p, s)) {
+  if (median_applies(p, s))
+    walk_points(p, q, s, s->qlo, s->mean, s->qhi);
+  else
     weighted_mean(p, q, s);
-    return;
-  }
-  for (size_t i = 0; i < p->gsize[q]; i++)
-    point_quantiles(p, q, i, s, &s->qlo[i], &s->mean[i], &s->qhi[i]);
 }
 
-/* The quantiles of the residuals at grid point i: those point_residuals
- * kept where the median applies (nothing since has changed what it reads:
- * the same pass), else point_quantiles'.  Called for i = 0, 1, ... in
- * turn. */
-static void tails(const sp_physet *p, sp_quantity q, size_t i, scratch *s, double *lo, double *hi) {
-  if (median_applies(p, s)) {
-    *lo = s->qlo[i];
-    *hi = s->qhi[i];
-    return;
-  }
-  point_quantiles(p, q, i, s, lo, NULL, hi);
+/* s->qlo and s->qhi: the quantiles of the residuals at every grid point,
+ * for the interval: those point_residuals kept where the median applies
+ * (nothing since has changed what it reads: the same pass). */
+static void tails(const sp_physet *p, sp_quantity q, scratch *s) {
+  if (!median_applies(p, s)) walk_points(p, q, s, s->qlo, NULL, s->qhi);
 }
 
 /* prior + residual at grid point i, kept above the floor and under the cap
@@ -529,18 +583,31 @@ static void extra_width(const sp_physet *p, sp_quantity q, scratch *s) {
   }
 }
 
-/* The interval at grid point i around the log ratio mid: the half widths
- * dl and dh widened by extra in quadrature, the upper end kept under the
- * cap and the lower end above the floor (log units, +-INFINITY for none). */
-static void widen(double base_value, double mid, double dl, double dh, double extra, double cap,
-                  double floor, double *lo, double *hi) {
+/* The interval at grid point i around the log ratio mid, in log units
+ * (ends): the half widths dl and dh widened by extra in quadrature, the
+ * upper end kept under the cap and the lower end above the floor (log
+ * units, +-INFINITY for none); mid itself at a measured point (extra <
+ * 0).  ends_to_values makes them values. */
+static void widen(double mid, double dl, double dh, double extra, double cap, double floor,
+                  double *lo, double *hi) {
   if (extra < 0) {
-    *lo = *hi = base_value * exp(mid);
+    *lo = *hi = mid;
     return;
   }
   double h = mid + sqrt(dh * dh + extra), l = mid - sqrt(dl * dl + extra);
-  *lo = base_value * exp(l > floor ? l : floor < mid ? floor : mid);
-  *hi = base_value * exp(h < cap ? h : cap > mid ? cap : mid);
+  *lo = l > floor ? l : floor < mid ? floor : mid;
+  *hi = h < cap ? h : cap > mid ? cap : mid;
+}
+
+/* The interval's ends over q's grid from log units (widen) to values,
+ * base_value times their exponentials; a measured point's ends are its
+ * prediction out[i] itself. */
+static void ends_to_values(const sp_physet *p, sp_quantity q, const scratch *s, double base_value,
+                           const double *out, double *lo, double *hi) {
+  for (size_t i = 0; i < p->gsize[q]; i++) {
+    lo[i] = s->extra[i] < 0 ? out[i] : base_value * exp(lo[i]);
+    hi[i] = s->extra[i] < 0 ? out[i] : base_value * exp(hi[i]);
+  }
 }
 
 /* The jitter's share of time t (ms), at most 1: a time under the jitter
@@ -565,17 +632,18 @@ static double jittered(const sp_physet *p, sp_quantity q, double extra, double b
 
 static void finish(const sp_physet *p, sp_quantity q, scratch *s, double base_value, double *out,
                    double *lo, double *hi) {
+  if (lo && hi) tails(p, q, s);
   for (size_t i = 0; i < p->gsize[q]; i++) {
     double c = s->corr[i], mid = s->prior[i] + s->mean[i] + c;
     out[i] = base_value * exp(mid);
     if (!lo || !hi) continue;
-    double ql, qh;
-    tails(p, q, i, s, &ql, &qh);
-    double l = capped(s, i, ql) + c, h = capped(s, i, qh) + c, k = p->widths[q].spread;
-    widen(base_value, mid, k * (mid - l), k * (h - mid),
-          jittered(p, q, s->extra[i], base_value, out[i]), s->cap ? s->cap[i] + c : INFINITY,
-          s->floor ? s->floor[i] + c : -INFINITY, &lo[i], &hi[i]);
+    double l = capped(s, i, s->qlo[i]) + c, h = capped(s, i, s->qhi[i]) + c;
+    double k = p->widths[q].spread;
+    widen(mid, k * (mid - l), k * (h - mid), jittered(p, q, s->extra[i], base_value, out[i]),
+          s->cap ? s->cap[i] + c : INFINITY, s->floor ? s->floor[i] + c : -INFINITY, &lo[i],
+          &hi[i]);
   }
+  if (lo && hi) ends_to_values(p, q, s, base_value, out, lo, hi);
 }
 
 /* ---- the memory axis (version 9: the memory systems described) ---------- */
@@ -841,18 +909,18 @@ static double base_phi(const sp_physet *p, const sp_observation *obs, const scra
  * uncertainty the time interval carries into the prior (pa, pb: the prior
  * at the slow and the fast end of the time interval), added in quadrature
  * and multiplied by k. */
-static void finish_power(const sp_physet *p, scratch *s, double base_value, const double *pa,
-                         const double *pb, double k, double *lo, double *hi) {
+static void finish_power(const sp_physet *p, scratch *s, double base_value, const double *out,
+                         const double *pa, const double *pb, double k, double *lo, double *hi) {
+  tails(p, SP_POWER, s);
   for (size_t i = 0; i < p->gsize[SP_POWER]; i++) {
     double mid = s->prior[i] + s->mean[i] + s->corr[i];
-    double ql, qh;
-    tails(p, SP_POWER, i, s, &ql, &qh);
     const widths *v = &p->widths[SP_POWER];
-    double dl = v->spread * (s->mean[i] - ql), dp = v->prior * (s->prior[i] - pa[i]);
-    double dh = v->spread * (qh - s->mean[i]), dq = v->prior * (pb[i] - s->prior[i]);
-    widen(base_value, mid, k * sqrt(dl * dl + dp * dp), k * sqrt(dh * dh + dq * dq), s->extra[i],
-          INFINITY, -INFINITY, &lo[i], &hi[i]);
+    double dl = v->spread * (s->mean[i] - s->qlo[i]), dp = v->prior * (s->prior[i] - pa[i]);
+    double dh = v->spread * (s->qhi[i] - s->mean[i]), dq = v->prior * (pb[i] - s->prior[i]);
+    widen(mid, k * sqrt(dl * dl + dp * dp), k * sqrt(dh * dh + dq * dq), s->extra[i], INFINITY,
+          -INFINITY, &lo[i], &hi[i]);
   }
+  ends_to_values(p, SP_POWER, s, base_value, out, lo, hi);
 }
 
 /* With the floor of another memory system's board measured by the user
@@ -932,7 +1000,7 @@ static int predict_power(const sp_physet *p, const sp_observation *obs, const sh
     power_priors(p, phi, time + 2 * gt, obs->base_time_ms, pab);
     power_priors(p, phi, time + gt, obs->base_time_ms, pab + g);
     double k = obs->floor_w > 0 ? p->floor_spread : 1;
-    finish_power(p, s, obs->base_power_w, pab, pab + g, k, lo, hi);
+    finish_power(p, s, obs->base_power_w, out, pab, pab + g, k, lo, hi);
   }
   if (steps_apart(p, SP_POWER, s)) memory_step(p, SP_POWER, s, obs->base_power_w, out, lo, hi);
   onto_target_board(p, obs, out, interval ? lo : NULL, interval ? hi : NULL);
