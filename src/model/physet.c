@@ -4,6 +4,7 @@
 #include "physet.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ void sp__physet_free(sp_physet *p) {
   free(p->map);
   for (int q = 0; q < 2; q++) {
     free(p->d2base[q]);
+    free(p->extra0[q]);
     free(p->rank[q]);
     free(p->order[q]);
     free(p->sorted[q]);
@@ -130,6 +132,18 @@ static int index_distances(sp_physet *p, sp_quantity q) {
   return SP_OK;
 }
 
+static void widths_from(const sp_physet *p, sp_quantity q, const size_t *obs, size_t nobs,
+                        double *extra);
+
+/* extra0[q]: the interval's squared widths for the distance from the base
+ * alone (widths_from), what a prediction with nothing measured besides
+ * the base adds at each grid point. */
+static int index_extra(sp_physet *p, sp_quantity q) {
+  if (!(p->extra0[q] = malloc(p->gsize[q] * sizeof *p->extra0[q]))) return SP_ENOMEM;
+  widths_from(p, q, NULL, 0, p->extra0[q]);
+  return SP_OK;
+}
+
 /* Index in the time grid of each power grid point (the power grid is a
  * sub-grid of the time grid); map stays NULL, and power predictions fail
  * with SP_EGRID, when it is not. */
@@ -149,6 +163,7 @@ int sp__physet_index_model(sp_physet *p) {
   for (int q = 0; q < 1 + p->has_power && !st; q++) {
     p->base_at[q] = sp__physet_base_index(p, (sp_quantity)q);
     st = index_distances(p, (sp_quantity)q);
+    if (!st) st = index_extra(p, (sp_quantity)q);
     if (!st) st = index_residuals(p, (sp_quantity)q);
     if (!st && p->bw) st = index_steps(p, (sp_quantity)q);
   }
@@ -487,11 +502,67 @@ static void few_quantiles(const sp_physet *p, sp_quantity q, const scratch *s, d
   }
 }
 
+/* The most kernels that can each weigh at least TAIL. */
+enum { HEAVY = (int)(1 / TAIL) };
+
+/* The kernels whose weight decides the walk's TAIL and 1 - TAIL
+ * quantiles at every point, into rows (their residuals' rows, in kernel
+ * order); how many, or 0 when the order at each point decides them.  They
+ * decide them when the kernels weighing under TAIL (light) weigh under
+ * TAIL together and the others (heavy) each weigh over TAIL: the walk
+ * then reaches TAIL at the first heavy kernel in order and, when no heavy
+ * kernel but one weighs over 1 - TAIL with the light ones, 1 - TAIL at the
+ * last: the least and the greatest of the heavy kernels' residuals.
+ * Margins of a few rounding errors per kernel keep every comparison of
+ * the walk's running sum, whatever its order, on the same side. */
+static size_t heavy_rows(const sp_physet *p, sp_quantity q, const scratch *s, const double **rows) {
+  const double m = 4 * DBL_EPSILON * (double)s->nnz;
+  double total = 0, light = 0, least = INFINITY;
+  size_t h = 0;
+  for (size_t t = 0; t < s->nnz; t++) {
+    const double w = s->w[s->nz[t]];
+    total += w;
+    if (w < TAIL + m) {
+      light += w;
+      continue;
+    }
+    if (h == HEAVY) return 0;
+    rows[h++] = p->res[q] + s->nz[t] * p->gsize[q];
+    least = w < least ? w : least;
+  }
+  int decided =
+      h && light < TAIL - m && total - least < 1 - TAIL - m && total - light >= 1 - TAIL + m;
+  return decided ? h : 0;
+}
+
+/* The least and the greatest of the h rows' residuals at every grid
+ * point, equal ones as the walk takes them (the first kernel's least, the
+ * last kernel's greatest: 0 and -0 differ in sign). */
+static void extremes(const sp_physet *p, sp_quantity q, const double **rows, size_t h, double *lo,
+                     double *hi) {
+  const size_t g = p->gsize[q];
+  memcpy(lo, rows[0], g * sizeof *lo);
+  memcpy(hi, rows[0], g * sizeof *hi);
+  for (size_t t = 1; t < h; t++) {
+    const double *r = rows[t];
+    for (size_t i = 0; i < g; i++) {
+      lo[i] = r[i] < lo[i] ? r[i] : lo[i];
+      hi[i] = r[i] >= hi[i] ? r[i] : hi[i];
+    }
+  }
+}
+
 /* The quantiles of the residuals at every grid point into lo, mid (or
  * NULL) and hi. */
 static void walk_points(const sp_physet *p, sp_quantity q, scratch *s, double *lo, double *mid,
                         double *hi) {
   const sp_grid *g = &p->grid[q];
+  const double *rows[HEAVY];
+  const size_t h = mid ? 0 : heavy_rows(p, q, s, rows);
+  if (h) {
+    extremes(p, q, rows, h, lo, hi);
+    return;
+  }
   if (g->n[1] * g->n[2] > 1 && s->nnz <= FEW) {
     few_quantiles(p, q, s, lo, mid, hi);
     return;
@@ -561,26 +632,38 @@ static void apply_cap(const sp_physet *p, sp_quantity q, scratch *s) {
 
 /* extra[i]: the squared width, in log units, that the interval at grid
  * point i adds for its distance from the nearest measured configuration
- * (the base or an observed point); -1 at a measured point, where the
- * prediction is the measurement and the interval shrinks to it. */
-static void extra_width_memory(const sp_physet *p, sp_quantity q, scratch *s);
+ * (the base, or one of the nobs grid points obs); -1 at a measured point,
+ * where the prediction is the measurement and the interval shrinks to
+ * it. */
+static void widths_memory(const sp_physet *p, sp_quantity q, const size_t *obs, size_t nobs,
+                          double *extra);
 
-static void extra_width(const sp_physet *p, sp_quantity q, scratch *s) {
+static void widths_from(const sp_physet *p, sp_quantity q, const size_t *obs, size_t nobs,
+                        double *extra) {
   const sp_grid *g = &p->grid[q];
   const widths *w = &p->widths[q];
   if (p->bw) {
-    extra_width_memory(p, q, s);
+    widths_memory(p, q, obs, nobs, extra);
     return;
   }
   for (size_t i = 0; i < p->gsize[q]; i++) {
     double d2 = p->d2base[q][i];
-    for (size_t o = 0; o < s->nobs; o++) {
-      sp_config c = sp__grid_config(g, i), oc = sp__grid_config(g, s->obs_idx[o]);
+    for (size_t o = 0; o < nobs; o++) {
+      sp_config c = sp__grid_config(g, i), oc = sp__grid_config(g, obs[o]);
       double d = sp__physet_config_dist2(&c, &oc);
       d2 = d < d2 ? d : d2;
     }
-    s->extra[i] = d2 > 0 ? w->floor * w->floor + w->per_log * w->per_log * d2 : -1;
+    extra[i] = d2 > 0 ? w->floor * w->floor + w->per_log * w->per_log * d2 : -1;
   }
+}
+
+/* s->extra: widths_from for the points observed, or with none the
+ * model's own (extra0, index_extra). */
+static void extra_width(const sp_physet *p, sp_quantity q, scratch *s) {
+  if (s->nobs)
+    widths_from(p, q, s->obs_idx, s->nobs, s->extra);
+  else
+    memcpy(s->extra, p->extra0[q], p->gsize[q] * sizeof *s->extra);
 }
 
 /* The interval at grid point i around the log ratio mid, in log units
@@ -663,14 +746,15 @@ static double cu_engine_dist2(const sp_config *a, const sp_config *b) {
   return d0 * d0 + d1 * d1;
 }
 
-/* extra_width with the memory systems described: a point's distance from
+/* widths_from with the memory systems described: a point's distance from
  * the nearest measured configuration over the CU count and engine clock,
  * as before, and apart from it the log bandwidth step to the nearest
  * measured memory system, with a width of its own per log unit (the
  * memory step is a card's step: another board, whose power reads apart,
  * and kernels whose neighbours' steps disagree more than their SM
  * scaling does); -1 only at a measured configuration itself. */
-static void extra_width_memory(const sp_physet *p, sp_quantity q, scratch *s) {
+static void widths_memory(const sp_physet *p, sp_quantity q, const size_t *obs, size_t nobs,
+                          double *extra) {
   const sp_grid *g = &p->grid[q];
   const widths *w = &p->widths[q];
   for (size_t i = 0; i < p->gsize[q]; i++) {
@@ -678,14 +762,14 @@ static void extra_width_memory(const sp_physet *p, sp_quantity q, scratch *s) {
     int measured = sp_config_equal(&c, &p->base);
     double d2 = cu_engine_dist2(&c, &p->base);
     double dm = fabs(log_bw(p, c.memory_mhz) - log_bw(p, p->base.memory_mhz));
-    for (size_t o = 0; o < s->nobs; o++) {
-      sp_config oc = sp__grid_config(g, s->obs_idx[o]);
-      measured |= s->obs_idx[o] == i;
+    for (size_t o = 0; o < nobs; o++) {
+      sp_config oc = sp__grid_config(g, obs[o]);
+      measured |= obs[o] == i;
       d2 = fmin(d2, cu_engine_dist2(&c, &oc));
       dm = fmin(dm, fabs(log_bw(p, c.memory_mhz) - log_bw(p, oc.memory_mhz)));
     }
     double wm = p->mem_width[q] * dm;
-    s->extra[i] = measured ? -1 : w->floor * w->floor + w->per_log * w->per_log * d2 + wm * wm;
+    extra[i] = measured ? -1 : w->floor * w->floor + w->per_log * w->per_log * d2 + wm * wm;
   }
 }
 

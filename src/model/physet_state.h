@@ -129,6 +129,7 @@ struct sp_physet {
   size_t base_at[2];  /* the base's grid point */
   int logphi_finite;  /* every logphi is finite (a fit can underflow one) */
   double *d2base[2];  /* squared log distance of each grid point to the base */
+  double *extra0[2];  /* the interval's widths for that distance (index_extra) */
   uint32_t *rank[2];  /* gsize[q] * n: kernel j's place at point i, residuals */
   uint32_t *order[2]; /* ascending (ties by kernel), and the kernel in place r */
   double *sorted[2];  /* gsize[q] * n: the residual in place r */
