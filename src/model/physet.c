@@ -14,6 +14,7 @@
 #include "novelty.h"
 #include "physet_pool.h"
 #include "physet_step.h"
+#include "vexp.h"
 #include "util/status.h"
 
 void sp__physet_free(sp_physet *p) {
@@ -667,30 +668,32 @@ static void extra_width(const sp_physet *p, sp_quantity q, scratch *s) {
 }
 
 /* The interval at grid point i around the log ratio mid, in log units
- * (ends): the half widths dl and dh widened by extra in quadrature, the
- * upper end kept under the cap and the lower end above the floor (log
- * units, +-INFINITY for none); mid itself at a measured point (extra <
- * 0).  ends_to_values makes them values. */
-static void widen(double mid, double dl, double dh, double extra, double cap, double floor,
+ * (ends): the half widths, whose squares are dl2 and dh2, widened by
+ * extra in quadrature, the upper end kept under the cap and the lower end
+ * above the floor (log units, +-INFINITY for none); mid itself at a
+ * measured point (extra < 0).  ends_to_values makes them values. */
+static void widen(double mid, double dl2, double dh2, double extra, double cap, double floor,
                   double *lo, double *hi) {
   if (extra < 0) {
     *lo = *hi = mid;
     return;
   }
-  double h = mid + sqrt(dh * dh + extra), l = mid - sqrt(dl * dl + extra);
+  double h = mid + sqrt(dh2 + extra), l = mid - sqrt(dl2 + extra);
   *lo = l > floor ? l : floor < mid ? floor : mid;
   *hi = h < cap ? h : cap > mid ? cap : mid;
 }
 
 /* The interval's ends over q's grid from log units (widen) to values,
- * base_value times their exponentials; a measured point's ends are its
- * prediction out[i] itself. */
+ * base_value times their exponentials, all at once (vexp.h: within an
+ * ulp or two of libm's exp, which the point predictions keep); a measured
+ * point's ends are its prediction out[i] itself. */
 static void ends_to_values(const sp_physet *p, sp_quantity q, const scratch *s, double base_value,
                            const double *out, double *lo, double *hi) {
-  for (size_t i = 0; i < p->gsize[q]; i++) {
-    lo[i] = s->extra[i] < 0 ? out[i] : base_value * exp(lo[i]);
-    hi[i] = s->extra[i] < 0 ? out[i] : base_value * exp(hi[i]);
-  }
+  const size_t g = p->gsize[q];
+  sp__vexp_scaled(lo, g, base_value);
+  sp__vexp_scaled(hi, g, base_value);
+  for (size_t i = 0; i < g; i++)
+    if (s->extra[i] < 0) lo[i] = hi[i] = out[i];
 }
 
 /* The jitter's share of time t (ms), at most 1: a time under the jitter
@@ -721,8 +724,8 @@ static void finish(const sp_physet *p, sp_quantity q, scratch *s, double base_va
     out[i] = base_value * exp(mid);
     if (!lo || !hi) continue;
     double l = capped(s, i, s->qlo[i]) + c, h = capped(s, i, s->qhi[i]) + c;
-    double k = p->widths[q].spread;
-    widen(mid, k * (mid - l), k * (h - mid), jittered(p, q, s->extra[i], base_value, out[i]),
+    double k = p->widths[q].spread, dl = k * (mid - l), dh = k * (h - mid);
+    widen(mid, dl * dl, dh * dh, jittered(p, q, s->extra[i], base_value, out[i]),
           s->cap ? s->cap[i] + c : INFINITY, s->floor ? s->floor[i] + c : -INFINITY, &lo[i],
           &hi[i]);
   }
@@ -1001,7 +1004,7 @@ static void finish_power(const sp_physet *p, scratch *s, double base_value, cons
     const widths *v = &p->widths[SP_POWER];
     double dl = v->spread * (s->mean[i] - s->qlo[i]), dp = v->prior * (s->prior[i] - pa[i]);
     double dh = v->spread * (s->qhi[i] - s->mean[i]), dq = v->prior * (pb[i] - s->prior[i]);
-    widen(mid, k * sqrt(dl * dl + dp * dp), k * sqrt(dh * dh + dq * dq), s->extra[i], INFINITY,
+    widen(mid, k * k * (dl * dl + dp * dp), k * k * (dh * dh + dq * dq), s->extra[i], INFINITY,
           -INFINITY, &lo[i], &hi[i]);
   }
   ends_to_values(p, SP_POWER, s, base_value, out, lo, hi);
