@@ -75,13 +75,18 @@ double bench_interval(const sp_model *m, sp_observation *obs, double *out, doubl
 
 double bench_full(const sp_model *m, sp_observation *obs, int with_power, double *out, double *pout,
                   double *lo, double *hi, long iters, double *sink) {
+  return bench_full_at(m, obs, 1.0, with_power, out, pout, lo, hi, iters, sink);
+}
+
+double bench_full_at(const sp_model *m, sp_observation *obs, double base_ms, int with_power,
+                     double *out, double *pout, double *lo, double *hi, long iters, double *sink) {
   enum { ROUNDS = 7 };
   double per[ROUNDS];
   sp_predict_info info;
   for (int r = 0; r < ROUNDS; r++) {
     double t0 = bench_now();
     for (long i = 0; i < iters; i++) {
-      obs->base_time_ms = 1.0 + 1e-9 * (double)i;
+      obs->base_time_ms = base_ms * (1.0 + 1e-9 * (double)i);
       sp_model_predict_interval(m, SP_TIME, obs, out, lo, hi, &info);
       *sink += isfinite(hi[0]) ? hi[0] : out[0];
       if (!with_power) continue;

@@ -41,4 +41,8 @@ double bench_interval(const sp_model *m, sp_observation *obs, double *out, doubl
 double bench_full(const sp_model *m, sp_observation *obs, int with_power, double *out, double *pout,
                   double *lo, double *hi, long iters, double *sink);
 
+/* bench_full with the base time varied about base_ms instead of 1 ms. */
+double bench_full_at(const sp_model *m, sp_observation *obs, double base_ms, int with_power,
+                     double *out, double *pout, double *lo, double *hi, long iters, double *sink);
+
 #endif
