@@ -3,8 +3,6 @@
  * type's life, what prediction reads, and prediction. */
 #include "physet.h"
 
-#include <assert.h>
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +11,7 @@
 #include "featplan.h"
 #include "novelty.h"
 #include "physet_pool.h"
+#include "physet_quantile.h"
 #include "physet_step.h"
 #include "vexp.h"
 #include "util/status.h"
@@ -390,45 +389,6 @@ static void sort_pairs(const sp_physet *p, sp_quantity q, size_t i, scratch *s) 
   ranked_pairs(p, q, i, s);
 }
 
-/* A walk over values in ascending order for their TAIL, 1/2 and 1 - TAIL
- * weighted quantiles (the weights sum to 1): for each share, the smallest
- * value whose cumulative weight, over every value not above it, reaches
- * it.  Equal values need not be added together before the test: the walk
- * reaches a share within a run of them where the run's end would, at the
- * same value. */
-typedef struct qwalk {
-  double *out[3]; /* where each quantile goes, or NULL */
-  double acc, last;
-  int stage; /* the shares reached */
-} qwalk;
-
-static const double SHARE[3] = {TAIL, 0.5, 1 - TAIL};
-
-/* Adds value v of weight w; whether every share is reached. */
-static int qwalk_add(qwalk *q, double w, double v) {
-  q->acc += w;
-  q->last = v;
-  for (; q->stage < 3 && q->acc >= SHARE[q->stage]; q->stage++)
-    if (q->out[q->stage]) *q->out[q->stage] = v;
-  return q->stage == 3;
-}
-
-/* The shares rounding left the total under: the last value (INFINITY
- * when there was none). */
-static void qwalk_end(qwalk *q) {
-  for (; q->stage < 3; q->stage++)
-    if (q->out[q->stage]) *q->out[q->stage] = q->last;
-}
-
-/* The quantiles of the k values of buf, in order, kernel j weighing w[j]
- * (mid may be NULL). */
-static void quantiles(const wval *buf, size_t k, const double *w, double *lo, double *mid,
-                      double *hi) {
-  qwalk q = {{lo, mid, hi}, 0, INFINITY, 0};
-  for (size_t t = 0; t < k && !qwalk_add(&q, w[buf[t].j], buf[t].v); t++) continue;
-  qwalk_end(&q);
-}
-
 /* The quantiles of the residuals at grid point i over the kernels with a
  * weight.  Called for i = 0, 1, ... in turn (the order at i - 1 is where
  * resorted_pairs starts).  On a grid of CU counts alone every point is
@@ -439,7 +399,7 @@ static void point_quantiles(const sp_physet *p, sp_quantity q, size_t i, scratch
   const sp_grid *g = &p->grid[q];
   if (g->n[1] * g->n[2] > 1) {
     sort_pairs(p, q, i, s);
-    quantiles(s->pairs, s->nnz, s->w, lo, mid, hi);
+    sp__quantiles_walk(s->pairs, s->nnz, s->w, lo, mid, hi);
     return;
   }
   const size_t n = p->n, words = (n + 63) / 64;
@@ -450,126 +410,30 @@ static void point_quantiles(const sp_physet *p, sp_quantity q, size_t i, scratch
   for (size_t b = 0; b < words; b++)
     for (uint64_t m = s->bits[b]; m; m &= m - 1) {
       const size_t r = b * 64 + (size_t)__builtin_ctzll(m);
-      if (qwalk_add(&w, s->w[order[r]], v[r])) return;
+      if (sp__qwalk_add(&w, s->w[order[r]], v[r])) return;
     }
-  qwalk_end(&w);
-}
-
-/* The most weighted kernels few_quantiles orders on the stack. */
-enum { FEW = 16 };
-
-/* point_quantiles at every point of a grid with clock pairs when at most
- * FEW kernels have a weight (the forest's leaves mostly agree on a few):
- * each point's order by insertion from the previous point's, as
- * resorted_pairs, but in one pass over the grid, through the kernels'
- * rows and weights held on the stack and without giving up.  The order
- * is the same (residual, then kernel: t follows the kernels' order in nz),
- * so are the sums and the quantiles. */
-static void few_quantiles(const sp_physet *p, sp_quantity q, const scratch *s, double *lo,
-                          double *mid, double *hi) {
-  const size_t g = p->gsize[q], k = s->nnz;
-  /* the kernels in order: their residuals, rows, weights and places in
-   * nz, each an array of its own (a pair moved as one was read back
-   * before its two halves' stores had landed) */
-  const double *row[FEW];
-  double v[FEW], wt[FEW];
-  size_t t_of[FEW];
-  assert(k <= FEW);
-  for (size_t t = 0; t < k; t++) {
-    row[t] = p->res[q] + s->nz[t] * g;
-    wt[t] = s->w[s->nz[t]];
-    t_of[t] = t;
-  }
-  for (size_t i = 0; i < g; i++) {
-    for (size_t t = 0; t < k; t++) {
-      const size_t j = t_of[t];
-      const double x = row[t][i], xw = wt[t];
-      const double *xr = row[t];
-      size_t u = t;
-      for (; u > 0 && (x < v[u - 1] || (x == v[u - 1] && j < t_of[u - 1])); u--) {
-        v[u] = v[u - 1];
-        t_of[u] = t_of[u - 1];
-        wt[u] = wt[u - 1];
-        row[u] = row[u - 1];
-      }
-      v[u] = x;
-      t_of[u] = j;
-      wt[u] = xw;
-      row[u] = xr;
-    }
-    qwalk w = {{&lo[i], mid ? &mid[i] : NULL, &hi[i]}, 0, INFINITY, 0};
-    for (size_t t = 0; t < k && !qwalk_add(&w, wt[t], v[t]); t++) continue;
-    qwalk_end(&w);
-  }
-}
-
-/* The most kernels that can each weigh at least TAIL. */
-enum { HEAVY = (int)(1 / TAIL) };
-
-/* The kernels whose weight decides the walk's TAIL and 1 - TAIL
- * quantiles at every point, into rows (their residuals' rows, in kernel
- * order); how many, or 0 when the order at each point decides them.  They
- * decide them when the kernels weighing under TAIL (light) weigh under
- * TAIL together and the others (heavy) each weigh over TAIL: the walk
- * then reaches TAIL at the first heavy kernel in order and, when no heavy
- * kernel but one weighs over 1 - TAIL with the light ones, 1 - TAIL at the
- * last: the least and the greatest of the heavy kernels' residuals.
- * Margins of a few rounding errors per kernel keep every comparison of
- * the walk's running sum, whatever its order, on the same side. */
-static size_t heavy_rows(const sp_physet *p, sp_quantity q, const scratch *s, const double **rows) {
-  const double m = 4 * DBL_EPSILON * (double)s->nnz;
-  double total = 0, light = 0, least = INFINITY;
-  size_t h = 0;
-  for (size_t t = 0; t < s->nnz; t++) {
-    const double w = s->w[s->nz[t]];
-    total += w;
-    if (w < TAIL + m) {
-      light += w;
-      continue;
-    }
-    if (h == HEAVY) return 0;
-    rows[h++] = p->res[q] + s->nz[t] * p->gsize[q];
-    least = w < least ? w : least;
-  }
-  int decided =
-      h && light < TAIL - m && total - least < 1 - TAIL - m && total - light >= 1 - TAIL + m;
-  return decided ? h : 0;
-}
-
-/* The least and the greatest of the h rows' residuals at every grid
- * point, equal ones as the walk takes them (the first kernel's least, the
- * last kernel's greatest: 0 and -0 differ in sign). */
-static void extremes(const sp_physet *p, sp_quantity q, const double **rows, size_t h, double *lo,
-                     double *hi) {
-  const size_t g = p->gsize[q];
-  memcpy(lo, rows[0], g * sizeof *lo);
-  memcpy(hi, rows[0], g * sizeof *hi);
-  for (size_t t = 1; t < h; t++) {
-    const double *r = rows[t];
-    for (size_t i = 0; i < g; i++) {
-      lo[i] = r[i] < lo[i] ? r[i] : lo[i];
-      hi[i] = r[i] >= hi[i] ? r[i] : hi[i];
-    }
-  }
+  sp__qwalk_end(&w);
 }
 
 /* The quantiles of the residuals at every grid point into lo, mid (or
- * NULL) and hi. */
+ * NULL) and hi: the tails off the weights alone where they decide them
+ * (not the median), by insertion on a grid of clock pairs with few
+ * kernels, else point by point. */
 static void walk_points(const sp_physet *p, sp_quantity q, scratch *s, double *lo, double *mid,
                         double *hi) {
   const sp_grid *g = &p->grid[q];
-  const double *rows[HEAVY];
-  const size_t h = mid ? 0 : heavy_rows(p, q, s, rows);
+  const size_t gs = p->gsize[q];
+  const double *rows[SP_QUANTILES_HEAVY];
+  const size_t h = mid ? 0 : sp__quantiles_heavy(p->res[q], gs, s->nz, s->nnz, s->w, rows);
   if (h) {
-    extremes(p, q, rows, h, lo, hi);
+    sp__quantiles_extremes(rows, h, gs, lo, hi);
     return;
   }
-  if (g->n[1] * g->n[2] > 1 && s->nnz <= FEW) {
-    few_quantiles(p, q, s, lo, mid, hi);
+  if (g->n[1] * g->n[2] > 1 && s->nnz <= SP_QUANTILES_FEW) {
+    sp__quantiles_few(p->res[q], gs, s->nz, s->nnz, s->w, lo, mid, hi);
     return;
   }
-  for (size_t i = 0; i < p->gsize[q]; i++)
-    point_quantiles(p, q, i, s, &lo[i], mid ? &mid[i] : NULL, &hi[i]);
+  for (size_t i = 0; i < gs; i++) point_quantiles(p, q, i, s, &lo[i], mid ? &mid[i] : NULL, &hi[i]);
 }
 
 /* Whether the point prediction is the weighted median (point_median, and
@@ -829,7 +693,7 @@ static void memory_step(const sp_physet *p, sp_quantity q, scratch *s, double ba
     if (!lo || !hi) continue;
     double ql, qh, k2 = p->widths[q].spread;
     step_pairs(p, q, i, j, s);
-    quantiles(s->pairs, s->nnz0, s->w0, &ql, NULL, &qh);
+    sp__quantiles_walk(s->pairs, s->nnz0, s->w0, &ql, NULL, &qh);
     double jl = log(out[j] / lo[j]), jh = log(hi[j] / out[j]);
     double dl = k2 * (mu - ql), dh = k2 * (qh - mu), e = s->extra[i] > 0 ? s->extra[i] : 0;
     /* the other card's own jitter (that of the base and of point j are

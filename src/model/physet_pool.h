@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "physet_quantile.h"
 #include "physet_state.h"
 
 /* Predictions take their scratch from a pool of this many (sp__physet_scratch_get):
@@ -23,12 +24,6 @@ typedef struct pool {
   atomic_int busy[SLOTS];
   scratch *slot[SLOTS];
 } pool;
-
-/* A training kernel's residual at one grid point, and the kernel. */
-typedef struct wval {
-  double v;
-  size_t j;
-} wval;
 
 /* Scratch for one prediction, sized by the model: its pool (sp__physet_scratch_get)
  * keeps SLOTS of them, so that a prediction allocates nothing. */
