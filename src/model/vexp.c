@@ -8,7 +8,7 @@
  * degree 13 (the first term left out is under 1e-17 of e^r), and 2^n put
  * into the exponent's bits.  Every operation is a separate IEEE double
  * operation in the same order on every lane and in both the baseline and
- * the AVX2 variant (x86-64, where the loader picks one), so with the
+ * the AVX2 variant (x86-64, where the processor has it), so with the
  * default flags the bits do not depend on the machine. */
 #include "vexp.h"
 
@@ -22,11 +22,12 @@ typedef int64_t vi __attribute__((vector_size(32)));
 enum { LANES = 4 };
 
 /* Four doubles at a time are two SSE2 operations each on any x86-64, one
- * AVX2 operation where the processor has it: the library carries both. */
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
-#define VEXP_VARIANTS __attribute__((target_clones("avx2", "default")))
-#else
-#define VEXP_VARIANTS
+ * AVX2 operation where the processor has it: the library carries both and
+ * asks the processor at each call (a load and a test).  Not through the
+ * loader's ifunc (target_clones): its resolver runs before the
+ * sanitizers' runtimes are up, and Clang 14 left the symbol undefined. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define VEXP_AVX2 1
 #endif
 
 /* e^x of four values whose e^x is a normal number (|x| checked by the
@@ -77,7 +78,9 @@ static inline __attribute__((always_inline)) void vexp_block(double *x, double s
   for (size_t k = 0; k < LANES; k++) x[k] = scale * exp(x[k]);
 }
 
-VEXP_VARIANTS void sp__vexp_scaled(double *x, size_t n, double scale) {
+/* The whole array, in the instructions of the function it is inlined
+ * into. */
+static inline __attribute__((always_inline)) void vexp_all(double *x, size_t n, double scale) {
   size_t i = 0;
   for (; i + LANES <= n; i += LANES) vexp_block(x + i, scale);
   if (i == n) return;
@@ -87,4 +90,22 @@ VEXP_VARIANTS void sp__vexp_scaled(double *x, size_t n, double scale) {
   memcpy(tail, x + i, (n - i) * sizeof *x);
   vexp_block(tail, scale);
   memcpy(x + i, tail, (n - i) * sizeof *x);
+}
+
+static void vexp_baseline(double *x, size_t n, double scale) { vexp_all(x, n, scale); }
+
+#ifdef VEXP_AVX2
+__attribute__((target("avx2"))) static void vexp_avx2(double *x, size_t n, double scale) {
+  vexp_all(x, n, scale);
+}
+#endif
+
+void sp__vexp_scaled(double *x, size_t n, double scale) {
+#ifdef VEXP_AVX2
+  if (__builtin_cpu_supports("avx2")) {
+    vexp_avx2(x, n, scale);
+    return;
+  }
+#endif
+  vexp_baseline(x, n, scale);
 }
