@@ -241,12 +241,17 @@ static void keep_weights(const sp_physet *p, sp_quantity q, scratch *s) {
   s->nnz0 = s->nnz;
 }
 
-/* The weights of q's forest for the kernel's features, then reweighted by
- * the observed points when there are any. */
-static void weigh(const sp_physet *p, sp_quantity q, scratch *s) {
-  sp__forest_weights(p->forest[q], s->feat, s->w);
-  list_weighted(p->n, s);
-  keep_weights(p, q, s);
+/* The weights of q's forest for the kernel's features (or, reuse, those
+ * s->w holds: the first time pass's, when nothing reweighted them), those
+ * memory_step reads when it is to be taken (keep: the first time pass
+ * takes none), then reweighted by the observed points when there are
+ * any. */
+static void weigh(const sp_physet *p, sp_quantity q, scratch *s, int reuse, int keep) {
+  if (!reuse) {
+    sp__forest_weights(p->forest[q], s->feat, s->w);
+    list_weighted(p->n, s);
+  }
+  if (keep) keep_weights(p, q, s);
   if (s->nobs) reweight(p, q, s);
 }
 
@@ -731,13 +736,14 @@ typedef struct shape {
 
 /* One pass of the time prediction into out (lo and hi: its interval, or
  * NULL), the prior reading lt (sp__physet_time_prior), the memory step taken apart
- * (memory_step) when step says so. */
+ * (memory_step) when step says so, the forest's weights those s->w holds
+ * when reuse says so (weigh). */
 static void time_pass(const sp_physet *p, const sp_observation *obs, const shape *sh, scratch *s,
-                      const double *lt, int step, double *out, double *lo, double *hi) {
+                      const double *lt, int step, int reuse, double *out, double *lo, double *hi) {
   sp__physet_time_prior(p, sh->blocks, sh->dram, lt, s->axis, s->prior);
   if (s->curve) sp__physet_step_features(p, s->feat, lt, s->step_feat);
   observe_extra(p, SP_TIME, obs, obs->base_time_ms, s);
-  weigh(p, SP_TIME, s);
+  weigh(p, SP_TIME, s, reuse, step);
   point_residuals(p, SP_TIME, s);
   apply_cap(p, SP_TIME, s);
   correction(p, SP_TIME, s);
@@ -768,14 +774,15 @@ static void predict_time(const sp_physet *p, const sp_observation *obs, const sh
   s->curve = curve_measured(p, obs);
   if (p->t_j && (p->clock || s->curve)) {
     const size_t ncu = p->grid[SP_TIME].n[0], nclk = sp__physet_clock_pairs(p);
-    time_pass(p, obs, sh, s, NULL, 0, out, NULL, NULL);
+    time_pass(p, obs, sh, s, NULL, 0, 0, out, NULL, NULL);
     for (size_t c = 0; c < ncu; c++) {
       const size_t j = p->t_j[c * nclk];
       s->lt[j] = log(out[j] / obs->base_time_ms);
     }
     lt = s->lt;
   }
-  time_pass(p, obs, sh, s, lt, 1, out, lo, hi);
+  /* the features are the same in both passes, so are the forest's weights */
+  time_pass(p, obs, sh, s, lt, 1, lt && !s->nobs, out, lo, hi);
 }
 
 /* s->key: everything the time prediction reads besides the model: the
