@@ -1243,13 +1243,13 @@ const char *sp_profile_missing(const sp_profile *p, size_t i);
  * whose values read n/a is an error before anything is written. */
 int sp_profile_write(const sp_profile *p, const sp_config *base, const char *dir, sp_error *err);
 
-/* ---- the second SM count (docs/profile.md, "Two points") ----------------
- * On NVIDIA, profile runs the program a second time on a green context of
- * fewer SMs (the preload library of greenctx/) for the launch times alone,
- * and the profile holds both points: a model that uses a further measured
- * configuration (physet) then predicts from two. */
+/* ---- further SM counts (docs/profile.md, "Two points") -----------------
+ * On NVIDIA, profile runs the program again on a green context of fewer
+ * SMs (the preload library of greenctx/) for the launch times alone, once
+ * per further SM count, and the profile holds every point: a model that
+ * uses further measured configurations (physet) then predicts from them. */
 
-/* The ncu metrics of the second pass, comma-separated: the launch time and
+/* The ncu metrics of a further pass, comma-separated: the launch time and
  * the SM count each launch ran on. */
 const char *sp_profile_second_metrics(void);
 /* The SM count model m (saved in model_dir) measures second at base: the
@@ -1259,25 +1259,36 @@ const char *sp_profile_second_metrics(void);
  * which; SP_ENOTFOUND when the grid has no level below base's. */
 int sp_profile_second_choice(const char *model_dir, const sp_model *m, const sp_config *base,
                              int *sms, char *why, size_t size);
-/* Reads the second pass's ncu raw CSV at path (sp_profile_second_metrics)
+/* Reads a further pass's ncu raw CSV at path (sp_profile_second_metrics)
  * and matches it to p: the same number of launches, each the same kernel at
  * the same launch shape as p's launch of that rank, each on exactly sms SMs
- * (launch__sm_count).  p then holds each entry's median time there, which
- * sp_profile_write and sp_profile_rewrite write as runs.csv rows at sms
- * SMs (and the CSV as profile-second-raw.csv).  A mismatch is an error at
- * its line and column, and p gains no second point; the CSV is still kept
- * (profile-second-raw.csv), so that the line can be read. */
+ * (launch__sm_count).  p then holds each entry's median time there too,
+ * which sp_profile_write and sp_profile_rewrite write as runs.csv rows at
+ * sms SMs (and the CSV as profile-second-raw.csv for the first pass whose
+ * CSV is kept, profile-second-raw-SMS.csv for later ones).  A mismatch is an
+ * error at its line and column, and p gains no point; the CSV is still kept,
+ * so that the line can be read.  SP_EINVAL when p holds a point at sms. */
 int sp_profile_add_second(sp_profile *p, const char *path, int sms, sp_error *err);
-/* A line for profile.txt's "second:" key: why p has no second point, or
- * how its SM count was chosen (copied; NULL clears it). */
+/* The name (in the profile directory) of the CSV of the pass at sms SMs,
+ * into buf; SP_ENOTFOUND when p keeps none for it. */
+int sp_profile_second_file(const sp_profile *p, int sms, char *buf, size_t size);
+/* profile.txt's "second:" line of the pass at sms SMs (added, with no point,
+ * when p has none): how its SM count was chosen, or why it gave no point
+ * (copied; NULL clears it). */
+int sp_profile_second_note(sp_profile *p, int sms, const char *note);
+/* profile.txt's "second: none:" line when no further pass ran: why
+ * (copied; NULL clears it). */
 int sp_profile_set_note(sp_profile *p, const char *note);
-/* The second point's SM count, 0 when p has none. */
-int sp_profile_second_sms(const sp_profile *p);
-/* The second point's configuration of the profile directory dir, from
- * its profile.txt ("second: CFG"); SP_ENOTFOUND when it has none. */
-int sp_profile_dir_second(const char *dir, sp_config *cfg);
+/* The number of further SM counts p holds times at, and the i-th one (in
+ * the order run; 0 past the end). */
+size_t sp_profile_second_count(const sp_profile *p);
+int sp_profile_second_sms(const sp_profile *p, size_t i);
+/* The further measured configurations of the profile directory dir, from
+ * its profile.txt ("second: CFG" lines), at most max into cfg, their
+ * number into *n; SP_ENOTFOUND when it has none. */
+int sp_profile_dir_seconds(const char *dir, sp_config *cfg, size_t max, size_t *n);
 /* Replaces the profile directory dir that sp_profile_write wrote for p
- * with one that adds p's second point or note, all at once: until the
+ * with one that adds p's further points and notes, all at once: until the
  * rename, dir stays as it was. */
 int sp_profile_rewrite(const sp_profile *p, const sp_config *base, const char *dir, sp_error *err);
 

@@ -786,25 +786,31 @@ static int resolve_measured(const sp_model *m, const char *spec, measured_set *m
   return st == SP_ENOMEM ? st : st ? usage_config(err, "--use-measured") : SP_OK;
 }
 
-/* A profile's second point (docs/profile.md, "Two points"): without
- * --use-measured, the configuration its profile.txt names ("second:
- * CFG"), where it is on the model's grid, is used as --use-measured uses
- * it. */
+/* A profile's further points (docs/profile.md, "Two points"): without
+ * --use-measured, the configurations its profile.txt names ("second:
+ * CFG" lines), those on the model's grid, are used as --use-measured uses
+ * them. */
 static void profile_measured(const sp_model *m, const char *dir, measured_set *ms) {
-  sp_config c;
-  if (dir && sp_profile_dir_second(dir, &c) == SP_OK &&
-      sp_model_config_index(m, SP_TIME, &c) != (size_t)-1)
-    ms->cfg[ms->n++] = c;
+  size_t max = sp_model_config_count(m, SP_TIME), n = 0;
+  if (!dir || sp_profile_dir_seconds(dir, ms->cfg, max, &n) != SP_OK) return;
+  for (size_t i = 0; i < n; i++)
+    if (sp_model_config_index(m, SP_TIME, &ms->cfg[i]) != (size_t)-1) ms->cfg[ms->n++] = ms->cfg[i];
 }
 
-/* Says that the prediction passed through the profile's second point. */
+/* Says that the prediction passed through the profile's further points. */
 static void note_profile_measured(const measured_set *ms) {
-  char cfg[64];
-  sp_config_format(&ms->cfg[0], cfg, sizeof cfg);
+  char list[512];
+  size_t o = 0;
+  list[0] = '\0';
+  for (size_t i = 0; i < ms->n && o + 64 < sizeof list; i++) {
+    if (i) list[o++] = ',';
+    sp_config_format(&ms->cfg[i], list + o, sizeof list - o);
+    o += strlen(list + o);
+  }
   fprintf(stderr,
-          "scalepredict: note: the profile measured %s too: the predictions pass through it "
+          "scalepredict: note: the profile measured %s too: the predictions pass through %s "
           "(as --use-measured %s; --use-measured none to predict from the base alone)\n",
-          cfg, cfg);
+          list, ms->n > 1 ? "them" : "it", list);
 }
 
 /* --target-floor-w: the floor of another memory system's board, which
@@ -956,9 +962,9 @@ static const cli_option options[] = {
         "configurations: physet passes its prediction through\n"
         "them (a second SM count cuts the H100 error about 3x,\n"
         "docs/accuracy.md); their errors then read 0; none:\n"
-        "no other.  With --profile, the profile's second SM\n"
-        "count (profile.txt's 'second:' line, 'scalepredict\n"
-        "profile') is used unless this is given, and a note\n"
+        "no other.  With --profile, the profile's further SM\n"
+        "counts (profile.txt's 'second:' lines, 'scalepredict\n"
+        "profile') are used unless this is given, and a note\n"
         "says so"),
     CLI_ROW_CALL("floor-w", "WATTS", set_floor_w,
                  "the board's power at the base configuration with nothing\n"

@@ -24,13 +24,16 @@ typedef struct profile_opts {
   const char *profiler; /* NULL: the vendor's profiler from PATH */
   int vendor;           /* SP_VENDOR_NVIDIA (ncu) or SP_VENDOR_AMD (rocprofv3) */
   char **argv;          /* the program and its arguments, or NULL */
-  const char *second;   /* --second-sms: NULL (auto), "auto", "none" or N */
+  const char *second;   /* --second-sms: NULL (auto), "auto", "none" or N[,N...] */
   const char *model_dir;
 } profile_opts;
 
-/* The second pass's plan: its SM count (0: none), and why (or why not). */
+/* The further passes' plan: their SM counts (n == 0: none), and why (or
+ * why not). */
+enum { SECOND_MAX = 8 };
 typedef struct second_plan {
-  int sms;
+  size_t n;
+  int sms[SECOND_MAX];
   char why[PATH_MAX + 256];
   char preload[PATH_MAX];
 } second_plan;
@@ -416,36 +419,59 @@ static int below_on_grid(const sp_model *m, const sp_config *base, long sms) {
   return sms >= 1 && sms < base->cu && sp_model_config_index(m, SP_TIME, &c) != (size_t)-1;
 }
 
-/* The second pass's SM count by --second-sms (auto: the model's choice),
- * 0 with the reason in s->why where there is none; EXIT_USAGE for an SM
- * count the model cannot use. */
+/* --second-sms N[,N...] into s: each a level of m's grid below base's, at
+ * most SECOND_MAX, none twice; EXIT_USAGE naming the one that is not. */
+static int parse_second_list(const char *want, const sp_model *m, const sp_config *base,
+                             second_plan *s) {
+  const char *at = want;
+  for (;;) {
+    char *end;
+    long n = strtol(at, &end, 10);
+    char why[96] = "";
+    if (end == at || (*end && *end != ',') || !below_on_grid(m, base, n))
+      snprintf(why, sizeof why, "is not an SM count of the model's grid below the base's %d",
+               base->cu);
+    else if (s->n == SECOND_MAX)
+      snprintf(why, sizeof why, "is one too many: at most %d", SECOND_MAX);
+    for (size_t i = 0; !why[0] && i < s->n; i++)
+      if (s->sms[i] == n) snprintf(why, sizeof why, "is given twice");
+    if (why[0])
+      return cli_usage_error("profile ",
+                             "--second-sms '%s': '%.*s' %s (give auto, none, or levels of the "
+                             "model's grid below the base: N or N,N,..., each once)",
+                             want, (int)strcspn(at, ","), at, why);
+    s->sms[s->n++] = (int)n;
+    if (!*end) break;
+    at = end + 1;
+  }
+  snprintf(s->why, sizeof s->why, "chosen with --second-sms %s", want);
+  return EXIT_OK;
+}
+
+/* The further passes' SM counts by --second-sms (auto: the model's
+ * choice), none with the reason in s->why where there are none;
+ * EXIT_USAGE for an SM count the model cannot use. */
 static int plan_second(const profile_opts *o, const sp_model *m, const sp_config *base,
                        second_plan *s) {
   const char *want = o->second ? o->second : "auto";
-  char *end;
-  s->sms = 0;
+  s->n = 0;
   if (!strcmp(want, "none")) {
     snprintf(s->why, sizeof s->why, "not measured (--second-sms none)");
     return EXIT_OK;
   }
   if (!strcmp(want, "auto")) {
-    if (sp_profile_second_choice(o->model_dir, m, base, &s->sms, s->why, sizeof s->why)) s->sms = 0;
+    if (sp_profile_second_choice(o->model_dir, m, base, &s->sms[0], s->why, sizeof s->why) == 0)
+      s->n = 1;
   } else {
-    long n = strtol(want, &end, 10);
-    if (*end || !below_on_grid(m, base, n))
-      return cli_usage_error("profile ",
-                             "--second-sms must be auto, none or an SM count of the model's "
-                             "grid below the base's %d, not '%s'",
-                             base->cu, want);
-    s->sms = (int)n;
-    snprintf(s->why, sizeof s->why, "chosen with --second-sms %ld", n);
+    int rc = parse_second_list(want, m, base, s);
+    if (rc) return rc;
   }
-  if (s->sms && find_preload(s->preload, sizeof s->preload)) {
+  if (s->n && find_preload(s->preload, sizeof s->preload)) {
     snprintf(s->why, sizeof s->why,
              "the preload library %s is not there (install scalepredict, or set "
              "SP_GREENCTX_PRELOAD to libscalepredict-greenctx-preload.so)",
              s->preload);
-    s->sms = 0;
+    s->n = 0;
   }
   return EXIT_OK;
 }
@@ -534,18 +560,19 @@ static char **ncu_command(const profile_opts *o, const char *ncu, const char *pr
   return args;
 }
 
-/* Runs ncu's second pass with the preload; its exit status, or -1. */
+/* Runs ncu's pass at sms SMs with the preload; its exit status, or -1. */
 static int run_preloaded(const profile_opts *o, const char *ncu, const char *program,
-                         const second_plan *s, const char *log, const char *status, int *sig) {
+                         const second_plan *s, int sms, const char *log, const char *status,
+                         int *sig) {
   char **args = ncu_command(o, ncu, program, sp_profile_second_metrics(), log);
   if (!args) return -1;
-  char sms[16], preload[2 * PATH_MAX + 2], *old[5];
+  char count[16], preload[2 * PATH_MAX + 2], *old[5];
   const char *prev = getenv("LD_PRELOAD");
-  snprintf(sms, sizeof sms, "%d", s->sms);
+  snprintf(count, sizeof count, "%d", sms);
   snprintf(preload, sizeof preload, "%s%s%s", s->preload, prev && *prev ? ":" : "",
            prev ? prev : "");
   set_env("LD_PRELOAD", preload, &old[0]);
-  set_env("SP_GREEN_SMS", sms, &old[1]);
+  set_env("SP_GREEN_SMS", count, &old[1]);
   set_env("SP_GREEN_EXE", program, &old[2]);
   set_env("SP_GREEN_STATUS", status, &old[3]);
   int rc = cli_run_child(args, sig);
@@ -557,62 +584,82 @@ static int run_preloaded(const profile_opts *o, const char *ncu, const char *pro
   return rc;
 }
 
-/* Why the second pass gave no point, into why (0: it did); the second
- * pass's CSV is matched to p's launches. */
-static int second_failed(const profile_opts *o, sp_profile *p, const second_plan *s,
-                         const char *log, const char *status, int exit, char *why, size_t size) {
-  char line[1024];
+/* Why the pass at sms SMs gave no point, into why (0: it did); its CSV is
+ * matched to p's launches. */
+static int second_failed(const profile_opts *o, sp_profile *p, int sms, const char *log,
+                         const char *status, int exit, char *why, size_t size) {
+  char line[1024], file[64];
   sp_error err;
   sp_error_clear(&err);
   if (exit < 0) {
-    snprintf(why, size, "ncu could not be run for the second pass");
+    snprintf(why, size, "ncu could not be run for the pass at %d SMs", sms);
     return -1;
   }
-  if (preload_failed(status, o->argv[0], s->sms, why, size)) return -1;
+  if (preload_failed(status, o->argv[0], sms, why, size)) return -1;
   if (exit != 0) {
     int e = find_line(log, "==ERROR==", line, sizeof line) == 0;
-    snprintf(why, size, "'%s' failed at %d SMs under ncu (exit status %d)%s%s", o->argv[0], s->sms,
+    snprintf(why, size, "'%s' failed at %d SMs under ncu (exit status %d)%s%s", o->argv[0], sms,
              exit, e ? ": " : "", e ? line : "");
     return -1;
   }
-  if (sp_profile_add_second(p, log, s->sms, &err) == SP_OK) return 0;
+  if (sp_profile_add_second(p, log, sms, &err) == SP_OK) return 0;
   /* The CSV is kept in the profile: the error names it there. */
-  snprintf(why, size, "%s/profile-second-raw.csv:%ld:%ld: %s%s%s%s", o->out, err.line, err.column,
-           err.field[0] ? "field '" : "", err.field, err.field[0] ? "': " : "", err.message);
+  if (sp_profile_second_file(p, sms, file, sizeof file))
+    snprintf(why, size, "%s", err.message);
+  else
+    snprintf(why, size, "%s/%s:%ld:%ld: %s%s%s%s", o->out, file, err.line, err.column,
+             err.field[0] ? "field '" : "", err.field, err.field[0] ? "': " : "", err.message);
   return -1;
 }
 
-/* After the base pass wrote o->out: the program again at s->sms SMs, its
- * launch times added to the profile, or one point with the reason said. */
+/* After the base pass wrote o->out: the program again at the plan's i-th SM
+ * count, its launch times added to the profile (the directory rewritten
+ * at once), or no point with the reason said; the signal that ended ncu
+ * into *sig.  tmp holds the passes' CSVs until the last rewrite. */
 static int second_pass(const profile_opts *o, const char *ncu, const char *program,
-                       const second_plan *s, sp_profile *p, const sp_config *base) {
-  char dir[PATH_MAX], log[PATH_MAX + 32], status[PATH_MAX + 32], why[2048];
+                       const second_plan *s, size_t i, const char *tmp, sp_profile *p,
+                       const sp_config *base, int *sig) {
+  char log[PATH_MAX + 32], status[PATH_MAX + 32], why[2048];
+  const int sms = s->sms[i];
   sp_error err;
   sp_error_clear(&err);
-  if (temp_log(dir, log)) return EXIT_SYSTEM;
-  snprintf(status, sizeof status, "%s/preload-status", dir);
-  cli_say("second pass: '%s' at %d SMs (%s)", o->argv[0], s->sms, s->why);
-  int sig = 0;
-  int exit = run_preloaded(o, ncu, program, s, log, status, &sig);
-  if (interrupted(sig)) {
-    remove_temp(dir);
-    return end_as(sig, EXIT_SYSTEM);
-  }
-  int failed = second_failed(o, p, s, log, status, exit, why, sizeof why);
-  int st = sp_profile_set_note(p, failed ? why : s->why);
+  snprintf(log, sizeof log, "%s/second-%d.csv", tmp, sms);
+  snprintf(status, sizeof status, "%s/preload-status-%d", tmp, sms);
+  if (s->n == 1)
+    cli_say("second pass: '%s' at %d SMs (%s)", o->argv[0], sms, s->why);
+  else
+    cli_say("pass %zu of %zu: '%s' at %d SMs (%s)", i + 2, s->n + 1, o->argv[0], sms, s->why);
+  int exit = run_preloaded(o, ncu, program, s, sms, log, status, sig);
+  if (interrupted(*sig)) return EXIT_SYSTEM;
+  int failed = second_failed(o, p, sms, log, status, exit, why, sizeof why);
+  int st = sp_profile_second_note(p, sms, failed ? why : s->why);
   if (!st) st = sp_profile_rewrite(p, base, o->out, &err);
-  remove_temp(dir);
   if (st) {
     if (!err.status) err.status = st;
-    cli_say("%s holds the base pass's profile, whole (one point)", o->out);
+    cli_say("%s holds the profile as it was before the pass at %d SMs, whole", o->out, sms);
     return cli_fail(&err);
   }
-  if (failed)
+  if (failed && s->n == 1)
     cli_say("note: one point only: %s", why);
+  else if (failed)
+    cli_say("note: no point at %d SMs: %s", sms, why);
   else
     printf("%s: the same %zu entries at %d SMs too (runs.csv): predict --profile uses them\n",
-           o->out, sp_profile_entry_count(p), s->sms);
+           o->out, sp_profile_entry_count(p), sms);
   return EXIT_OK;
+}
+
+/* Every pass of the plan, in its order; the temporary folder of their
+ * CSVs removed at the end, or on a signal before the tool ends by it. */
+static int further_passes(const profile_opts *o, const char *ncu, const char *program,
+                          const second_plan *s, sp_profile *p, const sp_config *base) {
+  char tmp[PATH_MAX], unused[PATH_MAX + 32];
+  if (temp_log(tmp, unused)) return EXIT_SYSTEM;
+  int rc = EXIT_OK, sig = 0;
+  for (size_t i = 0; i < s->n && rc == EXIT_OK && !interrupted(sig); i++)
+    rc = second_pass(o, ncu, program, s, i, tmp, p, base, &sig);
+  remove_temp(tmp);
+  return end_as(sig, rc);
 }
 
 static int run_ncu(const profile_opts *o, const sp_model *m) {
@@ -645,7 +692,7 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
   if (args) {
     int status = cli_run_child(args, &sig);
     rc = status < 0 || interrupted(sig) ? EXIT_SYSTEM : explain_ncu(log, status, o->argv[0]);
-    if (status >= 0 && rc == EXIT_OK) rc = convert_as(o, m, log, plan.sms ? NULL : plan.why, &p);
+    if (status >= 0 && rc == EXIT_OK) rc = convert_as(o, m, log, plan.n ? NULL : plan.why, &p);
   }
   free(args);
   free(metrics);
@@ -654,8 +701,8 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
     sp_profile_free(p);
     return end_as(sig, rc);
   }
-  if (rc == EXIT_OK && plan.sms == 0) cli_say("note: one point only: %s", plan.why);
-  if (rc == EXIT_OK && plan.sms) rc = second_pass(o, ncu, program, &plan, p, &base);
+  if (rc == EXIT_OK && plan.n == 0) cli_say("note: one point only: %s", plan.why);
+  if (rc == EXIT_OK && plan.n) rc = further_passes(o, ncu, program, &plan, p, &base);
   sp_profile_free(p);
   return rc;
 }
@@ -691,11 +738,13 @@ static const cli_option options[] = {
     CLI_ROW_CALL("vendor", "V", set_vendor,
                  "nvidia (default: run ncu) or amd (run rocprofv3 --pmc with\n"
                  "the model's counters --kernel-trace --output-format csv)"),
-    ROW(CLI_STRING, "second-sms", "auto|none|N", second,
-        "the SM count of the second pass (ncu only): auto (the\n"
-        "default) the model's choice, its second-sms.txt, else\n"
-        "the grid's level nearest half the base's; none: one\n"
-        "point; N: a level of the model's grid below the base"),
+    ROW(CLI_STRING, "second-sms", "auto|none|N[,N...]", second,
+        "the SM counts of the further passes (ncu only): auto\n"
+        "(the default) one, the model's choice, its\n"
+        "second-sms.txt, else the grid's level nearest half the\n"
+        "base's; none: one point; N,N,...: levels of the model's\n"
+        "grid below the base, a pass each (at most 8; 24,64 on\n"
+        "the H100 model: docs/profile.md)"),
 };
 #undef ROW
 
@@ -706,7 +755,7 @@ static const cli_command command = {
     .head =
         "Usage: scalepredict profile --model DIR|NAME --out DIR [--base CFG]\n"
         "                            [--vendor nvidia|amd] [--profiler PATH]\n"
-        "                            [--second-sms auto|none|N]\n"
+        "                            [--second-sms auto|none|N[,N...]]\n"
         "                            -- PROGRAM [ARGS...]\n"
         "       scalepredict profile --model DIR|NAME --out DIR [--base CFG] --import FILE\n"
         "\n"
@@ -725,11 +774,12 @@ static const cli_command command = {
         "launch times alone (--metrics gpu__time_duration.sum,launch__sm_count): the\n"
         "program, unchanged, runs on a green context of N SMs, and runs.csv gets each\n"
         "entry's time at N SMs too, which predict --profile passes its predictions\n"
-        "through.  Where that cannot work (the preload fails, a launcher script, several\n"
-        "processes, launches from other threads or contexts, other launches than the\n"
-        "first pass's) the profile keeps one point, saying why on standard error and\n"
-        "in profile.txt ('second: none: ...'); interrupted then, the first pass's\n"
-        "profile stays whole.  On AMD GPUs\n"
+        "through (--second-sms 24,64: a pass at each).  Where that cannot work (the\n"
+        "preload fails, a launcher script, several processes, launches from other\n"
+        "threads or contexts, other launches than the first pass's) that pass gives no\n"
+        "point, saying why on standard error and in profile.txt ('second: none: ...');\n"
+        "interrupted then, the profile stays as the passes before left it, whole.\n"
+        "On AMD GPUs\n"
         "(--vendor amd) rocprofv3 --pmc <the model's counters> --kernel-trace\n"
         "--output-format csv -- PROGRAM ....  With --import it\n"
         "reads a profile you have: an ncu raw CSV of any metric set (ncu --set full\n"

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* profile.c: sp_profile, the object a profile is read into (load.c): the
  * launches the readers add (ncuread.c, rocread.c) with a value per wanted
- * metric, the lookups they share, and its accessors. */
+ * metric, the lookups they share, the name of a further pass's CSV in a
+ * profile directory (second.c and profileout.c both say it), and its
+ * accessors. */
 #include "profile.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +51,15 @@ int sp__profile_push(sp_profile *p, const char *kernel, const char *shape, long 
   return SP_OK;
 }
 
+void sp__second_file(const sp_profile *p, const sp__second *s, char *buf, size_t size) {
+  size_t rank = 0;
+  for (size_t i = 0; i < p->nsecond && &p->second[i] != s; i++) rank += p->second[i].path != NULL;
+  if (rank == 0)
+    snprintf(buf, size, "profile-second-raw.csv");
+  else
+    snprintf(buf, size, "profile-second-raw-%d.csv", s->sms);
+}
+
 void sp_profile_free(sp_profile *p) {
   if (!p) return;
   for (size_t i = 0; i < p->nlaunches; i++) {
@@ -72,8 +84,12 @@ void sp_profile_free(sp_profile *p) {
   free(p->rules);
   free(p->at);
   free(p->device);
-  free(p->second_ms);
-  free(p->second_path);
+  for (size_t i = 0; i < p->nsecond; i++) {
+    free(p->second[i].ms);
+    free(p->second[i].path);
+    free(p->second[i].note);
+  }
+  free(p->second);
   free(p->note);
   free(p->path);
   free(p);

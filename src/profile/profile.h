@@ -28,6 +28,14 @@ typedef struct sp__entry {
   double median_ms, total_ms; /* over the launches with a time */
 } sp__entry;
 
+/* A further SM count's pass (second.c): its times, or why it has none. */
+typedef struct sp__second {
+  int sms;    /* the SM count it ran at */
+  double *ms; /* per entry, its median time there; NULL: no point (refused, not run) */
+  char *path; /* the pass's CSV, copied into the profile; NULL: none to keep */
+  char *note; /* how the SM count was chosen, or why there is no point; or NULL */
+} sp__second;
+
 /* Metrics read besides the model's: the time, and what the profile says
  * about the device. */
 enum { CTX_TIME, CTX_TIME_END, CTX_SMS, CTX_SM_HZ, CTX_MEM_HZ, CTX_N };
@@ -69,11 +77,10 @@ struct sp_profile {
   sp__entry *entries;
   char *device;
   size_t nmissing;
-  char **missing;    /* wanted metrics the profile lacks */
-  int second_sms;    /* the second point's SM count, 0: none */
-  double *second_ms; /* per entry, its median time there */
-  char *second_path; /* the second pass's CSV, copied into the profile */
-  char *note;        /* profile.txt's "second:" line, or NULL */
+  char **missing; /* wanted metrics the profile lacks */
+  size_t nsecond;
+  sp__second *second; /* the further SM counts' passes, in the order run */
+  char *note;         /* why no further pass ran (profile.txt's "second: none:"), or NULL */
 };
 
 /* Adds a launch (kernel and shape copied); its values start NaN. */
@@ -81,6 +88,11 @@ int sp__profile_push(sp_profile *p, const char *kernel, const char *shape, long 
                      sp__launch **out, sp_error *err);
 /* Index of metric name among the wanted ones, or (size_t)-1. */
 size_t sp__profile_metric(const sp_profile *p, const char *name);
+
+/* The name of pass s's CSV in the profile directory, into buf (64 bytes):
+ * profile-second-raw.csv for the first pass, profile-second-raw-N.csv
+ * (N its SM count) for the others. */
+void sp__second_file(const sp_profile *p, const sp__second *s, char *buf, size_t size);
 
 /* Column of name in a header row, or -1. */
 long sp__profile_column(const char *const *fields, size_t n, const char *name);

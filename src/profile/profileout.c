@@ -5,8 +5,8 @@
  * entry's median launch), launches.csv (how often each entry ran, its
  * total time, the kernel and launch shape), profile.txt (the device and
  * clocks the profile saw) and profile-raw.csv (the profile as read),
- * with a second point (second.c) its rows in runs.csv and its CSV as
- * profile-second-raw.csv,
+ * with further SM counts (second.c) their rows in runs.csv and their CSVs
+ * as profile-second-raw.csv (and -SMS.csv),
  * marked .scalepredict-profile: no other kind of output replaces it.
  * Everything is checked before a byte is written. */
 #include "profile.h"
@@ -104,12 +104,13 @@ static int write_runs(const void *data, FILE *fp) {
     key_columns(o, fp, o->p->entries[e].name);
     fprintf(fp, ",%.6g," SP_CSV_EOL, o->p->entries[e].median_ms);
   }
-  /* The second point: the same entries at its SM count, the base's clocks. */
-  for (size_t e = 0; o->p->second_sms && e < o->p->nentries; e++) {
-    sp__csv_quoted(fp, o->p->entries[e].name);
-    fprintf(fp, ",%d,%d,%d,%.6g," SP_CSV_EOL, o->p->second_sms, o->base.engine_mhz,
-            o->base.memory_mhz, o->p->second_ms[e]);
-  }
+  /* Each further point: the same entries at its SM count, the base's clocks. */
+  for (size_t i = 0; i < o->p->nsecond; i++)
+    for (size_t e = 0; o->p->second[i].ms && e < o->p->nentries; e++) {
+      sp__csv_quoted(fp, o->p->entries[e].name);
+      fprintf(fp, ",%d,%d,%d,%.6g," SP_CSV_EOL, o->p->second[i].sms, o->base.engine_mhz,
+              o->base.memory_mhz, o->p->second[i].ms[e]);
+    }
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
@@ -183,14 +184,19 @@ static int write_info(const void *data, FILE *fp) {
       fprintf(fp, "metric %s: %g x %s (the profile lacks it)\n", p->metrics[i], p->scale[i],
               p->source[i]);
   fprintf(fp, "launches: %zu\nentries: %zu\n", p->nlaunches, p->nentries);
-  if (p->second_sms) {
+  /* One line per further pass: "second: CFG: how chosen" for a point,
+   * "second: none: why" for a pass that gave none. */
+  for (size_t i = 0; i < p->nsecond; i++) {
+    const sp__second *s = &p->second[i];
     sp_config c = o->base;
-    c.cu = p->second_sms;
+    c.cu = s->sms;
     sp_config_format(&c, base, sizeof base);
-    fprintf(fp, "second: %s%s%s\n", base, p->note ? ": " : "", p->note ? p->note : "");
-  } else if (p->note) {
-    fprintf(fp, "second: none: %s\n", p->note);
+    if (s->ms)
+      fprintf(fp, "second: %s%s%s\n", base, s->note ? ": " : "", s->note ? s->note : "");
+    else
+      fprintf(fp, "second: none: %s%s\n", s->note ? s->note : "no point at ", s->note ? "" : base);
   }
+  if (!p->nsecond && p->note) fprintf(fp, "second: none: %s\n", p->note);
   return ferror(fp) ? SP_EIO : SP_OK;
 }
 
@@ -211,7 +217,7 @@ static int copy_raw(const void *data, FILE *fp) {
 }
 
 static int copy_second(const void *data, FILE *fp) {
-  return copy_file(((const output *)data)->p->second_path, fp);
+  return copy_file(((const sp__second *)data)->path, fp);
 }
 
 static int write_all(const output *o, const char *dir, sp_error *err) {
@@ -229,8 +235,12 @@ static int write_all(const output *o, const char *dir, sp_error *err) {
   int st = sp__reportdir_begin_as(&d, dir, SP_OUTPUT_PROFILE, err);
   for (size_t i = 0; i < sizeof files / sizeof *files && !st; i++)
     st = sp__reportdir_file(&d, files[i].name, files[i].fn, o, err);
-  if (!st && o->p->second_path)
-    st = sp__reportdir_file(&d, "profile-second-raw.csv", copy_second, o, err);
+  for (size_t i = 0; i < o->p->nsecond && !st; i++) {
+    char name[64];
+    const sp__second *s = &o->p->second[i];
+    sp__second_file(o->p, s, name, sizeof name);
+    if (s->path) st = sp__reportdir_file(&d, name, copy_second, s, err);
+  }
   if (!st) st = sp__reportdir_commit(&d, err);
   sp__reportdir_abort(&d, err);
   sp__c_numeric_end(&loc);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* second.c: a profile's second point (docs/profile.md, "Two points"): the
- * SM count it is measured at (the model's choice), and the second pass's
+/* second.c: a profile's further points (docs/profile.md, "Two points"):
+ * the SM count the model would measure second, and each further pass's
  * launch times matched to the base pass's launches, rank by rank, and
- * summed up per entry as the base's are (median over its launches). */
+ * summed up per entry as the base's are (median over its launches), with
+ * the note profile.txt says for it. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -82,9 +83,45 @@ int sp_profile_second_choice(const char *model_dir, const sp_model *m, const sp_
   return SP_OK;
 }
 
-int sp_profile_second_sms(const sp_profile *p) { return p->second_sms; }
+size_t sp_profile_second_count(const sp_profile *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->nsecond; i++) n += p->second[i].ms != NULL;
+  return n;
+}
 
-/* "second: CFG" (a point, not "none: ...") from a profile.txt line. */
+int sp_profile_second_sms(const sp_profile *p, size_t i) {
+  for (size_t k = 0; k < p->nsecond; k++)
+    if (p->second[k].ms && i-- == 0) return p->second[k].sms;
+  return 0;
+}
+
+/* The pass at sms SMs, or NULL. */
+static sp__second *find_pass(sp_profile *p, int sms) {
+  for (size_t i = p->nsecond; i-- > 0;)
+    if (p->second[i].sms == sms) return &p->second[i];
+  return NULL;
+}
+
+/* The pass at sms SMs, added (empty) when p has none; NULL out of memory. */
+static sp__second *pass_at(sp_profile *p, int sms) {
+  sp__second *s = find_pass(p, sms);
+  if (s) return s;
+  s = realloc(p->second, (p->nsecond + 1) * sizeof *s);
+  if (!s) return NULL;
+  p->second = s;
+  s = &p->second[p->nsecond++];
+  *s = (sp__second){sms, NULL, NULL, NULL};
+  return s;
+}
+
+int sp_profile_second_file(const sp_profile *p, int sms, char *buf, size_t size) {
+  const sp__second *s = find_pass((sp_profile *)p, sms);
+  if (!s || !s->path) return SP_ENOTFOUND;
+  sp__second_file(p, s, buf, size);
+  return SP_OK;
+}
+
+/* "second: CFG" (a point, not "none...") from a profile.txt line. */
 static int second_line(const char *line, sp_config *cfg) {
   char text[128];
   sp_error err;
@@ -96,22 +133,30 @@ static int second_line(const char *line, sp_config *cfg) {
   return sp_config_parse(text, cfg, &err) ? -1 : 0;
 }
 
-int sp_profile_dir_second(const char *dir, sp_config *cfg) {
+int sp_profile_dir_seconds(const char *dir, sp_config *cfg, size_t max, size_t *n) {
   char path[4096], line[1024];
+  *n = 0;
   if (snprintf(path, sizeof path, "%s/profile.txt", dir) >= (int)sizeof path) return SP_ENOTFOUND;
   FILE *fp = fopen(path, "r");
-  int found = 0;
-  while (fp && !found && fgets(line, sizeof line, fp)) found = second_line(line, cfg) == 0;
+  while (fp && *n < max && fgets(line, sizeof line, fp)) *n += second_line(line, &cfg[*n]) == 0;
   if (fp) fclose(fp);
-  return found ? SP_OK : SP_ENOTFOUND;
+  return *n ? SP_OK : SP_ENOTFOUND;
 }
 
-int sp_profile_set_note(sp_profile *p, const char *note) {
+/* A copy of note (NULL for NULL) into *slot, the old one freed. */
+static int replace_note(char **slot, const char *note) {
   char *s = note ? strdup(note) : NULL;
   if (note && !s) return SP_ENOMEM;
-  free(p->note);
-  p->note = s;
+  free(*slot);
+  *slot = s;
   return SP_OK;
+}
+
+int sp_profile_set_note(sp_profile *p, const char *note) { return replace_note(&p->note, note); }
+
+int sp_profile_second_note(sp_profile *p, int sms, const char *note) {
+  sp__second *s = pass_at(p, sms);
+  return s ? replace_note(&s->note, note) : SP_ENOMEM;
 }
 
 /* Launch i of q against launch i of p: the same kernel and shape, on sms
@@ -176,6 +221,10 @@ static int match_all(sp_profile *p, const sp_profile *q, int sms, sp_error *err)
 }
 
 int sp_profile_add_second(sp_profile *p, const char *path, int sms, sp_error *err) {
+  sp__second *s = find_pass(p, sms);
+  if (s && s->ms)
+    return sp__fail(err, SP_EINVAL, path, 0, 0, NULL,
+                    "the profile holds a point at %d SMs already (from %s)", sms, s->path);
   sp_profile *q = NULL;
   int st = sp__profile_load(path, NULL, &q, err);
   if (!st) st = match_all(p, q, sms, err);
@@ -185,21 +234,19 @@ int sp_profile_add_second(sp_profile *p, const char *path, int sms, sp_error *er
     ms = malloc((p->nentries + 1) * sizeof *ms);
     v = malloc((p->nlaunches + 1) * sizeof *v);
     if (!ms || !v || !copy) st = sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
-  } else if (st != SP_ENOMEM && copy) {
-    /* Refused: the CSV is still kept, for the line the error names. */
-    free(p->second_path);
-    p->second_path = copy;
-    copy = NULL;
   }
   for (size_t e = 0; !st && e < p->nentries; e++) ms[e] = entry_median(p, q, e, v);
-  if (!st) {
-    free(p->second_ms);
-    free(p->second_path);
-    p->second_ms = ms;
-    p->second_path = copy;
-    p->second_sms = sms;
-    ms = NULL;
+  /* Refused, the CSV is still kept, for the line the error names. */
+  if (st != SP_ENOMEM && copy && !(s = pass_at(p, sms)))
+    st = sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
+  if (st != SP_ENOMEM && copy) {
+    free(s->path);
+    s->path = copy;
     copy = NULL;
+    if (!st) {
+      s->ms = ms;
+      ms = NULL;
+    }
   }
   free(ms);
   free(v);

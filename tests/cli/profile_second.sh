@@ -9,7 +9,8 @@
 # pass writes the recorded H100 profile of docs/examples/profile/app.cu, the
 # second pass the same launches' IDs, names, shapes and times scaled by
 # 132 / SP_GREEN_SMS, with launch__sm_count SP_GREEN_SMS ($FAKE_SECOND
-# changes that), then runs the program, into which the real preload is
+# changes that; $FAKE_AT limits the change to the pass at that SM count),
+# then runs the program, into which the real preload is
 # loaded: a stand-in libcuda.so.1 (tests/greenctx/stubcuda.c, through
 # LD_LIBRARY_PATH) takes the driver calls, so the constructor's whole path
 # runs here; what only a GPU shows (the runtime honouring the context) is
@@ -46,11 +47,13 @@ if [ -n "${SP_GREEN_SMS:-}" ]; then echo "$*" >"$FAKE_ARGS.second"; else echo "$
 if [ -z "${SP_GREEN_SMS:-}" ]; then
   cp "$FAKE_NCU" "$log"
 else
-  case ${FAKE_SECOND:-ok} in
+  mode=${FAKE_SECOND:-ok}
+  [ -z "${FAKE_AT:-}" ] || [ "$FAKE_AT" = "$SP_GREEN_SMS" ] || mode=ok
+  case $mode in
   int) kill -INT "$PPID"; sleep 5 ;;
   fail) "$@"; echo "==ERROR== The application returned an error code (1)." >"$log"; exit 1 ;;
   esac
-  awk -v n="$SP_GREEN_SMS" -v mode="${FAKE_SECOND:-ok}" '
+  awk -v n="$SP_GREEN_SMS" -v mode="$mode" '
     BEGIN { FS = "\",\""; q = "\"" }
     $1 == q "ID" {
       for (i = 1; i <= NF; i++) { h = $i; gsub(/"/, "", h); c[h] = i }
@@ -162,10 +165,93 @@ grep -qF "note: one point only: not measured (--second-sms none)" "$WORK/err" ||
 for bad in 33 132 0 x; do
   sp profile --model "$H100" --out bad --second-sms "$bad" -- true
   expect_rc "--second-sms $bad" 1
-  grep -qF "second-sms must be auto, none or an SM count of the model's grid below the base's 132, not '$bad'" \
+  grep -qF "second-sms '$bad': '$bad' is not an SM count of the model's grid below the base's 132 (give auto" \
     "$WORK/err" || fail "--second-sms $bad: $(cat "$WORK/err")"
   no_leftovers "--second-sms $bad" bad
 done
+
+for bad in 24,33 24,24 8,16,24,32,40,48,56,64,80 '24,' ,24; do
+  sp profile --model "$H100" --out bad --second-sms "$bad" -- true
+  expect_rc "--second-sms $bad" 1
+  case $bad in
+  24,33) want="'33' is not an SM count" ;;
+  24,24) want="'24' is given twice" ;;
+  8,*) want="'80' is one too many: at most 8" ;;
+  *) want="'' is not an SM count" ;;
+  esac
+  grep -qF "second-sms '$bad': $want" "$WORK/err" || fail "--second-sms $bad: $(cat "$WORK/err")"
+  no_leftovers "--second-sms $bad" bad
+done
+
+# ---- several further SM counts: a pass each, every point kept -----------
+mkdir tmp
+TMPDIR=$WORK/tmp sp profile --model "$H100" --out three --second-sms 24,64 -- true
+expect_rc "--second-sms 24,64" 0
+expect_out "--second-sms 24,64" "the same 6 entries at 24 SMs too" "the same 6 entries at 64 SMs too"
+grep -qF "pass 2 of 3: 'true' at 24 SMs (chosen with --second-sms 24,64)" "$WORK/err" &&
+  grep -qF "pass 3 of 3: 'true' at 64 SMs" "$WORK/err" || fail "24,64: passes: $(cat "$WORK/err")"
+for n in 132 24 64; do [ "$(rows_at $n three)" -eq 6 ] || fail "24,64: no rows at $n: $(cat three/runs.csv)"; done
+[ "$(wc -l <three/runs.csv)" -eq 19 ] || fail "24,64: runs.csv $(cat three/runs.csv)"
+[ "$(grep -c '^second: ' three/profile.txt)" -eq 2 ] &&
+  grep -q '^second: 24cu/1980/2619: chosen with --second-sms 24,64$' three/profile.txt &&
+  grep -q '^second: 64cu/1980/2619: chosen with --second-sms 24,64$' three/profile.txt ||
+  fail "24,64: profile.txt $(cat three/profile.txt)"
+# Each pass's CSV kept under its own name, each with its own SM count.
+grep -qF ',"24"' three/profile-second-raw.csv && ! grep -qF ',"64"' three/profile-second-raw.csv &&
+  grep -qF ',"64"' three/profile-second-raw-64.csv || fail "24,64: the passes' CSVs: $(ls three)"
+grep -rqF 'profile-second-raw-64.csv' three/.scalepredict* || fail "the marker does not list profile-second-raw-64.csv"
+[ -z "$(ls tmp)" ] || fail "24,64: temporary files left: $(ls tmp)"
+# The times at 24 are the pass at 24's, not the one at 64's (132/24 x base).
+awk -F, '$2 == 132 { b[$1] = $5 } $2 == 24 { t[$1] = $5 } END {
+  for (k in t) { r = t[k] / b[k]; if (r < 5.5 * 0.999 || r > 5.5 * 1.001) { print k, r; bad = 1 } }
+  exit bad }' three/runs.csv || fail "24,64: the times at 24 SMs: $(cat three/runs.csv)"
+sp predict --model "$H100" --profile three --target all --format csv
+expect_rc "predict three points" 0
+grep -qF "the profile measured 24cu/1980/2619,64cu/1980/2619 too: the predictions pass through them" \
+  "$WORK/err" || fail "predict three points: no note: $(cat "$WORK/err")"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  ($c["target"] == "24cu/1980/2619" || $c["target"] == "64cu/1980/2619") && $c["kernel"] != "(application)" &&
+  $c["time_error_pct"] + 0 != 0 { bad = 1; print } END { exit bad }' "$WORK/out" ||
+  fail "predict three points: a measured point is not passed through: $(cat "$WORK/out")"
+cmp -s "$WORK/out" two.csv && fail "the third point changed no prediction"
+sp predict --model "$H100" --profile three --target all --format csv --use-measured 64cu/1980/2619
+# The same predictions as from the two-point profile (the rows at 24 SMs
+# here also show what was measured there: those columns are left out).
+pcols() { sed 's/^"[^"]*"/K/' "$1" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i !~ /^measured|error/) k[i] = 1 }
+  { s = ""; for (i = 1; i <= NF; i++) if (i in k) s = s FS $i; print s }'; }
+pcols "$WORK/out" >p3
+pcols two.csv >p2
+[ "$(head -1 p2 | tr , '\n' | grep -c time)" -ge 2 ] || fail "pcols kept no time column: $(head -1 p2)"
+cmp -s p3 p2 || fail "--use-measured 64 on the three-point profile is not the two-point prediction: $(diff p3 p2 | head -5)"
+
+# One pass of two fails: the other's point stays, the failure is said.
+FAKE_SECOND=fail FAKE_AT=24 sp profile --model "$H100" --out half --second-sms 24,64 -- true
+expect_rc "one pass of two fails" 0
+grep -qF "note: no point at 24 SMs: 'true' failed at 24 SMs under ncu (exit status 1)" "$WORK/err" ||
+  fail "one pass of two fails: $(cat "$WORK/err")"
+[ "$(rows_at 24 half)" -eq 0 ] && [ "$(rows_at 64 half)" -eq 6 ] || fail "half: $(cat half/runs.csv)"
+grep -q "^second: none: 'true' failed at 24 SMs" half/profile.txt &&
+  grep -q '^second: 64cu/1980/2619: chosen' half/profile.txt || fail "half: $(cat half/profile.txt)"
+grep -qF ',"64"' half/profile-second-raw.csv || fail "half: the kept CSV is not the pass at 64's"
+sp predict --model "$H100" --profile half --target all --format csv
+grep -qF "the profile measured 64cu/1980/2619 too: the predictions pass through it" "$WORK/err" ||
+  fail "half: predict: $(cat "$WORK/err")"
+# Refused at one pass's line: the error names that pass's own CSV.
+FAKE_SECOND=shuffle FAKE_AT=64 sp profile --model "$H100" --out mm2 --second-sms 24,64 -- true
+expect_rc "the second of two passes refused" 0
+grep -qF "note: no point at 64 SMs: mm2/profile-second-raw-64.csv:" "$WORK/err" ||
+  fail "refused pass at 64: $(cat "$WORK/err")"
+line=$(sed -n 's/.*profile-second-raw-64.csv:\([0-9]*\):.*/\1/p' "$WORK/err")
+sed -n "${line}p" mm2/profile-second-raw-64.csv | grep -qF other_kernel || fail "refused pass at 64: the line named"
+[ "$(rows_at 24 mm2)" -eq 6 ] && [ "$(rows_at 64 mm2)" -eq 0 ] || fail "mm2: $(cat mm2/runs.csv)"
+# Interrupted in the last pass: the profile as the pass before left it.
+FAKE_SECOND=int FAKE_AT=64 SP_WRAPPER="env --default-signal=INT $SP_WRAPPER" TMPDIR=$WORK/tmp \
+  sp profile --model "$H100" --out cut2 --second-sms 24,64 -- true
+expect_rc "interrupted in the last pass" 130
+[ "$(rows_at 24 cut2)" -eq 6 ] && [ "$(rows_at 64 cut2)" -eq 0 ] || fail "cut2: $(cat cut2/runs.csv)"
+[ -e cut2/profile-second-raw-64.csv ] && fail "cut2: the interrupted pass's CSV was written"
+[ -z "$(ls tmp)" ] || fail "cut2: temporary files left: $(ls tmp)"
+for f in cut2.tmp-* cut2.old-*; do [ ! -e "$f" ] || fail "cut2: $f left behind"; done
 
 # ---- fallbacks: one point, said in the profile and on stderr ------------
 # The driver refuses the green context: the preload says so (its own line

@@ -5,7 +5,7 @@
 
     scalepredict predict --model h100-sm --profile h100-profile --target all \
         --format csv > predicted.csv
-    python3 compare.py predicted.csv h100-times.csv
+    python3 compare.py predicted.csv h100-times.csv [MEMORY_MHZ]
 
 predicted.csv: `scalepredict predict --format csv` of the profile, with its
 "(application)" rows.  h100-times.csv: `app --time` at each SM count
@@ -16,16 +16,19 @@ percentage error per kernel and of the whole application at every SM count,
 and the same with the prediction scaled from the measured 132-SM time
 instead of the profile's (which separates the base time ncu reports from
 the scaling the model predicts); then the range of the whole application's
-error (the figure README.md quotes)."""
+error (the figure README.md quotes).  MEMORY_MHZ: only the predicted rows at
+that memory clock (a model of two memory systems predicts both)."""
 import csv
 import re
 import sys
 
 
-def read_predicted(path):
+def read_predicted(path, memory=None):
     rows = {}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
+            if memory is not None and r["target"].split("/")[2] != memory:
+                continue
             sms = int(r["target"].split("cu")[0])
             rows.setdefault(r["kernel"], {})[sms] = (float(r["base_time_ms"]), float(r["time_ms"]))
     return rows
@@ -54,7 +57,7 @@ def match(entry, shapes):
 
 
 def main():
-    predicted = read_predicted(sys.argv[1])
+    predicted = read_predicted(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None)
     shapes, measured = read_measured(sys.argv[2])
     levels = sorted(measured["application"])
     base = max(levels)

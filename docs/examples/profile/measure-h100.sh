@@ -15,7 +15,11 @@
 # preload (greenctx/.libs/libscalepredict-greenctx-preload.so, or
 # $SP_GREENCTX_PRELOAD), the preload checked alone (probe at 64 SMs), the
 # same 13 SM counts timed, and the profile predicted with and without its
-# second point for compare.py.
+# second point for compare.py.  MODEL (default models/h100-sm), BASE (the
+# --base of a model of several cards, e.g. 132cu/1980/3201 on an H200 with
+# models/h100-h200) and SECOND (--second-sms, e.g. 24,64: then also the
+# profile predicted through its first further point alone,
+# predicted-first.csv) choose what the profile is made for.
 #
 # Nothing here changes a GPU setting: ncu runs with --clock-control none.
 set -u
@@ -24,6 +28,9 @@ SP=${SP:-scalepredict}
 NCU=${NCU:-ncu}
 ITERS=${ITERS:-3}
 LEVELS="8 16 24 32 40 48 56 64 80 96 112 128 132"
+MODEL=${MODEL:-models/h100-sm}
+BASE=${BASE:-}
+SECOND=${SECOND:-}
 mkdir -p "$OUT"
 app=$OUT/app
 {
@@ -46,19 +53,30 @@ if [ "${TWO:-0}" = 1 ]; then
   # The preload alone: the unaware binary's SM ids at 64 SMs, and its status.
   LD_PRELOAD=$pre SP_GREEN_SMS=64 SP_GREEN_STATUS=$OUT/preload-status.txt "$plain" --probe \
     >"$OUT/probe-preload.csv" 2>&1
-  SP_GREENCTX_PRELOAD=$pre "$SP" profile --model models/h100-sm --out "$OUT/profile" \
+  SP_GREENCTX_PRELOAD=$pre "$SP" profile --model "$MODEL" ${BASE:+--base "$BASE"} \
+    ${SECOND:+--second-sms "$SECOND"} --out "$OUT/profile" \
     -- "$plain" --iters "$ITERS" >"$OUT/profile.log" 2>&1
   echo "scalepredict profile: exit status $?" >>"$OUT/profile.log"
   for n in $LEVELS; do
     SP_GREEN_SMS=$n "$app" --time --iters "$ITERS"
   done >"$OUT/times.csv" 2>"$OUT/times.log"
-  "$SP" predict --model models/h100-sm --profile "$OUT/profile" --target all --format csv \
-    >"$OUT/predicted-two.csv" 2>"$OUT/predict-two.log"
-  "$SP" predict --model models/h100-sm --profile "$OUT/profile" --target all --format csv \
-    --use-measured none >"$OUT/predicted-one.csv" 2>>"$OUT/predict-two.log"
-  for p in one two; do
+  mem=$(sed -n 's/^base: [0-9]*cu\/[0-9]*\///p' "$OUT/profile/profile.txt")
+  predict() {
+    "$SP" predict --model "$MODEL" ${BASE:+--base "$BASE"} --profile "$OUT/profile" \
+      --target all --format csv "$@"
+  }
+  predict >"$OUT/predicted-two.csv" 2>"$OUT/predict-two.log"
+  predict --use-measured none >"$OUT/predicted-one.csv" 2>>"$OUT/predict-two.log"
+  points="one two"
+  first=${SECOND%%,*}
+  if [ "$first" != "$SECOND" ]; then
+    clocks=$(sed -n 's/^base: [0-9]*cu\///p' "$OUT/profile/profile.txt")
+    predict --use-measured "${first}cu/$clocks" >"$OUT/predicted-first.csv" 2>>"$OUT/predict-two.log"
+    points="one first two"
+  fi
+  for p in $points; do
     echo "== $p point(s)"
-    python3 docs/examples/profile/compare.py "$OUT/predicted-$p.csv" "$OUT/times.csv"
+    python3 docs/examples/profile/compare.py "$OUT/predicted-$p.csv" "$OUT/times.csv" "$mem"
   done >"$OUT/compare.txt" 2>&1
   rm -f "$app" "$plain"
   exit 0
