@@ -72,6 +72,24 @@ static int compute(output *o, sp_error *err) {
   return st;
 }
 
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The median over the launches of context metric k (Hz to MHz by scale),
+ * NaN when the profile has none. */
+static double median_ctx(const sp_profile *p, int k, double scale) {
+  size_t i = p->ctx[k], n = 0;
+  double *v = i == (size_t)-1 ? NULL : malloc((p->nlaunches + 1) * sizeof *v);
+  for (size_t l = 0; v && l < p->nlaunches; l++)
+    if (!isnan(p->launches[l].v[i])) v[n++] = p->launches[l].v[i] * scale;
+  if (n) qsort(v, n, sizeof *v, by_value);
+  double m = n ? v[(n - 1) / 2] : NAN;
+  free(v);
+  return m;
+}
+
 static int check(const sp_profile *p, const sp_config *base, sp_error *err) {
   if (p->nmissing) {
     char list[400];
@@ -89,6 +107,19 @@ static int check(const sp_profile *p, const sp_config *base, sp_error *err) {
                     "on the whole device (no green context or MPS limit), or give the "
                     "base the profile has",
                     sms, base->cu);
+  /* The memory clock tells the card apart where the SM count does not (an
+   * H100's HBM3 at 2619 MHz, an H200's HBM3e at 3201): a profile taken on
+   * one card and written at the other's base would be predicted as the
+   * wrong memory system.  HBM runs at its clock; 10% leaves room for a
+   * counter's rounding and a board's own. */
+  double mem = median_ctx(p, CTX_MEM_HZ, 1e-6);
+  if (!isnan(mem) && fabs(mem - base->memory_mhz) > 0.1 * base->memory_mhz)
+    return sp__fail(err, SP_EGRID, p->path, p->launches[0].line, 0,
+                    "dram__cycles_elapsed.avg.per_second",
+                    "profiled with the memory at %.0f MHz, but the base configuration's is %d "
+                    "MHz: give the base of the card profiled on (--base; 'scalepredict info' "
+                    "lists the model's)",
+                    mem, base->memory_mhz);
   return SP_OK;
 }
 
@@ -142,24 +173,6 @@ static int write_launches(const void *data, FILE *fp) {
     fputs(SP_CSV_EOL, fp);
   }
   return ferror(fp) ? SP_EIO : SP_OK;
-}
-
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* The median over the launches of context metric k (Hz to MHz by scale),
- * NaN when the profile has none. */
-static double median_ctx(const sp_profile *p, int k, double scale) {
-  size_t i = p->ctx[k], n = 0;
-  double *v = i == (size_t)-1 ? NULL : malloc((p->nlaunches + 1) * sizeof *v);
-  for (size_t l = 0; v && l < p->nlaunches; l++)
-    if (!isnan(p->launches[l].v[i])) v[n++] = p->launches[l].v[i] * scale;
-  if (n) qsort(v, n, sizeof *v, by_value);
-  double m = n ? v[(n - 1) / 2] : NAN;
-  free(v);
-  return m;
 }
 
 static void put_value(FILE *fp, const char *key, double v) {

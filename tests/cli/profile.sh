@@ -149,6 +149,16 @@ expect_out "info: alternatives" \
 sp profile --model "$H100" --out b64 --base 64cu/1980/2619 --import "$P/h100-example-ncu.csv"
 expect_error "base SM count" 2 "profiled on 132 SMs" "launch__sm_count"
 no_leftovers "base SM count" b64
+# An H100's profile (HBM3 at 2619 MHz) written at the H200's base of the
+# model of both cards would be predicted as the wrong memory system.
+HH=$SP_TOP_BUILDDIR/models/h100-h200
+[ -f "$HH/manifest.txt" ] || HH=$sp_here/../../models/h100-h200
+sp profile --model "$HH" --out bmem --base 132cu/1980/3201 --import "$P/h100-example-ncu.csv"
+expect_error "base memory clock" 2 "profiled with the memory at 2618 MHz, but the base configuration's is 3201 MHz" \
+  "dram__cycles_elapsed.avg.per_second" "give the base of the card profiled on"
+no_leftovers "base memory clock" bmem
+sp profile --model "$HH" --out bmem --base 132cu/1980/2619 --import "$P/h100-example-ncu.csv"
+expect_rc "the H100's base of the model of both cards" 0
 
 # ---- not a profile; an existing --out ------------------------------------
 sp profile --model "$H100" --out notp --import "$TRAIN/runs.csv"
