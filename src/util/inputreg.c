@@ -22,6 +22,7 @@
 typedef struct input {
   dev_t dev;
   ino_t ino;
+  int dir;     /* a directory (a model, a profile): what is in it is input too */
   char *path;  /* as given, for messages */
   char *label; /* the option that named it, or NULL */
 } input;
@@ -36,7 +37,8 @@ int sp_output_add_input(const char *path, const char *label, sp_error *err) {
   input *grown = realloc(inputs, (ninputs + 1) * sizeof *inputs);
   if (!grown) return sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
   inputs = grown;
-  input in = {st.st_dev, st.st_ino, strdup(path), label ? strdup(label) : NULL};
+  input in = {st.st_dev, st.st_ino, S_ISDIR(st.st_mode), strdup(path),
+              label ? strdup(label) : NULL};
   if (!in.path || (label && !in.label)) {
     free(in.path);
     free(in.label);
@@ -81,6 +83,18 @@ static int holds(const input *in, dev_t dev, ino_t ino) {
   return found;
 }
 
+/* Whether the input directory in holds path, at any depth: on the path
+ * as named (its parent resolved) or where its links lead. */
+static int within(const input *in, const char *path) {
+  char buf[PATH_MAX];
+  int found = 0;
+  char *parent = sp__dup_parent(path);
+  if (parent && realpath(parent, buf)) found = on_chain(buf, in->dev, in->ino);
+  if (!found && realpath(path, buf)) found = on_chain(buf, in->dev, in->ino);
+  free(parent);
+  return found;
+}
+
 sp__input_clash sp__input_clash_of(const char *path, int dir_kind, const char **label,
                                    const char **in_path) {
   struct stat st;
@@ -91,6 +105,8 @@ sp__input_clash sp__input_clash_of(const char *path, int dir_kind, const char **
       clash = SP_INPUT_SAME;
     else if (dir_kind && S_ISDIR(st.st_mode) && holds(&inputs[i], st.st_dev, st.st_ino))
       clash = SP_INPUT_HOLDS;
+    else if (inputs[i].dir && within(&inputs[i], path))
+      clash = SP_INPUT_WITHIN;
     if (clash) {
       *label = inputs[i].label;
       *in_path = inputs[i].path;

@@ -402,8 +402,11 @@ static int check_inputs(const char *path, const kind_info *k, sp_error *err) {
                   "will not write the %s here: %s this command's input %s%s'%s', and an "
                   "input is never replaced, not even with --force; nothing was written: "
                   "name another %s",
-                  k->name, clash == SP_INPUT_SAME ? "it is" : "it holds", label ? label : "",
-                  label ? " " : "", input, k->marker ? "directory" : "file");
+                  k->name,
+                  clash == SP_INPUT_SAME    ? "it is"
+                  : clash == SP_INPUT_HOLDS ? "it holds"
+                                            : "it is in",
+                  label ? label : "", label ? " " : "", input, k->marker ? "directory" : "file");
 }
 
 static int check_path(const char *path, const kind_info *k, sp_error *err) {

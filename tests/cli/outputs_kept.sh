@@ -327,6 +327,22 @@ for runs in nest/deep/runs.csv linked.csv; do
     "input --runs '$runs'"
   same_tree "train --runs $runs --out nest" nest
 done
+# A file in an input directory (a model's manifest, a profile's runs.csv),
+# also through a link: refused with --force too, the directory kept whole.
+cp -R "$MODEL" ownmodel
+ln -s ownmodel/manifest.txt manifest-link.txt
+snap ownmodel >ownmodel.before
+for out in ownmodel/manifest.txt manifest-link.txt ownmodel/method-physet.txt; do
+  sp export --model ownmodel --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" --out $out --force
+  expect_error "export --out $out --force" 1 "will not write the export CSV here: it is in this command's input --model 'ownmodel'" \
+    "not even with --force"
+  same_tree "export --out $out --force" ownmodel
+done
+sp info --model ownmodel
+expect_rc "the model after the refused exports" 0
+# A new file there is no replacement: written.
+sp export --model ownmodel --runs "$NEW/runs.csv" --counters "$NEW/counters.csv" --out ownmodel/new.csv
+expect_rc "export --out ownmodel/new.csv" 0
 
 # ---- SIGTERM while an output is being written removes its temporary ----
 # (SIGINT runs the same handler, but a shell starts background commands

@@ -12,6 +12,14 @@
 #     docs/examples/profile/second-sms.sh >second-sms.txt
 #
 # A CPU job (about 3 minutes a level on a 2-core machine for h100-train).
+# EXTRA: further evaluate options, word-split: for the model of both
+# memory systems, from each card's base,
+#
+#   D=training/data/h100h200 BASE=132cu/1980/3201 \
+#     EXTRA="--memory training/data/h100h200/memory.csv --epochs 1 --restarts 1" ...
+#
+# (--epochs 1 --restarts 1 train wu2015's networks, which physet does not
+# use: the figures are the same, each level a minute or two).
 set -eu
 SP=${SP:-scalepredict}
 D=${D:?give D, the training data directory: runs.csv, counters.csv, families.csv}
@@ -23,7 +31,8 @@ levels=${LEVELS:-$(cut -d, -f2-4 "$D/runs.csv" | awk -F, -v c="$clocks" -v b="$c
   'NR > 1 && $2 "/" $3 == c && $1 < b { print $1 }' | sort -un)}
 echo "# second-sms.txt: the SM count 'scalepredict profile' measures second"
 echo "# (docs/profile.md, \"Two points\"), chosen by docs/examples/profile/second-sms.sh"
-echo "# on $D: physet's leave-one-family-out error with each level measured too;"
+echo "# on $D${EXTRA:+ ($EXTRA)}, base $BASE: physet's leave-one-family-out error"
+echo "# with each level measured too;"
 echo "# total: the summed absolute time error, time_mape x n (the measured"
 echo "# level is not scored: its error is 0)."
 echo "# level time_mape n power_mape total"
@@ -31,7 +40,7 @@ tmp=${TMPDIR:-/tmp}/second-sms.$$
 for l in $levels; do
   "$SP" evaluate --runs "$D/runs.csv" --counters "$D/counters.csv" --base "$BASE" \
     --families "$D/families.csv" --floor-kernel "$FLOOR" --quiet --methods physet \
-    --also-measured "${l}cu/$clocks" >"$tmp"
+    --also-measured "${l}cu/$clocks" ${EXTRA:-} >"$tmp"
   awk -v l="$l" '$1 == "physet" && $2 ~ /%$/ { gsub(/%/, ""); print l, $2, $5, $6; exit }' "$tmp"
 done >"$tmp.rows"
 awk '{ t = $2 * $3 / 100; printf "# %s %s%% %s %s%% %.1f\n", $1, $2, $3, $4, t
