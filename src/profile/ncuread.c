@@ -7,12 +7,15 @@
  * be as wide as the header: a shorter or longer row is a profile cut off
  * or damaged (ncu killed, a full disk), which is refused rather than read
  * as a smaller application.  So is a launch whose time is not a positive
- * number. */
+ * number.  Values are read in the base units (ns, hz, byte): a units row
+ * of scaled times or frequencies (ncu without --print-units base) is taken
+ * back to them, other scaled units refused. */
 #include "ncuread.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/status.h"
 
@@ -50,6 +53,56 @@ static int not_launch(const sp__columns *c, const char *const *f, size_t n) {
   return n == 0 || strncmp(f[0], "==", 2) == 0 || (n == c->ncols && f[c->id][0] == '\0');
 }
 
+/* The factor that takes a value in unit u to the base unit ncu prints
+ * with --print-units base (ns, hz, byte, ...), into *f; -1 for a scaled
+ * unit that cannot be taken back for certain.  Times and frequencies are
+ * SI; a scaled byte, instruction or cycle count (Kbyte, Minst) is
+ * refused, as is a rate per scaled time (byte/usecond). */
+static int unit_factor(const char *u, double *f) {
+  static const struct {
+    const char *name;
+    double f;
+  } exact[] = {{"ns", 1},   {"nsecond", 1},   {"us", 1e3},  {"usecond", 1e3},
+               {"ms", 1e6}, {"msecond", 1e6}, {"s", 1e9},   {"second", 1e9},
+               {"hz", 1},   {"khz", 1e3},     {"mhz", 1e6}, {"ghz", 1e9}};
+  static const char *const counted[] = {"byte", "inst",   "cycle", "sector", "request",
+                                        "warp", "thread", "block", "pass",   "hz"};
+  *f = 1.0;
+  for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+    if (strcasecmp(u, exact[i].name) == 0) {
+      *f = exact[i].f;
+      return 0;
+    }
+  const char *slash = strchr(u, '/');
+  if (slash && (!strcmp(slash + 1, "usecond") || !strcmp(slash + 1, "msecond") ||
+                !strcmp(slash + 1, "nsecond")))
+    return -1;
+  if (strchr("KMGTkmgt", u[0]) && u[0] != '\0')
+    for (size_t i = 0; i < sizeof counted / sizeof *counted; i++)
+      if (strncmp(u + 1, counted[i], strlen(counted[i])) == 0) return -1;
+  return 0;
+}
+
+/* The units row: each wanted metric's unit taken back to the base unit the
+ * model's rules read (ncu without --print-units base prints usecond, Ghz,
+ * Kbyte, ...), or refused at its column. */
+static int read_units(sp_profile *p, const char *const *f, long line, sp_error *err) {
+  const sp__columns *c = &p->cols;
+  for (size_t i = 0; i < p->nmetrics; i++) {
+    double k;
+    if (c->metric[i] < 0) continue;
+    const char *u = f[c->metric[i]];
+    if (unit_factor(u, &k))
+      return sp__fail(err, SP_EPARSE, p->path, line, c->metric[i] + 1, p->metrics[i],
+                      "unit '%s' is a scaled one that cannot be read back for certain: "
+                      "profile with ncu --print-units base (as scalepredict profile does)",
+                      u);
+    p->scale[i] *= k;
+  }
+  p->cols.units = 1;
+  return SP_OK;
+}
+
 /* The launch time (gpu__time_duration.sum, in ns) at 0-based column col:
  * a positive finite number. */
 static int check_time(const sp_profile *p, const char *s, long line, long col, sp_error *err) {
@@ -79,6 +132,7 @@ static int check_row(const sp_profile *p, const char *const *f, size_t n, long l
 
 int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err) {
   const sp__columns *c = &p->cols;
+  if (n == c->ncols && f[c->id][0] == '\0' && !c->units) return read_units(p, f, line, err);
   if (not_launch(c, f, n)) return SP_OK;
   int st = check_row(p, f, n, line, err);
   if (st) return st;

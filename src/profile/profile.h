@@ -43,6 +43,7 @@ enum { CTX_TIME, CTX_TIME_END, CTX_SMS, CTX_SM_HZ, CTX_MEM_HZ, CTX_N };
 /* Where a reader finds things in the profile's header row. */
 typedef struct sp__columns {
   size_t ncols;                 /* the header's width */
+  int units;                    /* ncu: the units row was read */
   long id, kernel, grid, block; /* ncu: ID, Kernel Name, Grid Size, Block Size;
                                    rocprofv3: Dispatch_Id, Kernel_Name,
                                    Grid_Size, Workgroup_Size */

@@ -145,6 +145,32 @@ expect_out "info: alternatives" \
   "lts__t_bytes.sum.per_second (or 32 x lts__t_sectors.sum.per_second)" \
   "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum (or 32 x l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)"
 
+# ---- units: ncu without --print-units base ------------------------------
+# rescale COLUMN UNIT DIVISOR OUT: the fixture with COLUMN's unit and
+# values as ncu prints them scaled.
+rescale() {
+  awk -v col="$1" -v unit="$2" -v div="$3" 'BEGIN { FS = OFS = "\",\"" }
+    $1 == "\"ID" { for (i = 1; i <= NF; i++) if ($i == col) c = i; print; head = 1; next }
+    head == 1 { $c = unit; print; head = 2; next }
+    head == 2 { v = $c; gsub(/[",]/, "", v); $c = sprintf("%.9g", v / div) }
+    { print }' "$P/h100-example-ncu.csv" >"$4"
+}
+rescale gpu__time_duration.sum usecond 1000 us.csv
+rescale dram__cycles_elapsed.avg.per_second Ghz 1e9 ghz.csv
+rescale lts__t_bytes.sum.per_second Kbyte/second 1000 kb.csv
+grep -qF '"usecond"' us.csv && grep -qF '"Ghz"' ghz.csv || fail "rescale made no units row"
+sp profile --model "$H100" --out us --import us.csv
+expect_rc "times in usecond" 0
+cmp -s us/runs.csv prof/runs.csv || fail "times in usecond not read back: $(diff us/runs.csv prof/runs.csv)"
+sp profile --model "$H100" --out ghz --import ghz.csv
+expect_rc "clock in Ghz" 0
+grep -q '^memory_clock_mhz: 2617.94$' ghz/profile.txt || fail "clock in Ghz: $(cat ghz/profile.txt)"
+cmp -s ghz/counters.csv prof/counters.csv || fail "clock in Ghz: counters differ"
+sp profile --model "$H100" --out kb --import kb.csv
+expect_error "bytes in Kbyte" 2 "kb.csv:5:" "field 'lts__t_bytes.sum.per_second': unit 'Kbyte/second'" \
+  "--print-units base"
+no_leftovers "bytes in Kbyte" kb
+
 # ---- the base the profile was taken at ----------------------------------
 sp profile --model "$H100" --out b64 --base 64cu/1980/2619 --import "$P/h100-example-ncu.csv"
 expect_error "base SM count" 2 "profiled on 132 SMs" "launch__sm_count"
