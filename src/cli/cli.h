@@ -251,6 +251,12 @@ typedef struct cli_profile {
 } cli_profile;
 /* Fills p from dir; 1 (after a usage message) when dir is too long. */
 int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p);
+/* Every kernel of ds (read from a profile's runs.csv, path runs) has a
+ * launch count in the profile's launches.csv: a kernel without one would
+ * leave the whole application's row silently (an edited or mixed
+ * profile).  SP_EPARSE naming launches.csv and the kernel. */
+int cli_profile_counts_check(const char *launches, const char *runs, const sp_dataset *ds,
+                             sp_error *err);
 
 /* What the commands that apply a saved model to a workload (dse, governor,
  * export) read: loads the model (a directory or a bundled model's name, as

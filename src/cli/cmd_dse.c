@@ -202,6 +202,8 @@ static int run(const dse_opts *o) {
   sp_dataset *ds;
   sp_dse_result *r = NULL;
   int st = cli_load_inputs(o->model_dir, o->method, o->runs, o->counters, &m, &ds, &err);
+  if (!st && o->p.weights_path == o->prof.launches)
+    st = cli_profile_counts_check(o->prof.launches, o->prof.runs, ds, &err);
   if (!st) st = sp_dse_run(m, ds, &o->p, &r, &err);
   if (st && o->runs == o->prof.runs && !strcmp(err.field, "power_w")) {
     size_t n = strlen(err.message);

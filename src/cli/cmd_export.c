@@ -39,6 +39,7 @@ static int run(const export_opts *o) {
   int st = cli_load_inputs(o->model_dir, o->method, o->runs, o->counters, &m, &ds, &err);
   double *weights = NULL;
   sp_export_params p = o->p;
+  if (!st && o->launches) st = cli_profile_counts_check(o->launches, o->runs, ds, &err);
   if (!st && o->launches) {
     weights = malloc((sp_dataset_kernel_count(ds) + 1) * sizeof *weights);
     st = weights ? sp_workload_load(o->launches, ds, weights, &err) : (err.status = SP_ENOMEM);

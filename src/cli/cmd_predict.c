@@ -865,6 +865,7 @@ int cli_predict_run(const predict_opts *o) {
     }
   }
   double *weights = NULL;
+  if (!st && o->profile_dir) st = cli_profile_counts_check(o->weights, o->runs, ds, &err);
   if (!st && o->weights) {
     weights = malloc((sp_dataset_kernel_count(ds) + 1) * sizeof *weights);
     st = weights ? sp_workload_load(o->weights, ds, weights, &err) : (err.status = SP_ENOMEM);

@@ -364,6 +364,23 @@ int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err) {
                       "'scalepredict models')");
 }
 
+int cli_profile_counts_check(const char *launches, const char *runs, const sp_dataset *ds,
+                             sp_error *err) {
+  const size_t n = sp_dataset_kernel_count(ds);
+  double *w = malloc((n + 1) * sizeof *w);
+  if (!w) return err->status = SP_ENOMEM;
+  int st = sp_workload_load(launches, ds, w, err);
+  size_t k = 0;
+  while (!st && k < n && w[k] > 0) k++;
+  if (!st && k < n)
+    st = sp_error_set(err, SP_EPARSE, launches, 0, 0, "kernel",
+                      "no launch count for kernel '%s' of %s: the whole application's row "
+                      "would leave it out; add its row (kernel,count,...) or profile again",
+                      sp_dataset_kernel_name(ds, k), runs);
+  free(w);
+  return st;
+}
+
 int cli_profile_paths(const char *dir, const char *cmd, cli_profile *p) {
   if (strlen(dir) + sizeof "/counters.csv" > sizeof p->runs)
     return cli_usage_error(cmd, "--profile: the directory name is too long");

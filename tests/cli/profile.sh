@@ -43,6 +43,18 @@ awk -v a="$app" 'BEGIN { exit !(a > 80 && a < 110) }' || fail "application time 
 sp predict --model h100-sm --profile prof --target all --format json
 expect_rc "predict --profile json, bundled model by name" 0
 expect_out "json" '"kernel":"(application)"'
+# A kernel of runs.csv without a launch count (an edited profile) would
+# leave the application's row: refused by every command that sums it.
+cp -R prof noc
+grep -v '^"void poly' prof/launches.csv >noc/launches.csv
+for cmd in predict export dse; do
+  case $cmd in
+  predict) sp predict --model "$H100" --profile noc --target all ;;
+  export) sp export --model "$H100" --profile noc ;;
+  dse) sp dse --model "$H100" --profile noc ;;
+  esac
+  expect_error "$cmd, a kernel without a launch count" 2 "noc/launches.csv: field 'kernel': no launch count for kernel 'void poly<256, 4>(float *, int)' of noc/runs.csv"
+done
 
 # export --profile: after the kernels, the application, whose time at each
 # configuration is the kernels' times times their launch counts, summed.
