@@ -103,12 +103,25 @@ static int read_units(sp_profile *p, const char *const *f, long line, sp_error *
   return SP_OK;
 }
 
-/* The launch time (gpu__time_duration.sum, in ns) at 0-based column col:
- * a positive finite number. */
+/* The launch time (gpu__time_duration.sum, in ns once scaled by its unit)
+ * at 0-based column col: a positive number inside runs.csv's bounds. */
 static int check_time(const sp_profile *p, const char *s, long line, long col, sp_error *err) {
-  if (sp__metric_number(s) > 0.0) return SP_OK;
-  return sp__fail(err, SP_EPARSE, p->path, line, col + 1, p->metrics[p->ctx[CTX_TIME]],
+  const size_t t = p->ctx[CTX_TIME];
+  if (sp__metric_number(s) > 0.0)
+    return sp__check_launch_ns(p, sp__metric_number(s) * p->scale[t], s, line, col, p->metrics[t],
+                               err);
+  return sp__fail(err, SP_EPARSE, p->path, line, col + 1, p->metrics[t],
                   "'%s' is not a launch time (a positive number of nanoseconds)", s);
+}
+
+/* The SM count a launch ran on, where the profile has the column: a number
+ * (the check against the base reads it). */
+static int check_sms(const sp_profile *p, const char *const *f, long line, sp_error *err) {
+  const size_t k = p->ctx[CTX_SMS];
+  const long col = k == (size_t)-1 ? -1 : p->cols.metric[k];
+  if (col < 0 || sp__metric_number(f[col]) >= 1.0) return SP_OK;
+  return sp__fail(err, SP_EPARSE, p->path, line, col + 1, p->metrics[k], "'%s' is not an SM count",
+                  f[col]);
 }
 
 /* The row's shape, its ID and its time: a row of the header's width whose
@@ -125,9 +138,11 @@ static int check_row(const sp_profile *p, const char *const *f, size_t n, long l
   if (isnan(sp__metric_number(f[c->id])))
     return sp__fail(err, SP_EPARSE, p->path, line, (long)c->id + 1, "ID",
                     "'%s' is not a launch number", f[c->id]);
+  int st = sp__check_kernel(p, f[c->kernel], line, c->kernel, err);
+  if (!st) st = check_sms(p, f, line, err);
   size_t t = p->ctx[CTX_TIME];
   long col = t == (size_t)-1 ? -1 : c->metric[t];
-  return col < 0 ? SP_OK : check_time(p, f[col], line, col, err);
+  return st || col < 0 ? st : check_time(p, f[col], line, col, err);
 }
 
 int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/bounds.h"
 #include "util/status.h"
 
 long sp__profile_column(const char *const *fields, size_t n, const char *name) {
@@ -49,6 +50,23 @@ int sp__profile_push(sp_profile *p, const char *kernel, const char *shape, long 
   p->nlaunches++;
   *out = l;
   return SP_OK;
+}
+
+int sp__check_kernel(const sp_profile *p, const char *name, long line, long col, sp_error *err) {
+  if (*name) return SP_OK;
+  return sp__fail(err, SP_EPARSE, p->path, line, col + 1,
+                  p->vendor == SP_VENDOR_NVIDIA ? "Kernel Name" : "Kernel_Name",
+                  "empty kernel name");
+}
+
+int sp__check_launch_ns(const sp_profile *p, double ns, const char *text, long line, long col,
+                        const char *field, sp_error *err) {
+  const sp_bound *b = sp__bound(SP_BOUND_TIME_MS);
+  const double ms = ns * 1e-6;
+  if (ms >= b->lo && ms <= b->hi) return SP_OK;
+  return sp__fail(err, SP_EPARSE, p->path, line, col + 1, field,
+                  "'%s' is not a launch time: %g ms is outside the accepted range, %s", text, ms,
+                  b->range);
 }
 
 void sp__second_file(const sp_profile *p, const sp__second *s, char *buf, size_t size) {

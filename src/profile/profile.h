@@ -95,6 +95,14 @@ size_t sp__profile_metric(const sp_profile *p, const char *name);
  * (N its SM count) for the others. */
 void sp__second_file(const sp_profile *p, const sp__second *s, char *buf, size_t size);
 
+/* A launch's kernel name (not empty) and time in ns (inside the bounds
+ * runs.csv is read with, so that what profile writes predict reads), at
+ * line and 0-based column col of the profile, the field named; text is
+ * the time as written. */
+int sp__check_kernel(const sp_profile *p, const char *name, long line, long col, sp_error *err);
+int sp__check_launch_ns(const sp_profile *p, double ns, const char *text, long line, long col,
+                        const char *field, sp_error *err);
+
 /* Column of name in a header row, or -1. */
 long sp__profile_column(const char *const *fields, size_t n, const char *name);
 

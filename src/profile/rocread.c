@@ -123,7 +123,7 @@ static int check_time(const sp_profile *p, const char *const *f, long line, sp_e
     return sp__fail(err, SP_EPARSE, p->path, line, ce + 1, p->metrics[e],
                     "'%s' is not after %s %s: a launch time is positive", f[ce], p->metrics[t],
                     f[ct]);
-  return SP_OK;
+  return sp__check_launch_ns(p, end - start, f[ce], line, ce, p->metrics[e], err);
 }
 
 int sp__roc_row(sp_profile *p, const char *const *f, size_t n, long line, sp_error *err) {
@@ -134,6 +134,7 @@ int sp__roc_row(sp_profile *p, const char *const *f, size_t n, long line, sp_err
                     "(profile again)",
                     n, c->ncols);
   int st = check_time(p, f, line, err);
+  if (!st && c->kernel >= 0) st = sp__check_kernel(p, f[c->kernel], line, c->kernel, err);
   if (st) return st;
   double v = sp__metric_number(f[c->value]);
   if (isnan(v))

@@ -183,6 +183,26 @@ expect_error "bytes in Kbyte" 2 "kb.csv:5:" "field 'lts__t_bytes.sum.per_second'
   "--print-units base"
 no_leftovers "bytes in Kbyte" kb
 
+# ---- what profile writes, predict reads: each launch checked at its line --
+# setfield COLUMN VALUE OUT: the fixture with COLUMN's value of its third
+# launch (line 7) set to VALUE.
+setfield() {
+  awk -v col="$1" -v val="$2" 'BEGIN { FS = OFS = "\",\"" }
+    $1 == "\"ID" { for (i = 1; i <= NF; i++) if ($i == col) c = i }
+    NR == 7 { $c = val } { print }' "$P/h100-example-ncu.csv" >"$3"
+}
+setfield "Kernel Name" "" noname.csv
+setfield gpu__time_duration.sum 1e30 huge.csv
+setfield launch__sm_count abc sms.csv
+sp profile --model "$H100" --out bad --import noname.csv
+expect_error "an empty kernel name" 2 "noname.csv:7:5: field 'Kernel Name': empty kernel name"
+sp profile --model "$H100" --out bad --import huge.csv
+expect_error "a launch time out of bounds" 2 "huge.csv:7:" "field 'gpu__time_duration.sum': '1e30' is not a launch time" \
+  "outside the accepted range"
+sp profile --model "$H100" --out bad --import sms.csv
+expect_error "an SM count that is no number" 2 "sms.csv:7:" "field 'launch__sm_count': 'abc' is not an SM count"
+no_leftovers "bad launches" bad
+
 # ---- the base the profile was taken at ----------------------------------
 sp profile --model "$H100" --out b64 --base 64cu/1980/2619 --import "$P/h100-example-ncu.csv"
 expect_error "base SM count" 2 "profiled on 132 SMs" "launch__sm_count"
