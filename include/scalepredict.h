@@ -1232,6 +1232,9 @@ size_t sp_profile_launch_count(const sp_profile *p);
 size_t sp_profile_entry_count(const sp_profile *p);
 /* The device's name as the profile gives it, or "". */
 const char *sp_profile_device(const sp_profile *p);
+/* What profile.txt names as the profile's source (copied; NULL: the path
+ * it was read from), for a profile read from a temporary file. */
+int sp_profile_set_source(sp_profile *p, const char *source);
 /* Wanted metrics (or, with a note, whole counters) the profile lacks. */
 size_t sp_profile_missing_count(const sp_profile *p);
 const char *sp_profile_missing(const sp_profile *p, size_t i);

@@ -91,11 +91,20 @@ static int profiled_base(const profile_opts *o, const sp_model *m, sp_config *ba
   return EXIT_OK;
 }
 
+/* An error located in the profiler's temporary output (path), which is
+ * removed before the tool ends, located by label instead. */
+static int fail_at(sp_error *err, const char *path, const char *label) {
+  if (label && !strcmp(err->file, path)) snprintf(err->file, sizeof err->file, "%s", label);
+  return cli_fail(err);
+}
+
 /* Reads the profile at path and writes the model's input into o->out,
  * with note as profile.txt's "second:" line (NULL: none); the profile
- * read is kept in *kept when kept is not NULL and it was written. */
+ * read is kept in *kept when kept is not NULL and it was written.  label:
+ * what path is, when it is the profiler's temporary output (profile.txt's
+ * source, and where errors are said to be), else NULL. */
 static int convert_as(const profile_opts *o, const sp_model *m, const char *path, const char *note,
-                      sp_profile **kept) {
+                      const char *label, sp_profile **kept) {
   sp_error err;
   sp_error_clear(&err);
   sp_profile *p = NULL;
@@ -104,9 +113,10 @@ static int convert_as(const profile_opts *o, const sp_model *m, const char *path
   if (st) return st;
   st = sp_profile_load(path, m, &p, &err);
   if (!st && note) st = sp_profile_set_note(p, note) ? (err.status = SP_ENOMEM) : SP_OK;
+  if (!st && label) st = sp_profile_set_source(p, label) ? (err.status = SP_ENOMEM) : SP_OK;
   if (st) {
     sp_profile_free(p);
-    return cli_fail(&err);
+    return fail_at(&err, path, label);
   }
   int rc = EXIT_OK;
   if (sp_profile_launch_count(p) == 0) {
@@ -118,7 +128,7 @@ static int convert_as(const profile_opts *o, const sp_model *m, const char *path
   } else if (sp_profile_missing_count(p)) {
     rc = fail_missing(p, path);
   } else if ((st = sp_profile_write(p, &base, o->out, &err)) != SP_OK) {
-    rc = cli_fail(&err);
+    rc = fail_at(&err, path, label);
   } else {
     printf("%s: %zu kernel launches as %zu entries (device: %s) for model %s\n", o->out,
            sp_profile_launch_count(p), sp_profile_entry_count(p),
@@ -132,20 +142,27 @@ static int convert_as(const profile_opts *o, const sp_model *m, const char *path
 }
 
 static int convert(const profile_opts *o, const sp_model *m, const char *path) {
-  return convert_as(o, m, path, NULL, NULL);
+  return convert_as(o, m, path, NULL, NULL, NULL);
+}
+
+/* Whether path is a file this process may run (a directory is not). */
+static int runnable(const char *path) {
+  struct stat sb;
+  return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
 }
 
 /* The full path of program name found on PATH, into buf; 0 when found. */
 static int find_program(const char *name, char *buf, size_t size) {
+  if (!*name) return -1;
   if (strchr(name, '/')) {
     snprintf(buf, size, "%s", name);
-    return access(buf, X_OK);
+    return runnable(buf) ? 0 : -1;
   }
   const char *path = getenv("PATH");
   while (path && *path) {
     size_t n = strcspn(path, ":");
     snprintf(buf, size, "%.*s/%s", (int)n, n ? path : ".", name);
-    if (access(buf, X_OK) == 0) return 0;
+    if (runnable(buf)) return 0;
     path += n + (path[n] == ':');
   }
   return -1;
@@ -192,7 +209,7 @@ static int find_line(const char *file, const char *text, char *buf, size_t size)
 }
 
 /* Why ncu's run gave nothing to read, with the fix; EXIT_SYSTEM. */
-static int explain_ncu(const char *log, int status, const char *program) {
+static int explain_ncu(const char *ncu, const char *log, int status, const char *program) {
   char line[1024];
   if (find_line(log, "ERR_NVGPUCTRPERM", line, sizeof line) == 0) {
     fprintf(stderr,
@@ -209,10 +226,25 @@ static int explain_ncu(const char *log, int status, const char *program) {
             line);
     return EXIT_DATA;
   }
+  if (status != 0 && find_line(log, "==ERROR==", line, sizeof line) == 0) {
+    cli_say("'%s' failed under ncu (exit status %d): %s; nothing written", program, status, line);
+    return EXIT_SYSTEM;
+  }
   if (status != 0) {
-    int err = find_line(log, "==ERROR==", line, sizeof line) == 0;
-    cli_say("'%s' failed under ncu (exit status %d)%s%s; nothing written", program, status,
-            err ? ": " : "", err ? line : "");
+    /* ncu says why the program failed in its log: nothing there, the
+     * profiler itself failed (or is not ncu). */
+    cli_say(
+        "the profiler '%s' failed (exit status %d) and its log names no error of '%s': run "
+        "it by hand to see why; nothing written",
+        ncu, status, program);
+    return EXIT_SYSTEM;
+  }
+  struct stat sb;
+  if (stat(log, &sb) != 0 || sb.st_size == 0) {
+    cli_say(
+        "the profiler '%s' ended without writing a profile to its --log-file: is it Nsight "
+        "Compute's ncu (--profiler)?  Nothing written",
+        ncu);
     return EXIT_SYSTEM;
   }
   return EXIT_OK;
@@ -223,11 +255,13 @@ static int find_ncu(const profile_opts *o, char *ncu, size_t size) {
   const char *want = o->profiler ? o->profiler : "ncu";
   if (!find_program(want, ncu, size)) return EXIT_OK;
   fprintf(stderr,
-          "scalepredict: the profiler '%s' was not found%s: install NVIDIA Nsight "
+          "scalepredict: the profiler '%s' %s: install NVIDIA Nsight "
           "Compute (the CUDA toolkit's 'nsight-compute' package, or "
           "https://developer.nvidia.com/nsight-compute) and put ncu on PATH, or give "
           "--profiler PATH; nothing written\n",
-          want, strchr(want, '/') ? "" : " on PATH");
+          want,
+          strchr(want, '/') ? "was not found or is not a program (a file this user may run)"
+                            : "was not found on PATH");
   return EXIT_SYSTEM;
 }
 
@@ -280,8 +314,17 @@ static int import_report(const profile_opts *o, const sp_model *m) {
   char *args[] = {ncu, "--import", (char *)o->import, NCU_RAW_CSV, "--log-file", log, NULL};
   int sig = 0;
   int status = cli_run_child(args, &sig);
-  if (status == 0) {
-    rc = convert(o, m, log);
+  struct stat sb;
+  char label[PATH_MAX + 64];
+  snprintf(label, sizeof label, "ncu's reading of '%s'", o->import);
+  if (status == 0 && (stat(log, &sb) != 0 || sb.st_size == 0)) {
+    cli_say(
+        "the profiler '%s' ended without writing the report's CSV to its --log-file: is it "
+        "Nsight Compute's ncu (--profiler)?  Nothing written",
+        ncu);
+    rc = EXIT_SYSTEM;
+  } else if (status == 0) {
+    rc = convert_as(o, m, log, NULL, label, NULL);
   } else {
     if (!interrupted(sig))
       fprintf(stderr,
@@ -691,8 +734,11 @@ static int run_ncu(const profile_opts *o, const sp_model *m) {
   rc = EXIT_SYSTEM;
   if (args) {
     int status = cli_run_child(args, &sig);
-    rc = status < 0 || interrupted(sig) ? EXIT_SYSTEM : explain_ncu(log, status, o->argv[0]);
-    if (status >= 0 && rc == EXIT_OK) rc = convert_as(o, m, log, plan.n ? NULL : plan.why, &p);
+    rc = status < 0 || interrupted(sig) ? EXIT_SYSTEM : explain_ncu(ncu, log, status, o->argv[0]);
+    char label[PATH_MAX + 64];
+    snprintf(label, sizeof label, "ncu's output for '%s'", o->argv[0]);
+    if (status >= 0 && rc == EXIT_OK)
+      rc = convert_as(o, m, log, plan.n ? NULL : plan.why, label, &p);
   }
   free(args);
   free(metrics);

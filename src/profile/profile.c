@@ -109,6 +109,7 @@ void sp_profile_free(sp_profile *p) {
   }
   free(p->second);
   free(p->note);
+  free(p->origin);
   free(p->path);
   free(p);
 }
@@ -121,3 +122,11 @@ const char *sp_profile_missing(const sp_profile *p, size_t i) {
   return i < p->nmissing ? p->missing[i] : NULL;
 }
 const char *sp_profile_device(const sp_profile *p) { return p->device ? p->device : ""; }
+
+int sp_profile_set_source(sp_profile *p, const char *source) {
+  char *c = source ? strdup(source) : NULL;
+  if (source && !c) return SP_ENOMEM;
+  free(p->origin);
+  p->origin = c;
+  return SP_OK;
+}

@@ -82,6 +82,7 @@ struct sp_profile {
   size_t nsecond;
   sp__second *second; /* the further SM counts' passes, in the order run */
   char *note;         /* why no further pass ran (profile.txt's "second: none:"), or NULL */
+  char *origin;       /* what profile.txt names as the source (path when NULL) */
 };
 
 /* Adds a launch (kernel and shape copied); its values start NaN. */

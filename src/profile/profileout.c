@@ -187,7 +187,7 @@ static int write_info(const void *data, FILE *fp) {
   const sp_profile *p = o->p;
   char base[64];
   sp_config_format(&o->base, base, sizeof base);
-  fprintf(fp, "source: %s\nprofiler: %s\ndevice: %s\nbase: %s\n", p->path,
+  fprintf(fp, "source: %s\nprofiler: %s\ndevice: %s\nbase: %s\n", p->origin ? p->origin : p->path,
           p->vendor == SP_VENDOR_NVIDIA ? "ncu" : "rocprofv3", sp_profile_device(p), base);
   put_value(fp, "sm_count", median_ctx(p, CTX_SMS, 1.0));
   put_value(fp, "sm_clock_mhz", median_ctx(p, CTX_SM_HZ, 1e-6));

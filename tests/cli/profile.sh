@@ -310,6 +310,20 @@ for want in "--clock-control none" "--csv" "--page raw" "--print-units base" \
   grep -qF -- "$want" args || fail "ncu not asked for '$want': $(cat args)"
 done
 cmp -s run1/runs.csv prof/runs.csv || fail "run and import differ"
+# The profiler's output is a temporary file: profile.txt and errors name
+# it by what it is.
+grep -qx "source: ncu's output for 'true'" run1/profile.txt || fail "run: source: $(cat run1/profile.txt)"
+FAKE_NCU=$WORK/kb.csv PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run6 --second-sms none -- true
+expect_error "run: scaled units" 2 "ncu's output for 'true':5:" "unit 'Kbyte/second'"
+no_leftovers "run: scaled units" run6
+# A profiler that is not ncu: the profiler blamed, not the program.
+sp profile --model "$H100" --out run7 --profiler /bin/true -- true
+expect_error "a profiler that writes nothing" 4 "the profiler '/bin/true' ended without writing a profile"
+sp profile --model "$H100" --out run7 --profiler /bin/false -- true
+expect_error "a profiler that fails" 4 "the profiler '/bin/false' failed (exit status 1) and its log names no error of 'true'"
+sp profile --model "$H100" --out run7 --profiler "$WORK" -- true
+expect_error "a directory as the profiler" 4 "the profiler '$WORK' was not found or is not a program"
+no_leftovers "profilers that are not ncu" run7
 FAKE_NCU=perm PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run2 -- true
 expect_error "counters not permitted" 4 "ERR_NVGPUCTRPERM" "NVreg_RestrictProfilingToAdminUsers=0"
 no_leftovers "counters not permitted" run2
