@@ -853,6 +853,11 @@ int cmd_profile(int argc, char **argv) {
   if (!o.model || !o.out) return cli_usage_error("profile ", "--model and --out are required");
   if (!o.import == !o.argv)
     return cli_usage_error("profile ", "give either --import FILE or -- PROGRAM [ARGS...]");
+  if (o.second && (o.import || o.vendor == SP_VENDOR_AMD))
+    return cli_usage_error("profile ",
+                           "--second-sms applies when profile runs the program under ncu, not "
+                           "to %s",
+                           o.import ? "--import" : "--vendor amd");
   if (!*o.out) return cli_usage_error("profile ", "--out: the output path is empty");
   rc = cli_add_inputs("--model", o.model, "--import", o.import, (char *)NULL);
   if (rc) return rc;

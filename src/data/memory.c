@@ -213,6 +213,10 @@ static int parse_pair(const char *key, const char *v, sp_memory_system *out, uns
   if (k == 6)
     return sp__fail(err, SP_EPARSE, NULL, 0, 0, NULL,
                     "unknown key '%s' (the keys: mhz, bus, type, peak, capacity, name)", key);
+  if (*given & 1u << k)
+    return sp__fail(err, SP_EPARSE, NULL, 0, 0, key,
+                    "'%s' is given twice: each key once (the description would take the last)",
+                    key);
   *given |= 1u << k;
   switch (k) {
     case 0:

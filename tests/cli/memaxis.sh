@@ -156,6 +156,9 @@ expect_error "a measured target described" 1 "--target-memory" "is on the model'
 sp predict --model model --runs r100.csv --counters c100.csv --target 132cu/1980/2900 \
   --target-memory bus=6144,type=HBM\ 3
 expect_error "a bad description" 1 "field '--target-memory'" "not a memory type"
+sp predict --model model --runs r100.csv --counters c100.csv --target 132cu/1980/2900 \
+  --target-memory bus=6144,bus=5120
+expect_error "a key given twice" 1 "field '--target-memory'" "'bus' is given twice"
 
 # ---- the H200's own floor ----
 power() {

@@ -324,6 +324,15 @@ expect_error "a profiler that fails" 4 "the profiler '/bin/false' failed (exit s
 sp profile --model "$H100" --out run7 --profiler "$WORK" -- true
 expect_error "a directory as the profiler" 4 "the profiler '$WORK' was not found or is not a program"
 no_leftovers "profilers that are not ncu" run7
+# --second-sms acts on a program run under ncu only.
+sp profile --model "$H100" --out run8 --import "$P/h100-example-ncu.csv" --second-sms 64
+expect_rc "--second-sms with --import" 1
+grep -qF -- "--second-sms applies when profile runs the program under ncu, not to --import" "$WORK/err" ||
+  fail "--second-sms with --import: $(cat "$WORK/err")"
+sp profile --model "$H100" --out run8 --vendor amd --second-sms 64 -- true
+expect_rc "--second-sms with --vendor amd" 1
+grep -qF -- "not to --vendor amd" "$WORK/err" || fail "--second-sms with --vendor amd: $(cat "$WORK/err")"
+no_leftovers "--second-sms without ncu" run8
 FAKE_NCU=perm PATH=$WORK/bin:$PATH sp profile --model "$H100" --out run2 -- true
 expect_error "counters not permitted" 4 "ERR_NVGPUCTRPERM" "NVreg_RestrictProfilingToAdminUsers=0"
 no_leftovers "counters not permitted" run2

@@ -38,6 +38,7 @@ echo "# level is not scored: its error is 0)."
 echo "# level time_mape n power_mape total"
 tmp=${TMPDIR:-/tmp}/second-sms.$$
 for l in $levels; do
+  # shellcheck disable=SC2086 # EXTRA is a list of options
   "$SP" evaluate --runs "$D/runs.csv" --counters "$D/counters.csv" --base "$BASE" \
     --families "$D/families.csv" --floor-kernel "$FLOOR" --quiet --methods physet \
     --also-measured "${l}cu/$clocks" ${EXTRA:-} >"$tmp"
