@@ -378,6 +378,10 @@ START_TEST(bad_weights_files) {
   bad_weights("kernel,weight\n", SP_EPARSE, "empty");
   bad_weights("", SP_EPARSE, "empty file");
   bad_weights("kernel,weight\nhistogram\n", SP_EPARSE, "fields");
+  bad_weights("kernel,weight,note\nhistogram,2\n", SP_EPARSE,
+              ":2: row has 2 fields but the header has 3");
+  bad_weights("kernel,count,weight\nhistogram,1,2\n", SP_EPARSE, ":1:3: field 'weight'");
+  bad_weights("kernel,weight,kernel\nhistogram,1,fft\n", SP_EPARSE, "'kernel' column twice");
 }
 END_TEST
 
@@ -401,6 +405,8 @@ START_TEST(bad_candidate_files) {
   bad_candidates("name,config\n,32cu/1000/1375\n", SP_EPARSE, "empty");
   bad_candidates("name,config\nx,32cu/1000/1375,9\n", SP_EPARSE, "fields");
   bad_candidates("", SP_EPARSE, "empty file");
+  bad_candidates("name,config,cu\nx,32cu/1000/1375,32\n", SP_EPARSE, "configuration twice");
+  bad_candidates("name,product,config\nx,y,32cu/1000/1375\n", SP_EPARSE, "'name' and a 'product'");
   /* A header alone was an empty ranking, exit 0 (found by fuzz_workload). */
   bad_candidates("name,config\n", SP_EPARSE, ":2: no candidates");
   bad_candidates("name,cu,engine_mhz,memory_mhz,extra\n", SP_EPARSE, ":2: no candidates");

@@ -13,7 +13,11 @@ char *sp__csv_trim(char *s) {
 }
 
 long sp__csv_column(const sp_csv_row *header, const char *const *names) {
-  for (size_t i = 0; i < header->nfields; i++) {
+  return sp__csv_column_after(header, -1, names);
+}
+
+long sp__csv_column_after(const sp_csv_row *header, long after, const char *const *names) {
+  for (size_t i = (size_t)(after + 1); i < header->nfields; i++) {
     const char *f = sp__csv_trim(header->fields[i]);
     for (const char *const *n = names; *n; n++)
       if (!strcmp(f, *n)) return (long)i;

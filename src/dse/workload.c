@@ -18,21 +18,42 @@ typedef struct weights_ctx {
   const char *path;
   const sp_dataset *ds;
   long col_kernel, col_weight;
+  size_t width; /* fields per row, from the header */
   sp_dse_weight *w;
   size_t n, cap;
   unsigned char *seen; /* per dataset kernel */
 } weights_ctx;
+
+/* A header that names a column twice, by one name or two (count and
+ * weight), would have one of them read and the other ignored without a
+ * word: which one the user meant is theirs to say. */
+static int twice(const char *path, const sp_csv_row *row, long first, const char *const *names,
+                 const char *field, sp_error *err) {
+  long again = first < 0 ? -1 : sp__csv_column_after(row, first, names);
+  if (again < 0) return SP_OK;
+  const char *a = row->fields[first], *b = row->fields[again];
+  if (!strcmp(a, b))
+    return sp__fail(err, SP_EPARSE, path, row->line, again + 1, field,
+                    "the header has a '%s' column twice (columns %ld and %ld): keep one", a,
+                    first + 1, again + 1);
+  return sp__fail(err, SP_EPARSE, path, row->line, again + 1, field,
+                  "the header has both a '%s' and a '%s' column, either of which gives the %s: "
+                  "keep one and delete the other",
+                  a, b, field);
+}
 
 static int weights_header(weights_ctx *c, const sp_csv_row *row, sp_error *err) {
   static const char *const kernel[] = {"kernel", NULL};
   static const char *const weight[] = {"weight", "count", "invocations", NULL};
   c->col_kernel = sp__csv_column(row, kernel);
   c->col_weight = sp__csv_column(row, weight);
+  c->width = row->nfields;
   if (c->col_kernel < 0 || c->col_weight < 0)
     return sp__fail(err, SP_EPARSE, c->path, row->line, 0, c->col_kernel < 0 ? "kernel" : "weight",
                     "required column missing from the header (expected "
                     "kernel,weight; weight may be called count or invocations)");
-  return SP_OK;
+  int st = twice(c->path, row, c->col_kernel, kernel, "kernel", err);
+  return st ? st : twice(c->path, row, c->col_weight, weight, "weight", err);
 }
 
 static int weights_push(weights_ctx *c, size_t k, double w) {
@@ -51,10 +72,9 @@ static int weights_push(weights_ctx *c, size_t k, double w) {
 static int on_weight_row(void *user, const sp_csv_row *row, sp_error *err) {
   weights_ctx *c = user;
   if (c->col_kernel < 0) return weights_header(c, row, err);
-  size_t need = (size_t)(c->col_kernel > c->col_weight ? c->col_kernel : c->col_weight);
-  if (row->nfields <= need)
+  if (row->nfields != c->width)
     return sp__fail(err, SP_EPARSE, c->path, row->line, 0, NULL,
-                    "row has %zu fields; expected at least %zu", row->nfields, need + 1);
+                    "row has %zu fields but the header has %zu", row->nfields, c->width);
   const char *name = sp__csv_trim(row->fields[c->col_kernel]);
   size_t k = sp_dataset_kernel_index(c->ds, name);
   if (k == (size_t)-1)
@@ -110,6 +130,23 @@ typedef struct cand_ctx {
   size_t n, cap;
 } cand_ctx;
 
+/* A config column and the axis columns both say where a candidate is:
+ * with both, one of them would be ignored. */
+static int cand_both(cand_ctx *c, const sp_csv_row *row, sp_error *err) {
+  long axis = -1, naxes = 0;
+  for (int a = 0; a < 3; a++) {
+    naxes += c->col_axis[a] >= 0;
+    if (axis < 0) axis = c->col_axis[a];
+  }
+  if (c->col_config < 0 || axis < 0) return SP_OK;
+  return sp__fail(err, SP_EPARSE, c->path, row->line, axis + 1, "config",
+                  "the header gives the configuration twice, in '%s' and in '%s'%s: keep "
+                  "either %s or cu,engine_mhz,memory_mhz and delete the other",
+                  row->fields[c->col_config],
+                  naxes == 3 ? "cu,engine_mhz,memory_mhz" : row->fields[axis],
+                  naxes == 3 ? "" : " (an axis)", row->fields[c->col_config]);
+}
+
 static int cand_header(cand_ctx *c, const sp_csv_row *row, sp_error *err) {
   static const char *const name[] = {"name", "product", NULL};
   static const char *const config[] = {"config", "configuration", NULL};
@@ -126,7 +163,11 @@ static int cand_header(cand_ctx *c, const sp_csv_row *row, sp_error *err) {
     return sp__fail(err, SP_EPARSE, c->path, row->line, 0, c->col_name < 0 ? "name" : "config",
                     "required column missing from the header (expected name,config "
                     "or name,cu,engine_mhz,memory_mhz)");
-  return SP_OK;
+  int st = twice(c->path, row, c->col_name, name, "name", err);
+  if (!st) st = twice(c->path, row, c->col_config, config, "config", err);
+  for (int a = 0; a < 3 && !st; a++)
+    st = twice(c->path, row, c->col_axis[a], axes[a], axes[a][0], err);
+  return st ? st : cand_both(c, row, err);
 }
 
 static int cand_config(cand_ctx *c, const sp_csv_row *row, sp_config *cfg, sp_error *err) {

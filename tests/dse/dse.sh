@@ -79,6 +79,25 @@ printf 'kernel,weight\nfft,1\nsgemm,3\n' >w-missing.csv
 sp $DSE --weights w-missing.csv --report bad-report
 expect_error "missing kernel" 2 "w-missing.csv:3:1:" "'sgemm'"
 no_leftovers "missing kernel" bad-report
+# Two columns for the weight (count and weight) or for the configuration
+# (config and the axes): one was read and the other ignored without a word.
+printf 'kernel,count,weight\nfft,1,7\n' >w-both.csv
+sp $DSE --weights w-both.csv
+expect_error "weights: count and weight" 2 "w-both.csv:1:3:" "'count'" "'weight'" "keep one"
+printf 'kernel,weight,weight\nfft,1,7\n' >w-twice.csv
+sp $DSE --weights w-twice.csv
+expect_error "weights: weight twice" 2 "w-twice.csv:1:3:" "'weight' column twice"
+printf 'name,config,cu,engine_mhz,memory_mhz\nmine,32cu/1000/1375,32,1000,1375\n' >c-both.csv
+sp $DSE --candidates c-both.csv
+expect_error "candidates: config and axes" 2 "c-both.csv:1:3:" "'config'" \
+  "cu,engine_mhz,memory_mhz" "keep either"
+# A row shorter or longer than the header, as runs.csv refuses it.
+printf 'kernel,weight,note\nfft,7\n' >w-short.csv
+sp $DSE --weights w-short.csv
+expect_error "weights: short row" 2 "w-short.csv:2:" "row has 2 fields but the header has 3"
+printf 'kernel,weight\nfft,7,x\n' >w-long.csv
+sp $DSE --weights w-long.csv
+expect_error "weights: long row" 2 "w-long.csv:2:" "row has 3 fields but the header has 2"
 printf 'name,config\nodd,24cu/800/1375\n' >c-off.csv
 sp $DSE --candidates c-off.csv
 expect_error "off-grid candidate" 2 "c-off.csv:2:" "nearest is 32cu/1000/1375"
