@@ -10,6 +10,7 @@
  * (model/method.h). */
 #include "score.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,23 @@ static int fit_mix(sp_eval_cache *c, const sp_grid *g, const sp_grid_point *base
   return st ? st : sp__ridge_fit(&d, &c->mix);
 }
 
+/* The stack method's failure, which ends the whole evaluation: with the
+ * --methods list that leaves it out, so that the user can go on with the
+ * others without working out what was asked for. */
+static int stack_failed(sp_eval_job *j) {
+  char rest[256] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < sp__eval_nrows; i++) {
+    const sp_eval_row *e = &sp__eval_rows[i];
+    if (e->id == SP_METHOD_STACK || !wants(j, e->id)) continue;
+    len += (size_t)snprintf(rest + len, sizeof rest - len, "%s%s", len ? "," : "", e->name);
+    assert(len < sizeof rest);
+  }
+  return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
+                  "the stack method's leave-one-out fits failed (degenerate counters)%s%s",
+                  len ? "; leave it out: --methods " : "", rest);
+}
+
 /* Builds surfaces, normalized counters, baseline data and the ridge fit. */
 static int cache_build(sp_eval_job *j, const sp_model *m, sp_quantity q, sp_eval_cache *c) {
   const sp_dataset *ds = j->ds;
@@ -224,9 +242,7 @@ static int cache_build(sp_eval_job *j, const sp_model *m, sp_quantity q, sp_eval
     int st = sp__stack_weights_loo(&sd, c->base_flat, c->stack_w);
     if (!st) st = sp__stack_fit_members(&sd, &c->stack);
     if (st == SP_ENOMEM) return st;
-    if (st)
-      return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
-                      "the stack method's leave-one-out fits failed (degenerate counters)");
+    if (st) return stack_failed(j);
   }
   c->ready = 1;
   return SP_OK;
