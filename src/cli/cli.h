@@ -53,6 +53,9 @@ typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } cli_format;
   "                    leave out the kernels of runs.csv that counters.csv has no\n" \
   "                    row of (else an error); noted on standard error"
 int cli_data_option(int c, const char *arg, const char *cmd);
+/* 1 when --skip-kernels-without-counters was given: the data may lack
+ * kernels of runs.csv that another input (evaluate --families) names. */
+int cli_data_skips_kernels(void);
 
 /* A command's options as one table (options.c): each row gives
  * getopt_long an option and --help its lines, so that the two cannot

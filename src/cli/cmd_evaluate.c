@@ -377,8 +377,10 @@ static const cli_option options[] = {
     ROW(CLI_FLAG, "leave-one-out", NULL, p.leave_one_out, "hold out each kernel once instead"),
     ROW(CLI_STRING, "families", "FILE", families,
         "leave one family out: FILE is CSV with the columns\n"
-        "kernel,family; every kernel of a family is held\n"
-        "out together (no variant of it is trained on)"),
+        "kernel,family, a row for each kernel of the data\n"
+        "and none for others, 2 families or more; every\n"
+        "kernel of a family is held out together (no\n"
+        "variant of it is trained on)"),
     ROW(CLI_STRING, "also-measured", "CFG[,CFG...]", also,
         "held-out kernels count as measured at these\n"
         "configurations too (methods that use further\n"
@@ -520,6 +522,8 @@ static int parse_also(eval_cli *c, sp_error *err) {
  * beyond any suite's. */
 #define MAX_FAMILY_LINE ((size_t)2 << 20)
 #define MAX_FAMILY_LINES 10000000L
+/* A split per family, and sp_eval_record numbers splits in 16 bits. */
+#define MAX_FAMILIES 65535u
 
 typedef struct families {
   eval_cli *c;
@@ -578,7 +582,14 @@ static int family_line(void *user, char *line, long ln, sp_error *err) {
     return sp_error_set(err, SP_EPARSE, f->c->families, ln, 0, NULL,
                         "expected 'kernel,family' (CSV: quote a name that holds a comma)");
   size_t k = sp_dataset_kernel_index(f->ds, kernel), g;
-  if (k == (size_t)-1) return SP_OK; /* a family list may cover more kernels than the data */
+  /* A kernel the data lacks is a typo or the wrong file, which would
+   * otherwise change the families without a word; only kernels that
+   * --skip-kernels-without-counters may have left out are passed over. */
+  if (k == (size_t)-1 && cli_data_skips_kernels()) return SP_OK;
+  if (k == (size_t)-1)
+    return sp_error_set(err, SP_ENOTFOUND, f->c->families, ln, 1, "kernel",
+                        "kernel '%s' of the families is not in the measurements %s", kernel,
+                        f->c->runs);
   int st = family_index(f, family, &g, err);
   if (!st) f->c->groups[k] = (unsigned)g;
   return st;
@@ -597,6 +608,14 @@ static int read_families(eval_cli *c, const sp_dataset *ds, sp_error *err) {
       st = sp_error_set(err, SP_ENOTFOUND, c->families, 0, 0, "kernel",
                         "kernel '%s' of the data has no family in this file",
                         sp_dataset_kernel_name(ds, k));
+  /* Said here, of the file, rather than by the library of its groups. */
+  if (!st && f.nf < 2)
+    st = sp_error_set(err, SP_EPARSE, c->families, 0, 0, "family",
+                      "leave-one-family-out needs at least 2 families, the file gives %zu", f.nf);
+  if (!st && f.nf > MAX_FAMILIES)
+    st = sp_error_set(err, SP_EPARSE, c->families, 0, 0, "family",
+                      "leave-one-family-out holds out at most %u families, the file gives %zu",
+                      MAX_FAMILIES, f.nf);
   for (size_t g = 0; g < f.nf; g++) free(f.fam[g]);
   free(f.fam);
   c->p.groups = c->groups;

@@ -108,6 +108,8 @@ int cli_data_option(int c, const char *arg, const char *cmd) {
   return 0;
 }
 
+int cli_data_skips_kernels(void) { return data_opts.skip_kernels_without_counters; }
+
 int cli_dataset_load(const char *runs, const char *counters, sp_dataset **ds, sp_error *err) {
   int st = sp_dataset_load_with(runs, counters, &data_opts, ds, err);
   for (size_t i = 0; !st && i < sp_dataset_note_count(*ds); i++)

@@ -293,4 +293,18 @@ sp evaluate --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --families
   --clusters 2 --epochs 5 --restarts 1 --methods nearest --quiet
 expect_error "a quote left open in a families file" 2 "fam-open.csv:2:" "expected 'kernel,family'"
 
+# One family (every kernel in it) cannot be held out against another: the
+# error names the --families file, not the library's groups.
+sed 's/,[^,]*$/,all/; 1s/.*/kernel,family/' fam.csv >fam-one.csv
+sp evaluate --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --families fam-one.csv \
+  --clusters 2 --epochs 5 --restarts 1 --methods nearest --quiet
+expect_error "a single family" 2 "fam-one.csv: field 'family':" "at least 2 families" \
+  "the file gives 1"
+# A row of a kernel the data lacks (a typo) was passed over in silence.
+{ cat fam.csv; echo nope,dense; } >fam-typo.csv
+sp evaluate --runs "$TRAIN/runs.csv" --counters "$TRAIN/counters.csv" --families fam-typo.csv \
+  --clusters 2 --epochs 5 --restarts 1 --methods nearest --quiet
+expect_error "a families row of an unknown kernel" 2 "fam-typo.csv:11:1: field 'kernel':" \
+  "kernel 'nope' of the families is not in the measurements $TRAIN/runs.csv"
+
 finish
