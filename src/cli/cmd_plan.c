@@ -36,7 +36,15 @@ static const char *const axis_key[3] = {"cu", "engine_mhz", "memory_mhz"};
 
 /* ---- the grid ------------------------------------------------------------------ */
 
-/* "8,16,24": distinct values are checked by the library. */
+/* Whether v is among the first n values of axis a. */
+static int seen(const plan_cli *c, int a, size_t n, long v) {
+  for (size_t i = 0; i < n; i++)
+    if (c->axis[a][i] == v) return 1;
+  return 0;
+}
+
+/* "8,16,24", distinct positive integers, from where (a sweep plan's line)
+ * or, where NULL, the command line. */
 static int parse_axis(plan_cli *c, int a, const char *spec, const char *where, long line,
                       sp_error *err) {
   char *list = strdup(spec), *save = NULL;
@@ -55,6 +63,8 @@ static int parse_axis(plan_cli *c, int a, const char *spec, const char *where, l
     else if (n == MAX_AXIS)
       st = sp_error_set(err, SP_EINVAL, where, line, 0, axis_key[a], "more than %d values",
                         MAX_AXIS);
+    else if (seen(c, a, n, v))
+      st = sp_error_set(err, SP_EPARSE, where, line, 0, axis_key[a], "%ld is listed twice", v);
     else
       c->axis[a][n++] = (int)v;
   }
@@ -99,12 +109,18 @@ static int read_grid(plan_cli *c, sp_error *err) {
   return st;
 }
 
-static int resolve_grid(plan_cli *c, sp_error *err) {
-  int st = SP_OK;
-  for (int a = 0; a < 3 && !st; a++)
-    if (c->axis_spec[a]) st = parse_axis(c, a, c->axis_spec[a], NULL, 0, err);
-  if (!st && c->grid_file) st = read_grid(c, err);
-  return st;
+/* --cu, --engine-mhz and --memory-mhz: a value that is not a list of
+ * distinct positive integers is a malformed option, a usage error, where
+ * the same in a sweep plan is bad input (read_grid). */
+static int axis_options(plan_cli *c) {
+  for (int a = 0; a < 3; a++) {
+    sp_error err;
+    sp_error_clear(&err);
+    int st = c->axis_spec[a] ? parse_axis(c, a, c->axis_spec[a], NULL, 0, &err) : SP_OK;
+    if (st == SP_ENOMEM) return cli_fail(&err);
+    if (st) return cli_usage_error(c->cmd, "%s: %s", axis_option[a], err.message);
+  }
+  return EXIT_OK;
 }
 
 /* ---- kernels, base and budget ---------------------------------------------------- */
@@ -374,7 +390,9 @@ static int run(plan_cli *c) {
   sp_error_clear(&err);
   sp_dataset *ds = NULL;
   sp_plan *pl = NULL;
-  int rc = EXIT_OK, st = resolve_grid(c, &err);
+  int rc = axis_options(c), st = SP_OK;
+  if (rc) return rc;
+  if (c->grid_file) st = read_grid(c, &err);
   if (!st) st = resolve_kernels(c, &err);
   if (!st && c->base && strcmp(c->base, "middle")) st = sp_config_parse(c->base, &c->p.base, &err);
   if (!st) st = load_runs(c, &ds, &err);

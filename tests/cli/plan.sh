@@ -144,8 +144,9 @@ expect_error "a bad grid" 2 "bad.plan:1:" "field 'cu'" "'x' is not a positive in
 printf 'cu=16\n' >short.plan
 sp plan --runs partial.csv --grid short.plan
 expect_error "a short grid" 2 "short.plan" "no 'engine_mhz' key"
-sp plan --runs partial.csv --cu 16,32,16
-expect_error "a repeated value" 1 "field 'cu'" "16 is listed twice"
+printf 'cu=16,32,16\nengine_mhz=500\nmemory_mhz=475\n' >twice.plan
+sp plan --runs partial.csv --grid twice.plan
+expect_error "a repeated value in a grid" 2 "twice.plan:1:" "field 'cu'" "16 is listed twice"
 sp plan --runs partial.csv --base 8cu/500/475
 expect_error "a base off the grid" 2 "8cu/500/475 is not on the grid"
 sp complete --runs partial.csv --kernels sgemm,nothere
@@ -186,4 +187,15 @@ sp plan --cu 16
 usage "plan without runs or kernels" "--runs or --kernels is required"
 sp plan --kernels a --cu 16 --engine-mhz 500
 usage "plan without a whole grid" "--memory-mhz or --grid is required"
+# A malformed axis list is a malformed option, a usage error (exit 1),
+# whatever is wrong with it: a repeated value was, a bad one exited 2.
+for axis in cu engine-mhz memory-mhz; do
+  for bad in "4,x:'x' is not a positive integer" "0:'0' is not a positive integer" \
+    "4,4:4 is listed twice" ":no values"; do
+    sp plan --kernels a $grid --"$axis" "${bad%%:*}"
+    usage "plan --$axis ${bad%%:*}" "scalepredict: --$axis: ${bad#*:}"
+  done
+done
+sp complete --runs partial.csv $grid --cu 16,x
+usage "complete --cu 16,x" "scalepredict: --cu: 'x' is not a positive integer"
 finish
