@@ -144,9 +144,11 @@ int cmd_export(int argc, char **argv) {
     return cli_usage_error("export ",
                            "--model, and --runs and --counters (or --profile), are "
                            "required");
-  const char *data = o.launches ? "--profile" : "--runs";
-  rc = cli_add_inputs("--profile", o.launches ? o.prof.dir : NULL, "--model", o.model_dir, data,
-                      o.runs, data, o.counters, data, o.launches, (char *)NULL);
+  /* Each input by the option that named it: --profile names all three. */
+  const int prof = o.launches != NULL;
+  rc = cli_add_inputs("--profile", prof ? o.prof.dir : NULL, "--model", o.model_dir,
+                      prof ? "--profile" : "--runs", o.runs, prof ? "--profile" : "--counters",
+                      o.counters, "--profile", o.launches, (char *)NULL);
   if (!rc && o.out) rc = cli_check_output(o.out, SP_OUTPUT_EXPORT);
   if (rc) return rc;
   return run(&o);

@@ -349,6 +349,11 @@ static int has_manifest(const char *dir) {
 int cli_find_model(const char *spec, char *buf, size_t size, sp_error *err) {
   const char *root = cli_data_root();
   struct stat st;
+  /* "" would be looked for as "/manifest.txt", a message about the root. */
+  if (!*spec)
+    return sp_error_set(err, SP_EINVAL, NULL, 0, 0, NULL,
+                        "--model: the model name is empty: give a model directory or the name of "
+                        "a bundled model (see 'scalepredict models')");
   if (has_manifest(spec) || strchr(spec, '/') || stat(spec, &st) == 0) {
     snprintf(buf, size, "%s", spec);
     return SP_OK;

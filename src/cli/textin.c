@@ -50,9 +50,10 @@ static int next_line(line_reader *r, int *got) {
                           "line longer than %zu bytes", r->max_line);
     r->buf[n++] = (char)c;
   }
+  /* A directory opens but cannot be read: say so, and not at a line. */
   if (ferror(r->fp))
-    return sp_error_set(r->err, SP_EIO, r->path, r->line + 1, 0, NULL, "cannot read: %s",
-                        strerror(errno));
+    return sp_error_set(r->err, SP_EIO, r->path, errno == EISDIR ? 0 : r->line + 1, 0, NULL,
+                        "cannot read: %s", strerror(errno));
   if (c == EOF && n == 0) return SP_OK;
   if (n && r->buf[n - 1] == '\r') n--;
   r->buf[n] = '\0';

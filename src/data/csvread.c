@@ -169,8 +169,13 @@ int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) 
   sp__c_numeric_begin(&cnum);
   char buf[65536];
   size_t n;
-  int first = 1;
-  while (!r.status && (n = fread(buf, 1, sizeof buf, fp)) > 0) {
+  int first = 1, read_errno = 0;
+  while (!r.status) {
+    errno = 0;
+    if ((n = fread(buf, 1, sizeof buf, fp)) == 0) {
+      read_errno = errno;
+      break;
+    }
     const char *start = buf;
     if (first && n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
       start += 3;
@@ -179,8 +184,10 @@ int sp__csv_read(const char *path, sp_csv_row_fn fn, void *user, sp_error *err) 
     first = 0;
     feed(&r, &p, start, n);
   }
+  /* A directory opens but cannot be read: say so, and not at a line. */
   if (!r.status && ferror(fp))
-    r.status = sp__fail(err, SP_EIO, path, r.line, 0, NULL, "read error");
+    r.status = sp__fail(err, SP_EIO, path, read_errno == EISDIR ? 0 : r.line, 0, NULL,
+                        "cannot read: %s", strerror(read_errno ? read_errno : EIO));
   if (!r.status && csv_fini(&p, on_field, on_row, &r) != 0 && !r.status)
     r.status = csv_error(&p) != CSV_EPARSE
                    ? syntax_error(&r, &p)

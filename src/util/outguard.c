@@ -409,6 +409,9 @@ static int check_inputs(const char *path, const kind_info *k, sp_error *err) {
                   label ? label : "", label ? " " : "", input, k->marker ? "directory" : "file");
 }
 
+/* "a" or "an", as the kind's name asks: an export CSV, a model. */
+static const char *article(const char *noun) { return strchr("aeiou", noun[0]) ? "an" : "a"; }
+
 static int check_path(const char *path, const kind_info *k, sp_error *err) {
   int rc = check_inputs(path, k, err);
   if (rc) return rc;
@@ -424,14 +427,14 @@ static int check_path(const char *path, const kind_info *k, sp_error *err) {
   if (!k->marker && S_ISREG(st.st_mode)) return check_file(path, &st, k, err);
   if (k->marker && S_ISREG(st.st_mode))
     return sp__fail(err, SP_EEXIST, path, 0, 0, NULL,
-                    "is a file; a %s is a directory and a file is never replaced by one "
+                    "is a file; %s %s is a directory and a file is never replaced by one "
                     "(not even with --force); nothing was written: name a new or empty "
                     "directory",
-                    k->name);
+                    article(k->name), k->name);
   return sp__fail(err, SP_EEXIST, path, 0, 0, NULL,
-                  "will not replace this %s with a %s; nothing was written: name a new %s",
-                  S_ISDIR(st.st_mode) ? "directory" : "special file or link", k->name,
-                  k->marker ? "or empty directory" : "file");
+                  "will not replace this %s with %s %s; nothing was written: name a new %s",
+                  S_ISDIR(st.st_mode) ? "directory" : "special file or link", article(k->name),
+                  k->name, k->marker ? "or empty directory" : "file");
 }
 
 int sp_output_check(const char *path_arg, sp_output_kind kind, sp_error *err) {

@@ -83,4 +83,28 @@ fi
 sp info --model "$(printf 'a\nb')"
 expect_error "a newline in a path" 3 'a\nb/manifest.txt'
 
+# A directory as a CSV or text input cannot be read: said as such, not as
+# "DIR:1: read error", by every reader (runs.csv, a profile to import, a
+# families file, a sweep plan).
+mkdir adir
+sp predict --model "$MODEL" --runs adir --counters "$NEW/counters.csv" --target "$BASE"
+expect_error "predict --runs DIR" 4 "scalepredict: adir: cannot read: "
+sp plan --runs adir --kernels fft --cu 16,32 --engine-mhz 500 --memory-mhz 475
+expect_error "plan --runs DIR" 4 "scalepredict: adir: cannot read: "
+sp profile --model "$MODEL" --out p --import adir
+expect_error "profile --import DIR" 4 "scalepredict: adir: cannot read: "
+sp plan --kernels fft --grid adir
+expect_error "plan --grid DIR" 4 "scalepredict: adir: cannot read: "
+# An export over one of its inputs names the option that gave it.
+mkdir s1 && cp "$NEW/runs.csv" "$NEW/counters.csv" s1/
+sp export --model "$MODEL" --runs s1/runs.csv --counters s1/counters.csv --out s1/counters.csv \
+  --force
+expect_error "export over --counters" 1 "input --counters 's1/counters.csv'"
+sp export --model "$MODEL" --runs s1/runs.csv --counters s1/counters.csv --out adir
+expect_error "export over a directory" 1 "with an export CSV"
+# An empty model name is said as such, not as the root's /manifest.txt.
+sp info --model ""
+expect_error "info --model ''" 1 "--model: the model name is empty"
+grep -qF '/manifest.txt' err && fail "info --model '': $(cat err)"
+
 finish
