@@ -42,26 +42,49 @@ static int parse_dims(const char *s, unsigned long v[3]) {
   return -1;
 }
 
+/* The largest launch any GPU takes: blocks of 1,024 threads (CUDA, HIP
+ * and OpenCL's largest work-group), 2^31 - 1 blocks per grid axis (CUDA's
+ * x axis, the widest), and well beyond the shared memory a block gets
+ * (228 KiB on an H100, 64 KiB on AMD). */
+enum { BLOCK_MAX = 1024 };
+#define GRID_AXIS_MAX 2147483647UL
+#define SHARED_MAX (16UL << 20)
+
 /* The options' setters that check their values (cli_option). */
 static int set_grid(void *ctx, const char *arg, const char *cmd) {
   estimate_opts *o = ctx;
   if (parse_dims(arg, o->launch.grid))
     return cli_usage_error(cmd, "--grid: '%s' is not X[,Y[,Z]]", arg);
+  for (int i = 0; i < 3; i++)
+    if (o->launch.grid[i] > GRID_AXIS_MAX)
+      return cli_usage_error(cmd,
+                             "--grid: %lu blocks on an axis is more than any GPU launches (%lu)",
+                             o->launch.grid[i], GRID_AXIS_MAX);
   o->have_grid = 1;
   return EXIT_OK;
 }
 
 static int set_block(void *ctx, const char *arg, const char *cmd) {
   estimate_opts *o = ctx;
+  const unsigned long *b = o->launch.block;
   if (parse_dims(arg, o->launch.block))
     return cli_usage_error(cmd, "--block: '%s' is not X[,Y[,Z]]", arg);
+  if (b[0] > BLOCK_MAX || b[1] > BLOCK_MAX || b[2] > BLOCK_MAX || b[0] * b[1] * b[2] > BLOCK_MAX)
+    return cli_usage_error(cmd, "--block: '%s' is more than the %d threads a block has at most",
+                           arg, BLOCK_MAX);
   o->have_block = 1;
   return EXIT_OK;
 }
 
 static int set_shared(void *ctx, const char *arg, const char *cmd) {
-  if (cli_parse_ulong(arg, &((estimate_opts *)ctx)->launch.shared_bytes))
+  unsigned long *v = &((estimate_opts *)ctx)->launch.shared_bytes;
+  if (cli_parse_ulong(arg, v))
     return cli_usage_error(cmd, "--shared: '%s' is not a byte count", arg);
+  if (*v > SHARED_MAX)
+    return cli_usage_error(cmd,
+                           "--shared: %lu bytes is more shared memory than any GPU gives a block "
+                           "(228 KiB on an H100; the bound here is 16 MiB)",
+                           *v);
   return EXIT_OK;
 }
 

@@ -170,6 +170,14 @@ sp estimate --kernel tiny --grid 1 "$S/tiny.ptx" --model x
 expect_rc "no block" 1 && grep -qF -- "--grid and --block" "$WORK/err" || fail "no block: $(cat "$WORK/err")"
 sp estimate --kernel tiny --grid 0 --block 1 --model x "$S/tiny.ptx"
 expect_rc "zero grid" 1 && grep -qF -- "--grid: '0'" "$WORK/err" || fail "zero grid: $(cat "$WORK/err")"
+# A launch no GPU takes is refused, not estimated.
+for bad in "--block 1024,1024,64:more than the 1024 threads" "--block 2048:more than the 1024 threads" \
+  "--grid 99999999999:more than any GPU launches" "--shared 99999999999999:more shared memory than any GPU"; do
+  opt=${bad%%:*}
+  # shellcheck disable=SC2086 # an option and its value
+  sp estimate --kernel tiny --grid 1 --block 1 $opt --model x "$S/tiny.ptx"
+  expect_rc "$opt" 1 && grep -qF -- "${bad#*:}" "$WORK/err" || fail "$opt: $(cat "$WORK/err")"
+done
 
 # ---- a static model and the estimate ----------------------------------------
 sp train --runs "$TRAIN/runs.csv" --counters "$S/train-counters.csv" --base 32cu/1000/1375 \
