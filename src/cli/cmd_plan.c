@@ -47,6 +47,11 @@ static int seen(const plan_cli *c, int a, size_t n, long v) {
  * or, where NULL, the command line. */
 static int parse_axis(plan_cli *c, int a, const char *spec, const char *where, long line,
                       sp_error *err) {
+  /* strtok_r would pass over an empty value as if it were not there. */
+  const size_t len = strlen(spec);
+  if (strstr(spec, ",,") || spec[0] == ',' || (len && spec[len - 1] == ','))
+    return sp_error_set(err, SP_EPARSE, where, line, 0, axis_key[a], "'%s' has an empty value",
+                        spec);
   char *list = strdup(spec), *save = NULL;
   if (!list) return sp_error_set(err, SP_ENOMEM, NULL, 0, 0, NULL, "out of memory");
   size_t n = 0;

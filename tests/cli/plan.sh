@@ -191,7 +191,8 @@ usage "plan without a whole grid" "--memory-mhz or --grid is required"
 # whatever is wrong with it: a repeated value was, a bad one exited 2.
 for axis in cu engine-mhz memory-mhz; do
   for bad in "4,x:'x' is not a positive integer" "0:'0' is not a positive integer" \
-    "4,4:4 is listed twice" ":no values"; do
+    "4,4:4 is listed twice" ":no values" "4,,8:'4,,8' has an empty value" \
+    "4,:'4,' has an empty value"; do
     sp plan --kernels a $grid --"$axis" "${bad%%:*}"
     usage "plan --$axis ${bad%%:*}" "scalepredict: --$axis: ${bad#*:}"
   done
