@@ -117,6 +117,36 @@ static int list_missing(sp_profile *p) {
   return st;
 }
 
+typedef struct id_line {
+  double id;
+  long line;
+} id_line;
+
+static int by_id(const void *a, const void *b) {
+  const id_line *x = a, *y = b;
+  return x->id < y->id ? -1 : x->id > y->id ? 1 : (x->line > y->line) - (x->line < y->line);
+}
+
+/* ncu numbers each launch once: a row twice (an edited file) would count
+ * its launch twice in launches.csv and weigh it so in the application. */
+static int check_ids(const sp_profile *p, sp_error *err) {
+  if (p->vendor != SP_VENDOR_NVIDIA || p->nlaunches < 2) return SP_OK;
+  id_line *v = malloc(p->nlaunches * sizeof *v);
+  if (!v) return sp__fail(err, SP_ENOMEM, p->path, 0, 0, NULL, "out of memory");
+  for (size_t i = 0; i < p->nlaunches; i++)
+    v[i] = (id_line){p->launches[i].id, p->launches[i].line};
+  qsort(v, p->nlaunches, sizeof *v, by_id);
+  int st = SP_OK;
+  for (size_t i = 1; i < p->nlaunches && !st; i++)
+    if (v[i].id == v[i - 1].id)
+      st = sp__fail(err, SP_EPARSE, p->path, v[i].line, (long)p->cols.id + 1, "ID",
+                    "launch %.0f is listed twice (lines %ld and %ld): the profile holds a row "
+                    "twice (edited?); profile again",
+                    v[i].id, v[i - 1].line, v[i].line);
+  free(v);
+  return st;
+}
+
 int sp__profile_load(const char *path, const sp_model *m, sp_profile **out, sp_error *err) {
   sp_profile *p = calloc(1, sizeof *p);
   *out = NULL;
@@ -132,6 +162,7 @@ int sp__profile_load(const char *path, const sp_model *m, sp_profile **out, sp_e
                   "Name\",..., from ncu --csv --page raw) nor a rocprofv3 counter CSV "
                   "(Dispatch_Id,...,Kernel_Name,...,Counter_Name,Counter_Value)");
   if (!st && list_missing(p)) st = sp__fail(err, SP_ENOMEM, path, 0, 0, NULL, "out of memory");
+  if (!st) st = check_ids(p, err);
   if (!st) st = sp__profile_group(p, err);
   if (st) {
     sp_profile_free(p);

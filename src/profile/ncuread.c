@@ -155,6 +155,7 @@ int sp__ncu_row(sp_profile *p, const char *const *f, size_t n, long line, sp_err
   snprintf(shape, sizeof shape, "grid %s block %s", field(f, c->grid), field(f, c->block));
   sp__launch *l;
   st = sp__profile_push(p, f[c->kernel], shape, line, &l, err);
+  if (!st) l->id = sp__metric_number(f[c->id]);
   for (size_t i = 0; i < p->nmetrics && !st; i++)
     if (c->metric[i] >= 0) l->v[i] = sp__metric_number(f[c->metric[i]]) * p->scale[i];
   if (!st && !p->device && c->device >= 0 && !(p->device = strdup(f[c->device])))

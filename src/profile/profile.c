@@ -40,6 +40,7 @@ int sp__profile_push(sp_profile *p, const char *kernel, const char *shape, long 
   l->shape = strdup(shape);
   l->v = malloc((p->nmetrics + 1) * sizeof *l->v);
   l->line = line;
+  l->id = NAN;
   if (!l->kernel || !l->shape || !l->v) {
     free(l->kernel);
     free(l->shape);

@@ -17,6 +17,7 @@ typedef struct sp__launch {
   char *shape; /* "grid X,Y,Z block X,Y,Z" as the profiler reports it */
   double *v;   /* a value per wanted metric, NaN when n/a or absent */
   long line;   /* where it starts in the profile */
+  double id;   /* ncu: the launch's ID (NaN for rocprofv3, whose rows a dispatch shares) */
 } sp__launch;
 
 /* Launches of one kernel at one launch shape. */
