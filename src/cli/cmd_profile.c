@@ -91,6 +91,8 @@ static int profiled_base(const profile_opts *o, const sp_model *m, sp_config *ba
   return EXIT_OK;
 }
 
+static int find_line(const char *file, const char *text, char *buf, size_t size);
+
 /* An error located in the profiler's temporary output (path), which is
  * removed before the tool ends, located by label instead. */
 static int fail_at(sp_error *err, const char *path, const char *label) {
@@ -114,6 +116,13 @@ static int convert_as(const profile_opts *o, const sp_model *m, const char *path
   st = sp_profile_load(path, m, &p, &err);
   if (!st && note) st = sp_profile_set_note(p, note) ? (err.status = SP_ENOMEM) : SP_OK;
   if (!st && label) st = sp_profile_set_source(p, label) ? (err.status = SP_ENOMEM) : SP_OK;
+  char line[1024];
+  if (st && err.status == SP_EPARSE && !p &&
+      find_line(path, "No kernels were profiled", line, sizeof line) == 0) {
+    cli_say("%s: no kernel launch in the profile: ncu profiled none (%s); nothing written",
+            label ? label : path, line);
+    return EXIT_DATA;
+  }
   if (st) {
     sp_profile_free(p);
     return fail_at(&err, path, label);

@@ -201,6 +201,9 @@ expect_error "a launch time out of bounds" 2 "huge.csv:7:" "field 'gpu__time_dur
   "outside the accepted range"
 sp profile --model "$H100" --out bad --import sms.csv
 expect_error "an SM count that is no number" 2 "sms.csv:7:" "field 'launch__sm_count': 'abc' is not an SM count"
+echo "==WARNING== No kernels were profiled." >none.csv
+sp profile --model "$H100" --out bad --import none.csv
+expect_error "an ncu log of no kernel" 2 "none.csv: no kernel launch in the profile: ncu profiled none"
 sed '7p' "$P/h100-example-ncu.csv" >dup.csv
 sp profile --model "$H100" --out bad --import dup.csv
 expect_error "a launch row twice" 2 "dup.csv:8:1: field 'ID': launch 1 is listed twice (lines 7 and 8)"
