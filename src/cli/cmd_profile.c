@@ -249,7 +249,7 @@ static int explain_ncu(const char *ncu, const char *log, int status, const char 
     return EXIT_SYSTEM;
   }
   struct stat sb;
-  if (stat(log, &sb) != 0 || sb.st_size == 0) {
+  if (stat(log, &sb) != 0 || (S_ISREG(sb.st_mode) && sb.st_size == 0)) {
     cli_say(
         "the profiler '%s' ended without writing a profile to its --log-file: is it Nsight "
         "Compute's ncu (--profiler)?  Nothing written",
@@ -326,7 +326,7 @@ static int import_report(const profile_opts *o, const sp_model *m) {
   struct stat sb;
   char label[PATH_MAX + 64];
   snprintf(label, sizeof label, "ncu's reading of '%s'", o->import);
-  if (status == 0 && (stat(log, &sb) != 0 || sb.st_size == 0)) {
+  if (status == 0 && (stat(log, &sb) != 0 || (S_ISREG(sb.st_mode) && sb.st_size == 0))) {
     cli_say(
         "the profiler '%s' ended without writing the report's CSV to its --log-file: is it "
         "Nsight Compute's ncu (--profiler)?  Nothing written",

@@ -159,7 +159,7 @@ for log in /dev/zero "$WORK/idle.fifo"; do
   LOG_IS=$log
   export LOG_IS
   spt profile --model "$H100" --out plog --profiler "$WORK/bin/ncu" -- true
-  expect_error "profile, the profiler's log is $log" 2 "ncu-raw.csv"
+  expect_error "profile, the profiler's log is $log" 2 "ncu's output for 'true'"
   no_leftovers "profile, the profiler's log is $log" plog
 done
 
