@@ -218,6 +218,13 @@ static int find_line(const char *file, const char *text, char *buf, size_t size)
 }
 
 /* Why ncu's run gave nothing to read, with the fix; EXIT_SYSTEM. */
+/* Whether the profiler left nothing at log: no file, or an empty regular
+ * one (a FIFO or /dev/zero there goes on to the bounded reader). */
+static int log_missing(const char *log) {
+  struct stat sb;
+  return stat(log, &sb) != 0 || (S_ISREG(sb.st_mode) && sb.st_size == 0);
+}
+
 static int explain_ncu(const char *ncu, const char *log, int status, const char *program) {
   char line[1024];
   if (find_line(log, "ERR_NVGPUCTRPERM", line, sizeof line) == 0) {
@@ -248,8 +255,7 @@ static int explain_ncu(const char *ncu, const char *log, int status, const char 
         ncu, status, program);
     return EXIT_SYSTEM;
   }
-  struct stat sb;
-  if (stat(log, &sb) != 0 || (S_ISREG(sb.st_mode) && sb.st_size == 0)) {
+  if (log_missing(log)) {
     cli_say(
         "the profiler '%s' ended without writing a profile to its --log-file: is it Nsight "
         "Compute's ncu (--profiler)?  Nothing written",
@@ -323,10 +329,9 @@ static int import_report(const profile_opts *o, const sp_model *m) {
   char *args[] = {ncu, "--import", (char *)o->import, NCU_RAW_CSV, "--log-file", log, NULL};
   int sig = 0;
   int status = cli_run_child(args, &sig);
-  struct stat sb;
   char label[PATH_MAX + 64];
   snprintf(label, sizeof label, "ncu's reading of '%s'", o->import);
-  if (status == 0 && (stat(log, &sb) != 0 || (S_ISREG(sb.st_mode) && sb.st_size == 0))) {
+  if (status == 0 && log_missing(log)) {
     cli_say(
         "the profiler '%s' ended without writing the report's CSV to its --log-file: is it "
         "Nsight Compute's ncu (--profiler)?  Nothing written",

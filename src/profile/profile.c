@@ -124,10 +124,14 @@ const char *sp_profile_missing(const sp_profile *p, size_t i) {
 }
 const char *sp_profile_device(const sp_profile *p) { return p->device ? p->device : ""; }
 
-int sp_profile_set_source(sp_profile *p, const char *source) {
-  char *c = source ? strdup(source) : NULL;
-  if (source && !c) return SP_ENOMEM;
-  free(p->origin);
-  p->origin = c;
+int sp__replace_text(char **slot, const char *text) {
+  char *c = text ? strdup(text) : NULL;
+  if (text && !c) return SP_ENOMEM;
+  free(*slot);
+  *slot = c;
   return SP_OK;
+}
+
+int sp_profile_set_source(sp_profile *p, const char *source) {
+  return sp__replace_text(&p->origin, source);
 }

@@ -105,6 +105,10 @@ int sp__check_kernel(const sp_profile *p, const char *name, long line, long col,
 int sp__check_launch_ns(const sp_profile *p, double ns, const char *text, long line, long col,
                         const char *field, sp_error *err);
 
+/* A copy of text (NULL for NULL) into *slot, the old one freed;
+ * SP_ENOMEM leaves *slot as it was. */
+int sp__replace_text(char **slot, const char *text);
+
 /* Column of name in a header row, or -1. */
 long sp__profile_column(const char *const *fields, size_t n, const char *name);
 

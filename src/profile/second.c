@@ -143,20 +143,13 @@ int sp_profile_dir_seconds(const char *dir, sp_config *cfg, size_t max, size_t *
   return *n ? SP_OK : SP_ENOTFOUND;
 }
 
-/* A copy of note (NULL for NULL) into *slot, the old one freed. */
-static int replace_note(char **slot, const char *note) {
-  char *s = note ? strdup(note) : NULL;
-  if (note && !s) return SP_ENOMEM;
-  free(*slot);
-  *slot = s;
-  return SP_OK;
+int sp_profile_set_note(sp_profile *p, const char *note) {
+  return sp__replace_text(&p->note, note);
 }
-
-int sp_profile_set_note(sp_profile *p, const char *note) { return replace_note(&p->note, note); }
 
 int sp_profile_second_note(sp_profile *p, int sms, const char *note) {
   sp__second *s = pass_at(p, sms);
-  return s ? replace_note(&s->note, note) : SP_ENOMEM;
+  return s ? sp__replace_text(&s->note, note) : SP_ENOMEM;
 }
 
 /* Launch i of q against launch i of p: the same kernel and shape, on sms
