@@ -335,6 +335,12 @@ typedef struct sp_train_params {
    * default (sp_train_params_init).  0: the mean, as physet did before.
    * The model records it. */
   int physet_median;
+  /* Non-zero: on a CU axis bounded by the launch shape, physet also fits
+   * the block-count line's check, so that a kernel measured at one more
+   * CU count whose time is a line in its blocks per CU is predicted along
+   * that line (docs/method.md, "physet: the block-count line"): 1, the
+   * default.  0: none, as physet did before. */
+  int physet_line;
 } sp_train_params;
 
 enum { SP_TRAIN_PHYSET = 0, SP_TRAIN_STATIC = 1 };
@@ -695,6 +701,7 @@ typedef struct sp_eval_params {
   const char *floor_kernel; /* sp_train_params.floor_kernel for physet */
   unsigned trees;           /* sp_train_params.trees */
   int physet_median;        /* sp_train_params.physet_median */
+  int physet_line;          /* sp_train_params.physet_line */
   /* With floor_known (and floor_kernel), each held-out kernel is predicted
    * as by a user who measured the board's floor at the base (predict
    * --floor-w): sp_observation.floor_w is the floor kernel's power at the

@@ -126,6 +126,7 @@ START_TEST(test_forest_shared_child) {
   char *p = tu_write(scratch, "forest.txt", good);
   FILE *fp = fopen(p, "r");
   ck_assert_int_eq(sp__forest_load(fp, 1, &line, &f), SP_OK);
+  ck_assert_int_eq(line, 5); /* the forest's last line: what follows is blamed on its own */
   fclose(fp);
   double w[2];
   const double left = 0.25, right = 0.75;
@@ -133,6 +134,10 @@ START_TEST(test_forest_shared_child) {
   ck_assert(w[0] == 1 && w[1] == 0);
   sp__forest_weights(f, &right, w);
   ck_assert(w[0] == 0 && w[1] == 1);
+  /* The forest's estimate of one value per sample is its leaf's. */
+  const double y[2] = {3, 7};
+  ck_assert_double_eq(sp__forest_mean(f, &left, y), 3);
+  ck_assert_double_eq(sp__forest_mean(f, &right, y), 7);
   sp__forest_free(f);
   free(p);
   p = tu_write(scratch, "forest.txt", shared);

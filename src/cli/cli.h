@@ -114,9 +114,9 @@ typedef struct cli_command {
   { CLI_CALL, name, 0, arg, 0, set, 0, help, 0 }
 #define CLI_ROW_OTHER(name, arg) \
   { CLI_OTHER, name, 0, arg, 0, NULL, 0, NULL, 0 }
-/* physet's options, train's and evaluate's alike: trees (unsigned) and
- * median (int) are the fields of context type. */
-#define CLI_ROWS_PHYSET(type, trees, median)                              \
+/* physet's options, train's and evaluate's alike: trees (unsigned),
+ * median and line (int) are the fields of context type. */
+#define CLI_ROWS_PHYSET(type, trees, median, line)                        \
   CLI_ROW(CLI_COUNT, "trees", "N", type, trees,                           \
           "trees in each of physet's forests (default 100)"),             \
       CLI_ROW(CLI_FLAG, "physet-median", NULL, type, median,              \
@@ -127,7 +127,12 @@ typedef struct cli_command {
       CLI_ROW(CLI_UNFLAG, "physet-mean", NULL, type, median,              \
               "physet from one measurement: the mean of similar\n"        \
               "kernels, the time up to the block bound's slack (what\n"   \
-              "physet did before the median became its default)")
+              "physet did before the median became its default)"),        \
+      CLI_ROW(CLI_UNFLAG, "physet-no-line", NULL, type, line,             \
+              "physet without the block-count line: a kernel measured\n"  \
+              "at one more SM count is not predicted along a line in\n"   \
+              "its blocks per SM even where the model finds one holds\n"  \
+              "(what physet did before; docs/method.md)")
 #define CLI_ROW_FORCE                                                 \
   {                                                                   \
     CLI_CALL, "force", 0, NULL, 0, cli_set_force, 0,                  \

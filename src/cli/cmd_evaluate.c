@@ -444,7 +444,7 @@ static const cli_option options[] = {
         "on the synthetic set (every method)"),
     CLI_ROW_FORCE,
     CLI_ROWS_DATA,
-    CLI_ROWS_PHYSET(eval_cli, p.trees, p.physet_median),
+    CLI_ROWS_PHYSET(eval_cli, p.trees, p.physet_median, p.physet_line),
     ROW(CLI_COUNT, "threads", "N", p.threads, "worker threads (default: the online CPUs)"),
     ROW(CLI_FLAG, "quiet", NULL, quiet, "no progress on standard error"),
 };

@@ -104,7 +104,7 @@ static const cli_option options[] = {
     ROW(CLI_FLAG, "skip-incomplete", NULL, skip_incomplete,
         "leave out, and name, kernels whose grid has a hole (else\n"
         "an error naming the first missing configuration)"),
-    CLI_ROWS_PHYSET(train_cli, p.trees, p.physet_median),
+    CLI_ROWS_PHYSET(train_cli, p.trees, p.physet_median, p.physet_line),
     ROW(CLI_COUNT, "threads", "N", p.threads,
         "threads for the build's independent parts (default: 2\n"
         "where the machine has 2 CPUs); the model is the same for\n"

@@ -670,6 +670,19 @@ void sp__forest_weights(const sp_forest *f, const double *xq, double *w) {
   for (; t < f->ntrees; t++) add_leaf(f, leaf_of(cn, &cn[root[t]], xq), scale, w);
 }
 
+double sp__forest_mean(const sp_forest *f, const double *xq, const double *y) {
+  const cnode *cn = f->cnodes;
+  double sum = 0;
+  for (size_t t = 0; t < f->ntrees; t++) {
+    const cnode *c = leaf_of(cn, &cn[f->croot[t]], xq);
+    const uint32_t *smp = f->csamples + c->right;
+    double leaf = 0;
+    for (uint32_t i = 0; i < c->u.count; i++) leaf += y[smp[i]];
+    sum += leaf / (double)c->u.count;
+  }
+  return sum / (double)f->ntrees;
+}
+
 /* ---- text form ------------------------------------------------------------ */
 
 int sp__forest_save(const sp_forest *f, FILE *fp) {
@@ -807,6 +820,10 @@ int sp__forest_load(FILE *fp, long first_line, long *line, sp_forest **out) {
     for (size_t t = 0; t < f->ntrees && !st; t++)
       if (t ? f->root[t] <= f->root[t - 1] : f->root[0] != 0) st = -1;
     if (!st) st = load_nodes(fp, &buf, &cap, f, line);
+    /* load_nodes leaves *line one past the last node; on success it is
+     * the last line read, as forest.h says, so that what follows the
+     * forest is blamed on its own line. */
+    if (!st) --*line;
   }
   if (!st) {
     int c = compact(f);

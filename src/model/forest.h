@@ -46,10 +46,14 @@ size_t sp__forest_features(const sp_forest *f);
  * w (n values).  Reads the forest only: safe from several threads. */
 void sp__forest_weights(const sp_forest *f, const double *xq, double *w);
 
+/* The forest's estimate for xq of one value per training sample, y (n
+ * values): sum_j w_j y_j with the weights above, without room for them. */
+double sp__forest_mean(const sp_forest *f, const double *xq, const double *y);
 /* Text form: one header line, then one line per node.  Load reads what
  * save wrote; any inconsistency (an index out of range, a child that does
  * not follow its parent, a sample listed twice in a tree) is SP_EMODEL with
- * *line set to the offending line, counted from first_line. */
+ * *line set to the offending line, counted from first_line; on success
+ * *line is the forest's last line. */
 int sp__forest_save(const sp_forest *f, FILE *fp);
 int sp__forest_load(FILE *fp, long first_line, long *line, sp_forest **out);
 

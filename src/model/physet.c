@@ -10,6 +10,7 @@
 
 #include "featplan.h"
 #include "novelty.h"
+#include "physet_affine.h"
 #include "physet_pool.h"
 #include "physet_quantile.h"
 #include "physet_step.h"
@@ -25,6 +26,9 @@ void sp__physet_free(sp_physet *p) {
   }
   sp__forest_free(p->step_forest);
   sp__forest_free(p->curve_forest);
+  sp__forest_free(p->aff_forest);
+  free(p->aff_y);
+  free(p->aff_at);
   free(p->floor_w);
   free(p->logphi);
   sp__novelty_free(p->novelty);
@@ -749,6 +753,7 @@ static void time_pass(const sp_physet *p, const sp_observation *obs, const shape
   correction(p, SP_TIME, s);
   if (lo && hi) extra_width(p, SP_TIME, s);
   finish(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
+  if (step) sp__physet_apply_affine(p, obs, sh->blocks, s, out, lo, hi);
   if (step && steps_apart(p, SP_TIME, s))
     memory_step(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
 }

@@ -13,6 +13,7 @@
 #include "method.h"
 #include "mfread.h"
 #include "novelty.h"
+#include "physet_affine.h"
 #include "physet_prior.h"
 #include "util/fsutil.h"
 #include "util/inread.h"
@@ -122,6 +123,11 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
     sp__novelty_save(p->novelty, af.fp);
   else
     fprintf(af.fp, "novelty none\n");
+  if (p->aff_forest) {
+    fprintf(af.fp, "line %zu\n", p->aff_n);
+    write_row(af.fp, "y", p->aff_y, p->aff_n);
+    sp__forest_save(p->aff_forest, af.fp);
+  }
   fprintf(af.fp, "end\n");
   return sp__atomic_commit(&af, err);
 }
@@ -229,6 +235,33 @@ static int read_novelty(reader *r, sp_physet *p) {
   r->line = line;
   if (st == SP_ENOMEM) return sp__oom(r->err);
   return st ? sp__mf_bad(r, "the novelty measure is damaged or does not match the model") : SP_OK;
+}
+
+/* "end", or (a model fitted with the block-count line's check on a
+ * bounded CU axis, any version from 3 on) "line N", the N labels of its
+ * samples ("y", each 0 or 1) and its forest (physet_affine.h), then
+ * "end". */
+static int read_line_check(reader *r, sp_physet *p) {
+  size_t n;
+  char end;
+  r->line++;
+  int got = getline(&r->buf, &r->cap, r->fp) > 0;
+  if (got && !strcmp(r->buf, "end\n")) return SP_OK;
+  if (!got || sscanf(r->buf, "line %zu%c", &n, &end) != 2 || end != '\n' || !n || n > 100000000)
+    return sp__mf_bad(r, "expected 'end' or 'line' and the count of its samples");
+  if (!p->cu_bounded) return sp__mf_bad(r, "a block-count line on a CU axis that is not bounded");
+  if (!(p->aff_y = malloc(n * sizeof *p->aff_y))) return sp__oom(r->err);
+  p->aff_n = n;
+  int st = read_values(r, "y", p->aff_y, n);
+  for (size_t i = 0; !st && i < n; i++)
+    if (p->aff_y[i] != 0 && p->aff_y[i] != 1) st = sp__mf_bad(r, "a line label is not 0 or 1");
+  if (!st) st = sp__mf_forest(r, &p->aff_forest, n, p->plan.nfeat + AFFINE_FEATS);
+  if (!st && p->grid[SP_TIME].n[0] < 3)
+    st = sp__mf_bad(r, "a block-count line on a grid of fewer than three CU counts");
+  if (!st && (st = sp__physet_index_affine(p)))
+    st = st == SP_ENOMEM ? sp__oom(r->err) : sp__mf_bad(r, "the CU axis lacks the base's clocks");
+  if (!st && !sp__mf_line(r, "end")) st = sp__mf_bad(r, "expected 'end'");
+  return st;
 }
 
 /* Version 9: "bandwidth N" and each memory clock of the grid with its
@@ -367,7 +400,7 @@ int sp__physet_load(const char *path, const char *const *counter_names, size_t n
     if (st == 1) st = SP_OK;
   }
   if (!st && r.version >= 4) st = read_novelty(&r, p);
-  if (!st && !sp__mf_line(&r, "end")) st = sp__mf_bad(&r, "expected 'end'");
+  if (!st) st = read_line_check(&r, p);
   if (!st && sp__physet_index_model(p)) st = sp__oom(err);
   if (r.fp) fclose(r.fp);
   free(r.buf);

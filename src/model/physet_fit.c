@@ -9,6 +9,7 @@
 #include "featplan.h"
 #include "novelty.h"
 #include "physet_prior.h"
+#include "physet_affine.h"
 #include "physet_step.h"
 #include "util/status.h"
 
@@ -20,6 +21,7 @@ void sp__physet_params_init(sp_physet_params *pp) {
   pp->cu_mode = SP_PHYSET_CU_AUTO;
   pp->pipe_floor = 1;
   pp->point_median = 0;
+  pp->line = 0;
 }
 
 /* ---- fitting ------------------------------------------------------------- */
@@ -226,6 +228,8 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
   st = sp__forest_fit(f->feat, f->d->n, p->plan.nfeat, p->res[SP_TIME], g, &pp->forest,
                       &p->forest[SP_TIME]);
   if (!st && p->bw) st = sp__physet_fit_step(p, f->feat, f->lt, &pp->forest);
+  if (!st && pp->line && p->cu_bounded)
+    st = sp__physet_fit_affine(p, f->feat, f->blocks, f->lt, &pp->forest);
   return st == SP_ENOMEM ? sp__oom(f->err) : st;
 }
 

@@ -28,6 +28,8 @@ typedef struct sp_physet_params {
                                busiest pipe's bound (featplan.h) */
   int point_median;         /* with a bounded CU axis, the median point
                                prediction (physet_state.h) */
+  int line;                 /* with a bounded CU axis, the block-count
+                               line's check (physet_affine.h) */
 } sp_physet_params;
 
 /* The forest defaults, sigma 0.05, clock weight 0.75, no floor kernel,

@@ -13,6 +13,7 @@ static int physet_fit(const sp_method_data *d, const sp_train_params *p, void **
   pp.forest.seed = p->seed;
   if (p->trees) pp.forest.trees = p->trees;
   pp.point_median = p->physet_median != 0;
+  pp.line = p->physet_line != 0;
   sp_physet_data pd = {d->ds,
                        d->kernels,
                        d->n,

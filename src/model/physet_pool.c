@@ -40,8 +40,9 @@ static size_t memo_room(const sp_physet *p) { return 5 + p->plan.nfeat + 4 * MEM
 
 /* One block of doubles for every per-point array: g for prior, mean,
  * corr, cap, floor, extra, qlo and qhi each, g + 1 for axis, 3 g for time, 2 g for
- * pab, the features, g for lt and the curve forest's features (version
- * 11); another for the two memo keys. */
+ * pab, the features, g for lt, the curve forest's features (version
+ * 11) and the block-count line's (physet_affine.h); another for the two
+ * memo keys. */
 static scratch *scratch_new(const sp_physet *p) {
   const size_t n = p->n, g = p->gsize[SP_TIME], words = (n + 63) / 64;
   scratch *s = calloc(1, sizeof *s);
@@ -50,7 +51,8 @@ static scratch *scratch_new(const sp_physet *p) {
   s->nz = malloc(n * sizeof *s->nz);
   s->pairs = malloc(n * sizeof *s->pairs);
   s->bits = malloc(words * sizeof *s->bits);
-  s->prior = malloc((15 * g + 1 + 2 * p->plan.nfeat + p->step_curve) * sizeof *s->prior);
+  s->prior =
+      malloc((15 * g + 1 + 3 * p->plan.nfeat + p->step_curve + AFFINE_FEATS) * sizeof *s->prior);
   s->key = malloc(2 * memo_room(p) * sizeof *s->key);
   if (p->bw) {
     s->w0 = malloc(n * sizeof *s->w0);
@@ -74,6 +76,7 @@ static scratch *scratch_new(const sp_physet *p) {
   s->feat = s->pab + 2 * g;
   s->lt = s->feat + p->plan.nfeat;
   s->step_feat = s->lt + g;
+  s->aff_feat = s->step_feat + p->plan.nfeat + p->step_curve;
   s->memo = s->key + memo_room(p);
   return s;
 }

@@ -50,6 +50,7 @@ typedef struct scratch {
   double *feat;             /* nfeat: the kernel's features */
   double *lt;               /* g: version 9's first pass, log time ratios */
   double *step_feat;        /* nfeat + step_curve: the curve forest's features */
+  double *aff_feat;         /* nfeat + AFFINE_FEATS: the line check's features */
   int curve;                /* version 11: the curve forest is read (curve_measured) */
   double *obs_val;          /* residual seen at each observed grid point */
   size_t *obs_idx, obs_cap; /* ... room for obs_cap of them */

@@ -71,6 +71,9 @@ static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04, 0};
 static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06, 0.001};
 static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05, 0};
 
+/* Features of the block-count line's check after the kernel's own
+ * (physet_affine.h). */
+#define AFFINE_FEATS 4
 typedef struct pool pool; /* physet_pool.h */
 
 struct sp_physet {
@@ -112,6 +115,13 @@ struct sp_physet {
    * step_curve 0 and curve_forest NULL: none. */
   size_t step_curve;
   sp_forest *curve_forest;
+  /* The block-count line's check (physet_affine.h): a forest over aff_n
+   * samples and their labels aff_y, or NULL; aff_at (derived): the time
+   * grid point at the base's clocks of each CU count. */
+  sp_forest *aff_forest; /* over nfeat + AFFINE_FEATS features */
+  double *aff_y;
+  size_t aff_n;
+  size_t *aff_at;
   /* The peak bandwidth (GB/s) of each memory clock of the time grid, in
    * axis order (version 9), or NULL: t_mr is the clock ratio. */
   double *bw;

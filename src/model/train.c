@@ -20,6 +20,7 @@ void sp_train_params_init(sp_train_params *p) {
   p->clusters = 12;
   p->seed = 1;
   p->physet_median = 1;
+  p->physet_line = 1;
   p->restarts = 10;
   p->max_epochs = 500;
   p->desired_error = 1e-4;

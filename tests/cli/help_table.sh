@@ -16,7 +16,7 @@ table_names() {
   sed -n -e 's/^.*\bROW([A-Z_]*, "\([a-z0-9-]*\)".*/\1/p' \
     -e 's/^.*CLI_ROW_CALL("\([a-z0-9-]*\)".*/\1/p' "$WORK/rows"
   grep -q 'CLI_ROW_FORCE' "$WORK/rows" && echo force
-  grep -q 'CLI_ROWS_PHYSET' "$WORK/rows" && printf '%s\n' trees physet-median physet-mean
+  grep -q 'CLI_ROWS_PHYSET' "$WORK/rows" && printf '%s\n' trees physet-median physet-mean physet-no-line
   grep -q 'CLI_ROWS_DATA' "$WORK/rows" &&
     printf '%s\n' ignore-counter skip-unknown-kernels skip-kernels-without-counters
 }
