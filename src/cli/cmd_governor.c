@@ -16,9 +16,14 @@ typedef struct gov_opts {
   sp_governor_params p;
 } gov_opts;
 
+/* Adds the policy called name: -1 when there is none, -2 when the list
+ * has it already (its row would be printed twice). */
 static int add_policy(const char *name, const sp_governor_policy **out, size_t *n) {
   const sp_governor_policy *p = sp_governor_builtin(name);
-  if (!p || *n == MAX_POLICIES) return -1;
+  if (!p) return -1;
+  for (size_t i = 0; i < *n; i++)
+    if (out[i] == p) return -2;
+  if (*n == MAX_POLICIES) return -1;
   out[(*n)++] = p;
   return 0;
 }
@@ -56,13 +61,17 @@ static int pick_policies(const gov_opts *o, const sp_model *m, int measured,
   char *list = strdup(o->policies);
   if (!list) return -1;
   int rc = 0;
-  for (char *save, *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-    if (add_policy(tok, out, n)) {
+  for (char *save, *tok = strtok_r(list, ",", &save); tok && !rc;
+       tok = strtok_r(NULL, ",", &save)) {
+    int added = add_policy(tok, out, n);
+    if (added == -2)
+      rc = cli_usage_error("governor ", "--policies names '%s' twice", tok);
+    else if (added)
       rc = cli_usage_error("governor ",
                            "unknown policy '%s' (reference, best-edp, model, "
                            "reactive, oracle)",
                            tok);
-    }
+  }
   free(list);
   if (!rc && !*n) rc = cli_usage_error("governor ", "--policies names no policy");
   return rc;

@@ -74,6 +74,8 @@ sp governor --model "$MODEL" --trace t-twice.csv --runs "$NEW/runs.csv" --counte
 expect_error "duplicate order" 2 "t-twice.csv:3:" "order 1 appears twice"
 sp governor --model "$MODEL" --trace trace.csv --policies model,ondemand
 expect_usage "unknown policy" "unknown policy 'ondemand'"
+sp governor --model "$MODEL" --trace trace.csv --policies model,reference,model
+expect_usage "a policy twice" "--policies names 'model' twice"
 sp governor --model "$MODEL" --trace trace.csv --policies oracle
 expect_usage "oracle without data" "--runs"
 sp $GOV --load-counters VALUBusy
