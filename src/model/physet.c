@@ -28,7 +28,6 @@ void sp__physet_free(sp_physet *p) {
   sp__forest_free(p->curve_forest);
   sp__forest_free(p->aff_forest);
   free(p->aff_y);
-  free(p->aff_at);
   free(p->floor_w);
   free(p->logphi);
   sp__novelty_free(p->novelty);
@@ -38,6 +37,7 @@ void sp__physet_free(sp_physet *p) {
   free(p->t_logfast);
   free(p->t_logclock);
   free(p->t_j);
+  free(p->cu_at);
   free(p->bw);
   free(p->map);
   for (int q = 0; q < 2; q++) {

@@ -32,19 +32,6 @@ static void check_features(const double *feat, size_t nf, double r, double w, do
   x[nf + 3] = a;
 }
 
-int sp__physet_index_affine(sp_physet *p) {
-  const sp_grid *g = &p->grid[SP_TIME];
-  const size_t ncu = g->n[0];
-  if (!(p->aff_at = malloc(ncu * sizeof *p->aff_at))) return SP_ENOMEM;
-  for (size_t c = 0; c < ncu; c++) {
-    sp_config cfg = {g->v[0][c], p->base.engine_mhz, p->base.memory_mhz};
-    sp_grid_point gp;
-    if (sp__grid_locate(g, &cfg, &gp)) return SP_EGRID;
-    p->aff_at[c] = sp__grid_flat(g, &gp);
-  }
-  return SP_OK;
-}
-
 /* Mean |line / measured - 1| of kernel j's CU counts other than the base
  * and c2 (indices into the CU axis), or NaN when none is measured. */
 static double line_error(const sp_physet *p, const double *lt, double blocks, size_t c2, double a,
@@ -53,7 +40,7 @@ static double line_error(const sp_physet *p, const double *lt, double blocks, si
   double sum = 0;
   size_t k = 0;
   for (size_t c = 0; c < g->n[0]; c++) {
-    double y = lt[p->aff_at[c]];
+    double y = lt[p->cu_at[c]];
     if (c == c2 || g->v[0][c] == p->base.cu || !isfinite(y)) continue;
     sum += fabs((a + b * ceil(blocks / g->v[0][c])) / exp(y) - 1);
     k++;
@@ -65,13 +52,8 @@ int sp__physet_fit_affine(sp_physet *p, const double *feat, const double *blocks
                           const sp_forest_params *fp) {
   const sp_grid *g = &p->grid[SP_TIME];
   const size_t ncu = g->n[0], nf = p->plan.nfeat, w = nf + AFFINE_FEATS, gs = p->gsize[SP_TIME];
-  if (ncu < 3) return SP_OK;
-  int st = sp__physet_index_affine(p);
-  if (st) {
-    free(p->aff_at);
-    p->aff_at = NULL;
-    return st == SP_EGRID ? SP_OK : st;
-  }
+  if (ncu < 3 || !p->cu_at) return SP_OK;
+  int st = SP_OK;
   double *x = malloc(p->n * ncu * w * sizeof *x), *y = malloc(p->n * ncu * sizeof *y);
   size_t n = 0;
   if (!x || !y) st = SP_ENOMEM;
@@ -81,7 +63,7 @@ int sp__physet_fit_affine(sp_physet *p, const double *feat, const double *blocks
     const double wb = ceil(bl / p->base.cu);
     for (size_t c = 0; c < ncu; c++) {
       const int cu = g->v[0][c];
-      double a, b, r = exp(l[p->aff_at[c]]), wc = ceil(bl / cu);
+      double a, b, r = exp(l[p->cu_at[c]]), wc = ceil(bl / cu);
       if (cu == p->base.cu || !line_through(r, wc, wb, &a, &b)) continue;
       double e = line_error(p, l, bl, c, a, b);
       if (!isfinite(e)) continue;
@@ -103,8 +85,6 @@ int sp__physet_fit_affine(sp_physet *p, const double *feat, const double *blocks
   if (st || !n) {
     sp__forest_free(p->aff_forest);
     p->aff_forest = NULL;
-    free(p->aff_at);
-    p->aff_at = NULL;
   }
   free(x);
   free(y);
@@ -145,7 +125,7 @@ void sp__physet_apply_affine(const sp_physet *p, const sp_observation *obs, doub
   check_features(s->feat, nf, r, w2, wb, (double)cu2 / p->base.cu, a, s->aff_feat);
   if (!(sp__forest_mean(p->aff_forest, s->aff_feat, p->aff_y) > 0.5)) return;
   for (size_t c = 0; c < g->n[0]; c++) {
-    const size_t i = p->aff_at[c];
+    const size_t i = p->cu_at[c];
     const double t = obs->base_time_ms * (a + b * ceil(blocks / g->v[0][c]));
     if (g->v[0][c] == p->base.cu || c == c2 || !(out[i] > 0)) continue;
     const double k = t / out[i];

@@ -40,13 +40,10 @@
 /* Fits p->aff_forest and p->aff_y over the training kernels' features
  * feat (n * nfeat), block counts blocks (n) and measured log time ratios
  * lt (n * gsize[SP_TIME]); leaves them NULL when the grid has fewer than
- * three CU counts or no kernel gives a sample.  SP_OK or SP_ENOMEM. */
+ * three CU counts, lacks the base's clocks at one (p->cu_at NULL) or no
+ * kernel gives a sample.  SP_OK or SP_ENOMEM. */
 int sp__physet_fit_affine(sp_physet *p, const double *feat, const double *blocks, const double *lt,
                           const sp_forest_params *fp);
-
-/* Derived after a fit or a load: p->aff_at, the time grid point at the
- * base's clocks of each CU count.  SP_OK, SP_ENOMEM or SP_EGRID. */
-int sp__physet_index_affine(sp_physet *p);
 
 /* When the observation holds exactly one further time measurement on the
  * CU axis at the base's clocks and the forest says the line holds,

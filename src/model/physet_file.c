@@ -258,8 +258,7 @@ static int read_line_check(reader *r, sp_physet *p) {
   if (!st) st = sp__mf_forest(r, &p->aff_forest, n, p->plan.nfeat + AFFINE_FEATS);
   if (!st && p->grid[SP_TIME].n[0] < 3)
     st = sp__mf_bad(r, "a block-count line on a grid of fewer than three CU counts");
-  if (!st && (st = sp__physet_index_affine(p)))
-    st = st == SP_ENOMEM ? sp__oom(r->err) : sp__mf_bad(r, "the CU axis lacks the base's clocks");
+  if (!st && !p->cu_at) st = sp__mf_bad(r, "the CU axis lacks the base's clocks");
   if (!st && !sp__mf_line(r, "end")) st = sp__mf_bad(r, "expected 'end'");
   return st;
 }

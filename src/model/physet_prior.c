@@ -110,18 +110,38 @@ double sp__physet_memory_ratio(const sp_physet *p, int memory_mhz) {
   return memory_ratio(p, memory_mhz);
 }
 
-/* Fills t_cu, t_er, t_mr, t_logclock, t_logfast and (version 9) t_j from the time
- * grid. */
+/* cu_at: the time grid point at the base's clocks of each CU count, or
+ * NULL when the grid lacks one. */
+static int index_cu_axis(sp_physet *p) {
+  const sp_grid *g = &p->grid[SP_TIME];
+  if (!(p->cu_at = malloc(g->n[0] * sizeof *p->cu_at))) return SP_ENOMEM;
+  for (size_t c = 0; c < g->n[0]; c++) {
+    sp_config cfg = {g->v[0][c], p->base.engine_mhz, p->base.memory_mhz};
+    sp_grid_point gp;
+    if (sp__grid_locate(g, &cfg, &gp)) {
+      free(p->cu_at);
+      p->cu_at = NULL;
+      return SP_OK;
+    }
+    p->cu_at[c] = sp__grid_flat(g, &gp);
+  }
+  return SP_OK;
+}
+
+/* Fills t_cu, t_er, t_mr, t_logclock, t_logfast, cu_at and (version 9)
+ * t_j from the time grid. */
 int sp__physet_cache_time_grid(sp_physet *p) {
-  const size_t g = p->gsize[SP_TIME];
+  const size_t g = p->gsize[SP_TIME], per_cu = g / p->grid[SP_TIME].n[0];
   p->t_cu = malloc(g * sizeof *p->t_cu);
   p->t_er = malloc(g * sizeof *p->t_er);
   p->t_mr = malloc(g * sizeof *p->t_mr);
   p->t_logclock = malloc(g * sizeof *p->t_logclock);
   p->t_logfast = malloc(g * sizeof *p->t_logfast);
   p->t_j = p->bw ? malloc(g * sizeof *p->t_j) : NULL;
-  if (!p->t_cu || !p->t_er || !p->t_mr || !p->t_logclock || !p->t_logfast || (p->bw && !p->t_j))
+  if (!p->t_cu || !p->t_er || !p->t_mr || !p->t_logclock || !p->t_logfast || (p->bw && !p->t_j) ||
+      index_cu_axis(p))
     return SP_ENOMEM;
+  if (p->t_j && !p->cu_at) return SP_EGRID;
   for (size_t i = 0; i < g; i++) {
     sp_config c = sp__grid_config(&p->grid[SP_TIME], i);
     p->t_cu[i] = c.cu;
@@ -129,10 +149,7 @@ int sp__physet_cache_time_grid(sp_physet *p) {
     p->t_mr[i] = memory_ratio(p, c.memory_mhz);
     p->t_logclock[i] = log(p->t_er[i] > p->t_mr[i] ? p->t_er[i] : p->t_mr[i]);
     p->t_logfast[i] = log(p->t_er[i] < p->t_mr[i] ? p->t_er[i] : p->t_mr[i]);
-    sp_config cb = {c.cu, p->base.engine_mhz, p->base.memory_mhz};
-    sp_grid_point gp;
-    if (p->t_j && sp__grid_locate(&p->grid[SP_TIME], &cb, &gp)) return SP_EGRID;
-    if (p->t_j) p->t_j[i] = sp__grid_flat(&p->grid[SP_TIME], &gp);
+    if (p->t_j) p->t_j[i] = p->cu_at[i / per_cu];
   }
   return SP_OK;
 }

@@ -34,8 +34,8 @@ void sp__physet_time_prior(const sp_physet *p, double blocks, double dram, const
  * the memory systems are described (version 9), else the clock ratio. */
 double sp__physet_memory_ratio(const sp_physet *p, int memory_mhz);
 
-/* Fills t_cu, t_er, t_mr, t_logclock, t_logfast and (version 9) t_j from the time
- * grid (SP_ENOMEM, SP_EGRID). */
+/* Fills t_cu, t_er, t_mr, t_logclock, t_logfast, cu_at and (version 9)
+ * t_j from the time grid (SP_ENOMEM, SP_EGRID). */
 int sp__physet_cache_time_grid(sp_physet *p);
 
 /* map[i]: the time grid point of power grid point i; SP_EGRID when the

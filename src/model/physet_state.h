@@ -102,8 +102,11 @@ struct sp_physet {
   double *t_er, *t_mr;
   double *t_logclock; /* log of the slower clock ratio, per clock pair */
   double *t_logfast;  /* log of the faster one (point_median's bound) */
-  /* Version 9: per time grid point, the point at the base's clocks with
-   * the same CU count. */
+  /* Per CU count of the time grid (axis order), the point at the base's
+   * clocks with that CU count, or NULL when the grid lacks one; and,
+   * version 9, the same per time grid point (t_j: the point at the base's
+   * clocks with the point's CU count). */
+  size_t *cu_at;
   size_t *t_j;
   /* Version 10: the forest of the time's memory steps (physet_step.h), or
    * NULL. */
@@ -116,12 +119,10 @@ struct sp_physet {
   size_t step_curve;
   sp_forest *curve_forest;
   /* The block-count line's check (physet_affine.h): a forest over aff_n
-   * samples and their labels aff_y, or NULL; aff_at (derived): the time
-   * grid point at the base's clocks of each CU count. */
+   * samples and their labels aff_y, or NULL. */
   sp_forest *aff_forest; /* over nfeat + AFFINE_FEATS features */
   double *aff_y;
   size_t aff_n;
-  size_t *aff_at;
   /* The peak bandwidth (GB/s) of each memory clock of the time grid, in
    * axis order (version 9), or NULL: t_mr is the clock ratio. */
   double *bw;
