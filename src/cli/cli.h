@@ -129,10 +129,10 @@ typedef struct cli_command {
               "kernels, the time up to the block bound's slack (what\n"   \
               "physet did before the median became its default)"),        \
       CLI_ROW(CLI_UNFLAG, "physet-no-line", NULL, type, line,             \
-              "physet without the block-count line: a kernel measured\n"  \
-              "at one more SM count is not predicted along a line in\n"   \
-              "its blocks per SM even where the model finds one holds\n"  \
-              "(what physet did before; docs/method.md)")
+              "physet without the block-count lines: a kernel measured\n" \
+              "at more SM counts is not predicted along a line in its\n"  \
+              "blocks or waves per SM even where the model finds one\n"   \
+              "holds (what physet did before; docs/method.md)")
 #define CLI_ROW_FORCE                                                 \
   {                                                                   \
     CLI_CALL, "force", 0, NULL, 0, cli_set_force, 0,                  \

@@ -69,16 +69,17 @@ static int restrict_kernels(sp_eval_job *j, unsigned char *train, unsigned char 
   return SP_OK;
 }
 
-/* Whether physet's block-count line can be read: it is fitted (a half
- * second on the H100 set) only when one further configuration counts as
- * measured on the CU axis at the base's clocks, the one case it reads
- * (physet_affine.h); the rest of the model is the same either way. */
+/* Whether physet's block-count lines can be read: their checks are
+ * fitted (a half second on the H100 set) only when a further
+ * configuration counts as measured on the CU axis at the base's clocks,
+ * the case they read (physet_affine.h); the rest of the model is the
+ * same either way. */
 static int line_used(const sp_eval_params *p, const sp_config *base) {
   size_t k = 0;
   for (size_t e = 0; e < p->nextra; e++)
     k += p->extra[e].engine_mhz == base->engine_mhz && p->extra[e].memory_mhz == base->memory_mhz &&
          p->extra[e].cu != base->cu;
-  return k == 1;
+  return k >= 1;
 }
 
 static void run_job(sp_eval_job *j) {

@@ -26,8 +26,10 @@ void sp__physet_free(sp_physet *p) {
   }
   sp__forest_free(p->step_forest);
   sp__forest_free(p->curve_forest);
-  sp__forest_free(p->aff_forest);
-  free(p->aff_y);
+  for (int k = 0; k < LINE_KINDS; k++) {
+    sp__forest_free(p->aff_forest[k]);
+    free(p->aff_y[k]);
+  }
   free(p->floor_w);
   free(p->logphi);
   sp__novelty_free(p->novelty);
@@ -753,7 +755,7 @@ static void time_pass(const sp_physet *p, const sp_observation *obs, const shape
   correction(p, SP_TIME, s);
   if (lo && hi) extra_width(p, SP_TIME, s);
   finish(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
-  if (step) sp__physet_apply_affine(p, obs, sh->blocks, s, out, lo, hi);
+  if (step) sp__physet_apply_affine(p, obs, sh->blocks, sh->bps, s, out, lo, hi);
   if (step && steps_apart(p, SP_TIME, s))
     memory_step(p, SP_TIME, s, obs->base_time_ms, out, lo, hi);
 }

@@ -123,11 +123,13 @@ int sp__physet_save(const sp_physet *p, const char *path, sp_error *err) {
     sp__novelty_save(p->novelty, af.fp);
   else
     fprintf(af.fp, "novelty none\n");
-  if (p->aff_forest) {
-    fprintf(af.fp, "line %zu\n", p->aff_n);
-    write_row(af.fp, "y", p->aff_y, p->aff_n);
-    sp__forest_save(p->aff_forest, af.fp);
+  for (int k = 0; k < LINE_KINDS; k++) {
+    if (!p->aff_forest[k]) continue;
+    fprintf(af.fp, "line %s%zu\n", k == LINE_WAVES ? "waves " : "", p->aff_n[k]);
+    write_row(af.fp, "y", p->aff_y[k], p->aff_n[k]);
+    sp__forest_save(p->aff_forest[k], af.fp);
   }
+  if (p->line_fit > 0) fprintf(af.fp, "line fit %.17g\n", p->line_fit);
   fprintf(af.fp, "end\n");
   return sp__atomic_commit(&af, err);
 }
@@ -237,29 +239,62 @@ static int read_novelty(reader *r, sp_physet *p) {
   return st ? sp__mf_bad(r, "the novelty measure is damaged or does not match the model") : SP_OK;
 }
 
-/* "end", or (a model fitted with the block-count line's check on a
- * bounded CU axis, any version from 3 on) "line N", the N labels of its
- * samples ("y", each 0 or 1) and its forest (physet_affine.h), then
- * "end". */
-static int read_line_check(reader *r, sp_physet *p) {
-  size_t n;
-  char end;
-  r->line++;
-  int got = getline(&r->buf, &r->cap, r->fp) > 0;
-  if (got && !strcmp(r->buf, "end\n")) return SP_OK;
-  if (!got || sscanf(r->buf, "line %zu%c", &n, &end) != 2 || end != '\n' || !n || n > 100000000)
-    return sp__mf_bad(r, "expected 'end' or 'line' and the count of its samples");
+/* The labels and the forest of the line check of one kind, whose "line"
+ * line said n samples. */
+static int read_line_kind(reader *r, sp_physet *p, int kind, size_t n) {
   if (!p->cu_bounded) return sp__mf_bad(r, "a block-count line on a CU axis that is not bounded");
-  if (!(p->aff_y = malloc(n * sizeof *p->aff_y))) return sp__oom(r->err);
-  p->aff_n = n;
-  int st = read_values(r, "y", p->aff_y, n);
+  if (!(p->aff_y[kind] = malloc(n * sizeof *p->aff_y[kind]))) return sp__oom(r->err);
+  p->aff_n[kind] = n;
+  int st = read_values(r, "y", p->aff_y[kind], n);
   for (size_t i = 0; !st && i < n; i++)
-    if (p->aff_y[i] != 0 && p->aff_y[i] != 1) st = sp__mf_bad(r, "a line label is not 0 or 1");
-  if (!st) st = sp__mf_forest(r, &p->aff_forest, n, p->plan.nfeat + AFFINE_FEATS);
+    if (p->aff_y[kind][i] != 0 && p->aff_y[kind][i] != 1)
+      st = sp__mf_bad(r, "a line label is not 0 or 1");
+  if (!st) st = sp__mf_forest(r, &p->aff_forest[kind], n, p->plan.nfeat + AFFINE_FEATS);
   if (!st && p->grid[SP_TIME].n[0] < 3)
     st = sp__mf_bad(r, "a block-count line on a grid of fewer than three CU counts");
   if (!st && !p->cu_at) st = sp__mf_bad(r, "the CU axis lacks the base's clocks");
-  if (!st && !sp__mf_line(r, "end")) st = sp__mf_bad(r, "expected 'end'");
+  return st;
+}
+
+/* "line fit X": the residual under which the least-squares line through
+ * two or more further points is followed. */
+static int read_line_fit(reader *r, sp_physet *p, double x) {
+  if (!p->cu_bounded) return sp__mf_bad(r, "a block-count line on a CU axis that is not bounded");
+  if (!(x > 0 && x < 1)) return sp__mf_bad(r, "the line's fit is not between 0 and 1");
+  if (!p->cu_at) return sp__mf_bad(r, "the CU axis lacks the base's clocks");
+  p->line_fit = x;
+  return SP_OK;
+}
+
+/* "end", after (a model fitted with the block-count lines on a bounded CU
+ * axis, any version from 3 on) "line N" (the check of the line in rounds
+ * of blocks), "line waves N" (in waves, since 2026-11-29), each with the
+ * N labels of its samples ("y", each 0 or 1) and its forest, and "line
+ * fit X" (the line through two or more further points, since
+ * 2026-11-29), each optional, in that order (physet_affine.h). */
+static int read_line_check(reader *r, sp_physet *p) {
+  int st = SP_OK;
+  for (int next = 0; !st;) {
+    size_t n = 1;
+    double x = 0;
+    char end = 0;
+    int part;
+    r->line++;
+    if (getline(&r->buf, &r->cap, r->fp) <= 0) return sp__mf_bad(r, "expected 'end'");
+    if (!strcmp(r->buf, "end\n")) return SP_OK;
+    if (sscanf(r->buf, "line fit %lf%c", &x, &end) == 2)
+      part = LINE_KINDS;
+    else if (sscanf(r->buf, "line waves %zu%c", &n, &end) == 2)
+      part = LINE_WAVES;
+    else if (sscanf(r->buf, "line %zu%c", &n, &end) == 2)
+      part = LINE_BLOCKS;
+    else
+      part = -1;
+    if (end != '\n' || !n || n > 100000000 || part < next)
+      return sp__mf_bad(r, "expected 'end', 'line', 'line waves' or 'line fit' in that order");
+    st = part == LINE_KINDS ? read_line_fit(r, p, x) : read_line_kind(r, p, part, n);
+    next = part + 1;
+  }
   return st;
 }
 

@@ -229,7 +229,7 @@ static int fit_time(fitter *f, const sp_physet_params *pp) {
                       &p->forest[SP_TIME]);
   if (!st && p->bw) st = sp__physet_fit_step(p, f->feat, f->lt, &pp->forest);
   if (!st && pp->line && p->cu_bounded)
-    st = sp__physet_fit_affine(p, f->feat, f->blocks, f->lt, &pp->forest);
+    st = sp__physet_fit_affine(p, f->feat, f->blocks, f->bps, f->lt, &pp->forest);
   return st == SP_ENOMEM ? sp__oom(f->err) : st;
 }
 

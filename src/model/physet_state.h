@@ -74,6 +74,8 @@ static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05, 0};
 /* Features of the block-count line's check after the kernel's own
  * (physet_affine.h). */
 #define AFFINE_FEATS 4
+/* The kinds of round a line counts (physet_affine.h). */
+enum { LINE_BLOCKS, LINE_WAVES, LINE_KINDS };
 typedef struct pool pool; /* physet_pool.h */
 
 struct sp_physet {
@@ -118,11 +120,15 @@ struct sp_physet {
    * step_curve 0 and curve_forest NULL: none. */
   size_t step_curve;
   sp_forest *curve_forest;
-  /* The block-count line's check (physet_affine.h): a forest over aff_n
-   * samples and their labels aff_y, or NULL. */
-  sp_forest *aff_forest; /* over nfeat + AFFINE_FEATS features */
-  double *aff_y;
-  size_t aff_n;
+  /* The block-count lines' checks (physet_affine.h), per kind of round:
+   * a forest over aff_n samples and their labels aff_y, or NULL. */
+  sp_forest *aff_forest[LINE_KINDS]; /* over nfeat + AFFINE_FEATS features */
+  double *aff_y[LINE_KINDS];
+  size_t aff_n[LINE_KINDS];
+  /* With two or more further CU counts measured: the largest relative
+   * residual at a measured point under which their least-squares line is
+   * followed (physet_affine.h), or 0: never. */
+  double line_fit;
   /* The peak bandwidth (GB/s) of each memory clock of the time grid, in
    * axis order (version 9), or NULL: t_mr is the clock ratio. */
   double *bw;
