@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* physet_affine.c: the block-count line (physet_affine.h). */
+/* physet_affine.c: the block-count lines (physet_affine.h). */
 #include "physet_affine.h"
 
 #include <math.h>
@@ -18,7 +18,7 @@ static double rounds(int kind, double blocks, double bps, int cu) {
 }
 
 /* The line through the base (ratio 1) and ratio r at a CU count whose
- * busiest CU runs w blocks in turn (wb at the base): its constant share
+ * busiest CU runs w rounds (wb at the base): its constant share
  * *a and step *b, both of the base time.  0 when there is no such line
  * with a >= AFFINE_A_MIN and b > 0. */
 static int line_through(double r, double w, double wb, double *a, double *b) {
@@ -29,7 +29,7 @@ static int line_through(double r, double w, double wb, double *a, double *b) {
 }
 
 /* The check's features after the kernel's own nf in x (nf + AFFINE_FEATS):
- * the measured log ratio, the line's log step in blocks, the log CU ratio
+ * the measured log ratio, the line's log step in rounds, the log CU ratio
  * and the constant share. */
 static void check_features(const double *feat, size_t nf, double r, double w, double wb,
                            double cu_ratio, double a, double *x) {
