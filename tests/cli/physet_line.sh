@@ -151,7 +151,7 @@ kernel rd_ilp1_g264 264 8
 
 # Damaged sections, each in a copy of the model with the manifest resealed
 # so that its checksums hold: a label that is not 0 or 1; the waves'
-# section before the blocks'.
+# section before the blocks'; a fit of 2.
 reseal() {
   h=$(sha256sum "$1/method-physet.txt" | cut -c1-64)
   sed -i "s/^\(method physet file method-physet.txt sha256 \).*/\1$h/" "$1/manifest.txt"
@@ -180,4 +180,6 @@ n=$(grep -n '^line [0-9]' "$WORK/line/method-physet.txt" | cut -d: -f1)
 w=$(grep -n '^line waves ' "$WORK/line/method-physet.txt" | cut -d: -f1)
 # the blocks' section renamed the waves', then the waves' own: out of order
 damaged "${n}s/^line /line waves /" "$w" "expected 'end', 'line', 'line waves' or 'line fit' in that order"
+n=$(grep -n '^line fit ' "$WORK/line/method-physet.txt" | cut -d: -f1)
+damaged "${n}s/^line fit .*/line fit 2/" "$n" "not between 0 and 1"
 finish
