@@ -128,28 +128,36 @@ static int on_axis(const sp_physet *p, const sp_observation *obs, size_t e, size
 }
 
 /* The further time measurements on the CU axis at the base's clocks; the
- * last one's index on that axis into *c2 and its ratio into *r. */
-static size_t count_on_axis(const sp_physet *p, const sp_observation *obs, size_t *c2, double *r) {
+ * last one's index on that axis into *c2 and its ratio into *r, the least
+ * and the most CU count measured (the base's included) into *lo and *hi. */
+static size_t count_on_axis(const sp_physet *p, const sp_observation *obs, size_t *c2, double *r,
+                            int *lo, int *hi) {
+  const int *v = p->grid[SP_TIME].v[0];
   size_t found = 0;
-  for (size_t e = 0; obs->extra_time_ms && e < obs->nextra; e++) found += on_axis(p, obs, e, c2, r);
+  *lo = *hi = p->base.cu;
+  for (size_t e = 0; obs->extra_time_ms && e < obs->nextra; e++) {
+    if (!on_axis(p, obs, e, c2, r)) continue;
+    found++;
+    *lo = v[*c2] < *lo ? v[*c2] : *lo;
+    *hi = v[*c2] > *hi ? v[*c2] : *hi;
+  }
   return found;
 }
 
-/* Whether CU count index c was measured (the base or a further point);
- * *lo and *hi: the least and the most CU count measured. */
-static int measured_at(const sp_physet *p, const sp_observation *obs, size_t c, int *lo, int *hi) {
-  const int *v = p->grid[SP_TIME].v[0];
-  int at = v[c] == p->base.cu;
+/* Whether CU count index c was measured (the base or a further point). */
+static int measured_at(const sp_physet *p, const sp_observation *obs, size_t c) {
   size_t k;
   double r;
-  *lo = *hi = p->base.cu;
-  for (size_t e = 0; obs->extra_time_ms && e < obs->nextra; e++) {
-    if (!on_axis(p, obs, e, &k, &r)) continue;
-    at |= k == c;
-    *lo = v[k] < *lo ? v[k] : *lo;
-    *hi = v[k] > *hi ? v[k] : *hi;
-  }
-  return at;
+  if (p->grid[SP_TIME].v[0][c] == p->base.cu) return 1;
+  for (size_t e = 0; obs->extra_time_ms && e < obs->nextra; e++)
+    if (on_axis(p, obs, e, &k, &r) && k == c) return 1;
+  return 0;
+}
+
+/* Whether a line of kind's rounds may be tried for the kernel: the line in
+ * waves only where the base runs at most WAVES_MAX of them. */
+static int kind_tried(const sp_physet *p, int kind, double blocks, double bps) {
+  return kind != LINE_WAVES || rounds(kind, blocks, bps, p->base.cu) <= WAVES_MAX;
 }
 
 /* Two or more further points: the line of kind's rounds through the base
@@ -194,8 +202,8 @@ static int check_one(const sp_physet *p, double blocks, double bps, size_t c2, d
   const int cu2 = p->grid[SP_TIME].v[0][c2];
   for (int k = 0; k < LINE_KINDS; k++) {
     const double wb = rounds(k, blocks, bps, p->base.cu), w2 = rounds(k, blocks, bps, cu2);
-    if (k == LINE_WAVES && wb > WAVES_MAX) continue;
-    if (!p->aff_forest[k] || !line_through(r, w2, wb, a, b)) continue;
+    if (!kind_tried(p, k, blocks, bps) || !p->aff_forest[k] || !line_through(r, w2, wb, a, b))
+      continue;
     check_features(s->feat, p->plan.nfeat, r, w2, wb, (double)cu2 / p->base.cu, *a, s->aff_feat);
     if (sp__forest_mean(p->aff_forest[k], s->aff_feat, p->aff_y[k]) > 0.5) return k;
   }
@@ -207,21 +215,18 @@ void sp__physet_apply_affine(const sp_physet *p, const sp_observation *obs, doub
   const sp_grid *g = &p->grid[SP_TIME];
   size_t c2 = 0;
   double r = 0, a = 0, b = 0;
-  int kind = -1;
+  int kind = -1, lo_cu, hi_cu;
   if (!(blocks >= 1)) return;
-  const size_t m = count_on_axis(p, obs, &c2, &r);
+  const size_t m = count_on_axis(p, obs, &c2, &r, &lo_cu, &hi_cu);
   if (m == 1) kind = check_one(p, blocks, bps, c2, r, s, &a, &b);
-  for (int k = 0; m > 1 && p->line_fit > 0 && kind < 0 && k < LINE_KINDS; k++) {
-    if (k == LINE_WAVES && rounds(k, blocks, bps, p->base.cu) > WAVES_MAX) continue;
-    if (fit_measured(p, obs, k, blocks, bps, &a, &b)) kind = k;
-  }
+  for (int k = 0; m > 1 && p->line_fit > 0 && kind < 0 && k < LINE_KINDS; k++)
+    if (kind_tried(p, k, blocks, bps) && fit_measured(p, obs, k, blocks, bps, &a, &b)) kind = k;
   if (kind < 0) return;
   for (size_t c = 0; c < g->n[0]; c++) {
     const size_t i = p->cu_at[c];
     const int cu = g->v[0][c];
     const double t = obs->base_time_ms * (a + b * rounds(kind, blocks, bps, cu));
-    int lo_cu, hi_cu;
-    if (!(out[i] > 0) || measured_at(p, obs, c, &lo_cu, &hi_cu)) continue;
+    if (!(out[i] > 0) || measured_at(p, obs, c)) continue;
     if (m > 1 && (cu < lo_cu || cu > hi_cu)) continue;
     const double k = t / out[i];
     out[i] = t;

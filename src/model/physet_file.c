@@ -242,27 +242,30 @@ static int read_novelty(reader *r, sp_physet *p) {
 /* The labels and the forest of the line check of one kind, whose "line"
  * line said n samples. */
 static int read_line_kind(reader *r, sp_physet *p, int kind, size_t n) {
-  if (!p->cu_bounded) return sp__mf_bad(r, "a block-count line on a CU axis that is not bounded");
   if (!(p->aff_y[kind] = malloc(n * sizeof *p->aff_y[kind]))) return sp__oom(r->err);
   p->aff_n[kind] = n;
   int st = read_values(r, "y", p->aff_y[kind], n);
   for (size_t i = 0; !st && i < n; i++)
     if (p->aff_y[kind][i] != 0 && p->aff_y[kind][i] != 1)
       st = sp__mf_bad(r, "a line label is not 0 or 1");
-  if (!st) st = sp__mf_forest(r, &p->aff_forest[kind], n, p->plan.nfeat + AFFINE_FEATS);
-  if (!st && p->grid[SP_TIME].n[0] < 3)
-    st = sp__mf_bad(r, "a block-count line on a grid of fewer than three CU counts");
-  if (!st && !p->cu_at) st = sp__mf_bad(r, "the CU axis lacks the base's clocks");
-  return st;
+  return st ? st : sp__mf_forest(r, &p->aff_forest[kind], n, p->plan.nfeat + AFFINE_FEATS);
 }
 
 /* "line fit X": the residual under which the least-squares line through
  * two or more further points is followed. */
 static int read_line_fit(reader *r, sp_physet *p, double x) {
-  if (!p->cu_bounded) return sp__mf_bad(r, "a block-count line on a CU axis that is not bounded");
   if (!(x > 0 && x < 1)) return sp__mf_bad(r, "the line's fit is not between 0 and 1");
-  if (!p->cu_at) return sp__mf_bad(r, "the CU axis lacks the base's clocks");
   p->line_fit = x;
+  return SP_OK;
+}
+
+/* Whether the model can hold a line at all, asked at its first section:
+ * a bounded CU axis of three or more counts with the base's clocks. */
+static int line_allowed(reader *r, const sp_physet *p) {
+  if (!p->cu_bounded) return sp__mf_bad(r, "a block-count line on a CU axis that is not bounded");
+  if (p->grid[SP_TIME].n[0] < 3)
+    return sp__mf_bad(r, "a block-count line on a grid of fewer than three CU counts");
+  if (!p->cu_at) return sp__mf_bad(r, "the CU axis lacks the base's clocks");
   return SP_OK;
 }
 
@@ -292,6 +295,7 @@ static int read_line_check(reader *r, sp_physet *p) {
       part = -1;
     if (end != '\n' || !n || n > 100000000 || part < next)
       return sp__mf_bad(r, "expected 'end', 'line', 'line waves' or 'line fit' in that order");
+    if (!next && (st = line_allowed(r, p))) return st;
     st = part == LINE_KINDS ? read_line_fit(r, p, x) : read_line_kind(r, p, part, n);
     next = part + 1;
   }
