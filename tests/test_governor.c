@@ -127,6 +127,9 @@ START_TEST(bad_traces) {
   bad_trace("order,kernel\n1,histogram\n1,histogram\n", fix.fresh, SP_EPARSE,
             "order 1 appears twice");
   bad_trace("order,kernel\nfirst,histogram\n", fix.fresh, SP_EPARSE, ":2:1:");
+  /* strtol's overflow read as LONG_MAX, a silent reorder (2026-11-29). */
+  bad_trace("order,kernel\n1,histogram\n99999999999999999999,histogram\n", fix.fresh, SP_EPARSE,
+            ":3:1: field 'order': '99999999999999999999' is out of range");
   bad_trace("order,name\n1,histogram\n", fix.fresh, SP_EPARSE, "kernel");
   bad_trace("order,kernel\n", fix.fresh, SP_EPARSE, "no invocations");
   bad_trace("", fix.fresh, SP_EPARSE, "empty file");

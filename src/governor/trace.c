@@ -5,6 +5,8 @@
  * replay (governor.c) and the output (governorout.c) read it. */
 #include "trace.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,10 +116,14 @@ static int read_base(const trace_ctx *c, const sp_csv_row *row, sp_gov_kernel *k
 static int parse_order(const trace_ctx *c, const sp_csv_row *row, long *order, sp_error *err) {
   const char *s = sp__csv_trim(row->fields[c->col_order]);
   char *end;
+  errno = 0;
   long v = strtol(s, &end, 10);
   if (!*s || *end)
     return sp__fail(err, SP_EPARSE, c->path, row->line, c->col_order + 1, "order",
                     "'%s' is not a whole number", s);
+  if (errno == ERANGE)
+    return sp__fail(err, SP_EPARSE, c->path, row->line, c->col_order + 1, "order",
+                    "'%s' is out of range (at most %ld either way)", s, LONG_MAX);
   *order = v;
   return SP_OK;
 }
