@@ -112,8 +112,10 @@ static int project(const sp_baseline_data *d, sp_ridge *rg, gsl_matrix **zout) {
     gsl_matrix_free(v);
     gsl_vector_free(s);
     gsl_vector_free(work);
-    if (st || r == 0) return SP_ENUMERIC;
+    if (st) return SP_ENUMERIC;
   }
+  *zout = NULL;
+  if (!rg->r) return SP_OK;
   gsl_matrix *z = gsl_matrix_alloc(n, rg->r);
   if (!z) return SP_ENOMEM;
   for (size_t i = 0; i < n; i++)
@@ -176,17 +178,28 @@ int sp__ridge_fit(const sp_baseline_data *d, sp_ridge **out) {
   }
   gsl_matrix *z = NULL;
   int st = (!rg->mean_x || !rg->proj || !rg->mean_y) ? SP_ENOMEM : project(d, rg, &z);
-  if (!st && !(rg->coef = calloc(d->g * rg->r, sizeof(double)))) st = SP_ENOMEM;
+  if (!st && !(rg->coef = calloc(d->g * rg->r + 1, sizeof(double)))) st = SP_ENOMEM;
+  for (size_t t = 0; t < d->g && !st; t++) {
+    double mean = 0;
+    for (size_t i = 0; i < d->n; i++) mean += d->logr[i * d->g + t] / (double)d->n;
+    rg->mean_y[t] = mean;
+  }
+  /* No counter varies over the training kernels (no scores, or all 0):
+   * nothing to regress on, and every kernel is predicted the training
+   * mean, the limit of ridge as its regularization grows. */
+  if (!st && (!z || (gsl_matrix_max(z) == 0 && gsl_matrix_min(z) == 0))) {
+    gsl_matrix_free(z);
+    rg->r = 0;
+    *out = rg;
+    return SP_OK;
+  }
   gsl_multifit_linear_workspace *w = st ? NULL : gsl_multifit_linear_alloc(d->n, rg->r);
   gsl_vector *y = gsl_vector_alloc(d->n), *c = gsl_vector_alloc(rg->r ? rg->r : 1);
   gsl_vector *reg = gsl_vector_alloc(40), *gcv = gsl_vector_alloc(40);
   if (!st && (!w || !y || !c || !reg || !gcv)) st = SP_ENOMEM;
   if (!st && gsl_multifit_linear_svd(z, w)) st = SP_ENUMERIC;
   for (size_t t = 0; t < d->g && !st; t++) {
-    double mean = 0;
-    for (size_t i = 0; i < d->n; i++) mean += d->logr[i * d->g + t] / (double)d->n;
-    rg->mean_y[t] = mean;
-    for (size_t i = 0; i < d->n; i++) gsl_vector_set(y, i, d->logr[i * d->g + t] - mean);
+    for (size_t i = 0; i < d->n; i++) gsl_vector_set(y, i, d->logr[i * d->g + t] - rg->mean_y[t]);
     if (gsl_blas_dnrm2(y) == 0) continue; /* every kernel scales alike here */
     st = fit_target(z, y, w, reg, gcv, c);
     for (size_t j = 0; !st && j < rg->r; j++) rg->coef[t * rg->r + j] = gsl_vector_get(c, j);

@@ -177,21 +177,21 @@ static int fit_mix(sp_eval_cache *c, const sp_grid *g, const sp_grid_point *base
   return st ? st : sp__ridge_fit(&d, &c->mix);
 }
 
-/* The stack method's failure, which ends the whole evaluation: with the
- * --methods list that leaves it out, so that the user can go on with the
- * others without working out what was asked for. */
-static int stack_failed(sp_eval_job *j) {
+/* A baseline's failed fit of the shared cache `cache` (compare.h), which
+ * ends the whole evaluation: what failed, with the --methods list that
+ * leaves out the methods reading that cache, so that the user can go on
+ * with the others without working out what was asked for. */
+static int method_failed(sp_eval_job *j, unsigned cache, const char *what) {
   char rest[256] = "";
   size_t len = 0;
   for (size_t i = 0; i < sp__eval_nrows; i++) {
     const sp_eval_row *e = &sp__eval_rows[i];
-    if (e->id == SP_METHOD_STACK || !wants(j, e->id)) continue;
+    if (!wants(j, e->id) || (e->compare && e->compare->cache & cache)) continue;
     len += (size_t)snprintf(rest + len, sizeof rest - len, "%s%s", len ? "," : "", e->name);
     assert(len < sizeof rest);
   }
-  return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
-                  "the stack method's leave-one-out fits failed (degenerate counters)%s%s",
-                  len ? "; leave it out: --methods " : "", rest);
+  return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL, "%s (degenerate counters)%s%s", what,
+                  len ? "; go on without it: --methods " : "", rest);
 }
 
 /* Builds surfaces, normalized counters, baseline data and the ridge fit. */
@@ -232,17 +232,15 @@ static int cache_build(sp_eval_job *j, const sp_model *m, sp_quantity q, sp_eval
   if (zscore_counters(ds, m, j->train, c)) return SP_ENOMEM;
   const unsigned needs = wanted_cache(j);
   if (needs & SP_CACHE_RIDGE && sp__ridge_fit(&c->bd, &c->ridge))
-    return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
-                    "the linear baseline's ridge fit failed (degenerate counters)");
+    return method_failed(j, SP_CACHE_RIDGE, "the linear baseline's ridge fit failed");
   if (needs & SP_CACHE_MIX && fit_mix(c, &s->grid, &s->base, q))
-    return sp__fail(&j->err, SP_ENUMERIC, NULL, 0, 0, NULL,
-                    "the mix method's share regression failed (degenerate counters)");
+    return method_failed(j, SP_CACHE_MIX, "the mix method's share regression failed");
   if (needs & SP_CACHE_STACK) {
     sp_stack_data sd = {&c->bd, &c->zd, c->shares, c->basis};
     int st = sp__stack_weights_loo(&sd, c->base_flat, c->stack_w);
     if (!st) st = sp__stack_fit_members(&sd, &c->stack);
     if (st == SP_ENOMEM) return st;
-    if (st) return stack_failed(j);
+    if (st) return method_failed(j, SP_CACHE_STACK, "the stack method's leave-one-out fits failed");
   }
   c->ready = 1;
   return SP_OK;
