@@ -187,7 +187,7 @@ int sp__ridge_fit(const sp_baseline_data *d, sp_ridge **out) {
   /* No counter varies over the training kernels (no scores, or all 0):
    * nothing to regress on, and every kernel is predicted the training
    * mean, the limit of ridge as its regularization grows. */
-  if (!st && (!z || (gsl_matrix_max(z) == 0 && gsl_matrix_min(z) == 0))) {
+  if (!st && (!z || gsl_matrix_isnull(z))) {
     gsl_matrix_free(z);
     rg->r = 0;
     *out = rg;
