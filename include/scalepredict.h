@@ -545,17 +545,22 @@ int sp_model_predict_interval(const sp_model *m, sp_quantity q, const sp_observa
  * model's grid for q with their 90% intervals lo and hi
  * (sp_model_predict_interval; lo and hi may be NULL), the prediction at
  * target, whose CU count and engine clock are on the grid and whose memory
- * clock names mem, a memory system described but not measured.  The value
- * is interpolated linearly in log peak bandwidth between the predictions
- * at the same CU count and engine clock of the two measured memory systems
- * nearest in bandwidth, one each side when it lies between two (else
- * extrapolated from the two nearest), so that it is exact at a measured
- * system; the interval's half widths are interpolated likewise and each
- * widened, in quadrature, by the log bandwidth distance to the nearest
- * measured system (out_lo and out_hi may be NULL; NaN when lo or hi is NaN
- * there).  SP_EINVAL when the model describes fewer than two memory
- * systems, SP_EGRID when target's CU count and engine clock are not on
- * the grid. */
+ * clock names mem, a memory system described but not measured.  Between
+ * two measured memory systems the value is interpolated linearly in log
+ * peak bandwidth between the predictions at the same CU count and engine
+ * clock of the nearest one on each side, so that it is exact at a measured
+ * system, and the interval's half widths likewise.  Beyond them, time is
+ * the nearest system's split into a share that bandwidth does not touch and
+ * the rest in proportion to 1 / bandwidth, the share set by the step to
+ * the next nearest and held in [0, 1], its interval every such share's
+ * (from the nearest system's time to that time in proportion to the
+ * bandwidth), each end widened by the nearest system's half width; power
+ * is the nearest system's.  Each half width of power beyond them, and of
+ * either quantity between them, is widened in quadrature by the log
+ * bandwidth distance to the nearest measured system (out_lo and out_hi may
+ * be NULL; NaN when lo or hi is NaN there).  SP_EINVAL when the model
+ * describes fewer than two memory systems, SP_EGRID when target's CU
+ * count and engine clock are not on the grid. */
 int sp_model_memory_interpolate(const sp_model *m, sp_quantity q, const double *values,
                                 const double *lo, const double *hi, const sp_config *target,
                                 const sp_memory_system *mem, double *out, double *out_lo,

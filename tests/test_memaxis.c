@@ -277,11 +277,47 @@ START_TEST(test_interpolate) {
   double d = log(2), hl = 0.5 * (log(out[i0] / lo[i0]) + log(out[i1] / lo[i1]));
   ck_assert_double_eq_tol(log(v / l), sqrt(hl * hl + d * d), 1e-9);
   ck_assert(h > v && l < v);
-  /* Beyond the fast card: extrapolated along the same line. */
+  /* Beyond the fast card (twice its bandwidth): the share of the fast
+   * card's time that the step from the slow one (4x the bandwidth) leaves
+   * untouched stays, the rest halves; the interval spans every share. */
   mem.peak_gbs = 486.4;
+  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
+                   SP_OK);
+  double sh = (out[i0] / out[i1] - 4) / (1 - 4);
+  sh = sh < 0 ? 0 : sh > 1 ? 1 : sh;
+  ck_assert_double_eq_tol(v, out[i1] * (sh + (1 - sh) * 0.5), 1e-12 * v);
+  ck_assert_double_eq_tol(l, 0.5 * lo[i1], 1e-12 * l);
+  ck_assert_double_eq_tol(h, hi[i1], 1e-12 * h);
+  /* A kernel 5x slower on the slow card (more than its bandwidth says):
+   * all of its time follows the bandwidth, no faster than in proportion;
+   * one 10% faster on the slow card (a board's step): none of it, no
+   * further change.  Below the slow card alike, from the slow card. */
+  double two[64];
+  memcpy(two, out, sizeof two);
+  two[i0] = 5 * two[i1];
   ck_assert_int_eq(
-      sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
-  ck_assert_double_eq_tol(log(v), log(out[i1]) + 0.5 * (log(out[i1]) - log(out[i0])), 1e-9);
+      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+  ck_assert_double_eq_tol(v, 0.5 * two[i1], 1e-12 * v);
+  two[i0] = 0.9 * two[i1];
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+  ck_assert_double_eq_tol(v, two[i1], 1e-12 * v);
+  mem.peak_gbs = 30.4;
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+  ck_assert_double_eq_tol(v, two[i0], 1e-12 * v);
+  two[i0] = 4 * two[i1];
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+  ck_assert_double_eq_tol(v, 2 * two[i0], 1e-12 * v);
+  /* Power beyond them: the nearest system's. */
+  ck_assert(sp_model_has_power(m));
+  ck_assert_int_eq(sp_model_predict_interval(m, SP_POWER, &obs, two, lo, hi, NULL), SP_OK);
+  size_t p0 = sp_model_config_index(m, SP_POWER, &at475);
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_POWER, two, lo, hi, &t, &mem, &v, &l, &h, &err), SP_OK);
+  ck_assert_double_eq_tol(v, two[p0], 1e-12 * v);
+  ck_assert(l < v && h > v);
   /* A CU count off the grid; a model without memory systems. */
   t.cu = 24;
   ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),

@@ -948,8 +948,10 @@ static const cli_option options[] = {
         "be left out), or with --target all every CU count and\n"
         "engine clock of the grid at MHZ too; each value is\n"
         "interpolated in log peak bandwidth (default 2 x MHZ x\n"
-        "BITS / 8) between the model's measured memory systems,\n"
-        "with a wider 90% interval, and the row is flagged\n"
+        "BITS / 8) between the model's measured memory systems\n"
+        "(beyond them, time between the nearest one's and that\n"
+        "time in proportion to the bandwidth, power the nearest\n"
+        "one's), with a wider 90% interval, and the row is flagged\n"
         "'outside the measured grid' (outside_grid in CSV and\n"
         "JSON; docs/method.md, \"physet: the memory axis\")"),
     ROW(CLI_STRING, "kernel", "NAME", o.kernel, "only this kernel"),

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* memaxis.c: a memory system the model has not measured, predicted through
- * its description: each value interpolated (or extrapolated) in log peak
- * bandwidth between the measured memory systems' predictions at the same
- * CU count and engine clock (docs/method.md, "physet: the memory axis"). */
+ * its description from the measured memory systems' predictions at the same
+ * CU count and engine clock: interpolated in log peak bandwidth between
+ * two, and beyond them bounded by what bandwidth can do (docs/method.md,
+ * "physet: the memory axis"). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -36,6 +37,22 @@ static void pick(const double *xs, size_t n, double x, size_t *a, size_t *b) {
 
 static double lerp(double ya, double yb, double xa, double xb, double x) {
   return xa == xb ? ya : ya + (yb - ya) * (x - xa) / (xb - xa);
+}
+
+/* Beyond the measured memory systems, the log time ratio at log bandwidth
+ * x to the nearest system a (log time ya at log bandwidth xa), the next
+ * nearest b beside it: a share s of a's time that bandwidth does not touch
+ * and the rest in proportion to 1 / bandwidth, s such that the line passes
+ * through b, held in [0, 1].  A log-linear line would have a kernel that
+ * speeds up with bandwidth run faster without bound and one that slowed
+ * down (a board's step, not bandwidth's) keep slowing; with s in [0, 1] the
+ * time lies between the nearest system's and that time in proportion to
+ * the bandwidth. */
+static double beyond_share(double ya, double yb, double xa, double xb, double x) {
+  double r = exp(yb - ya), q = exp(xa - xb);
+  double s = (r - q) / (1 - q);
+  s = s < 0 ? 0 : s > 1 ? 1 : s;
+  return log(s + (1 - s) * exp(xa - x));
 }
 
 /* The grid index of (cu, engine, memory clock index im) for q. */
@@ -88,20 +105,32 @@ int sp_model_memory_interpolate(const sp_model *m, sp_quantity q, const double *
   for (size_t i = 0; i < k; i++) d = fmin(d, fabs(x - xs[i]));
   size_t a, b;
   pick(xs, k, x, &a, &b);
+  const int beyond = (xs[a] - x) * (xs[b] - x) > 0;
   double ya = log(values[idx[a]]), yb = log(values[idx[b]]);
-  double y = lerp(ya, yb, xs[a], xs[b], x);
+  double y = beyond ? ya + (q == SP_TIME ? beyond_share(ya, yb, xs[a], xs[b], x) : 0)
+                    : lerp(ya, yb, xs[a], xs[b], x);
   *out = exp(y);
   if (!out_lo || !out_hi) return SP_OK;
   if (!lo || !hi || isnan(lo[idx[a]]) || isnan(lo[idx[b]])) {
     *out_lo = *out_hi = NAN;
     return SP_OK;
   }
-  /* The half widths of the two intervals, interpolated likewise, each
-   * widened in quadrature by the log bandwidth distance d to the nearest
-   * measured system. */
   double la = ya - log(lo[idx[a]]), lb = yb - log(lo[idx[b]]);
   double ha = log(hi[idx[a]]) - ya, hb = log(hi[idx[b]]) - yb;
-  double hl = fmax(0, lerp(la, lb, xs[a], xs[b], x)), hh = fmax(0, lerp(ha, hb, xs[a], xs[b], x));
+  if (beyond && q == SP_TIME) {
+    /* Time beyond them: every share in [0, 1], from the nearest system's
+     * time (bandwidth touches nothing) to that time in proportion to the
+     * bandwidth, the ends widened by the nearest one's half widths. */
+    double flat = ya, prop = ya + xs[a] - x;
+    *out_lo = exp(fmin(flat, prop) - la);
+    *out_hi = exp(fmax(flat, prop) + ha);
+    return SP_OK;
+  }
+  /* The half widths of the two intervals, interpolated likewise (power
+   * beyond them: the nearest one's), each widened in quadrature by the
+   * log bandwidth distance d to the nearest measured system. */
+  double hl = beyond ? la : fmax(0, lerp(la, lb, xs[a], xs[b], x));
+  double hh = beyond ? ha : fmax(0, lerp(ha, hb, xs[a], xs[b], x));
   *out_lo = exp(y - sqrt(hl * hl + d * d));
   *out_hi = exp(y + sqrt(hh * hh + d * d));
   return SP_OK;
