@@ -66,7 +66,7 @@ static const widths OLD_WIDTHS = {1, 1, 0.02, 0.04, 0};
 /* Version 9: each half of an interval also holds, in quadrature, this
  * much per log unit of peak bandwidth between a point's memory system and
  * the nearest measured one (docs/method.md, "physet: the memory axis"). */
-#define MEMORY_WIDTH_TIME 0.10
+#define MEMORY_WIDTH_TIME 0.08
 #define MEMORY_WIDTH_POWER 0.2
 static const widths TIME_WIDTHS = {0.8, 1, 0.03, 0.06, 0.001};
 static const widths POWER_WIDTHS = {0.8, 1, 0.02, 0.05, 0};
