@@ -511,6 +511,11 @@ int sp_model_use_method(sp_model *m, const char *name);
  * was trained (the static method: 5-fold cross-validation over its
  * training kernels); NaN when the method does not estimate it. */
 double sp_model_expected_error(const sp_model *m);
+/* The floor power (W) of the training board at c, a point of the power
+ * grid, as the method in use holds it (physet trained with a floor kernel:
+ * that kernel's measured power there); SP_ENOTFOUND when the method holds
+ * no floor or c is not on the grid. */
+int sp_model_floor_power(const sp_model *m, const sp_config *c, double *watts);
 
 /* Thread safety: a loaded or trained model is read, never changed, by
  * sp_model_predict, sp_model_predict_all, sp_model_predict_interval,
@@ -554,17 +559,23 @@ int sp_model_predict_interval(const sp_model *m, sp_quantity q, const sp_observa
  * the rest in proportion to 1 / bandwidth, the share set by the step to
  * the next nearest and held in [0, 1], its interval every such share's
  * (from the nearest system's time to that time in proportion to the
- * bandwidth), each end widened by the nearest system's half width; power
- * is the nearest system's.  Each half width of power beyond them, and of
- * either quantity between them, is widened in quadrature by the log
- * bandwidth distance to the nearest measured system (out_lo and out_hi may
- * be NULL; NaN when lo or hi is NaN there).  SP_EINVAL when the model
- * describes fewer than two memory systems, SP_EGRID when target's CU
- * count and engine clock are not on the grid. */
+ * bandwidth), each end widened by the nearest system's half width.  Power
+ * beyond them follows that time when time (for q SP_POWER: the kernel's
+ * time predictions over the time grid, as values for SP_TIME; ignored for
+ * SP_TIME) is given and the method in use holds the training board's
+ * floor F (sp_model_floor_power): P = F + (P_n - F) T_n / T from the
+ * nearest system's P_n and T_n, its interval likewise every share's, each
+ * end widened by the nearest's half width; else it is the nearest
+ * system's.  Each half width of such power, and of either quantity between
+ * measured systems, is widened in quadrature by the log bandwidth distance
+ * to the nearest measured system (out_lo and out_hi may be NULL; NaN when
+ * lo or hi is NaN there).  SP_EINVAL when the model describes fewer than
+ * two memory systems, SP_EGRID when target's CU count and engine clock are
+ * not on the grid. */
 int sp_model_memory_interpolate(const sp_model *m, sp_quantity q, const double *values,
-                                const double *lo, const double *hi, const sp_config *target,
-                                const sp_memory_system *mem, double *out, double *out_lo,
-                                double *out_hi, sp_error *err);
+                                const double *lo, const double *hi, const double *time,
+                                const sp_config *target, const sp_memory_system *mem, double *out,
+                                double *out_lo, double *out_hi, sp_error *err);
 
 /* Gathers kernel k's counters from ds at the model's base configuration in
  * the model's counter order (missing counters are SP_ENOTFOUND naming

@@ -264,15 +264,17 @@ START_TEST(test_interpolate) {
   /* The fast card's bandwidth at another clock: its value exactly. */
   ck_assert_int_eq(sp_memory_parse("bus=512,peak=243.2", 1000, &mem, &err), SP_OK);
   sp_config t = {16, 500, 1000};
-  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
-                   SP_OK);
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, NULL, &t, &mem, &v, &l, &h, &err),
+      SP_OK);
   ck_assert_double_eq(v, out[i1]);
   ck_assert_double_eq_tol(l, lo[i1], 1e-12 * lo[i1]);
   ck_assert_double_eq_tol(h, hi[i1], 1e-12 * hi[i1]);
   /* Half way in log bandwidth: the geometric mean, a wider interval. */
   mem.peak_gbs = sqrt(60.8 * 243.2);
-  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
-                   SP_OK);
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, NULL, &t, &mem, &v, &l, &h, &err),
+      SP_OK);
   ck_assert_double_eq_tol(v, sqrt(out[i0] * out[i1]), 1e-12 * v);
   double d = log(2), hl = 0.5 * (log(out[i0] / lo[i0]) + log(out[i1] / lo[i1]));
   ck_assert_double_eq_tol(log(v / l), sqrt(hl * hl + d * d), 1e-9);
@@ -281,8 +283,9 @@ START_TEST(test_interpolate) {
    * card's time that the step from the slow one (4x the bandwidth) leaves
    * untouched stays, the rest halves; the interval spans every share. */
   mem.peak_gbs = 486.4;
-  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
-                   SP_OK);
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, NULL, &t, &mem, &v, &l, &h, &err),
+      SP_OK);
   double sh = (out[i0] / out[i1] - 4) / (1 - 4);
   sh = sh < 0 ? 0 : sh > 1 ? 1 : sh;
   ck_assert_double_eq_tol(v, out[i1] * (sh + (1 - sh) * 0.5), 1e-12 * v);
@@ -296,39 +299,125 @@ START_TEST(test_interpolate) {
   memcpy(two, out, sizeof two);
   two[i0] = 5 * two[i1];
   ck_assert_int_eq(
-      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, NULL, &t, &mem, &v, NULL, NULL, &err),
+      SP_OK);
   ck_assert_double_eq_tol(v, 0.5 * two[i1], 1e-12 * v);
   two[i0] = 0.9 * two[i1];
   ck_assert_int_eq(
-      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, NULL, &t, &mem, &v, NULL, NULL, &err),
+      SP_OK);
   ck_assert_double_eq_tol(v, two[i1], 1e-12 * v);
   mem.peak_gbs = 30.4;
   ck_assert_int_eq(
-      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, NULL, &t, &mem, &v, NULL, NULL, &err),
+      SP_OK);
   ck_assert_double_eq_tol(v, two[i0], 1e-12 * v);
   two[i0] = 4 * two[i1];
   ck_assert_int_eq(
-      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, &t, &mem, &v, NULL, NULL, &err), SP_OK);
+      sp_model_memory_interpolate(m, SP_TIME, two, lo, hi, NULL, &t, &mem, &v, NULL, NULL, &err),
+      SP_OK);
   ck_assert_double_eq_tol(v, 2 * two[i0], 1e-12 * v);
-  /* Power beyond them: the nearest system's. */
+  /* Power beyond them, the model holding no floor (no floor kernel): the
+   * nearest system's, with the time or without. */
   ck_assert(sp_model_has_power(m));
   ck_assert_int_eq(sp_model_predict_interval(m, SP_POWER, &obs, two, lo, hi, NULL), SP_OK);
   size_t p0 = sp_model_config_index(m, SP_POWER, &at475);
   ck_assert_int_eq(
-      sp_model_memory_interpolate(m, SP_POWER, two, lo, hi, &t, &mem, &v, &l, &h, &err), SP_OK);
+      sp_model_memory_interpolate(m, SP_POWER, two, lo, hi, NULL, &t, &mem, &v, &l, &h, &err),
+      SP_OK);
   ck_assert_double_eq_tol(v, two[p0], 1e-12 * v);
   ck_assert(l < v && h > v);
+  double fw;
+  ck_assert_int_eq(sp_model_floor_power(m, &at475, &fw), SP_ENOTFOUND);
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_POWER, two, lo, hi, out, &t, &mem, &v, NULL, NULL, &err),
+      SP_OK);
+  ck_assert_double_eq_tol(v, two[p0], 1e-12 * v);
   /* A CU count off the grid; a model without memory systems. */
   t.cu = 24;
-  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
-                   SP_EGRID);
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, NULL, &t, &mem, &v, &l, &h, &err),
+      SP_EGRID);
   sp_model_free(m);
   sp_dataset_free(ds);
   m = train(&ds, NULL, 0);
   t.cu = 16;
-  ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, &t, &mem, &v, &l, &h, &err),
-                   SP_EINVAL);
+  ck_assert_int_eq(
+      sp_model_memory_interpolate(m, SP_TIME, out, lo, hi, NULL, &t, &mem, &v, &l, &h, &err),
+      SP_EINVAL);
   ck_assert_ptr_nonnull(strstr(err.message, "describes no memory systems"));
+  sp_model_free(m);
+  sp_dataset_free(ds);
+  sp_memory_free(ms);
+}
+END_TEST
+
+/* Power beyond the measured memory systems when the model holds the
+ * training board's floor F (a floor kernel): the dynamic energy stays and
+ * the floor draws for the time, P = F + (P_n - F) T_n / T from the nearest
+ * system n, its interval every share's, from P_n (time untouched) to P_n at
+ * time in proportion to the bandwidth, each end widened by n's half widths;
+ * without the time, or with a method that holds no floor, P_n. */
+START_TEST(test_interpolate_power_floor) {
+  sp_memory_set *ms = tu_two_memory_systems(scratch);
+  sp_dataset *ds = tu_load_fixture("train");
+  sp_error err;
+  sp_train_params tp;
+  sp_train_params_init(&tp);
+  tp.base = base0;
+  tp.clusters = 3;
+  tp.memory = ms;
+  tp.floor_kernel = "sgemm";
+  sp_model *m = NULL;
+  ck_assert_msg(sp_model_train(ds, &tp, NULL, NULL, &m, &err) == SP_OK, "train: %s", err.message);
+  size_t k = sp_dataset_kernel_index(ds, "stream.copy");
+  ck_assert_uint_lt(k, sp_dataset_kernel_count(ds));
+  double ctr[16], t_out[64], t_lo[64], t_hi[64], p_out[64], p_lo[64], p_hi[64];
+  sp_observation obs;
+  ck_assert_int_eq(sp_model_observe(m, ds, k, ctr, &obs, &err), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(m, SP_TIME, &obs, t_out, t_lo, t_hi, NULL), SP_OK);
+  ck_assert_int_eq(sp_model_predict_interval(m, SP_POWER, &obs, p_out, p_lo, p_hi, NULL), SP_OK);
+  const sp_config at[2] = {{16, 500, 475}, {16, 500, 1375}};
+  /* Twice the fast card's bandwidth, from the fast card (n = 1); a quarter
+   * of the slow card's, from the slow card (n = 0). */
+  const double peak[2] = {15.2, 486.4}, ratio[2] = {0.25, 2};
+  for (int n = 1; n >= 0; n--) {
+    size_t ti = sp_model_config_index(m, SP_TIME, &at[n]),
+           pi = sp_model_config_index(m, SP_POWER, &at[n]);
+    double f, floor_run;
+    ck_assert_int_eq(sp_model_floor_power(m, &at[n], &f), SP_OK);
+    ck_assert_int_eq(sp_dataset_power(ds, sp_dataset_kernel_index(ds, "sgemm"), &at[n], &floor_run),
+                     SP_OK);
+    ck_assert_double_eq(f, floor_run);
+    ck_assert_msg(f < p_out[pi], "the floor %g W is not below the kernel's %g W", f, p_out[pi]);
+    sp_memory_system mem;
+    ck_assert_int_eq(sp_memory_parse("bus=512,peak=1", 1000, &mem, &err), SP_OK);
+    mem.peak_gbs = peak[n];
+    sp_config t = {16, 500, 1000};
+    double tv, tl, th, v, l, h;
+    ck_assert_int_eq(sp_model_memory_interpolate(m, SP_TIME, t_out, t_lo, t_hi, NULL, &t, &mem, &tv,
+                                                 &tl, &th, &err),
+                     SP_OK);
+    ck_assert_int_eq(sp_model_memory_interpolate(m, SP_POWER, p_out, p_lo, p_hi, t_out, &t, &mem,
+                                                 &v, &l, &h, &err),
+                     SP_OK);
+    ck_assert_double_eq_tol(v, f + (p_out[pi] - f) * t_out[ti] / tv, 1e-9 * v);
+    double phi = f / p_out[pi], flat = p_out[pi], prop = p_out[pi] * (phi + (1 - phi) * ratio[n]);
+    ck_assert_double_eq_tol(l, fmin(flat, prop) * p_lo[pi] / p_out[pi], 1e-9 * l);
+    ck_assert_double_eq_tol(h, fmax(flat, prop) * p_hi[pi] / p_out[pi], 1e-9 * h);
+    ck_assert(l <= v && v <= h);
+    /* Less bandwidth: less power, no more than the time says; more: more. */
+    ck_assert(n ? v >= p_out[pi] : v <= p_out[pi]);
+    /* Without the time: the nearest system's. */
+    ck_assert_int_eq(sp_model_memory_interpolate(m, SP_POWER, p_out, p_lo, p_hi, NULL, &t, &mem, &v,
+                                                 NULL, NULL, &err),
+                     SP_OK);
+    ck_assert_double_eq_tol(v, p_out[pi], 1e-12 * v);
+  }
+  /* The paper's method holds no floor: power stays the nearest system's. */
+  ck_assert_int_eq(sp_model_use_method(m, "wu2015"), SP_OK);
+  double f;
+  ck_assert_int_eq(sp_model_floor_power(m, &at[1], &f), SP_ENOTFOUND);
   sp_model_free(m);
   sp_dataset_free(ds);
   sp_memory_free(ms);
@@ -632,6 +721,7 @@ static Suite *memaxis_suite(void) {
   tcase_add_test(tc, test_base_errors);
   tcase_add_test(tc, test_bandwidth_prior);
   tcase_add_test(tc, test_interpolate);
+  tcase_add_test(tc, test_interpolate_power_floor);
   tcase_add_test(tc, test_memory_grid);
   tcase_add_test(tc, test_corrupt_v3);
   tcase_add_test(tc, test_step_forest);

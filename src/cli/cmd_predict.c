@@ -352,11 +352,11 @@ static int keep_off_grid(predictor *pr, size_t j, int power, double *v, sp_error
   const size_t gt = sp_model_config_count(m, SP_TIME), gp = sp_model_config_count(m, SP_POWER);
   const double *t = pr->st_time, *p = pr->st_power;
   const sp_config *c = &pr->t->cfg[j];
-  int st = sp_model_memory_interpolate(m, SP_TIME, t, t + gt, t + 2 * gt, c, &pr->t->mem,
+  int st = sp_model_memory_interpolate(m, SP_TIME, t, t + gt, t + 2 * gt, NULL, c, &pr->t->mem,
                                        &v[V_TIME], &v[V_TIME_LO], &v[V_TIME_HI], err);
   v[V_POWER] = v[V_POWER_LO] = v[V_POWER_HI] = NAN;
   if (!st && power)
-    st = sp_model_memory_interpolate(m, SP_POWER, p, p + gp, p + 2 * gp, c, &pr->t->mem,
+    st = sp_model_memory_interpolate(m, SP_POWER, p, p + gp, p + 2 * gp, t, c, &pr->t->mem,
                                      &v[V_POWER], &v[V_POWER_LO], &v[V_POWER_HI], err);
   return st;
 }
@@ -950,8 +950,9 @@ static const cli_option options[] = {
         "interpolated in log peak bandwidth (default 2 x MHZ x\n"
         "BITS / 8) between the model's measured memory systems\n"
         "(beyond them, time between the nearest one's and that\n"
-        "time in proportion to the bandwidth, power the nearest\n"
-        "one's), with a wider 90% interval, and the row is flagged\n"
+        "time in proportion to the bandwidth, power its dynamic\n"
+        "energy over that time above the training board's floor),\n"
+        "with a wider 90% interval, and the row is flagged\n"
         "'outside the measured grid' (outside_grid in CSV and\n"
         "JSON; docs/method.md, \"physet: the memory axis\")"),
     ROW(CLI_STRING, "kernel", "NAME", o.kernel, "only this kernel"),

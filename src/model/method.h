@@ -94,6 +94,10 @@ typedef struct sp_method_type {
   /* Optional: the method's expected time error (MAPE, %) as estimated at
    * training (sp_model_expected_error); NULL: not estimated. */
   double (*expected_error)(const void *state);
+  /* Optional: the training board's floor power (W) at point c of the power
+   * grid (the floor kernel's measured power there); SP_ENOTFOUND when the
+   * state holds no floor or c is off the grid; NULL: the method has none. */
+  int (*floor_power)(const void *state, const sp_config *c, double *watts);
 } sp_method_type;
 
 /* The table (method.c, from method-table.h): every method a model can

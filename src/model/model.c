@@ -254,6 +254,11 @@ double sp_model_expected_error(const sp_model *m) {
   return s->type->expected_error ? s->type->expected_error(s->state) : NAN;
 }
 
+int sp_model_floor_power(const sp_model *m, const sp_config *c, double *watts) {
+  const sp_method_slot *s = &m->methods[m->in_use];
+  return s->type->floor_power ? s->type->floor_power(s->state, c, watts) : SP_ENOTFOUND;
+}
+
 int sp_model_use_method(sp_model *m, const char *name) {
   const sp_method_slot *s = sp__model_slot(m, name);
   if (!s) return SP_ENOTFOUND;

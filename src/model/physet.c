@@ -59,6 +59,14 @@ void sp__physet_free(sp_physet *p) {
 const char *sp__physet_vocabulary(const sp_physet *p) { return p->plan.vocabulary; }
 int sp__physet_has_floor(const sp_physet *p) { return p->floor_w != NULL; }
 
+int sp__physet_floor_at(const sp_physet *p, const sp_config *c, double *watts) {
+  sp_grid_point gp;
+  if (!p->floor_w || !p->has_power || sp__grid_locate(&p->grid[SP_POWER], c, &gp))
+    return SP_ENOTFOUND;
+  *watts = p->floor_w[sp__grid_flat(&p->grid[SP_POWER], &gp)];
+  return SP_OK;
+}
+
 /* ---- what prediction reads, derived when fitted or read ------------------ */
 
 /* One residual and its kernel, for ranking the kernels at one grid point. */

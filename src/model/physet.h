@@ -72,5 +72,8 @@ double sp__physet_novelty(const sp_physet *p, const sp_observation *obs);
 /* Vocabulary of features in use ("nsight", "nvprof", "generic"). */
 const char *sp__physet_vocabulary(const sp_physet *p);
 int sp__physet_has_floor(const sp_physet *p);
+/* The training board's floor (W) at point c of the power grid;
+ * SP_ENOTFOUND without a floor or off the grid. */
+int sp__physet_floor_at(const sp_physet *p, const sp_config *c, double *watts);
 
 #endif

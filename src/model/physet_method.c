@@ -57,6 +57,10 @@ static int physet_load(const sp_method_context *ctx, const char *path, void **st
 
 static void physet_free(void *state) { sp__physet_free(state); }
 
+static int physet_floor(const void *state, const sp_config *c, double *watts) {
+  return sp__physet_floor_at(state, c, watts);
+}
+
 const sp_method_type sp__method_physet = {
     .name = "physet",
     .needs = SP_NEEDS_COUNTERS | SP_USES_MEASURED | SP_USES_FLOOR | SP_PER_BASE,
@@ -67,4 +71,5 @@ const sp_method_type sp__method_physet = {
     .free = physet_free,
     .predict_interval = physet_interval,
     .novelty = physet_novelty,
+    .floor_power = physet_floor,
 };
